@@ -1,0 +1,44 @@
+// Bundles the extension host code, the CLI and (when present) the webview script.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {import('esbuild').BuildOptions[]} */
+const builds = [
+  {
+    entryPoints: ['src/vscode/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+].filter((b) => b.entryPoints.every((p) => existsSync(p)));
+
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'info' };
+
+if (watch) {
+  for (const b of builds) {
+    const ctx = await esbuild.context({ ...common, ...b });
+    await ctx.watch();
+  }
+} else {
+  await Promise.all(builds.map((b) => esbuild.build({ ...common, ...b })));
+}

@@ -1,0 +1,154 @@
+import { Projection } from '../context/projection';
+import { estimateProjectedContextTokens, shouldCompact, type ContextTokens } from '../tokens/contextTokens';
+import { findCutPoint } from './cutPoint';
+import { addDetailsFileOps, addMessageFileOps, createFileOps, fileLists, type FileOps } from './fileOps';
+import { rangeIncludes } from '../session/lineScanner';
+import type { SessionIndex } from '../session/sessionIndex';
+import type { AgentMessage, CompactionEntry } from '../session/types';
+import type { TokenEstimator } from '../tokens/estimators';
+
+export interface CompactionSettings {
+  enabled: boolean;
+  reserveTokens: number;
+  keepRecentTokens: number;
+}
+
+export interface PlanCompactionOptions {
+  settings: CompactionSettings;
+  estimator: TokenEstimator;
+  /** Entry index of the leaf to plan for (default: the session's leaf). */
+  leafIndex?: number;
+  /** When given, the plan says whether the context crosses the auto-compaction threshold. */
+  contextWindow?: number;
+  signal?: AbortSignal;
+}
+
+export interface CompactionPlan {
+  kind: 'plan';
+  projection: Projection;
+  leafId: string;
+  firstKeptEntryId: string;
+  isSplitTurn: boolean;
+  /** First entry of the split turn, or null. */
+  turnStartEntryId: string | null;
+  /** Entry id at which the summarized span starts (after the previous compaction). */
+  boundaryStartEntryId: string | null;
+  tokensBefore: number;
+  contextTokens: ContextTokens;
+  previousSummary: string | null;
+  previousCompactionId: string | null;
+  /** Projected positions whose messages are summarized, and those of the turn prefix. */
+  summarizePositions: number[];
+  turnPrefixPositions: number[];
+  fileOps: FileOps;
+  readFiles: string[];
+  modifiedFiles: string[];
+  shouldCompact: boolean | null;
+}
+
+export interface NothingToCompact {
+  kind: 'nothing';
+  reason: string;
+}
+
+export type CompactionPlanResult = CompactionPlan | NothingToCompact;
+
+const TOOL_CALL = Buffer.from('"toolCall"');
+const NESTED_CALLS = Buffer.from('"nestedCalls"');
+
+/**
+ * Spec 4, steps 1-3 and 6 (prepare, pure): where the kept part starts, what is
+ * summarized, the turn prefix of a split turn, the previous summary, the file
+ * lists and tokensBefore. Parses only the entries it has to.
+ */
+export function planCompaction(index: SessionIndex, options: PlanCompactionOptions): CompactionPlanResult {
+  const leafIndex = options.leafIndex ?? index.leafIndex;
+  if (leafIndex < 0) return { kind: 'nothing', reason: 'the session has no entries' };
+  if (index.record(leafIndex).type === 'compaction') {
+    return { kind: 'nothing', reason: 'the session already ends in a compaction' };
+  }
+  options.signal?.throwIfAborted();
+  const p = new Projection(index, leafIndex);
+  const hasPrevious = p.hasCompaction;
+  const boundaryStart = hasPrevious ? 1 : 0;
+  const boundaryEnd = p.length;
+  const contextTokens = estimateProjectedContextTokens(p, options.estimator);
+  options.signal?.throwIfAborted();
+  const cut = findCutPoint(p, boundaryStart, boundaryEnd, options.settings.keepRecentTokens, options.estimator);
+  if (cut.firstKeptPos >= p.length) {
+    return { kind: 'nothing', reason: 'nothing to summarize: no entries since the last compaction' };
+  }
+  const historyEnd = cut.isSplitTurn ? cut.turnStartPos : cut.firstKeptPos;
+  const summarizePositions = summarizedPositions(p, boundaryStart, historyEnd);
+  const turnPrefixPositions = cut.isSplitTurn ? summarizedPositions(p, cut.turnStartPos, cut.firstKeptPos) : [];
+  if (summarizePositions.length === 0 && turnPrefixPositions.length === 0) {
+    return { kind: 'nothing', reason: 'nothing to summarize: everything since the last compaction is within keepRecentTokens' };
+  }
+
+  const fileOps = createFileOps();
+  let previousSummary: string | null = null;
+  let previousCompactionId: string | null = null;
+  if (hasPrevious) {
+    const prev = index.entry(p.entries[0]) as CompactionEntry;
+    previousSummary = typeof prev.summary === 'string' ? prev.summary : '';
+    previousCompactionId = prev.id;
+    if (prev.fromHook !== true) addDetailsFileOps(prev.details, fileOps);
+  }
+  for (const pos of summarizePositions) addPositionFileOps(p, pos, fileOps);
+  for (const pos of turnPrefixPositions) addPositionFileOps(p, pos, fileOps);
+  const lists = fileLists(fileOps);
+  const rec = (pos: number) => index.record(p.entries[pos]);
+
+  return {
+    kind: 'plan',
+    projection: p,
+    leafId: index.record(leafIndex).id,
+    firstKeptEntryId: rec(cut.firstKeptPos).id,
+    isSplitTurn: cut.isSplitTurn,
+    turnStartEntryId: cut.isSplitTurn ? rec(cut.turnStartPos).id : null,
+    boundaryStartEntryId: boundaryStart < p.length ? rec(boundaryStart).id : null,
+    tokensBefore: contextTokens.tokens,
+    contextTokens,
+    previousSummary,
+    previousCompactionId,
+    summarizePositions,
+    turnPrefixPositions,
+    fileOps,
+    readFiles: lists.readFiles,
+    modifiedFiles: lists.modifiedFiles,
+    shouldCompact: options.contextWindow === undefined ? null : shouldCompact(contextTokens.tokens, options.contextWindow, options.settings),
+  };
+}
+
+/** Positions in [from, to) that contribute messages to a summary (compactions and system prompts never do). */
+function summarizedPositions(p: Projection, from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let pos = from; pos < to; pos++) {
+    if (p.index.record(p.entries[pos]).type === 'compaction') continue;
+    if (p.roles(pos).some((r) => r !== 'system')) out.push(pos);
+  }
+  return out;
+}
+
+function addPositionFileOps(p: Projection, pos: number, ops: FileOps): void {
+  const rec = p.index.record(p.entries[pos]);
+  // Skip parsing lines that cannot hold a file operation.
+  if (rec.type === 'message' && !p.editFor(pos)) {
+    if (rec.role === 'assistant' && !rangeIncludes(rec.chunk, rec.start, rec.end, TOOL_CALL)) return;
+    if (rec.role === 'toolResult' && !rangeIncludes(rec.chunk, rec.start, rec.end, NESTED_CALLS)) return;
+    if (rec.role !== 'assistant' && rec.role !== 'toolResult') return;
+  }
+  for (const m of p.messages(pos)) addMessageFileOps(m, ops);
+}
+
+/** The messages to hand to a summarizer for the given positions (system prompts left out). */
+export function messagesAt(p: Projection, positions: readonly number[]): AgentMessage[] {
+  const out: AgentMessage[] = [];
+  for (const pos of positions) for (const m of p.messages(pos)) if (m.role !== 'system') out.push(m);
+  return out;
+}
+
+/** Entry ids for positions, for reports and the CLI. */
+export function entryIdsAt(p: Projection, positions: readonly number[]): string[] {
+  return positions.map((pos) => p.index.record(p.entries[pos]).id);
+}

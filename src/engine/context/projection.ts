@@ -1,0 +1,104 @@
+import { applyContextEdit, entryContextMessages, entryContextRoles } from './entryMessages';
+import type { SessionIndex } from '../session/sessionIndex';
+import type { AgentMessage, CompactionEntry, ContextEditEntry } from '../session/types';
+
+/**
+ * The compaction-aware view of one path (spec 2, Pi 1.6's projection): the
+ * newest compaction on the path first, then the path entries from its
+ * `firstKeptEntryId` up to it (system messages left out), then everything
+ * after it. Without a compaction: the whole path. `context_edit` entries on the
+ * projected entries apply, the latest per target.
+ *
+ * Message bodies are parsed only when asked for, so planning on a huge file
+ * touches only the entries it needs.
+ */
+export class Projection {
+  readonly index: SessionIndex;
+  /** Entry indexes of the path, root first. */
+  readonly path: readonly number[];
+  /** Entry indexes in projected order. */
+  readonly entries: readonly number[];
+  /** Position in `path` of the newest compaction, or -1. */
+  readonly compactionPathPos: number;
+  private readonly edits: Map<string, ContextEditEntry>;
+  private readonly messageCache = new Map<number, AgentMessage[]>();
+
+  constructor(index: SessionIndex, leafIndex: number) {
+    this.index = index;
+    const path = index.pathTo(leafIndex);
+    this.path = path;
+    let compactionPos = -1;
+    for (let i = path.length - 1; i >= 0; i--) {
+      if (index.record(path[i]).type === 'compaction') {
+        compactionPos = i;
+        break;
+      }
+    }
+    this.compactionPathPos = compactionPos;
+    let entries: number[];
+    if (compactionPos < 0) {
+      entries = path.slice();
+    } else {
+      const compaction = index.entry(path[compactionPos]) as CompactionEntry;
+      entries = [path[compactionPos]];
+      let found = false;
+      for (let i = 0; i < compactionPos; i++) {
+        const rec = index.record(path[i]);
+        if (rec.id === compaction.firstKeptEntryId) found = true;
+        if (found && !(rec.type === 'message' && rec.role === 'system')) entries.push(path[i]);
+      }
+      for (let i = compactionPos + 1; i < path.length; i++) entries.push(path[i]);
+    }
+    this.entries = entries;
+    this.edits = new Map();
+    for (const i of entries) {
+      if (index.record(i).type === 'context_edit') {
+        const e = index.entry(i) as ContextEditEntry;
+        if (typeof e.targetId === 'string') this.edits.set(e.targetId, e);
+      }
+    }
+  }
+
+  get length(): number {
+    return this.entries.length;
+  }
+
+  get hasCompaction(): boolean {
+    return this.compactionPathPos >= 0;
+  }
+
+  editFor(pos: number): ContextEditEntry | undefined {
+    return this.edits.get(this.index.record(this.entries[pos]).id);
+  }
+
+  /** Roles of the messages at `pos`, without parsing message bodies when it can. */
+  roles(pos: number): string[] {
+    const i = this.entries[pos];
+    const rec = this.index.record(i);
+    if (rec.type === 'compaction' && pos > 0) return [];
+    const edit = this.editFor(pos);
+    if (edit && (edit.replacement === null || edit.replacement === undefined)) return [];
+    return entryContextRoles(rec.type, rec.role, () => this.index.entry(i));
+  }
+
+  /** The context messages at `pos` (an older compaction kept inside the range contributes nothing). */
+  messages(pos: number): AgentMessage[] {
+    let cached = this.messageCache.get(pos);
+    if (!cached) {
+      const i = this.entries[pos];
+      const rec = this.index.record(i);
+      cached = rec.type === 'compaction' && pos > 0 ? [] : applyContextEdit(entryContextMessages(this.index.entry(i)), this.editFor(pos));
+      this.messageCache.set(pos, cached);
+    }
+    return cached;
+  }
+
+  /** Every context message, in order, with the entry index that produced it. */
+  allMessages(): { entryIndex: number; message: AgentMessage }[] {
+    const out: { entryIndex: number; message: AgentMessage }[] = [];
+    for (let pos = 0; pos < this.entries.length; pos++) {
+      for (const message of this.messages(pos)) out.push({ entryIndex: this.entries[pos], message });
+    }
+    return out;
+  }
+}

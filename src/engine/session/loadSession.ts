@@ -1,0 +1,177 @@
+import { promises as fsp } from 'node:fs';
+import { checkEntryText, checkEntryValue } from './parseLine';
+import { migrateV1Entries } from './migrate';
+import { scanMessageLine } from './lineScanner';
+import { SessionFormatError, type Diagnostic } from './diagnostics';
+import { SessionIndex } from './sessionIndex';
+import type { EntryRecord } from './entryRecord';
+import type { SessionEntry, SessionHeader } from './types';
+
+export interface LoadSessionOptions {
+  signal?: AbortSignal;
+  /**
+   * 'full' parses every line up front (every bad line reported at load);
+   * 'fast' indexes Pi-shaped message lines without parsing their bodies.
+   * 'auto' (default) is 'full' up to 16 MB and 'fast' above.
+   */
+  validation?: 'full' | 'fast' | 'auto';
+}
+
+const AUTO_FULL_LIMIT = 16 * 1024 * 1024;
+
+export async function loadSession(file: string, options: LoadSessionOptions = {}): Promise<SessionIndex> {
+  options.signal?.throwIfAborted();
+  const buf = await fsp.readFile(file, { signal: options.signal });
+  return indexSessionBuffer(file, buf, options);
+}
+
+interface LineSpan {
+  line: number;
+  start: number;
+  end: number;
+}
+
+/** Splits a chunk into non-blank lines, dropping a BOM and CR line ends. */
+export function* splitLines(buf: Buffer, firstLine = 1, from = 0): Generator<LineSpan> {
+  let pos = from;
+  if (pos === 0 && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) pos = 3;
+  let line = firstLine;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(10, pos);
+    const lineEnd = nl < 0 ? buf.length : nl;
+    let start = pos;
+    let end = lineEnd;
+    while (start < end && isSpace(buf[start])) start++;
+    while (end > start && isSpace(buf[end - 1])) end--;
+    if (end > start) yield { line, start, end };
+    line++;
+    pos = lineEnd + 1;
+  }
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d;
+}
+
+export function indexSessionBuffer(file: string, buf: Buffer, options: LoadSessionOptions = {}): SessionIndex {
+  const diagnostics: Diagnostic[] = [];
+  const lines = splitLines(buf);
+  const first = lines.next();
+  if (first.done) throw new SessionFormatError(file, 1, 'empty file: a Pi session starts with a session header line');
+  const header = parseHeader(file, buf, first.value);
+  const version = typeof header.version === 'number' ? header.version : 1;
+  const mode = options.validation === 'fast' || (options.validation !== 'full' && buf.length > AUTO_FULL_LIMIT) ? 'fast' : 'full';
+  const records: EntryRecord[] = [];
+  if (version < 2) {
+    readV1Records(file, buf, lines, header, records, diagnostics);
+  } else {
+    readRecords({ file, buf, version, mode, signal: options.signal }, lines, records, diagnostics);
+  }
+  return new SessionIndex({
+    file,
+    header,
+    version,
+    records,
+    diagnostics,
+    size: buf.length,
+    endsWithNewline: buf.length === 0 || buf[buf.length - 1] === 10,
+  });
+}
+
+function parseHeader(file: string, buf: Buffer, span: LineSpan): SessionHeader {
+  let value: unknown;
+  try {
+    value = JSON.parse(buf.toString('utf8', span.start, span.end));
+  } catch (err) {
+    throw new SessionFormatError(file, span.line, `not a Pi session: the first line is not valid JSON (${(err as Error).message})`);
+  }
+  const h = value as Record<string, unknown> | null;
+  if (typeof h !== 'object' || h === null || h.type !== 'session') {
+    throw new SessionFormatError(file, span.line, 'not a Pi session: the first line is not a {"type":"session",...} header');
+  }
+  if (h.version !== undefined && (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)) {
+    throw new SessionFormatError(file, span.line, `session header has an invalid "version": ${JSON.stringify(h.version)}`);
+  }
+  if (typeof h.version === 'number' && h.version > 3) {
+    // Newer files are read as v3: unknown entry kinds are preserved and shown.
+  }
+  if (typeof h.id !== 'string') h.id = '';
+  if (typeof h.cwd !== 'string') h.cwd = '';
+  return h as SessionHeader;
+}
+
+export interface ReadContext {
+  file: string;
+  buf: Buffer;
+  version: number;
+  mode: 'full' | 'fast';
+  signal?: AbortSignal;
+}
+
+/** Indexes v2/v3 entry lines. Exported for reading appended bytes of a watched file. */
+export function readRecords(ctx: ReadContext, lines: Iterable<LineSpan>, records: EntryRecord[], diagnostics: Diagnostic[]): void {
+  const { buf, file, version } = ctx;
+  let n = 0;
+  for (const span of lines) {
+    if ((++n & 0x3fff) === 0) ctx.signal?.throwIfAborted();
+    if (ctx.mode === 'fast') {
+      const scanned = scanMessageLine(buf, span.start, span.end);
+      if (scanned) {
+        const role = version < 3 && scanned.role === 'hookMessage' ? 'custom' : scanned.role;
+        records.push({ ...scanned, role, type: 'message', line: span.line, chunk: buf, start: span.start, end: span.end, entry: undefined });
+        continue;
+      }
+    }
+    const checked = checkEntryText(buf.toString('utf8', span.start, span.end), version);
+    if (!checked.ok) {
+      diagnostics.push({ file, line: span.line, message: checked.message });
+      continue;
+    }
+    records.push(recordFor(checked.entry, buf, span));
+  }
+}
+
+function recordFor(entry: SessionEntry, buf: Buffer, span: LineSpan): EntryRecord {
+  const role = entry.type === 'message' ? (entry as { message: { role: string } }).message.role : undefined;
+  return {
+    id: entry.id,
+    parentId: entry.parentId,
+    type: entry.type,
+    role,
+    line: span.line,
+    chunk: buf,
+    start: span.start,
+    end: span.end,
+    entry,
+  };
+}
+
+function readV1Records(
+  file: string,
+  buf: Buffer,
+  lines: Iterable<LineSpan>,
+  header: SessionHeader,
+  records: EntryRecord[],
+  diagnostics: Diagnostic[],
+): void {
+  const values: Record<string, unknown>[] = [];
+  const spans: LineSpan[] = [];
+  for (const span of lines) {
+    let value: unknown;
+    try {
+      value = JSON.parse(buf.toString('utf8', span.start, span.end));
+    } catch (err) {
+      diagnostics.push({ file, line: span.line, message: `invalid JSON (${(err as Error).message}); line skipped` });
+      continue;
+    }
+    const checked = checkEntryValue(value, 1);
+    if (!checked.ok) {
+      diagnostics.push({ file, line: span.line, message: checked.message });
+      continue;
+    }
+    values.push(checked.entry as unknown as Record<string, unknown>);
+    spans.push(span);
+  }
+  migrateV1Entries(header.id, values);
+  values.forEach((v, i) => records.push(recordFor(v as unknown as SessionEntry, buf, spans[i])));
+}

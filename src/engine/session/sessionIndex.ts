@@ -1,0 +1,254 @@
+import { parseEntryLine } from './parseLine';
+import type { Diagnostic } from './diagnostics';
+import type { EntryRecord } from './entryRecord';
+import type { SessionEntry, SessionHeader } from './types';
+
+export interface SessionIndexInit {
+  file: string;
+  header: SessionHeader;
+  /** Version as written in the header (1 when absent). */
+  version: number;
+  records: EntryRecord[];
+  diagnostics: Diagnostic[];
+  /** Byte length of the file that was read. */
+  size: number;
+  /** Whether the file ends with a line break (an append must add one first if not). */
+  endsWithNewline: boolean;
+}
+
+/**
+ * The tree of one session file: entries in file order, lookups by id, parents,
+ * children, paths, labels and branch points. Indexes are integers into the
+ * file order; ids are what users and other tools see.
+ */
+export class SessionIndex {
+  readonly file: string;
+  readonly header: SessionHeader;
+  readonly version: number;
+  readonly diagnostics: Diagnostic[];
+  size: number;
+  endsWithNewline: boolean;
+  private readonly records: EntryRecord[];
+  private readonly byId = new Map<string, number>();
+  private parents: Int32Array;
+  private childLists: number[][] | undefined;
+  private labelMap: Map<string, string> | undefined;
+
+  constructor(init: SessionIndexInit) {
+    this.file = init.file;
+    this.header = init.header;
+    this.version = init.version;
+    this.records = init.records;
+    this.diagnostics = init.diagnostics;
+    this.size = init.size;
+    this.endsWithNewline = init.endsWithNewline;
+    this.parents = new Int32Array(0);
+    this.indexRecords(0);
+  }
+
+  get entryCount(): number {
+    return this.records.length;
+  }
+
+  /** Index of the leaf (the last entry in the file), or -1 for a header-only session. */
+  get leafIndex(): number {
+    return this.records.length - 1;
+  }
+
+  get leafId(): string | null {
+    return this.records.length ? this.records[this.records.length - 1].id : null;
+  }
+
+  record(index: number): EntryRecord {
+    return this.records[index];
+  }
+
+  indexOf(id: string): number {
+    return this.byId.get(id) ?? -1;
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** Ids in use, for generating new unique ids. */
+  hasId = (id: string): boolean => this.byId.has(id);
+
+  /** The parsed entry at `index` (parsed on first use, then cached). */
+  entry(index: number): SessionEntry {
+    const rec = this.records[index];
+    if (rec.entry === undefined) {
+      rec.entry = parseEntryLine(rec, this.file, this.version, this.diagnostics);
+    }
+    return rec.entry;
+  }
+
+  entryById(id: string): SessionEntry | undefined {
+    const i = this.byId.get(id);
+    return i === undefined ? undefined : this.entry(i);
+  }
+
+  parentIndex(index: number): number {
+    return this.parents[index];
+  }
+
+  /** Indexes from the root down to `index`. Stops at a missing parent. */
+  pathTo(index: number): number[] {
+    const path: number[] = [];
+    let current = index;
+    while (current >= 0) {
+      path.push(current);
+      current = this.parents[current];
+    }
+    return path.reverse();
+  }
+
+  children(index: number): readonly number[] {
+    return this.buildChildren()[index] ?? [];
+  }
+
+  /** Entries without a parent in the file (the first entry, and orphans). */
+  roots(): number[] {
+    const roots: number[] = [];
+    for (let i = 0; i < this.records.length; i++) if (this.parents[i] < 0) roots.push(i);
+    return roots;
+  }
+
+  /** Entries with more than one child, with the children in file order. */
+  branchPoints(): Map<number, readonly number[]> {
+    const out = new Map<number, readonly number[]>();
+    const lists = this.buildChildren();
+    for (let i = 0; i < lists.length; i++) if (lists[i] && lists[i].length > 1) out.set(i, lists[i]);
+    return out;
+  }
+
+  /** Entries nobody points to as parent. */
+  leaves(): number[] {
+    const lists = this.buildChildren();
+    const out: number[] = [];
+    for (let i = 0; i < this.records.length; i++) if (!lists[i] || lists[i].length === 0) out.push(i);
+    return out;
+  }
+
+  /** Current labels by target id: the last label entry per target wins; an empty label clears it. */
+  labels(): ReadonlyMap<string, string> {
+    if (!this.labelMap) {
+      const map = new Map<string, string>();
+      for (let i = 0; i < this.records.length; i++) this.applyLabel(map, i);
+      this.labelMap = map;
+    }
+    return this.labelMap;
+  }
+
+  labelOf(id: string): string | undefined {
+    return this.labels().get(id);
+  }
+
+  /** Adds records read from bytes appended to the file after it was loaded. */
+  appendRecords(records: EntryRecord[], size: number, endsWithNewline: boolean): void {
+    const first = this.records.length;
+    for (const r of records) this.records.push(r);
+    this.size = size;
+    this.endsWithNewline = endsWithNewline;
+    this.indexRecords(first);
+  }
+
+  private applyLabel(map: Map<string, string>, i: number): void {
+    const rec = this.records[i];
+    if (rec.type !== 'label') return;
+    const e = this.entry(i) as { targetId?: unknown; label?: unknown };
+    if (typeof e.targetId !== 'string') return;
+    if (typeof e.label === 'string' && e.label.length > 0) map.set(e.targetId, e.label);
+    else map.delete(e.targetId);
+  }
+
+  private indexRecords(first: number): void {
+    const n = this.records.length;
+    for (let i = first; i < n; i++) {
+      const id = this.records[i].id;
+      const previous = this.byId.get(id);
+      if (previous !== undefined) {
+        this.diagnostics.push({
+          file: this.file,
+          line: this.records[i].line,
+          message: `duplicate entry id "${id}" (also on line ${this.records[previous].line}); the later entry wins, as in Pi`,
+        });
+      }
+      this.byId.set(id, i);
+    }
+    const parents = new Int32Array(n);
+    parents.set(this.parents.subarray(0, Math.min(first, this.parents.length)));
+    // A duplicate id may re-point children indexed earlier: recompute all when it happens.
+    const from = first > 0 && this.byId.size === n ? first : 0;
+    for (let i = from; i < n; i++) {
+      const pid = this.records[i].parentId;
+      if (pid === null) {
+        parents[i] = -1;
+        continue;
+      }
+      const p = this.byId.get(pid);
+      if (p === undefined) {
+        parents[i] = -1;
+        if (i >= first) {
+          this.diagnostics.push({
+            file: this.file,
+            line: this.records[i].line,
+            message: `entry "${this.records[i].id}" points to parent "${pid}", which is not in the file; shown as a root`,
+          });
+        }
+      } else {
+        parents[i] = p === i ? -1 : p;
+      }
+    }
+    this.breakCycles(parents, from);
+    this.parents = parents;
+    if (this.childLists && from === first) {
+      for (let i = first; i < n; i++) {
+        const p = parents[i];
+        if (p >= 0) (this.childLists[p] ??= []).push(i);
+      }
+    } else {
+      this.childLists = undefined;
+    }
+    if (this.labelMap) for (let i = first; i < n; i++) this.applyLabel(this.labelMap, i);
+  }
+
+  /** A parentId cycle would make every path walk endless: cut each cycle at the entry the walk first meets again. */
+  private breakCycles(parents: Int32Array, from: number): void {
+    const n = parents.length;
+    const state = new Uint8Array(n); // 0 unseen, 1 on the current walk, 2 known to reach a root
+    for (let i = 0; i < from; i++) state[i] = 2;
+    const chain: number[] = [];
+    for (let i = from; i < n; i++) {
+      if (state[i]) continue;
+      chain.length = 0;
+      let c = i;
+      while (c >= 0 && state[c] === 0) {
+        state[c] = 1;
+        chain.push(c);
+        c = parents[c];
+      }
+      if (c >= 0 && state[c] === 1) {
+        this.diagnostics.push({
+          file: this.file,
+          line: this.records[c].line,
+          message: `entry "${this.records[c].id}" is part of a parentId cycle; shown as a root`,
+        });
+        parents[c] = -1;
+      }
+      for (const k of chain) state[k] = 2;
+    }
+  }
+
+  private buildChildren(): number[][] {
+    if (!this.childLists) {
+      const lists: number[][] = new Array(this.records.length);
+      for (let i = 0; i < this.records.length; i++) {
+        const p = this.parents[i];
+        if (p >= 0) (lists[p] ??= []).push(i);
+      }
+      this.childLists = lists;
+    }
+    return this.childLists;
+  }
+}

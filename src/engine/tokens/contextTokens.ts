@@ -1,0 +1,136 @@
+import type { Projection } from '../context/projection';
+import type { AgentMessage, AssistantMessage, SystemMessage, Usage } from '../session/types';
+import type { TokenEstimator } from './estimators';
+
+export interface ContextTokens {
+  tokens: number;
+  /** Tokens reported by the provider for the last assistant message with valid usage (0 if none). */
+  usageTokens: number;
+  /** Estimated tokens of the messages after it (everything, if no usage). */
+  trailingTokens: number;
+  /** Index into the context messages of that assistant message, or null. */
+  lastUsageIndex: number | null;
+}
+
+export function usageTotal(usage: Usage): number {
+  return usage.totalTokens || (usage.input || 0) + (usage.output || 0) + (usage.cacheRead || 0) + (usage.cacheWrite || 0);
+}
+
+/** Usage of an assistant message that completed normally and reported a non-zero count. */
+export function validUsage(message: AgentMessage): Usage | undefined {
+  if (message.role !== 'assistant') return undefined;
+  const m = message as AssistantMessage;
+  if (m.stopReason === 'aborted' || m.stopReason === 'error' || !m.usage || typeof m.usage !== 'object') return undefined;
+  return usageTotal(m.usage) > 0 ? m.usage : undefined;
+}
+
+/** Spec 3: usage of the last valid assistant message plus an estimate of every message after it. */
+export function estimateContextTokens(messages: readonly AgentMessage[], estimator: TokenEstimator): ContextTokens {
+  let usageIndex = -1;
+  let usage: Usage | undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    usage = validUsage(messages[i]);
+    if (usage) {
+      usageIndex = i;
+      break;
+    }
+  }
+  let trailing = 0;
+  for (let i = usageIndex + 1; i < messages.length; i++) trailing += estimator.estimate(messages[i]);
+  if (!usage) return { tokens: trailing, usageTokens: 0, trailingTokens: trailing, lastUsageIndex: null };
+  const usageTokens = usageTotal(usage);
+  return { tokens: usageTokens + trailing, usageTokens, trailingTokens: trailing, lastUsageIndex: usageIndex };
+}
+
+/**
+ * Context tokens for planning a compaction: like estimateContextTokens, but a
+ * usage recorded before the latest compaction or context edit on the path is
+ * stale, and then the whole context is estimated (the current system prompt
+ * once, plus every non-system message). Parses only what it needs: it walks
+ * back from the leaf to the last valid usage.
+ */
+export function estimateProjectedContextTokens(projection: Projection, estimator: TokenEstimator): ContextTokens {
+  const { index, path } = projection;
+  let latestInvalidating = -1;
+  for (let k = path.length - 1; k >= 0; k--) {
+    const type = index.record(path[k]).type;
+    if (type === 'context_edit' || type === 'compaction') {
+      latestInvalidating = k;
+      break;
+    }
+  }
+  let trailing = 0;
+  let messagesAfter = 0;
+  let totalMessages = 0;
+  for (let pos = 0; pos < projection.length; pos++) totalMessages += projection.roles(pos).length;
+  for (let pos = projection.length - 1; pos >= 0; pos--) {
+    const roles = projection.roles(pos);
+    if (roles.length === 0) continue;
+    const msgs = projection.messages(pos);
+    for (let j = msgs.length - 1; j >= 0; j--) {
+      const usage = validUsage(msgs[j]);
+      if (usage) {
+        const entryId = index.record(projection.entries[pos]).id;
+        const usagePathPos = path.findIndex((i) => index.record(i).id === entryId);
+        if (usagePathPos > latestInvalidating) {
+          const usageTokens = usageTotal(usage);
+          return {
+            tokens: usageTokens + trailing,
+            usageTokens,
+            trailingTokens: trailing,
+            lastUsageIndex: totalMessages - messagesAfter - 1,
+          };
+        }
+        return wholeEstimate(projection, estimator);
+      }
+      trailing += estimator.estimate(msgs[j]);
+      messagesAfter++;
+    }
+  }
+  return wholeEstimate(projection, estimator);
+}
+
+function wholeEstimate(projection: Projection, estimator: TokenEstimator): ContextTokens {
+  const systems: SystemMessage[] = [];
+  let tokens = 0;
+  for (let pos = 0; pos < projection.length; pos++) {
+    const roles = projection.roles(pos);
+    if (roles.length === 0) continue;
+    for (const m of projection.messages(pos)) {
+      if (m.role === 'system') systems.push(m);
+      else tokens += estimator.estimate(m);
+    }
+  }
+  const system = mergeSystemMessages(systems);
+  if (system) tokens += estimator.estimate(system);
+  return { tokens, usageTokens: 0, trailingTokens: tokens, lastUsageIndex: null };
+}
+
+/** The system prompt in effect after every system message: content appended, sections patched, tools by name. */
+export function mergeSystemMessages(messages: readonly SystemMessage[]): SystemMessage | undefined {
+  if (messages.length === 0) return undefined;
+  const content: string[] = [];
+  const sections = new Map<string, string>();
+  const tools = new Map<string, unknown>();
+  for (const m of messages) {
+    const text = typeof m.content === 'string' ? m.content : (m.content ?? []).filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
+    if (text.length > 0) content.push(text);
+    for (const [name, value] of Object.entries(m.sections ?? {})) {
+      if (value === null) sections.delete(name);
+      else sections.set(name, value);
+    }
+    const removed = (m as { toolsRemoved?: { name: string }[] }).toolsRemoved ?? [];
+    for (const t of removed) tools.delete(t.name);
+    for (const t of m.toolsAdded ?? []) tools.set(String((t as { name?: unknown }).name), t);
+  }
+  return {
+    role: 'system',
+    content: content.join('\n\n'),
+    ...(sections.size ? { sections: Object.fromEntries(sections) } : {}),
+    ...(tools.size ? { toolsAdded: [...tools.values()] } : {}),
+  };
+}
+
+export function shouldCompact(contextTokens: number, contextWindow: number, settings: { enabled: boolean; reserveTokens: number }): boolean {
+  return settings.enabled && contextTokens > contextWindow - settings.reserveTokens;
+}
