@@ -1,0 +1,101 @@
+import type { AgentMessage, UserContentBlock } from '../session/types';
+
+export const TOOL_RESULT_MAX_CHARS = 2000;
+
+export interface SerializeOptions {
+  /** Write `[Assistant thinking]:` lines (default true; Pi 1.6 leaves them out). */
+  includeThinking?: boolean;
+  /** Cut tool results longer than this many characters (default 2000). */
+  toolResultMaxChars?: number;
+}
+
+/** Wrappers Arbor uses when a summary stands in the conversation as a user-role message. */
+export const SUMMARY_TAGS = {
+  compaction: ['Earlier conversation, condensed into a checkpoint:\n<checkpoint>\n', '\n</checkpoint>'],
+  branch: ['Summary of a side branch the user abandoned before returning here:\n<branch-summary>\n', '\n</branch-summary>'],
+} as const;
+
+function blocksText(content: string | UserContentBlock[] | undefined, separator: string): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.filter((b) => b && b.type === 'text').map((b) => (b as { text: string }).text).join(separator);
+}
+
+/** Cuts `text` to `max` UTF-16 units without splitting a surrogate pair, and says how much was cut. */
+export function truncateToolResult(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}\n[tool output cut here: ${text.length - end} more characters not shown]`;
+}
+
+function bashText(m: Extract<AgentMessage, { role: 'bashExecution' }>): string {
+  const lines = [`The user ran a shell command: $ ${m.command}`];
+  lines.push(m.output ? `Its output:\n${m.output}` : 'It printed nothing.');
+  if (m.cancelled) lines.push('The command was cancelled.');
+  else if (typeof m.exitCode === 'number' && m.exitCode !== 0) lines.push(`It failed with exit code ${m.exitCode}.`);
+  if (m.truncated && m.fullOutputPath) lines.push(`(Output shortened; the full output is in ${m.fullOutputPath}.)`);
+  return lines.join('\n');
+}
+
+/**
+ * Spec 5: turns messages into labelled plain text (not a chat transcript), so
+ * the summarizing model cannot mistake it for a conversation to continue.
+ * User-role kinds (bash runs, custom messages, summaries) read as [User].
+ * System prompts are never part of it.
+ */
+export function serializeConversation(messages: readonly AgentMessage[], options: SerializeOptions = {}): string {
+  const includeThinking = options.includeThinking ?? true;
+  const max = options.toolResultMaxChars ?? TOOL_RESULT_MAX_CHARS;
+  const parts: string[] = [];
+  const user = (text: string) => {
+    if (text) parts.push(`[User]: ${text}`);
+  };
+  for (const m of messages) {
+    switch (m.role) {
+      case 'user':
+        user(blocksText(m.content, ''));
+        break;
+      case 'custom':
+        user(blocksText(m.content, ''));
+        break;
+      case 'bashExecution':
+        if (!m.excludeFromContext) user(bashText(m));
+        break;
+      case 'branchSummary':
+        user(SUMMARY_TAGS.branch[0] + m.summary + SUMMARY_TAGS.branch[1]);
+        break;
+      case 'compactionSummary':
+        user(SUMMARY_TAGS.compaction[0] + m.summary + SUMMARY_TAGS.compaction[1]);
+        break;
+      case 'assistant': {
+        const blocks = Array.isArray(m.content) ? m.content : [];
+        if (includeThinking) {
+          const thinking = blocks.filter((b) => b.type === 'thinking').map((b) => (b as { thinking: string }).thinking).filter(Boolean);
+          if (thinking.length) parts.push(`[Assistant thinking]: ${thinking.join('\n')}`);
+        }
+        if (blocks.some((b) => b.type === 'text')) {
+          parts.push(`[Assistant]: ${blocks.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n')}`);
+        }
+        const calls = blocks
+          .filter((b) => b.type === 'toolCall')
+          .map((b) => {
+            const call = b as { name: string; arguments?: Record<string, unknown> };
+            const args = Object.entries(call.arguments ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
+            return `${call.name}(${args})`;
+          });
+        if (calls.length) parts.push(`[Assistant tool calls]: ${calls.join('; ')}`);
+        break;
+      }
+      case 'toolResult': {
+        const text = blocksText(m.content, '\n');
+        if (text) parts.push(`[Tool result]: ${truncateToolResult(text, max)}`);
+        break;
+      }
+      case 'system':
+        break;
+    }
+  }
+  return parts.join('\n\n');
+}

@@ -1,0 +1,71 @@
+import type { AgentMessage, Usage } from '../session/types';
+
+/** Which summary is being asked for. */
+export type SummaryKind = 'history' | 'update' | 'turnPrefix' | 'branch';
+
+/**
+ * One summarization call. The logic builds it (pure); a Summarizer turns it
+ * into text. `messages` is there for summarizers that work on structure (the
+ * offline one); LLM summarizers send `systemPrompt` + `prompt`.
+ */
+export interface SummaryRequest {
+  kind: SummaryKind;
+  systemPrompt: string;
+  /** The complete user prompt: serialized conversation, previous summary, instructions. */
+  prompt: string;
+  messages: readonly AgentMessage[];
+  previousSummary?: string;
+  customInstructions?: string;
+  /** Output budget in tokens (from the model's output limit). */
+  maxOutputTokens: number;
+  /** A fresh routing/session id for this one-off request. */
+  requestId: string;
+}
+
+export interface SummaryResult {
+  text: string;
+  usage: Usage;
+}
+
+export interface Summarizer {
+  /** 'offline' | 'openai' | 'anthropic' (or another provider name). */
+  readonly provider: string;
+  readonly model: string;
+  /** Context window of the model, for the branch-summary budget. */
+  readonly contextWindow: number;
+  /** Output token limit of the model. */
+  readonly maxOutputTokens: number;
+  /** Must reject on abort at once, and on an empty, cut-off or tool-calling answer. */
+  summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult>;
+}
+
+/** A summarization that produced no usable summary. Nothing is written when one is thrown. */
+export class SummarizationError extends Error {
+  readonly retryable: boolean;
+  constructor(message: string, options: { retryable?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'SummarizationError';
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+export function emptyUsage(): Usage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  const cost = (u: Usage) => (u.cost ?? {}) as Record<string, number>;
+  const ca = cost(a);
+  const cb = cost(b);
+  const keys = new Set([...Object.keys(ca), ...Object.keys(cb)]);
+  const sumCost: Record<string, number> = {};
+  for (const k of keys) if (typeof (ca[k] ?? 0) === 'number' && typeof (cb[k] ?? 0) === 'number') sumCost[k] = (ca[k] ?? 0) + (cb[k] ?? 0);
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    totalTokens: (a.totalTokens ?? 0) + (b.totalTokens ?? 0),
+    cost: sumCost,
+  };
+}
