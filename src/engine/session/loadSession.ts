@@ -32,9 +32,9 @@ interface LineSpan {
 }
 
 /** Splits a chunk into non-blank lines, dropping a BOM and CR line ends. */
-export function* splitLines(buf: Buffer, firstLine = 1, from = 0): Generator<LineSpan> {
+export function* splitLines(buf: Buffer, firstLine = 1, from = 0, skipBom = from === 0): Generator<LineSpan> {
   let pos = from;
-  if (pos === 0 && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) pos = 3;
+  if (skipBom && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) pos = 3;
   let line = firstLine;
   while (pos < buf.length) {
     const nl = buf.indexOf(10, pos);
@@ -62,20 +62,74 @@ export function indexSessionBuffer(file: string, buf: Buffer, options: LoadSessi
   const version = typeof header.version === 'number' ? header.version : 1;
   const mode = options.validation === 'fast' || (options.validation !== 'full' && buf.length > AUTO_FULL_LIMIT) ? 'fast' : 'full';
   const records: EntryRecord[] = [];
+  const tail = completeLines(buf, first.value.end, first.value.line + 1);
   if (version < 2) {
-    readV1Records(file, buf, lines, header, records, diagnostics);
+    readV1Records(file, buf, tail.lines, header, records, diagnostics);
   } else {
-    readRecords({ file, buf, version, mode, signal: options.signal }, lines, records, diagnostics);
+    readRecords({ file, buf, version, mode, signal: options.signal }, tail.lines, records, diagnostics);
   }
+  const cut = readCutOffLine({ file, buf, version, mode }, tail, records, true, diagnostics);
   return new SessionIndex({
     file,
     header,
     version,
     records,
     diagnostics,
+    committedSize: cut.committedSize,
+    lineCount: tail.lineCount,
     size: buf.length,
-    endsWithNewline: buf.length === 0 || buf[buf.length - 1] === 10,
   });
+}
+
+interface CompleteLines {
+  lines: Iterable<LineSpan>;
+  /** Offset after the last line break. */
+  lastBreak: number;
+  lineCount: number;
+}
+
+/** The lines after `from` that end in a line break, and where a cut-off last line would start. */
+export function completeLines(buf: Buffer, from: number, firstLine = 2): CompleteLines {
+  const nlAfterHeader = buf.indexOf(10, from);
+  const start = nlAfterHeader < 0 ? buf.length : nlAfterHeader + 1;
+  const lastNl = buf.lastIndexOf(10);
+  const lastBreak = lastNl < start ? start : lastNl + 1;
+  let lineCount = firstLine - 1;
+  for (let i = buf.indexOf(10, start); i >= 0 && i < lastBreak; i = buf.indexOf(10, i + 1)) lineCount++;
+  return { lines: splitLines(buf.subarray(0, lastBreak), firstLine, start), lastBreak, lineCount };
+}
+
+/**
+ * Bytes after the last line break: a complete entry without its final line
+ * break is read; anything else is a line a writer has not finished (or died
+ * in), left for a later read and reported.
+ */
+function readCutOffLine(ctx: ReadContext, tail: CompleteLines, records: EntryRecord[], report = true, diagnostics?: Diagnostic[]): { committedSize: number } {
+  const { buf } = ctx;
+  let start = tail.lastBreak;
+  let end = buf.length;
+  while (start < end && (buf[start] === 0x20 || buf[start] === 0x09 || buf[start] === 0x0d)) start++;
+  while (end > start && (buf[end - 1] === 0x20 || buf[end - 1] === 0x09 || buf[end - 1] === 0x0d)) end--;
+  if (start >= end) return { committedSize: buf.length };
+  const checked = checkEntryText(buf.toString('utf8', start, end), Math.max(ctx.version, 2));
+  if (checked.ok && ctx.version >= 2) {
+    records.push(recordFor(checked.entry, buf, { line: tail.lineCount + 1, start, end }));
+    return { committedSize: buf.length };
+  }
+  if (report && diagnostics) {
+    diagnostics.push({ file: ctx.file, line: tail.lineCount + 1, message: 'the last line is incomplete (a writer stopped mid-line); skipped' });
+  }
+  return { committedSize: tail.lastBreak };
+}
+
+export { readCutOffLine };
+
+/** The complete lines of a chunk that starts at a line start (bytes appended to a file). */
+export function chunkLines(chunk: Buffer, firstLine: number): CompleteLines {
+  const lastBreak = chunk.lastIndexOf(10) + 1;
+  let lineCount = firstLine - 1;
+  for (let i = chunk.indexOf(10); i >= 0 && i < lastBreak; i = chunk.indexOf(10, i + 1)) lineCount++;
+  return { lines: splitLines(chunk.subarray(0, lastBreak), firstLine, 0, false), lastBreak, lineCount };
 }
 
 function parseHeader(file: string, buf: Buffer, span: LineSpan): SessionHeader {

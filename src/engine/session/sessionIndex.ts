@@ -10,10 +10,12 @@ export interface SessionIndexInit {
   version: number;
   records: EntryRecord[];
   diagnostics: Diagnostic[];
+  /** Bytes read up to the end of the last complete line. A cut-off last line lies past it. */
+  committedSize: number;
+  /** Lines up to committedSize (the next line read has number lineCount + 1). */
+  lineCount: number;
   /** Byte length of the file that was read. */
   size: number;
-  /** Whether the file ends with a line break (an append must add one first if not). */
-  endsWithNewline: boolean;
 }
 
 /**
@@ -26,8 +28,9 @@ export class SessionIndex {
   readonly header: SessionHeader;
   readonly version: number;
   readonly diagnostics: Diagnostic[];
+  committedSize: number;
+  lineCount: number;
   size: number;
-  endsWithNewline: boolean;
   private readonly records: EntryRecord[];
   private readonly byId = new Map<string, number>();
   private parents: Int32Array;
@@ -40,8 +43,9 @@ export class SessionIndex {
     this.version = init.version;
     this.records = init.records;
     this.diagnostics = init.diagnostics;
+    this.committedSize = init.committedSize;
+    this.lineCount = init.lineCount;
     this.size = init.size;
-    this.endsWithNewline = init.endsWithNewline;
     this.parents = new Int32Array(0);
     this.indexRecords(0);
   }
@@ -145,12 +149,18 @@ export class SessionIndex {
   }
 
   /** Adds records read from bytes appended to the file after it was loaded. */
-  appendRecords(records: EntryRecord[], size: number, endsWithNewline: boolean): void {
+  appendRecords(records: EntryRecord[], progress: { committedSize: number; lineCount: number; size: number }): void {
     const first = this.records.length;
     for (const r of records) this.records.push(r);
-    this.size = size;
-    this.endsWithNewline = endsWithNewline;
-    this.indexRecords(first);
+    this.committedSize = progress.committedSize;
+    this.lineCount = progress.lineCount;
+    this.size = progress.size;
+    if (records.length) this.indexRecords(first);
+  }
+
+  /** Whether the file's bytes end with a line break (an append must add one first if not). */
+  get endsWithNewline(): boolean {
+    return this.committedSize === this.size;
   }
 
   private applyLabel(map: Map<string, string>, i: number): void {

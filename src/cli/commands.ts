@@ -1,0 +1,14 @@
+import { treeCommand } from './commands/tree';
+import { contextCommand } from './commands/context';
+import { planCompactionCommand } from './commands/planCompaction';
+import { planBranchCommand } from './commands/planBranch';
+import type { Io } from './output';
+
+export type Command = (argv: string[], io: Io) => Promise<number>;
+
+export const commands: Record<string, Command> = {
+  tree: treeCommand,
+  context: contextCommand,
+  'plan-compaction': planCompactionCommand,
+  'plan-branch': planBranchCommand,
+};

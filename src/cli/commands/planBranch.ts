@@ -1,0 +1,51 @@
+import { intFlag, parseCommand, requireFile, stringFlag } from '../args';
+import { openSession, estimatorFrom } from '../sessionArgs';
+import { printJson, reportDiagnostics, type Io } from '../output';
+import { planBranch } from '../../engine/branch/planBranch';
+import { ArborUsageError } from '../../engine/session/diagnostics';
+import { resolveSettings } from '../../engine/operations/sessionSettings';
+import { contextSettings } from '../../engine/context/buildContext';
+import { contextWindowForModel } from '../contextWindow';
+
+const USAGE = 'arbor plan-branch FILE --to ID [--from ID] [--budget N] [--estimator chars|tokenizer] [--json]';
+
+export async function planBranchCommand(argv: string[], io: Io): Promise<number> {
+  const p = parseCommand(argv, { to: { type: 'string' }, from: { type: 'string' }, budget: { type: 'string' }, estimator: { type: 'string' } });
+  const file = requireFile(p, USAGE);
+  const to = stringFlag(p.flags, 'to');
+  if (!to) throw new ArborUsageError(`--to ID is required; usage: ${USAGE}`);
+  const budgetFlag = intFlag(p.flags, 'budget');
+  const estimator = estimatorFrom(p.flags);
+  const index = await openSession(file);
+  reportDiagnostics(io, index);
+  let budget = budgetFlag;
+  if (budget === undefined) {
+    const { pi } = await resolveSettings(index.header.cwd, null);
+    budget = Math.max(0, contextWindowForModel(contextSettings(index, index.pathTo(index.leafIndex)).model) - pi.branchSummary.reserveTokens);
+  }
+  const plan = planBranch(index, { targetId: to, fromId: stringFlag(p.flags, 'from'), budget, estimator });
+  const id = (i: number) => index.record(i).id;
+  const result = {
+    commonAncestorId: plan.commonAncestorId,
+    entryIds: plan.entryIndexes.map(id),
+    preparedEntryIds: plan.prepared.map((m) => id(m.entryIndex)),
+    preparedTokens: plan.totalTokens,
+    budget,
+    readFiles: plan.readFiles,
+    modifiedFiles: plan.modifiedFiles,
+    newLeafId: plan.newLeafId,
+    editorText: plan.editorText,
+  };
+  if (p.flags.json) {
+    printJson(io, result);
+    return 0;
+  }
+  io.out(`jump from ${plan.oldLeafId} to ${to}`);
+  io.out(`  common ancestor: ${plan.commonAncestorId ?? '-'}`);
+  io.out(`  branch left behind: ${result.entryIds.length} entries; ${result.preparedEntryIds.length} messages (${plan.totalTokens} tokens) fit the budget of ${budget}`);
+  io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);
+  io.out(`  modified files: ${plan.modifiedFiles.join(', ') || '-'}`);
+  io.out(`  new leaf: ${plan.newLeafId ?? '(root)'}`);
+  if (plan.editorText !== null) io.out(`  text handed back for editing: ${plan.editorText}`);
+  return 0;
+}

@@ -1,0 +1,61 @@
+import { intFlag, parseCommand, requireFile } from '../args';
+import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
+import { printJson, reportDiagnostics, type Io } from '../output';
+import { planCompaction, entryIdsAt } from '../../engine/compaction/planCompaction';
+import { contextSettings } from '../../engine/context/buildContext';
+import { resolveSettings } from '../../engine/operations/sessionSettings';
+import { contextWindowForModel } from '../contextWindow';
+
+const USAGE = 'arbor plan-compaction FILE [--leaf ID] [--keep-recent-tokens N] [--reserve-tokens N] [--context-window N] [--estimator chars|tokenizer] [--json]';
+
+export async function planCompactionCommand(argv: string[], io: Io): Promise<number> {
+  const p = parseCommand(argv, {
+    leaf: { type: 'string' },
+    'keep-recent-tokens': { type: 'string' },
+    'reserve-tokens': { type: 'string' },
+    'context-window': { type: 'string' },
+    estimator: { type: 'string' },
+  });
+  const file = requireFile(p, USAGE);
+  const keep = intFlag(p.flags, 'keep-recent-tokens');
+  const reserve = intFlag(p.flags, 'reserve-tokens');
+  const windowFlag = intFlag(p.flags, 'context-window');
+  const estimator = estimatorFrom(p.flags);
+  const index = await openSession(file);
+  reportDiagnostics(io, index);
+  const leafIndex = leafIndexFrom(index, p.flags);
+  const model = contextSettings(index, index.pathTo(leafIndex)).model;
+  const { compaction } = await resolveSettings(index.header.cwd, model, { compaction: { keepRecentTokens: keep, reserveTokens: reserve } });
+  const contextWindow = windowFlag ?? contextWindowForModel(model);
+  const plan = planCompaction(index, { leafIndex, settings: compaction, estimator, contextWindow });
+  if (plan.kind === 'nothing') {
+    if (p.flags.json) printJson(io, { nothingToCompact: true, reason: plan.reason });
+    else io.out(`nothing to compact: ${plan.reason}`);
+    return 0;
+  }
+  const result = {
+    firstKeptEntryId: plan.firstKeptEntryId,
+    isSplitTurn: plan.isSplitTurn,
+    turnStartEntryId: plan.turnStartEntryId,
+    tokensBefore: plan.tokensBefore,
+    summarizeEntryIds: entryIdsAt(plan.projection, plan.summarizePositions),
+    turnPrefixEntryIds: entryIdsAt(plan.projection, plan.turnPrefixPositions),
+    previousSummary: plan.previousSummary,
+    readFiles: plan.readFiles,
+    modifiedFiles: plan.modifiedFiles,
+    shouldCompact: plan.shouldCompact,
+    settings: { ...compaction, contextWindow, estimator: estimator.name },
+  };
+  if (p.flags.json) {
+    printJson(io, result);
+    return 0;
+  }
+  io.out(`compaction plan for leaf ${plan.leafId} (keepRecentTokens ${compaction.keepRecentTokens}, ${estimator.name} estimate)`);
+  io.out(`  context tokens now: ${plan.tokensBefore} of ${contextWindow} (threshold ${contextWindow - compaction.reserveTokens}): ${plan.shouldCompact ? 'over the threshold, compaction due' : 'under the threshold'}`);
+  io.out(`  summarize ${result.summarizeEntryIds.length} entries${plan.previousSummary !== null ? ', updating the previous summary' : ''}`);
+  if (plan.isSplitTurn) io.out(`  split turn: the turn starting at ${plan.turnStartEntryId} is cut; ${result.turnPrefixEntryIds.length} entries of it become turn context`);
+  io.out(`  keep from ${plan.firstKeptEntryId}`);
+  io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);
+  io.out(`  modified files: ${plan.modifiedFiles.join(', ') || '-'}`);
+  return 0;
+}

@@ -1,0 +1,25 @@
+import { loadSession } from '../engine/session/loadSession';
+import { ArborUsageError } from '../engine/session/diagnostics';
+import { estimatorByName, type EstimatorName, type TokenEstimator } from '../engine/tokens/estimators';
+import type { Flags } from './args';
+import type { SessionIndex } from '../engine/session/sessionIndex';
+
+export async function openSession(file: string): Promise<SessionIndex> {
+  return loadSession(file);
+}
+
+export function leafIndexFrom(index: SessionIndex, flags: Flags): number {
+  const leaf = flags.leaf;
+  if (typeof leaf !== 'string') return index.leafIndex;
+  const i = index.indexOf(leaf);
+  if (i < 0) throw new ArborUsageError(`--leaf ${leaf}: no such entry in ${index.file}`);
+  return i;
+}
+
+export function estimatorFrom(flags: Flags): TokenEstimator {
+  const name = flags.estimator;
+  if (name !== undefined && name !== 'chars' && name !== 'tokenizer') {
+    throw new ArborUsageError(`--estimator takes chars or tokenizer, got "${String(name)}"`);
+  }
+  return estimatorByName(name as EstimatorName | undefined);
+}

@@ -1,0 +1,210 @@
+import { loadSession } from '../session/loadSession';
+import { appendEntries } from '../session/writer';
+import { contextSettings } from '../context/buildContext';
+import { planCompaction, messagesAt, type CompactionPlan, type CompactionSettings } from '../compaction/planCompaction';
+import { fileLists, formatFileLists } from '../compaction/fileOps';
+import { estimateProjectedContextTokens } from '../tokens/contextTokens';
+import { Projection } from '../context/projection';
+import { estimatorByName, type EstimatorName } from '../tokens/estimators';
+import { buildSummaryRequest, mergeSplitTurnSummary } from '../summarize/prompts';
+import { addUsage, type Summarizer } from '../summarize/summarizer';
+import { resolveSettings, type SettingsOverrides } from './sessionSettings';
+import type { HookBus } from '../hooks/hookBus';
+import type { CompactionReason, HookCompaction } from '../hooks/events';
+import type { SessionIndex } from '../session/sessionIndex';
+import type { CompactionEntry, Usage } from '../session/types';
+
+export interface CompactOptions extends SettingsOverrides {
+  file: string;
+  summarizer: Summarizer;
+  customInstructions?: string;
+  reason?: CompactionReason;
+  estimator?: EstimatorName;
+  hooks?: HookBus;
+  /** Keep `[Assistant thinking]:` lines in what the summarizer reads (default true). */
+  includeThinking?: boolean;
+  /** An already loaded index of `file` (it is refreshed from the file's new bytes). */
+  index?: SessionIndex;
+  signal?: AbortSignal;
+}
+
+/** A compaction ready to be written: the entry's content and what it replaces. */
+export interface CompactionProposal {
+  kind: 'proposal';
+  index: SessionIndex;
+  plan: CompactionPlan;
+  /** The leaf the entry will be attached to; applying refuses if the file moved on. */
+  leafId: string;
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details: { readFiles: string[]; modifiedFiles: string[] } | unknown;
+  usage: Usage | undefined;
+  fromHook: boolean;
+  settings: CompactionSettings;
+  estimator: EstimatorName;
+}
+
+export type ProposeCompactionResult = CompactionProposal | { kind: 'nothing'; reason: string } | { kind: 'cancelled'; reason: string };
+
+/**
+ * Plans a compaction, lets `session_before_compact` hooks cancel or supply it,
+ * and otherwise asks the summarizer (history + turn prefix for a split turn).
+ * Writes nothing: see applyCompaction.
+ */
+export async function proposeCompaction(options: CompactOptions): Promise<ProposeCompactionResult> {
+  const signal = options.signal ?? new AbortController().signal;
+  const index = options.index ?? (await loadSession(options.file, { signal }));
+  const estimatorName = options.estimator ?? 'tokenizer';
+  const estimator = estimatorByName(estimatorName);
+  const model = contextSettings(index, index.pathTo(index.leafIndex)).model;
+  const { compaction: settings } = await resolveSettings(index.header.cwd, model, options);
+  const plan = planCompaction(index, { settings, estimator, signal });
+  if (plan.kind === 'nothing') return plan;
+  const p = plan.projection;
+  const history = messagesAt(p, plan.summarizePositions);
+  const prefix = messagesAt(p, plan.turnPrefixPositions);
+
+  if (options.hooks?.has('session_before_compact')) {
+    const results = await options.hooks.emit(
+      'session_before_compact',
+      {
+        file: index.file,
+        preparation: {
+          messagesToSummarize: history,
+          turnPrefixMessages: prefix,
+          isSplitTurn: plan.isSplitTurn,
+          previousSummary: plan.previousSummary ?? undefined,
+          fileOps: plan.fileOps,
+          tokensBefore: plan.tokensBefore,
+          firstKeptEntryId: plan.firstKeptEntryId,
+          settings,
+        },
+        branchEntries: p.path.map((i) => index.entry(i)),
+        customInstructions: options.customInstructions,
+        reason: options.reason ?? 'manual',
+        willRetry: false,
+        signal,
+      },
+      (r) => !!r && ('cancel' in r || 'compaction' in r),
+    );
+    const decisive = results.find((r) => !!r && ('cancel' in r || 'compaction' in r));
+    if (decisive && 'cancel' in decisive) return { kind: 'cancelled', reason: 'a session_before_compact hook cancelled the compaction' };
+    if (decisive && 'compaction' in decisive) return hookProposal(index, plan, decisive.compaction, settings, estimatorName);
+  }
+
+  const include = { includeThinking: options.includeThinking };
+  const common = { maxOutputTokens: options.summarizer.maxOutputTokens, ...include };
+  const kind = plan.previousSummary !== null ? 'update' : 'history';
+  let summary: string;
+  let usage: Usage;
+  if (plan.isSplitTurn && prefix.length > 0) {
+    let historyText = plan.previousSummary ?? '';
+    let historyUsage: Usage | undefined;
+    if (history.length > 0) {
+      const r = await options.summarizer.summarize(
+        buildSummaryRequest({ kind, messages: history, previousSummary: plan.previousSummary ?? undefined, customInstructions: options.customInstructions, ...common }),
+        signal,
+      );
+      historyText = r.text;
+      historyUsage = r.usage;
+    }
+    const t = await options.summarizer.summarize(
+      buildSummaryRequest({ kind: 'turnPrefix', messages: prefix, customInstructions: options.customInstructions, ...common }),
+      signal,
+    );
+    summary = mergeSplitTurnSummary(historyText, t.text);
+    usage = historyUsage ? addUsage(historyUsage, t.usage) : t.usage;
+  } else {
+    const r = await options.summarizer.summarize(
+      buildSummaryRequest({ kind, messages: history, previousSummary: plan.previousSummary ?? undefined, customInstructions: options.customInstructions, ...common }),
+      signal,
+    );
+    summary = r.text;
+    usage = r.usage;
+  }
+  const lists = fileLists(plan.fileOps);
+  return {
+    kind: 'proposal',
+    index,
+    plan,
+    leafId: plan.leafId,
+    summary: summary + formatFileLists(lists),
+    firstKeptEntryId: plan.firstKeptEntryId,
+    tokensBefore: plan.tokensBefore,
+    details: lists,
+    usage,
+    fromHook: false,
+    settings,
+    estimator: estimatorName,
+  };
+}
+
+function hookProposal(index: SessionIndex, plan: CompactionPlan, c: HookCompaction, settings: CompactionSettings, estimator: EstimatorName): CompactionProposal {
+  return {
+    kind: 'proposal',
+    index,
+    plan,
+    leafId: plan.leafId,
+    summary: String(c.summary ?? ''),
+    firstKeptEntryId: c.firstKeptEntryId ?? plan.firstKeptEntryId,
+    tokensBefore: typeof c.tokensBefore === 'number' ? c.tokensBefore : plan.tokensBefore,
+    details: c.details,
+    usage: c.usage,
+    fromHook: true,
+    settings,
+    estimator,
+  };
+}
+
+export interface ApplyCompactionOptions {
+  /** The summary as the user edited it (default: the proposed one). */
+  summary?: string;
+  hooks?: HookBus;
+  signal?: AbortSignal;
+}
+
+/**
+ * Appends the CompactionEntry as a child of the planned leaf. Refuses (and
+ * writes nothing) if the file gained entries since the plan. `tokensBefore`
+ * is recomputed from the rebuilt context of the path just before writing.
+ */
+export async function applyCompaction(proposal: CompactionProposal, options: ApplyCompactionOptions = {}): Promise<CompactionEntry> {
+  const { index } = proposal;
+  const summary = options.summary ?? proposal.summary;
+  if (!summary.trim()) throw new Error('the summary is empty; nothing was written');
+  const tokensBefore = proposal.fromHook
+    ? proposal.tokensBefore
+    : estimateProjectedContextTokens(new Projection(index, index.indexOf(proposal.leafId)), estimatorByName(proposal.estimator)).tokens;
+  const entry: Record<string, unknown> = {
+    type: 'compaction',
+    summary,
+    firstKeptEntryId: proposal.firstKeptEntryId,
+    tokensBefore,
+  };
+  if (proposal.details !== undefined) entry.details = proposal.details;
+  if (proposal.usage !== undefined) entry.usage = proposal.usage;
+  if (proposal.fromHook) entry.fromHook = true;
+  const [written] = await appendEntries(index, [entry as { type: string }], { expectedLeafId: proposal.leafId, signal: options.signal });
+  await options.hooks?.emit('session_compact', { file: index.file, entry: written as CompactionEntry, fromHook: proposal.fromHook });
+  return written as CompactionEntry;
+}
+
+export type CompactResult =
+  | { kind: 'compacted'; entry: CompactionEntry; proposal: CompactionProposal }
+  | { kind: 'nothing'; reason: string }
+  | { kind: 'cancelled'; reason: string };
+
+/** propose + apply, reporting a failure through `session_compact_failed` (and rethrowing it). */
+export async function compactSession(options: CompactOptions & { summary?: string }): Promise<CompactResult> {
+  try {
+    const proposal = await proposeCompaction(options);
+    if (proposal.kind !== 'proposal') return proposal;
+    const entry = await applyCompaction(proposal, { hooks: options.hooks, signal: options.signal });
+    return { kind: 'compacted', entry, proposal };
+  } catch (err) {
+    const error = err instanceof Error ? err : new Error(String(err));
+    await options.hooks?.emit('session_compact_failed', { file: options.file, error, aborted: error.name === 'AbortError' || !!options.signal?.aborted });
+    throw error;
+  }
+}

@@ -1,0 +1,164 @@
+import { loadSession } from '../session/loadSession';
+import { appendEntries, newEntryId, type NewEntry } from '../session/writer';
+import { ArborUsageError } from '../session/diagnostics';
+import { planBranch, type BranchPlan } from '../branch/planBranch';
+import { formatFileLists } from '../compaction/fileOps';
+import { estimatorByName, type EstimatorName } from '../tokens/estimators';
+import { BRANCH_SUMMARY_PREAMBLE, buildSummaryRequest } from '../summarize/prompts';
+import { resolveSettings, type SettingsOverrides } from './sessionSettings';
+import type { HookBus } from '../hooks/hookBus';
+import type { Summarizer } from '../summarize/summarizer';
+import type { SessionIndex } from '../session/sessionIndex';
+import type { BranchSummaryEntry, SessionEntry, Usage } from '../session/types';
+
+/** customType of the entry Arbor appends to persist a leaf move without a summary (spec 6.5). */
+export const ARBOR_LEAF_MARKER = 'arbor/leaf-move';
+
+export interface NavigateOptions extends SettingsOverrides {
+  file: string;
+  targetId: string;
+  /** Summarize the branch being left. */
+  summarize: boolean;
+  customInstructions?: string;
+  /** The custom instructions replace the default ones instead of adding a focus. */
+  replaceInstructions?: boolean;
+  label?: string;
+  summarizer?: Summarizer;
+  estimator?: EstimatorName;
+  hooks?: HookBus;
+  includeThinking?: boolean;
+  index?: SessionIndex;
+  signal?: AbortSignal;
+}
+
+export interface NavigationProposal {
+  kind: 'proposal';
+  index: SessionIndex;
+  plan: BranchPlan;
+  oldLeafId: string | null;
+  newLeafId: string | null;
+  editorText: string | null;
+  /** The branch summary to write, or undefined for a plain leaf move. */
+  summary: { text: string; usage?: Usage; details?: unknown; fromHook: boolean } | undefined;
+  label: string | undefined;
+}
+
+export type ProposeNavigationResult = NavigationProposal | { kind: 'cancelled'; reason: string } | { kind: 'nothing'; reason: string };
+
+/** Plans a jump, runs `session_before_tree` hooks and the optional branch summary. Writes nothing. */
+export async function proposeNavigation(options: NavigateOptions): Promise<ProposeNavigationResult> {
+  const signal = options.signal ?? new AbortController().signal;
+  const index = options.index ?? (await loadSession(options.file, { signal }));
+  if (!index.has(options.targetId)) throw new ArborUsageError(`entry "${options.targetId}" is not in ${index.file}`);
+  if (index.leafId === options.targetId) return { kind: 'nothing', reason: `${options.targetId} is already the current leaf` };
+  const { pi } = await resolveSettings(index.header.cwd, null, options);
+  const contextWindow = options.summarizer?.contextWindow ?? 128000;
+  const budget = Math.max(0, contextWindow - (options.branchSummaryReserveTokens ?? pi.branchSummary.reserveTokens));
+  const plan = planBranch(index, { targetId: options.targetId, budget, estimator: estimatorByName(options.estimator ?? 'tokenizer') });
+
+  let customInstructions = options.customInstructions;
+  let replaceInstructions = options.replaceInstructions;
+  let label = options.label;
+  let hookSummary: { summary: string; usage?: Usage; details?: unknown } | undefined;
+  if (options.hooks?.has('session_before_tree')) {
+    const results = await options.hooks.emit(
+      'session_before_tree',
+      {
+        file: index.file,
+        preparation: {
+          targetId: options.targetId,
+          oldLeafId: plan.oldLeafId,
+          commonAncestorId: plan.commonAncestorId,
+          entriesToSummarize: plan.entryIndexes.map((i) => index.entry(i)),
+          userWantsSummary: options.summarize,
+          customInstructions,
+          replaceInstructions,
+          label,
+        },
+        signal,
+      },
+      (r) => !!r && r.cancel === true,
+    );
+    for (const r of results) {
+      if (!r) continue;
+      if (r.cancel) return { kind: 'cancelled', reason: 'a session_before_tree hook cancelled the navigation' };
+      if (r.summary && options.summarize && !hookSummary) hookSummary = r.summary;
+      if (r.customInstructions !== undefined) customInstructions = r.customInstructions;
+      if (r.replaceInstructions !== undefined) replaceInstructions = r.replaceInstructions;
+      if (r.label !== undefined) label = r.label;
+    }
+  }
+
+  let summary: NavigationProposal['summary'];
+  if (hookSummary) {
+    summary = { text: hookSummary.summary, usage: hookSummary.usage, details: hookSummary.details, fromHook: true };
+  } else if (options.summarize && plan.prepared.length > 0) {
+    if (!options.summarizer) throw new ArborUsageError('a summary was asked for but no summarizer was given');
+    const r = await options.summarizer.summarize(
+      buildSummaryRequest({
+        kind: 'branch',
+        messages: plan.prepared.map((m) => m.message),
+        customInstructions,
+        replaceInstructions,
+        maxOutputTokens: options.summarizer.maxOutputTokens,
+        includeThinking: options.includeThinking,
+      }),
+      signal,
+    );
+    const lists = { readFiles: plan.readFiles, modifiedFiles: plan.modifiedFiles };
+    summary = { text: BRANCH_SUMMARY_PREAMBLE + r.text + formatFileLists(lists), usage: r.usage, details: lists, fromHook: false };
+  }
+  return {
+    kind: 'proposal',
+    index,
+    plan,
+    oldLeafId: plan.oldLeafId,
+    newLeafId: plan.newLeafId,
+    editorText: plan.editorText,
+    summary,
+    label: label || undefined,
+  };
+}
+
+export interface NavigationResult {
+  written: SessionEntry[];
+  summaryEntry: BranchSummaryEntry | undefined;
+  /** The leaf position the user is now at (before Arbor's own bookkeeping entries). */
+  newLeafId: string | null;
+  editorText: string | null;
+}
+
+/**
+ * Writes the jump: a BranchSummaryEntry (fromId = the abandoned leaf) or
+ * Arbor's leaf marker as a child of the new leaf, then the optional label on
+ * it, in one append. Refuses if the file gained entries since the plan.
+ */
+export async function applyNavigation(proposal: NavigationProposal, options: { summary?: string; hooks?: HookBus; signal?: AbortSignal } = {}): Promise<NavigationResult> {
+  const { index } = proposal;
+  const entries: NewEntry[] = [];
+  const firstId = newEntryId(index.hasId);
+  if (proposal.summary) {
+    const e: Record<string, unknown> = { type: 'branch_summary', id: firstId, summary: options.summary ?? proposal.summary.text, fromId: proposal.oldLeafId ?? '' };
+    if (proposal.summary.details !== undefined) e.details = proposal.summary.details;
+    if (proposal.summary.usage !== undefined) e.usage = proposal.summary.usage;
+    if (proposal.summary.fromHook) e.fromHook = true;
+    entries.push(e as NewEntry);
+  } else {
+    entries.push({ type: 'custom', id: firstId, customType: ARBOR_LEAF_MARKER, data: { fromId: proposal.oldLeafId, targetId: proposal.plan.targetId } } as NewEntry);
+  }
+  if (proposal.label) {
+    const target = proposal.summary ? firstId : proposal.newLeafId ?? firstId;
+    entries.push({ type: 'label', targetId: target, label: proposal.label });
+  }
+  const written = await appendEntries(index, entries, { parentId: proposal.newLeafId, expectedLeafId: proposal.oldLeafId, signal: options.signal });
+  const summaryEntry = proposal.summary ? (written[0] as BranchSummaryEntry) : undefined;
+  await options.hooks?.emit('session_tree', { file: index.file, oldLeafId: proposal.oldLeafId, newLeafId: proposal.newLeafId, summaryEntry, written });
+  return { written, summaryEntry, newLeafId: proposal.newLeafId, editorText: proposal.editorText };
+}
+
+/** propose + apply. */
+export async function navigateSession(options: NavigateOptions): Promise<NavigationResult | { kind: 'cancelled' | 'nothing'; reason: string }> {
+  const proposal = await proposeNavigation(options);
+  if (proposal.kind !== 'proposal') return proposal;
+  return applyNavigation(proposal, { hooks: options.hooks, signal: options.signal });
+}

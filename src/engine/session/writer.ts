@@ -1,0 +1,98 @@
+import { promises as fsp } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readAppended } from './tail';
+import { ArborUsageError } from './diagnostics';
+import type { SessionIndex } from './sessionIndex';
+import type { SessionEntry } from './types';
+
+/** An entry to append: the writer fills in parentId, timestamp and (unless given) a fresh id. */
+export type NewEntry = { type: string; id?: string; [key: string]: unknown };
+
+/** The file changed in a way that makes the planned append wrong. Nothing was written. */
+export class StaleSessionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StaleSessionError';
+  }
+}
+
+export interface AppendOptions {
+  /**
+   * Parent of the first new entry (default: the current leaf). Each further
+   * entry is a child of the one before it.
+   */
+  parentId?: string | null;
+  /** Refuse if the file's leaf is no longer this (another writer appended meanwhile). */
+  expectedLeafId?: string | null;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+/** A fresh 8-hex id not used in the file. */
+export function newEntryId(isUsed: (id: string) => boolean): string {
+  for (;;) {
+    const id = randomBytes(4).toString('hex');
+    if (!isUsed(id)) return id;
+  }
+}
+
+/**
+ * Appends entries to a session file: each as one complete JSON line, all of
+ * them in a single write to a file opened for appending, so a concurrent
+ * writer's lines and Arbor's never interleave. Existing bytes are never
+ * changed; after a cut-off last line a line break is written first. The index
+ * is brought up to date (new bytes only) before and after.
+ */
+export async function appendEntries(index: SessionIndex, entries: NewEntry[], options: AppendOptions = {}): Promise<SessionEntry[]> {
+  if (index.version < 2) {
+    throw new ArborUsageError(
+      `${index.file} is a version 1 session (entries have no ids to point at); Arbor will not append to it. ` +
+        'Run `arbor upgrade FILE` to write an upgraded copy (the original is kept as a backup).',
+    );
+  }
+  options.signal?.throwIfAborted();
+  const before = await readAppended(index, { signal: options.signal });
+  if (before.replaced) throw new StaleSessionError(`${index.file} was truncated or replaced since it was read; reload it. Nothing was written.`);
+  if (options.expectedLeafId !== undefined && index.leafId !== options.expectedLeafId) {
+    throw new StaleSessionError(
+      `${index.file} gained ${before.added} entr${before.added === 1 ? 'y' : 'ies'} since it was planned (leaf is now ${index.leafId}, was ${options.expectedLeafId}). Nothing was written; plan again.`,
+    );
+  }
+  const now = (options.now ?? (() => new Date()))();
+  const used = new Set<string>();
+  const isUsed = (id: string) => used.has(id) || index.has(id);
+  let parentId = options.parentId === undefined ? index.leafId : options.parentId;
+  if (parentId !== null && !index.has(parentId)) throw new ArborUsageError(`entry "${parentId}" is not in ${index.file}`);
+  const written: SessionEntry[] = [];
+  for (const e of entries) {
+    if (e.id !== undefined && isUsed(e.id)) throw new ArborUsageError(`entry id "${e.id}" is already in ${index.file}`);
+    const id = e.id ?? newEntryId(isUsed);
+    used.add(id);
+    const { type, id: _ignored, parentId: _parent, timestamp: _ts, ...rest } = e;
+    void _ignored;
+    void _parent;
+    void _ts;
+    const entry = { type, id, parentId, timestamp: now.toISOString(), ...rest } as SessionEntry;
+    written.push(entry);
+    parentId = id;
+  }
+  const text = (index.endsWithNewline ? '' : '\n') + written.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  options.signal?.throwIfAborted();
+  await appendOnce(index.file, Buffer.from(text, 'utf8'));
+  await readAppended(index);
+  return written;
+}
+
+/** One write(2) of the whole buffer to a file opened with O_APPEND (repeated only if the kernel writes part of it). */
+async function appendOnce(file: string, data: Buffer): Promise<void> {
+  const fh = await fsp.open(file, 'a');
+  try {
+    let off = 0;
+    while (off < data.length) {
+      const { bytesWritten } = await fh.write(data, off, data.length - off);
+      off += bytesWritten;
+    }
+  } finally {
+    await fh.close();
+  }
+}
