@@ -21,8 +21,27 @@ const AUTO_FULL_LIMIT = 16 * 1024 * 1024;
 
 export async function loadSession(file: string, options: LoadSessionOptions = {}): Promise<SessionIndex> {
   options.signal?.throwIfAborted();
-  const buf = await fsp.readFile(file, { signal: options.signal });
+  const buf = await readWholeFile(file, options.signal);
   return indexSessionBuffer(file, buf, options);
+}
+
+/** Reads a file in a few large reads (fs.promises.readFile reads small chunks and is slow on 100 MB files). */
+async function readWholeFile(file: string, signal?: AbortSignal): Promise<Buffer> {
+  const fh = await fsp.open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    const buf = Buffer.allocUnsafe(size);
+    let off = 0;
+    while (off < size) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await fh.read(buf, off, Math.min(size - off, 64 * 1024 * 1024), off);
+      if (bytesRead === 0) break;
+      off += bytesRead;
+    }
+    return off === size ? buf : buf.subarray(0, off);
+  } finally {
+    await fh.close();
+  }
 }
 
 interface LineSpan {
@@ -172,7 +191,7 @@ export function readRecords(ctx: ReadContext, lines: Iterable<LineSpan>, records
       const scanned = scanMessageLine(buf, span.start, span.end);
       if (scanned) {
         const role = version < 3 && scanned.role === 'hookMessage' ? 'custom' : scanned.role;
-        records.push({ ...scanned, role, type: 'message', line: span.line, chunk: buf, start: span.start, end: span.end, entry: undefined });
+        records.push({ id: scanned.id, parentId: scanned.parentId, type: 'message', role, line: span.line, chunk: buf, start: span.start, end: span.end, entry: undefined });
         continue;
       }
     }

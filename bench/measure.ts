@@ -1,0 +1,53 @@
+/**
+ * One measurement in a fresh process (so peak memory belongs to one job):
+ *   node out/bench/measure.js <naive|arbor|pi> FILE
+ * Prints {mode, ms, maxRssMB, detail} as JSON.
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadSession } from '../src/engine/session/loadSession';
+import { planCompaction } from '../src/engine/compaction/planCompaction';
+import { tokenizerEstimator } from '../src/engine/tokens/estimators';
+import { DEFAULT_PI_SETTINGS } from '../src/engine/settings/piSettings';
+
+// A real dynamic import (tsc would turn `import()` into require() under CommonJS).
+// eslint-disable-next-line @typescript-eslint/no-implied-eval
+const importEsm = new Function('u', 'return import(u)') as (u: string) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function run(mode: string, file: string): Promise<unknown> {
+  if (mode === 'naive') {
+    const text = readFileSync(file, 'utf8');
+    let n = 0;
+    for (const line of text.split('\n')) if (line) {
+      JSON.parse(line);
+      n++;
+    }
+    return { lines: n };
+  }
+  if (mode === 'arbor') {
+    const index = await loadSession(file);
+    const plan = planCompaction(index, { settings: DEFAULT_PI_SETTINGS.compaction, estimator: tokenizerEstimator, contextWindow: 200000 });
+    return { entries: index.entryCount, plan: plan.kind, firstKept: plan.kind === 'plan' ? plan.firstKeptEntryId : null, tokensBefore: plan.kind === 'plan' ? plan.tokensBefore : null };
+  }
+  if (mode === 'pi') {
+    const root = path.join(process.cwd(), 'node_modules', '@mariozechner', 'pi-coding-agent');
+    const sm = await importEsm(pathToFileURL(path.join(root, 'dist/core/session-manager.js')).href);
+    const comp = await importEsm(pathToFileURL(path.join(root, 'dist/core/compaction/compaction.js')).href);
+    const session = sm.SessionManager.open(file, path.dirname(file));
+    const prep = comp.prepareCompaction(session.getBranch(), { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 });
+    return { entries: session.getEntries().length, firstKept: prep?.firstKeptEntryId ?? null };
+  }
+  throw new Error(`unknown mode ${mode}`);
+}
+
+async function main(): Promise<void> {
+  const [mode, file] = process.argv.slice(2);
+  const t0 = process.hrtime.bigint();
+  const detail = await run(mode, file);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const maxRssMB = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify({ mode, ms, maxRssMB, detail }) + '\n');
+}
+
+void main();
