@@ -98,8 +98,13 @@ ensure_code_server() {
   for f in "${CS_NATIVE[@]}"; do
     [ -f "$CS_PKG_DIR/$f" ] || die "code-server postinstall did not build $f"
   done
-  local v
-  v="$("$NODE_BIN" "$CS_ENTRY" --version 2>/dev/null | head -n1)"
+  # Even --version writes a default config and logs under $HOME unless pointed elsewhere.
+  local v tmp
+  tmp="$(mktemp -d)"
+  : >"$tmp/config.yaml"
+  v="$(XDG_DATA_HOME="$tmp" XDG_CONFIG_HOME="$tmp" XDG_CACHE_HOME="$tmp" \
+    "$NODE_BIN" "$CS_ENTRY" --config "$tmp/config.yaml" --version 2>/dev/null | head -n1)"
+  rm -rf "$tmp"
   [[ "$v" == "$CODE_SERVER_VERSION"* ]] || die "code-server --version printed '$v', expected $CODE_SERVER_VERSION"
   printf '%s node=%s\n' "$CODE_SERVER_VERSION" "$("$NODE_BIN" --version)" >"$CS_DIR/.complete"
   log "code-server $v installed"

@@ -2,6 +2,11 @@ import { treeCommand } from './commands/tree';
 import { contextCommand } from './commands/context';
 import { planCompactionCommand } from './commands/planCompaction';
 import { planBranchCommand } from './commands/planBranch';
+import { compactCommand } from './commands/compact';
+import { navigateCommand } from './commands/navigate';
+import { summaryCommand } from './commands/summary';
+import { sessionsCommand } from './commands/sessions';
+import { upgradeCommand } from './commands/upgrade';
 import type { Io } from './output';
 
 export type Command = (argv: string[], io: Io) => Promise<number>;
@@ -11,4 +16,9 @@ export const commands: Record<string, Command> = {
   context: contextCommand,
   'plan-compaction': planCompactionCommand,
   'plan-branch': planBranchCommand,
+  compact: compactCommand,
+  navigate: navigateCommand,
+  summary: summaryCommand,
+  sessions: sessionsCommand,
+  upgrade: upgradeCommand,
 };

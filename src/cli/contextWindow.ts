@@ -1,10 +1,10 @@
+import { lookupModel } from '../engine/summarize/providers/models';
 import type { ModelRef } from '../engine/context/buildContext';
 
 /** Context window used when neither a flag nor the model table knows the model. */
 export const DEFAULT_CONTEXT_WINDOW = 128000;
 
-/** The context window of the session's model. */
+/** The context window of the session's model, from the built-in model table when it knows it. */
 export function contextWindowForModel(model: ModelRef | null): number {
-  void model;
-  return DEFAULT_CONTEXT_WINDOW;
+  return (model && lookupModel(model.modelId)?.contextWindow) || DEFAULT_CONTEXT_WINDOW;
 }

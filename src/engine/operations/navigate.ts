@@ -4,7 +4,7 @@ import { ArborUsageError } from '../session/diagnostics';
 import { planBranch, type BranchPlan } from '../branch/planBranch';
 import { formatFileLists } from '../compaction/fileOps';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
-import { BRANCH_SUMMARY_PREAMBLE, buildSummaryRequest } from '../summarize/prompts';
+import { buildSummaryRequest, withBranchPreamble } from '../summarize/prompts';
 import { resolveSettings, type SettingsOverrides } from './sessionSettings';
 import type { HookBus } from '../hooks/hookBus';
 import type { Summarizer } from '../summarize/summarizer';
@@ -106,7 +106,7 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
       signal,
     );
     const lists = { readFiles: plan.readFiles, modifiedFiles: plan.modifiedFiles };
-    summary = { text: BRANCH_SUMMARY_PREAMBLE + r.text + formatFileLists(lists), usage: r.usage, details: lists, fromHook: false };
+    summary = { text: withBranchPreamble(r.text) + formatFileLists(lists), usage: r.usage, details: lists, fromHook: false };
   }
   return {
     kind: 'proposal',

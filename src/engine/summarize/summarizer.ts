@@ -41,12 +41,39 @@ export interface Summarizer {
 
 /** A summarization that produced no usable summary. Nothing is written when one is thrown. */
 export class SummarizationError extends Error {
+  /** A transient failure (rate limit, server error, network, timeout): trying again later may work. */
   readonly retryable: boolean;
-  constructor(message: string, options: { retryable?: boolean; cause?: unknown } = {}) {
+  /** HTTP status of the provider's answer, when there was one. */
+  readonly status?: number;
+  /** How long the provider asked to wait before another try (retry-after), in ms. */
+  readonly retryAfterMs?: number;
+  /** How many requests were made before giving up (set by the retry loop). */
+  attempts?: number;
+  constructor(message: string, options: { retryable?: boolean; cause?: unknown; status?: number; retryAfterMs?: number } = {}) {
     super(message, { cause: options.cause });
     this.name = 'SummarizationError';
     this.retryable = options.retryable ?? false;
+    if (options.status !== undefined) this.status = options.status;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+/** Thrown when the caller's AbortSignal fired: the summarization stopped at once, nothing is written. */
+export class AbortError extends Error {
+  constructor(message = 'The summarization was aborted.', options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'AbortError';
+  }
+}
+
+/** True for Arbor's AbortError and for the platform's (DOMException / fetch) abort errors. */
+export function isAbortError(err: unknown): boolean {
+  return !!err && typeof err === 'object' && (err as { name?: unknown }).name === 'AbortError';
+}
+
+/** Throws an AbortError when `signal` has fired. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
 }
 
 export function emptyUsage(): Usage {

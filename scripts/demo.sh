@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The main job on embedded defaults (no API key, no network): installs and
+# builds Arbor, then on a copy of the bundled sample Pi session prints its tree
+# and compaction plan, compacts it with the offline summarizer, jumps to an
+# earlier branch with a summary of the branch left behind, and prints the
+# resulting tree and the parsed summaries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund >/dev/null
+fi
+npm run --silent build >/dev/null
+WORK=$(mktemp -d)
+SESSION="$WORK/sample-session.jsonl"
+cp samples/sample-session.jsonl "$SESSION"
+arbor() { node dist/cli.js "$@"; }
+hr() { printf '\n==== %s\n' "$*"; }
+
+hr "arbor tree $SESSION"
+arbor tree "$SESSION"
+hr "arbor plan-compaction (keepRecentTokens 1000)"
+arbor plan-compaction "$SESSION" --keep-recent-tokens 1000
+hr "arbor compact (offline summarizer, keepRecentTokens 1000)"
+arbor compact "$SESSION" --keep-recent-tokens 1000 --instructions "Keep exact file paths." >/dev/null
+arbor summary "$SESSION"
+hr "arbor navigate --to 8c5b7af4 --summarize --label csv-question"
+arbor navigate "$SESSION" --to 8c5b7af4 --summarize --label csv-question | head -n 2
+hr "arbor summary (the branch summary just written)"
+arbor summary "$SESSION"
+hr "arbor tree (after compacting and jumping)"
+arbor tree "$SESSION"
+printf '\nThe session copy is %s; open it with Pi (pi --session FILE) or in VS Code with Arbor.\n' "$SESSION"

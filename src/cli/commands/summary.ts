@@ -1,0 +1,65 @@
+import { parseCommand, requireFile, stringFlag } from '../args';
+import { printJson, reportDiagnostics, type Io } from '../output';
+import { openSession } from '../sessionArgs';
+import { parseSummary } from '../../engine/summarize/parseSummary';
+import { ArborUsageError } from '../../engine/session/diagnostics';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
+
+const USAGE = 'arbor summary FILE [--entry ID] [--json]';
+
+/** The newest compaction or branch summary on the leaf's path (or anywhere, if none on it). */
+function latestSummaryIndex(index: SessionIndex): number {
+  const isSummary = (i: number) => ['compaction', 'branch_summary'].includes(index.record(i).type);
+  const path = index.pathTo(index.leafIndex);
+  for (let k = path.length - 1; k >= 0; k--) if (isSummary(path[k])) return path[k];
+  for (let i = index.entryCount - 1; i >= 0; i--) if (isSummary(i)) return i;
+  return -1;
+}
+
+export async function summaryCommand(argv: string[], io: Io): Promise<number> {
+  const p = parseCommand(argv, { entry: { type: 'string' } });
+  const index = await openSession(requireFile(p, USAGE));
+  reportDiagnostics(io, index);
+  const id = stringFlag(p.flags, 'entry');
+  const i = id ? index.indexOf(id) : latestSummaryIndex(index);
+  if (i < 0) throw new ArborUsageError(id ? `entry "${id}" is not in ${index.file}` : `${index.file} has no compaction or branch summary`);
+  const entry = index.entry(i) as Record<string, unknown>;
+  if (entry.type !== 'compaction' && entry.type !== 'branch_summary') {
+    throw new ArborUsageError(`entry "${entry.id}" is a ${entry.type}, not a compaction or branch summary`);
+  }
+  const text = String(entry.summary ?? '');
+  const parsed = parseSummary(text);
+  if (p.flags.json) {
+    printJson(io, {
+      entryId: entry.id,
+      type: entry.type,
+      tokensBefore: entry.tokensBefore ?? null,
+      firstKeptEntryId: entry.firstKeptEntryId ?? null,
+      fromId: entry.fromId ?? null,
+      fromHook: entry.fromHook === true,
+      usage: entry.usage ?? null,
+      details: entry.details ?? null,
+      parsed,
+      text,
+    });
+    return 0;
+  }
+  const list = (title: string, items: string[]) => {
+    io.out(`${title}:`);
+    io.out(items.length ? items.map((x) => `  - ${x}`).join('\n') : '  (none)');
+  };
+  io.out(`${entry.type} ${entry.id}${entry.tokensBefore !== undefined ? `, ${entry.tokensBefore} tokens before` : ''}`);
+  if (parsed.preamble) io.out(parsed.preamble);
+  list('Goal', parsed.goal);
+  list('Constraints & preferences', parsed.constraints);
+  list('Done', parsed.done);
+  list('In progress', parsed.inProgress);
+  list('Blocked', parsed.blocked);
+  list('Key decisions', parsed.decisions.map((d) => (d.rationale ? `${d.title}: ${d.rationale}` : d.title)));
+  list('Next steps', parsed.nextSteps);
+  if (entry.type === 'compaction') list('Critical context', parsed.criticalContext);
+  if (parsed.turnContext) io.out(`Turn context:\n${parsed.turnContext}`);
+  list('Read files', parsed.readFiles);
+  list('Modified files', parsed.modifiedFiles);
+  return 0;
+}

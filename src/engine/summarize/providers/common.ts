@@ -1,0 +1,183 @@
+import { AbortError, SummarizationError, isAbortError } from '../summarizer';
+import { isRetryableStatus, parseRetryAfter } from './retry';
+
+/** Shared plumbing of the HTTP summarizers: one attempt with a timeout, error mapping, secret redaction. */
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+const REDACTED = '[redacted]';
+
+/** Replaces every secret (and anything shaped like a provider API key) in `text`. */
+export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join(REDACTED);
+  return out.replace(/\b(sk-[A-Za-z0-9_-]{8,}|sk-ant-[A-Za-z0-9_-]{8,})/g, REDACTED);
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+/** The error codes along an error's `cause` chain. */
+function codesOf(err: unknown): string[] {
+  const codes: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    const errors = (e as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) for (const inner of errors) codes.push(...codesOf(inner));
+    e = (e as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+function messagesOf(err: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    const m = (e as { message?: unknown }).message;
+    if (typeof m === 'string' && m) parts.push(m);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join(': ');
+}
+
+export function isNetworkError(err: unknown): boolean {
+  if (codesOf(err).some((c) => NETWORK_CODES.has(c))) return true;
+  return /\b(terminated|other side closed|socket hang up|fetch failed|network|ECONNRESET|ECONNREFUSED)\b/i.test(messagesOf(err));
+}
+
+/** A copy of an error that is safe to keep as `cause`: name, code, status and a redacted message only. */
+function safeCause(err: unknown, secrets: readonly (string | undefined)[]): Error | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  const e = new Error(redact(messagesOf(err) || String(err), secrets));
+  e.name = String((err as { name?: unknown }).name ?? 'Error');
+  const codes = codesOf(err);
+  if (codes.length) (e as Error & { code?: string }).code = codes[0];
+  const status = (err as { status?: unknown }).status;
+  if (typeof status === 'number') (e as Error & { status?: number }).status = status;
+  return e;
+}
+
+export interface ClassifyContext {
+  provider: string;
+  secrets: readonly (string | undefined)[];
+  /** The caller's signal fired. */
+  aborted: boolean;
+  /** Arbor's own per-attempt timeout fired. */
+  timedOut: boolean;
+  timeoutMs: number;
+}
+
+/** Error bodies that name a transient failure even without an HTTP status (an `error` event inside a stream). */
+function transientErrorType(err: unknown): boolean {
+  const body = (err as { error?: unknown }).error as { type?: unknown; error?: { type?: unknown } } | undefined;
+  const type = body?.error?.type ?? body?.type;
+  return type === 'overloaded_error' || type === 'api_error' || type === 'rate_limit_error' || type === 'server_error';
+}
+
+/** Maps whatever one attempt threw to an AbortError or a SummarizationError (retryable or not), with secrets removed. */
+export function classifyError(err: unknown, ctx: ClassifyContext): AbortError | SummarizationError {
+  const { provider, secrets } = ctx;
+  if (ctx.aborted) return err instanceof AbortError ? err : new AbortError(undefined, { cause: safeCause(err, secrets) });
+  if (ctx.timedOut) {
+    return new SummarizationError(`${provider}: no response within ${ctx.timeoutMs} ms (timed out)`, { retryable: true, cause: safeCause(err, secrets) });
+  }
+  if (err instanceof SummarizationError) {
+    if (!secrets.some((s) => s && s.length >= 4 && err.message.includes(s))) return err;
+    return new SummarizationError(redact(err.message, secrets), { retryable: err.retryable, status: err.status, retryAfterMs: err.retryAfterMs });
+  }
+  const e = (err ?? {}) as { name?: unknown; status?: unknown; headers?: unknown; message?: unknown };
+  const message = redact(typeof e.message === 'string' ? e.message : String(err), secrets);
+  if (typeof e.status === 'number') {
+    const status = e.status;
+    const retryAfterMs = parseRetryAfter(e.headers as Parameters<typeof parseRetryAfter>[0]);
+    return new SummarizationError(`${provider} request failed with HTTP ${status}: ${message}`, {
+      retryable: isRetryableStatus(status),
+      status,
+      retryAfterMs,
+      cause: safeCause(err, secrets),
+    });
+  }
+  if (e.name === 'APIConnectionTimeoutError') {
+    return new SummarizationError(`${provider}: the request timed out`, { retryable: true, cause: safeCause(err, secrets) });
+  }
+  if (e.name === 'APIConnectionError' || isNetworkError(err) || isAbortError(err)) {
+    const code = codesOf(err).find((c) => NETWORK_CODES.has(c));
+    const detail = redact(messagesOf(err), secrets);
+    return new SummarizationError(`${provider}: network error${code ? ` (${code})` : ''}: ${detail}`, { retryable: true, cause: safeCause(err, secrets) });
+  }
+  if (e.name === 'SyntaxError') {
+    return new SummarizationError(`${provider}: malformed response (not valid JSON): ${message}`, { cause: safeCause(err, secrets) });
+  }
+  if (transientErrorType(err)) {
+    return new SummarizationError(`${provider}: the server reported an error: ${message}`, { retryable: true, cause: safeCause(err, secrets) });
+  }
+  return new SummarizationError(`${provider}: ${message}`, { cause: safeCause(err, secrets) });
+}
+
+export interface AttemptContext {
+  /** Pass to the SDK call: fires on the caller's abort or on the timeout. */
+  signal: AbortSignal;
+  /** Restarts the inactivity timer (call on every streamed chunk). */
+  touch: () => void;
+}
+
+/**
+ * One request. `timeoutMs` is an inactivity timeout: it restarts whenever the
+ * attempt calls `touch()` (each streamed chunk), so a long but steady stream is
+ * not cut while a stalled one is. Errors come out classified.
+ */
+export async function runAttempt<T>(
+  options: { provider: string; signal?: AbortSignal; timeoutMs: number; secrets: readonly (string | undefined)[] },
+  fn: (ctx: AttemptContext) => Promise<T>,
+): Promise<T> {
+  const outer = options.signal;
+  if (outer?.aborted) throw new AbortError(undefined, { cause: outer.reason });
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('timeout'));
+    }, options.timeoutMs);
+  };
+  const onAbort = () => controller.abort(outer?.reason);
+  outer?.addEventListener('abort', onAbort, { once: true });
+  arm();
+  try {
+    const result = await fn({ signal: controller.signal, touch: arm });
+    // An SDK stream ends quietly when its signal fires: make sure that is not taken for success.
+    if (controller.signal.aborted) throw new AbortError();
+    return result;
+  } catch (err) {
+    throw classifyError(err, { provider: options.provider, secrets: options.secrets, aborted: !!outer?.aborted, timedOut, timeoutMs: options.timeoutMs });
+  } finally {
+    if (timer) clearTimeout(timer);
+    outer?.removeEventListener('abort', onAbort);
+  }
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+export function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+}

@@ -1,0 +1,92 @@
+import { SummarizationError, type Summarizer } from '../summarizer';
+import { redact } from './common';
+import { createAnthropicSummarizer } from './anthropic';
+import { createOfflineSummarizer } from './offline';
+import { createOpenAISummarizer } from './openai';
+import type { RetryOptions } from './retry';
+
+export type SummarizerProvider = 'offline' | 'openai' | 'anthropic';
+
+export interface CreateSummarizerOptions {
+  /** Default 'offline': no network unless a provider is chosen. */
+  provider?: SummarizerProvider;
+  /** Default: DEFAULT_SUMMARY_MODELS[provider]. */
+  model?: string;
+  apiKey?: string;
+  baseURL?: string;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  /** Where provider keys and base URLs are read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Stream answers (default true). */
+  stream?: boolean;
+  /** Arbor's retries after the first request (default 3). */
+  maxRetries?: number;
+  retry?: Omit<RetryOptions, 'maxRetries'>;
+  /** Inactivity timeout per request in ms (default 120 s). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** Models used when none is configured: fast, inexpensive, with large windows. */
+export const DEFAULT_SUMMARY_MODELS: Readonly<Record<Exclude<SummarizerProvider, 'offline'>, string>> = Object.freeze({
+  openai: 'gpt-4.1-mini',
+  anthropic: 'claude-haiku-4-5',
+});
+
+/**
+ * Builds the summarizer for the configured provider. Errors never carry an
+ * API key: whatever is thrown here or by `summarize` has keys redacted.
+ */
+export function createSummarizer(options: CreateSummarizerOptions = {}): Summarizer {
+  const provider = options.provider ?? 'offline';
+  const env = options.env ?? process.env;
+  const secrets = [options.apiKey, env.OPENAI_API_KEY, env.ANTHROPIC_API_KEY];
+  const common = {
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    contextWindow: options.contextWindow,
+    maxOutputTokens: options.maxOutputTokens,
+    stream: options.stream,
+    maxRetries: options.maxRetries,
+    retry: options.retry,
+    timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
+    env,
+  };
+  try {
+    switch (provider) {
+      case 'offline':
+        return createOfflineSummarizer({ contextWindow: options.contextWindow, maxOutputTokens: options.maxOutputTokens });
+      case 'openai':
+        return guard(createOpenAISummarizer({ ...common, model: options.model || DEFAULT_SUMMARY_MODELS.openai }), secrets);
+      case 'anthropic':
+        return guard(createAnthropicSummarizer({ ...common, model: options.model || DEFAULT_SUMMARY_MODELS.anthropic }), secrets);
+      default:
+        throw new SummarizationError(`unknown summarizer provider "${String(provider)}" (expected offline, openai or anthropic)`);
+    }
+  } catch (err) {
+    throw sanitize(err, secrets);
+  }
+}
+
+function sanitize(err: unknown, secrets: readonly (string | undefined)[]): unknown {
+  if (!(err instanceof Error) || err.name === 'AbortError') return err;
+  const message = redact(err.message, secrets);
+  if (err instanceof SummarizationError && message === err.message) return err;
+  return new SummarizationError(message, { retryable: err instanceof SummarizationError && err.retryable });
+}
+
+/** A last line of defence: whatever escapes a provider leaves without keys. */
+function guard(inner: Summarizer, secrets: readonly (string | undefined)[]): Summarizer {
+  return {
+    provider: inner.provider,
+    model: inner.model,
+    contextWindow: inner.contextWindow,
+    maxOutputTokens: inner.maxOutputTokens,
+    summarize: (request, signal) =>
+      inner.summarize(request, signal).catch((err: unknown) => {
+        throw sanitize(err, secrets);
+      }),
+  };
+}

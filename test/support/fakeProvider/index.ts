@@ -1,0 +1,2 @@
+export { FakeProviderServer, startFakeProvider, type Behaviour, type RecordedRequest } from './server';
+export type { FakeUsage } from './wire';

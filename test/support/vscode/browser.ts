@@ -1,0 +1,101 @@
+// Headless Debian Chromium via playwright-core, plus small helpers for the VS Code workbench UI.
+import * as fs from 'fs';
+import * as path from 'path';
+import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { artifactsDir, makeTempDir, removeDir, xdgEnv } from './sandbox';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** The closed network refuses Chromium's background connections; these flags stop it trying. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface LaunchBrowserOptions {
+  headless?: boolean;
+  viewport?: { width: number; height: number };
+  executablePath?: string;
+}
+
+export interface LaunchedBrowser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** A fresh profile each time; removed again by close(). */
+export async function launchBrowser(options: LaunchBrowserOptions = {}): Promise<LaunchedBrowser> {
+  const root = makeTempDir('arbor-chromium-');
+  const profile = path.join(root, 'profile');
+  try {
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: options.executablePath ?? CHROMIUM_PATH,
+      headless: options.headless ?? true,
+      viewport: options.viewport ?? { width: 1400, height: 900 },
+      args: CHROMIUM_ARGS,
+      env: { ...process.env, ...xdgEnv(root) } as Record<string, string>,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      await context.close().catch(() => undefined);
+      removeDir(root);
+    };
+    return { context, page, close };
+  } catch (err) {
+    removeDir(root);
+    throw err;
+  }
+}
+
+/** Waits until the workbench's activity bar is shown. */
+export async function waitForWorkbench(page: Page, timeoutMs = 60_000): Promise<void> {
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/** The activity-bar entry whose aria-label starts with `labelPrefix` (the view container title). */
+export function activityBarIcon(page: Page, labelPrefix: string): Locator {
+  return page.locator(`.activitybar .action-item a[aria-label^=${JSON.stringify(labelPrefix)}]`);
+}
+
+/** Waits for the icon (and so for the extension's contributions) and returns it. */
+export async function waitForActivityBarIcon(page: Page, labelPrefix: string, timeoutMs = 60_000): Promise<Locator> {
+  const icon = activityBarIcon(page, labelPrefix);
+  await icon.waitFor({ state: 'visible', timeout: timeoutMs });
+  return icon;
+}
+
+/** Runs a command by its palette title, e.g. 'Arbor: Open Panel'. */
+export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(`>${title}`); // F1 pre-types '>'; fill replaces it
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  await row.click();
+}
+
+/** The content frame of a webview (the inner #active-frame of its two nested iframes). */
+export function webviewFrame(page: Page, nth = 0): FrameLocator {
+  return page.locator('iframe.webview.ready').nth(nth).contentFrame().frameLocator('iframe#active-frame');
+}
+
+export function screenshotsDir(): string {
+  return path.join(artifactsDir(), 'screenshots');
+}
+
+/** Saves `<dir>/<name>.png` (name sanitised) and returns the path. */
+export async function screenshot(page: Page, name: string, dir: string = screenshotsDir()): Promise<string> {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name.replace(/[^\w.-]+/g, '_').slice(0, 120)}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
