@@ -1,4 +1,3 @@
-import { countTokens } from 'gpt-tokenizer';
 import { IMAGE_TOKENS, messageParts } from './messageText';
 import type { AgentMessage } from '../session/types';
 
@@ -20,6 +19,16 @@ export const charsEstimator: TokenEstimator = {
     return Math.ceil(chars / 4);
   },
 };
+
+type CountTokens = (text: string) => number;
+let countTokensFn: CountTokens | undefined;
+
+/** gpt-tokenizer's encoder tables take a while to load: only when a count is first needed. */
+function countTokens(text: string): number {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  countTokensFn ??= (require('gpt-tokenizer') as { countTokens: CountTokens }).countTokens;
+  return countTokensFn(text);
+}
 
 /** A real BPE count (gpt-tokenizer, o200k) of the same pieces, for accuracy. */
 export const tokenizerEstimator: TokenEstimator = {
