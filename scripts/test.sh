@@ -37,11 +37,13 @@ npm run build || exit 1
 npm run compile || exit 1
 npm run lint || exit 1
 
+# Node 24 (for code-server, and for Pi 1.6 as a test oracle), code-server, Chromium.
+step "install the test VS Code (code-server), Node 24, Chromium"
+bash scripts/vscode-test/install.sh || exit 1
+
 run_suite unit npx mocha
 
 if [ "${ARBOR_SKIP_VSCODE_TESTS:-0}" != "1" ]; then
-  step "install the test VS Code (code-server), Chromium"
-  bash scripts/vscode-test/install.sh || exit 1
   run_suite integration node out/test/integration/run.js
   run_suite e2e node out/test/e2e/run.js
   run_suite electron node out/test/electron/run.js
