@@ -84,8 +84,9 @@ export function indexSessionBuffer(file: string, buf: Buffer, options: LoadSessi
   const tail = completeLines(buf, first.value.end, first.value.line + 1);
   if (version < 2) {
     readV1Records(file, buf, tail.lines, header, records, diagnostics);
+    for (let i = buf.indexOf(10, tail.start); i >= 0 && i < tail.lastBreak; i = buf.indexOf(10, i + 1)) tail.lineCount++;
   } else {
-    readRecords({ file, buf, version, mode, signal: options.signal }, tail.lines, records, diagnostics);
+    tail.lineCount = readRecords({ file, buf, version, mode, signal: options.signal }, tail.start, tail.lastBreak, first.value.line + 1, records, diagnostics);
   }
   const cut = readCutOffLine({ file, buf, version, mode }, tail, records, true, diagnostics);
   return new SessionIndex({
@@ -101,7 +102,10 @@ export function indexSessionBuffer(file: string, buf: Buffer, options: LoadSessi
 }
 
 interface CompleteLines {
+  /** The lines (only used for v1 files; v2/v3 lines are read by readRecords). */
   lines: Iterable<LineSpan>;
+  /** Offset of the first line after the header. */
+  start: number;
   /** Offset after the last line break. */
   lastBreak: number;
   lineCount: number;
@@ -113,9 +117,9 @@ export function completeLines(buf: Buffer, from: number, firstLine = 2): Complet
   const start = nlAfterHeader < 0 ? buf.length : nlAfterHeader + 1;
   const lastNl = buf.lastIndexOf(10);
   const lastBreak = lastNl < start ? start : lastNl + 1;
-  let lineCount = firstLine - 1;
-  for (let i = buf.indexOf(10, start); i >= 0 && i < lastBreak; i = buf.indexOf(10, i + 1)) lineCount++;
-  return { lines: splitLines(buf.subarray(0, lastBreak), firstLine, start), lastBreak, lineCount };
+  const lines = splitLines(buf.subarray(0, lastBreak), firstLine, start);
+  // lineCount is set by whoever reads the lines (readRecords, or the v1 reader).
+  return { lines, start, lastBreak, lineCount: firstLine - 1 };
 }
 
 /**
@@ -146,9 +150,7 @@ export { readCutOffLine };
 /** The complete lines of a chunk that starts at a line start (bytes appended to a file). */
 export function chunkLines(chunk: Buffer, firstLine: number): CompleteLines {
   const lastBreak = chunk.lastIndexOf(10) + 1;
-  let lineCount = firstLine - 1;
-  for (let i = chunk.indexOf(10); i >= 0 && i < lastBreak; i = chunk.indexOf(10, i + 1)) lineCount++;
-  return { lines: splitLines(chunk.subarray(0, lastBreak), firstLine, 0, false), lastBreak, lineCount };
+  return { lines: splitLines(chunk.subarray(0, lastBreak), firstLine, 0, false), start: 0, lastBreak, lineCount: firstLine - 1 };
 }
 
 function parseHeader(file: string, buf: Buffer, span: LineSpan): SessionHeader {
@@ -181,27 +183,45 @@ export interface ReadContext {
   signal?: AbortSignal;
 }
 
-/** Indexes v2/v3 entry lines. Exported for reading appended bytes of a watched file. */
-export function readRecords(ctx: ReadContext, lines: Iterable<LineSpan>, records: EntryRecord[], diagnostics: Diagnostic[]): void {
+/**
+ * Indexes the v2/v3 entry lines in buf[from, to) (whole lines; `to` is just
+ * after a line break). One pass: finds each line break, trims, and either
+ * indexes a Pi-shaped message line without parsing it (fast mode) or parses
+ * the line. Returns the number of the last line read.
+ * Exported for reading appended bytes of a watched file.
+ */
+export function readRecords(ctx: ReadContext, from: number, to: number, firstLine: number, records: EntryRecord[], diagnostics: Diagnostic[]): number {
   const { buf, file, version } = ctx;
-  let n = 0;
-  for (const span of lines) {
-    if ((++n & 0x3fff) === 0) ctx.signal?.throwIfAborted();
-    if (ctx.mode === 'fast') {
-      const scanned = scanMessageLine(buf, span.start, span.end);
+  const fast = ctx.mode === 'fast';
+  let pos = from;
+  let line = firstLine - 1;
+  while (pos < to) {
+    const nl = buf.indexOf(10, pos);
+    const lineEnd = nl < 0 || nl >= to ? to : nl;
+    line++;
+    let start = pos;
+    let end = lineEnd;
+    pos = lineEnd + 1;
+    while (start < end && isSpace(buf[start])) start++;
+    while (end > start && isSpace(buf[end - 1])) end--;
+    if (end === start) continue;
+    if ((line & 0x3fff) === 0) ctx.signal?.throwIfAborted();
+    if (fast) {
+      const scanned = scanMessageLine(buf, start, end);
       if (scanned) {
         const role = version < 3 && scanned.role === 'hookMessage' ? 'custom' : scanned.role;
-        records.push({ id: scanned.id, parentId: scanned.parentId, type: 'message', role, line: span.line, chunk: buf, start: span.start, end: span.end, entry: undefined });
+        records.push({ id: scanned.id, parentId: scanned.parentId, type: 'message', role, line, chunk: buf, start, end, entry: undefined });
         continue;
       }
     }
-    const checked = checkEntryText(buf.toString('utf8', span.start, span.end), version);
+    const checked = checkEntryText(buf.toString('utf8', start, end), version);
     if (!checked.ok) {
-      diagnostics.push({ file, line: span.line, message: checked.message });
+      diagnostics.push({ file, line, message: checked.message });
       continue;
     }
-    records.push(recordFor(checked.entry, buf, span));
+    records.push(recordFor(checked.entry, buf, { line, start, end }));
   }
+  return line;
 }
 
 function recordFor(entry: SessionEntry, buf: Buffer, span: LineSpan): EntryRecord {

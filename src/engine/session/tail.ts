@@ -36,7 +36,7 @@ export async function readAppended(index: SessionIndex, options: { signal?: Abor
     const tail = chunkLines(chunk, index.lineCount + 1);
     const ctx = { file: index.file, buf: chunk, version: index.version, mode: 'fast' as const, signal: options.signal };
     if (index.version < 2) throw new SessionFormatError(index.file, index.lineCount + 1, 'appended lines in a version 1 file cannot be read live; reload it');
-    readRecords(ctx, tail.lines, records, index.diagnostics);
+    tail.lineCount = readRecords(ctx, 0, tail.lastBreak, index.lineCount + 1, records, index.diagnostics);
     const cut = readCutOffLine(ctx, tail, records, false);
     index.appendRecords(records, { committedSize: index.committedSize + cut.committedSize, lineCount: tail.lineCount, size: index.committedSize + read });
     return { added: records.length, replaced: false };
