@@ -226,7 +226,9 @@ function decisionOf(text: string): SummaryDecision {
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s*(?:[:\-–—]\s*)?(.*)$/s.exec(text);
   if (bold) return { title: bold[1].replace(/:\s*$/, '').trim(), rationale: bold[2].trim() };
   const colon = /^([^:]{1,160}?):\s+(.+)$/s.exec(text);
-  if (colon && !/[`(]/.test(colon[1])) return { title: colon[1].trim(), rationale: colon[2].trim() };
+  // Not a colon inside a code span or parentheses.
+  const balanced = (t: string) => (t.split('`').length - 1) % 2 === 0 && t.split('(').length === t.split(')').length;
+  if (colon && balanced(colon[1])) return { title: colon[1].trim(), rationale: colon[2].trim() };
   const dash = /^(.{1,160}?)\s+[–—-]{1,2}\s+(.+)$/s.exec(text);
   if (dash) return { title: dash[1].trim(), rationale: dash[2].trim() };
   return { title: text.trim(), rationale: '' };
@@ -248,13 +250,14 @@ function extractFileBlocks(text: string, result: ParsedSummary): string {
     ['modified-files', 'modifiedFiles'],
   ];
   let rest = text;
+  const take = (key: 'readFiles' | 'modifiedFiles', body: string) => {
+    for (const f of fileList(body)) if (!result[key].includes(f)) result[key].push(f);
+    return '';
+  };
   for (const [tag, key] of tags) {
-    // A block runs to its closing tag, or (unclosed) to the next tag or blank line.
-    const re = new RegExp(`<${tag}>([\\s\\S]*?)(?:</${tag}>|(?=<\\/?[a-z-]+>)|(?=\\n\\s*\\n)|$)`, 'gi');
-    rest = rest.replace(re, (_m, body: string) => {
-      for (const f of fileList(body)) if (!result[key].includes(f)) result[key].push(f);
-      return '';
-    });
+    // Closed blocks first; then an unclosed one runs to the next tag, a blank line, or the end.
+    rest = rest.replace(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'gi'), (_m, body: string) => take(key, body));
+    rest = rest.replace(new RegExp(`<${tag}>([\\s\\S]*?)(?=<\\/?[a-z-]+>|\\n[ \\t]*\\n|$(?![\\s\\S]))`, 'gi'), (_m, body: string) => take(key, body));
     rest = rest.replace(new RegExp(`</${tag}>`, 'gi'), '');
   }
   return rest;
@@ -365,7 +368,10 @@ function parseInto(markdown: string, result: ParsedSummary): void {
     const items = itemsOf(s.lines);
     switch (s.key) {
       case undefined: {
-        const bodyText = s.lines.join('\n').trim();
+        const lines = [...s.lines];
+        // A horizontal rule closing the section is layout, not content.
+        while (lines.length && (!lines[lines.length - 1].trim() || RULE.test(lines[lines.length - 1]))) lines.pop();
+        const bodyText = lines.join('\n').trim();
         if (s.heading || bodyText) result.unknownSections.push({ heading: s.heading, body: bodyText });
         break;
       }

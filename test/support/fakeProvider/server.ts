@@ -35,7 +35,7 @@ export type Behaviour =
   | { type: 'stall'; text: string; pieces?: number }
   /** 200 with a JSON content type and a body that is not JSON (or `body`). */
   | { type: 'malformed'; body?: string }
-  /** Send part of the answer, then destroy the connection (`clean`: end the response properly instead, without finishing the answer). */
+  /** Send part of the answer, then destroy the connection (`clean`, streaming only: end the response properly instead, without finishing the answer). */
   | { type: 'cut'; text: string; pieces?: number; clean?: boolean }
   /** Destroy the connection before any response. */
   | { type: 'reset' };
@@ -46,7 +46,6 @@ export interface RecordedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   /** The parsed JSON body (undefined if it was not JSON). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   raw: string;
   behaviour: Behaviour['type'] | 'unscripted';
@@ -211,7 +210,8 @@ export class FakeProviderServer {
         const text = JSON.stringify(full);
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
         res.write(text.slice(0, Math.floor(text.length / 2)));
-        setTimeout(() => (behaviour.clean ? res.end() : req.socket.destroy()), 5);
+        // With a content-length, ending "cleanly" would leave the client waiting: always drop the connection.
+        setTimeout(() => req.socket.destroy(), 5);
         return;
       }
       return this.json(res, 200, full);

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../../session/types';
 import { SummarizationError, emptyUsage, throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
-import { DEFAULT_TIMEOUT_MS, isObject, num, redact, runAttempt } from './common';
+import { DEFAULT_NONSTREAMING_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, isObject, num, redact, runAttempt } from './common';
 import { resolveModelInfo, withCost, type ModelPricing } from './models';
 import { withRetry, type RetryOptions } from './retry';
 
@@ -25,7 +25,7 @@ export interface AnthropicSummarizerOptions {
   /** Arbor's retries after the first request (default 3). The SDK's own retries are always off. */
   maxRetries?: number;
   retry?: Omit<RetryOptions, 'maxRetries'>;
-  /** Inactivity timeout per request in ms (default 120 s). */
+  /** Inactivity timeout per request in ms (default 120 s streaming, 600 s not). */
   timeoutMs?: number;
   fetch?: typeof fetch;
   providerName?: string;
@@ -93,7 +93,8 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
   const info = resolveModelInfo(options.model, options);
   const pricing = options.pricing ?? info.pricing;
   const stream = options.stream ?? true;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Without streaming there is no sign of life until the whole answer is written: allow more time.
+  const timeoutMs = options.timeoutMs ?? (stream ? DEFAULT_TIMEOUT_MS : DEFAULT_NONSTREAMING_TIMEOUT_MS);
 
   let client: Anthropic;
   try {

@@ -3,7 +3,10 @@ import { isRetryableStatus, parseRetryAfter } from './retry';
 
 /** Shared plumbing of the HTTP summarizers: one attempt with a timeout, error mapping, secret redaction. */
 
+/** Inactivity timeout of a streamed request (no chunk for this long fails the attempt). */
 export const DEFAULT_TIMEOUT_MS = 120_000;
+/** Timeout of a non-streamed request (the whole answer must arrive within it). */
+export const DEFAULT_NONSTREAMING_TIMEOUT_MS = 600_000;
 
 const REDACTED = '[redacted]';
 

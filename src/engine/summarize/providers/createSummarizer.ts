@@ -23,7 +23,7 @@ export interface CreateSummarizerOptions {
   /** Arbor's retries after the first request (default 3). */
   maxRetries?: number;
   retry?: Omit<RetryOptions, 'maxRetries'>;
-  /** Inactivity timeout per request in ms (default 120 s). */
+  /** Inactivity timeout per request in ms (default 120 s streaming, 600 s not). */
   timeoutMs?: number;
   fetch?: typeof fetch;
 }

@@ -43,7 +43,7 @@ const anthropic = (maxOutputTokens: number, input: number, output: number): Mode
 });
 
 function round(n: number): number {
-  return Math.round(n * 1e6) / 1e6;
+  return Math.round(n * 1e12) / 1e12;
 }
 
 /** Keys are model ids; a dated or tagged id (`gpt-4o-2024-08-06`, `claude-sonnet-4-20250514`) matches its base id. */

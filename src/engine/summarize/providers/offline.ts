@@ -291,8 +291,9 @@ function extract(messages: readonly AgentMessage[]): Extraction {
       const later = calls.some(
         (c) => c.order > call.order && c.block.name === call.block.name && callTarget(c.block) === target && c.result && !c.result.isError,
       );
-      const what = `${code(call.block.name)}${target ? ` on ${code(clip(target, 80))}` : ''} failed: ${errorText(call.result.text)}`;
-      x.blocked.push(later ? `${what} (resolved later: a retry succeeded)` : what);
+      // The "resolved" mark goes before the error text, so that shortening the item never loses it.
+      const what = `${code(call.block.name)}${target ? ` on ${code(clip(target, 80))}` : ''} failed${later ? ' (resolved later: a retry succeeded)' : ''}`;
+      x.blocked.push(`${what}: ${errorText(call.result.text)}`);
     }
   }
   x.done = unique(doneItems.sort((a, b) => a.order - b.order).map((d) => d.text));
@@ -423,7 +424,8 @@ function build(request: SummaryRequest, caps: Caps): string {
   const s = emptySummary();
   // Goal: the user's requests (the first ones frame the work, the latest steer it).
   const goals = unique([...seed.goal, ...x.requests]);
-  s.goal = goals.length > caps.goal ? [...goals.slice(0, Math.ceil(caps.goal / 3)), ...latest(goals, caps.goal - Math.ceil(caps.goal / 3))] : goals;
+  const firstGoals = Math.floor(caps.goal / 3);
+  s.goal = goals.length > caps.goal ? [...goals.slice(0, firstGoals), ...latest(goals, caps.goal - firstGoals)] : goals;
   s.goal = cut(unique(s.goal));
   s.constraints = cut(latest(unique([...seed.constraints, ...x.constraints]), caps.constraints));
 

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { Usage } from '../../session/types';
 import { SummarizationError, emptyUsage, throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
-import { DEFAULT_TIMEOUT_MS, isObject, num, redact, runAttempt } from './common';
+import { DEFAULT_NONSTREAMING_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, isObject, num, redact, runAttempt } from './common';
 import { resolveModelInfo, withCost, type ModelPricing } from './models';
 import { withRetry, type RetryOptions } from './retry';
 
@@ -36,7 +36,7 @@ export interface OpenAISummarizerOptions {
   maxRetries?: number;
   /** Backoff settings (tests use ~1 ms). */
   retry?: Omit<RetryOptions, 'maxRetries'>;
-  /** Inactivity timeout per request in ms (default 120 s): no response / no streamed chunk for this long fails the attempt. */
+  /** Inactivity timeout per request in ms (default 120 s streaming, 600 s not): no response / no streamed chunk for this long fails the attempt. */
   timeoutMs?: number;
   /** Custom fetch (proxies, tests). */
   fetch?: typeof fetch;
@@ -114,7 +114,8 @@ export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summar
   const info = resolveModelInfo(options.model, options);
   const pricing = options.pricing ?? info.pricing;
   const stream = options.stream ?? true;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Without streaming there is no sign of life until the whole answer is written: allow more time.
+  const timeoutMs = options.timeoutMs ?? (stream ? DEFAULT_TIMEOUT_MS : DEFAULT_NONSTREAMING_TIMEOUT_MS);
   const tokensField = options.maxTokensField ?? (official ? 'max_completion_tokens' : 'max_tokens');
 
   let client: OpenAI;
