@@ -98,6 +98,7 @@ export function indexSessionBuffer(file: string, buf: Buffer, options: LoadSessi
     committedSize: cut.committedSize,
     lineCount: tail.lineCount,
     size: buf.length,
+    endsWithNewline: buf.length === 0 || buf[buf.length - 1] === 10,
   });
 }
 

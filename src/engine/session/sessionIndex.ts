@@ -16,6 +16,8 @@ export interface SessionIndexInit {
   lineCount: number;
   /** Byte length of the file that was read. */
   size: number;
+  /** Whether the last byte read is a line break (an append must add one first if not). */
+  endsWithNewline: boolean;
 }
 
 /**
@@ -31,6 +33,7 @@ export class SessionIndex {
   committedSize: number;
   lineCount: number;
   size: number;
+  endsWithNewline: boolean;
   private readonly records: EntryRecord[];
   private readonly byId = new Map<string, number>();
   private parents: Int32Array;
@@ -46,6 +49,7 @@ export class SessionIndex {
     this.committedSize = init.committedSize;
     this.lineCount = init.lineCount;
     this.size = init.size;
+    this.endsWithNewline = init.endsWithNewline;
     this.parents = new Int32Array(0);
     this.indexRecords(0);
   }
@@ -149,18 +153,14 @@ export class SessionIndex {
   }
 
   /** Adds records read from bytes appended to the file after it was loaded. */
-  appendRecords(records: EntryRecord[], progress: { committedSize: number; lineCount: number; size: number }): void {
+  appendRecords(records: EntryRecord[], progress: { committedSize: number; lineCount: number; size: number; endsWithNewline: boolean }): void {
     const first = this.records.length;
     for (const r of records) this.records.push(r);
     this.committedSize = progress.committedSize;
     this.lineCount = progress.lineCount;
     this.size = progress.size;
+    this.endsWithNewline = progress.endsWithNewline;
     if (records.length) this.indexRecords(first);
-  }
-
-  /** Whether the file's bytes end with a line break (an append must add one first if not). */
-  get endsWithNewline(): boolean {
-    return this.committedSize === this.size;
   }
 
   private applyLabel(map: Map<string, string>, i: number): void {

@@ -38,7 +38,12 @@ export async function readAppended(index: SessionIndex, options: { signal?: Abor
     if (index.version < 2) throw new SessionFormatError(index.file, index.lineCount + 1, 'appended lines in a version 1 file cannot be read live; reload it');
     tail.lineCount = readRecords(ctx, 0, tail.lastBreak, index.lineCount + 1, records, index.diagnostics);
     const cut = readCutOffLine(ctx, tail, records, false);
-    index.appendRecords(records, { committedSize: index.committedSize + cut.committedSize, lineCount: tail.lineCount, size: index.committedSize + read });
+    index.appendRecords(records, {
+      committedSize: index.committedSize + cut.committedSize,
+      lineCount: tail.lineCount,
+      size: index.committedSize + read,
+      endsWithNewline: read === 0 ? index.endsWithNewline : chunk[read - 1] === 10,
+    });
     return { added: records.length, replaced: false };
   } finally {
     await fh.close();
