@@ -8,7 +8,7 @@
 # The stamp file <dir>/stamp records versions and paths; test/support/vscode reads it.
 set -Eeuo pipefail
 
-DIR="${ARBOR_VSCODE_TEST_DIR:-/opt/arbor-vscode-test}"
+DIR="$(realpath -m "${ARBOR_VSCODE_TEST_DIR:-/opt/arbor-vscode-test}")"
 NODE_MAJOR=24
 CODE_SERVER_VERSION=4.139.1
 STAMP_FORMAT=1
@@ -31,7 +31,8 @@ CS_NATIVE=(
 START=$SECONDS
 log() { printf '[vscode-test install +%ss] %s\n' "$((SECONDS - START))" "$*"; }
 die() { printf '[vscode-test install] ERROR: %s\n' "$*" >&2; exit 1; }
-trap 'rc=$?; die "command failed (exit $rc, line $LINENO): $BASH_COMMAND"' ERR
+trap 'rc=$?; die "command failed (exit $rc, line $LINENO): $BASH_COMMAND
+  (fix the cause and re-run: an incomplete part is detected and installed again)"' ERR
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"
@@ -50,8 +51,8 @@ ensure_apt_packages() {
     log "apt packages present: ${APT_PACKAGES[*]}"
   else
     log "apt packages missing: ${missing[*]} -> apt-get update && apt-get install"
-    as_root apt-get update -q
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+    as_root apt-get update -q -o DPkg::Lock::Timeout=300
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=300 "${missing[@]}"
   fi
   [ -x /usr/bin/chromium ] || die "/usr/bin/chromium missing after installing the chromium package"
 }

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot, waitForWorkbench, type LaunchedBrowser } from '../support/vscode/browser';
 import { startCodeServer, type CodeServer } from '../support/vscode/codeServer';
 import { summaryLine } from '../support/vscode/results';
-import { artifactsDir, removeDir, repoRoot, tempWorkspace } from '../support/vscode/sandbox';
+import { repoRoot, runLogDir, tempWorkspace } from '../support/vscode/sandbox';
 import { e2e, setE2EContext } from './context';
 
 function findTests(dir: string): string[] {
@@ -70,8 +70,8 @@ async function main(): Promise<number> {
     console.log(summaryLine(0, 0));
     return 0;
   }
-  const logDir = path.join(artifactsDir(), 'e2e-logs');
-  removeDir(logDir);
+  const logDir = runLogDir('e2e-logs');
+  console.log(`e2e: ${files.length} test file(s); logs go to ${logDir}`);
   const workspace = tempWorkspace(path.resolve(values.workspace ?? path.join(root, 'test/fixtures/workspace')));
   let server: CodeServer | undefined;
   let browser: LaunchedBrowser | undefined;

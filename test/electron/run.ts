@@ -4,14 +4,19 @@
 // Where VS Code cannot be downloaded (offline), prints "skipped: ..." and exits 0; other failures exit 1.
 import * as path from 'path';
 import { parseArgs } from 'util';
-import { downloadAndUnzipVSCode, runTests } from '@vscode/test-electron';
+import {
+  downloadAndUnzipVSCode,
+  makeConsoleReporter,
+  runTests,
+  type ProgressReporter,
+} from '@vscode/test-electron';
 import { printResults, readResults, RESULT_FILE_ENV, summaryLine } from '../support/vscode/results';
 import { makeTempDir, removeDir, repoRoot, tempWorkspace } from '../support/vscode/sandbox';
 
 const OFFLINE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT']);
 
 /** True for the errors a download gives on a machine that cannot reach the VS Code update service. */
-export function isDownloadUnavailable(err: unknown): boolean {
+function isDownloadUnavailable(err: unknown): boolean {
   for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
     if (typeof e.code === 'string' && OFFLINE_CODES.has(e.code)) return true;
     if (typeof e.message === 'string' && /request timeout/i.test(e.message)) return true;
@@ -29,16 +34,29 @@ async function main(): Promise<number> {
       version: { type: 'string' },
     },
   });
+  // A failed download is rethrown as a plain "Failed to download and unzip VS Code"; the
+  // network error behind it only reaches the reporter.
+  const consoleReporter = await makeConsoleReporter();
+  let reportedError: unknown;
+  const reporter: ProgressReporter = {
+    report: (r) => consoleReporter.report(r),
+    error: (err) => {
+      reportedError = err;
+      consoleReporter.error(err);
+    },
+  };
   let vscodeExecutablePath: string;
   try {
     vscodeExecutablePath = await downloadAndUnzipVSCode({
       version: values.version ?? 'stable',
       cachePath: path.join(root, '.vscode-test'),
       timeout: 15_000,
+      reporter,
     });
   } catch (err) {
-    if (!isDownloadUnavailable(err)) throw err;
-    console.log(`skipped: desktop VS Code cannot be downloaded here (${(err as Error).message})`);
+    const cause = [err, reportedError].find(isDownloadUnavailable);
+    if (!cause) throw err;
+    console.log(`skipped: desktop VS Code cannot be downloaded here (${(cause as Error).message})`);
     return 0;
   }
 
@@ -53,13 +71,8 @@ async function main(): Promise<number> {
         extensionDevelopmentPath: path.resolve(values.extension ?? root),
         extensionTestsPath: path.resolve(values.tests ?? path.join(root, 'out/test/integration/suite/index.js')),
         extensionTestsEnv: { [RESULT_FILE_ENV]: resultFile },
-        launchArgs: [
-          workspace.folder,
-          '--disable-extensions',
-          '--disable-workspace-trust',
-          '--disable-gpu',
-          ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-        ],
+        // test-electron itself adds --no-sandbox, --disable-workspace-trust and fresh user/extension dirs.
+        launchArgs: [workspace.folder, '--disable-extensions', '--disable-gpu'],
       });
     } catch (err) {
       console.log(`electron: VS Code run failed: ${(err as Error).message}`);

@@ -6,15 +6,14 @@
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { runExtensionTests } from '../support/vscode/runExtensionTests';
-import { artifactsDir, removeDir, repoRoot, tempWorkspace } from '../support/vscode/sandbox';
+import { repoRoot, runLogDir, tempWorkspace } from '../support/vscode/sandbox';
 
 async function main(): Promise<number> {
   const root = repoRoot();
   const { values } = parseArgs({
     options: { extension: { type: 'string' }, tests: { type: 'string' }, workspace: { type: 'string' } },
   });
-  const logDir = path.join(artifactsDir(), 'integration-logs');
-  removeDir(logDir);
+  const logDir = runLogDir('integration-logs');
   const workspace = tempWorkspace(path.resolve(values.workspace ?? path.join(root, 'test/fixtures/workspace')));
   try {
     return await runExtensionTests({

@@ -1,11 +1,12 @@
 // Starts code-server (VS Code in the browser) on 127.0.0.1 with fresh, throw-away state.
-import { execFile, spawn } from 'child_process';
+import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as net from 'net';
 import * as path from 'path';
 import { promisify } from 'util';
 import { readInstall } from './installation';
+import { spawnGroup } from './processGroup';
 import { makeTempDir, removeDir, xdgEnv } from './sandbox';
 
 export interface CodeServerOptions {
@@ -100,23 +101,6 @@ function tail(file: string, lines = 30): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function signalGroup(pgid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, sig);
-  } catch {
-    /* already gone */
-  }
-}
-
 /** Copies the workbench/extension-host logs (window.log, exthost*.log, ...) next to code-server.log. */
 function keepVscodeLogs(userDataDir: string, logDir: string): void {
   const logs = path.join(userDataDir, 'logs');
@@ -162,8 +146,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   fs.mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, 'code-server.log');
   const port = await freePort();
-  const out = fs.openSync(logFile, 'a');
-  const child = spawn(
+  const server = spawnGroup(
     install.nodeBin,
     [
       install.codeServerEntry, ...common,
@@ -174,28 +157,13 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       '--vscode-option', 'enable-smoke-test-driver',
       path.resolve(options.workspaceFolder),
     ],
-    { detached: true, stdio: ['ignore', out, out], env },
+    { env, logFile, onAbandon: () => removeDir(runDir) },
   );
-  fs.closeSync(out);
-  const pgid = child.pid!;
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve((exitCode = code)));
-    child.once('error', () => resolve((exitCode = null)));
-  });
-  // Never leave a server behind if this process exits without calling stop().
-  const killOnExit = () => signalGroup(pgid, 'SIGKILL');
-  process.on('exit', killOnExit);
-
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       options.signal?.removeEventListener('abort', onAbort);
-      signalGroup(pgid, 'SIGTERM');
-      for (let waited = 0; waited < 5000 && groupAlive(pgid); waited += 100) await sleep(100);
-      if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
-      await Promise.race([exited, sleep(2000)]);
-      process.off('exit', killOnExit);
+      await server.stop();
       if (options.logDir) keepVscodeLogs(userDataDir, options.logDir);
       removeDir(runDir);
     })());
@@ -205,7 +173,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
   while (!(await healthy(port))) {
     const problem =
-      exitCode !== undefined ? `code-server exited (code ${exitCode}) before answering /healthz`
+      server.hasExited() ? `code-server exited (code ${await server.exited}) before answering /healthz`
       : options.signal?.aborted ? 'aborted'
       : Date.now() > deadline ? `code-server did not answer /healthz on port ${port} in time`
       : undefined;
@@ -227,7 +195,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     userDataDir,
     extensionsDir,
     logFile,
-    exited,
+    exited: server.exited,
     stop,
   };
 }

@@ -27,16 +27,34 @@ export function runMochaSuite(options: MochaSuiteOptions): Promise<void> {
   }
   const resultFile = options.resultFile ?? process.env[RESULT_FILE_ENV];
   const tests: TestResult[] = [];
+  let running: string | undefined;
+  // Rewritten after every test, so that a runner that times out can still report progress.
+  const save = (complete: boolean) => {
+    if (!resultFile) return;
+    const passed = tests.filter((t) => t.state === 'passed').length;
+    writeResults(resultFile, { passed, failed: tests.length - passed, tests, complete, running });
+  };
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
-      const passed = tests.filter((t) => t.state === 'passed').length;
-      if (resultFile) writeResults(resultFile, { passed, failed: tests.length - passed, tests });
+      running = undefined;
+      save(true);
       if (failures > 0) reject(new Error(`${failures} test(s) failed`));
       else resolve();
     });
-    runner.on('pass', (t) => tests.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration }));
-    runner.on('fail', (t, err) =>
-      tests.push({ title: t.fullTitle(), state: 'failed', durationMs: t.duration, error: String(err?.message ?? err).trim() }),
-    );
+    runner.on('test', (t) => {
+      running = t.fullTitle();
+      save(false);
+    });
+    runner.on('pass', (t) => {
+      running = undefined;
+      tests.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration });
+      save(false);
+    });
+    runner.on('fail', (t, err) => {
+      running = undefined;
+      const error = String(err?.message ?? err).trim();
+      tests.push({ title: t.fullTitle(), state: 'failed', durationMs: t.duration, error });
+      save(false);
+    });
   });
 }

@@ -12,6 +12,10 @@ export interface TestResults {
   passed: number;
   failed: number;
   tests: TestResult[];
+  /** False while the suite is still running (the file is rewritten after every test). */
+  complete: boolean;
+  /** The test that started last and has not finished, if any. */
+  running?: string;
 }
 
 /** Env var naming the result file; the runners set it, the suite writes it. */

@@ -7,8 +7,13 @@ export function makeTempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** Best effort: a process that is still exiting may write into the folder while it goes. */
 export function removeDir(dir: string): void {
-  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  } catch (err) {
+    console.warn(`could not remove ${dir}: ${(err as Error).message}`);
+  }
 }
 
 /** XDG dirs under `root`, so code-server and Chromium leave $HOME alone. */
@@ -43,4 +48,19 @@ export function tempWorkspace(fixture?: string): { folder: string; dispose(): vo
   const folder = makeTempDir('arbor-workspace-');
   if (fixture && fs.existsSync(fixture)) fs.cpSync(fixture, folder, { recursive: true });
   return { folder, dispose: () => removeDir(folder) };
+}
+
+/**
+ * A new `<artifacts>/<kind>/<time>-<pid>` folder for one run's logs; only the newest `keep` runs
+ * of that kind are kept, so concurrent runs never clear each other's logs.
+ */
+export function runLogDir(kind: string, keep = 5): string {
+  const parent = path.join(artifactsDir(), kind);
+  fs.mkdirSync(parent, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+  const dir = path.join(parent, `${stamp}-${process.pid}`);
+  fs.mkdirSync(dir);
+  const runs = fs.readdirSync(parent).filter((d) => /^\d{8}T\d{6}-\d+$/.test(d)).sort();
+  for (const old of runs.slice(0, Math.max(0, runs.length - keep))) removeDir(path.join(parent, old));
+  return dir;
 }
