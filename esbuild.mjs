@@ -21,6 +21,8 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    // Runtime dependencies of the npm package: loaded from node_modules, and only when used.
+    external: ['openai', '@anthropic-ai/sdk', 'gpt-tokenizer'],
     banner: { js: '#!/usr/bin/env node' },
   },
   {

@@ -1,9 +1,13 @@
 import { SummarizationError, type Summarizer } from '../summarizer';
 import { redact } from './common';
-import { createAnthropicSummarizer } from './anthropic';
 import { createOfflineSummarizer } from './offline';
-import { createOpenAISummarizer } from './openai';
 import type { RetryOptions } from './retry';
+
+// The SDKs load only when their provider is used (the CLI starts faster on the offline default).
+/* eslint-disable @typescript-eslint/no-require-imports */
+const loadOpenAI = () => (require('./openai') as typeof import('./openai')).createOpenAISummarizer;
+const loadAnthropic = () => (require('./anthropic') as typeof import('./anthropic')).createAnthropicSummarizer;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export type SummarizerProvider = 'offline' | 'openai' | 'anthropic';
 
@@ -59,9 +63,9 @@ export function createSummarizer(options: CreateSummarizerOptions = {}): Summari
       case 'offline':
         return createOfflineSummarizer({ contextWindow: options.contextWindow, maxOutputTokens: options.maxOutputTokens });
       case 'openai':
-        return guard(createOpenAISummarizer({ ...common, model: options.model || DEFAULT_SUMMARY_MODELS.openai }), secrets);
+        return guard(loadOpenAI()({ ...common, model: options.model || DEFAULT_SUMMARY_MODELS.openai }), secrets);
       case 'anthropic':
-        return guard(createAnthropicSummarizer({ ...common, model: options.model || DEFAULT_SUMMARY_MODELS.anthropic }), secrets);
+        return guard(loadAnthropic()({ ...common, model: options.model || DEFAULT_SUMMARY_MODELS.anthropic }), secrets);
       default:
         throw new SummarizationError(`unknown summarizer provider "${String(provider)}" (expected offline, openai or anthropic)`);
     }
