@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadSession } from '../src/engine/session/loadSession';
 import { planCompaction } from '../src/engine/compaction/planCompaction';
-import { tokenizerEstimator } from '../src/engine/tokens/estimators';
+import { charsEstimator, tokenizerEstimator } from '../src/engine/tokens/estimators';
 import { DEFAULT_PI_SETTINGS } from '../src/engine/settings/piSettings';
 
 // A real dynamic import (tsc would turn `import()` into require() under CommonJS).
@@ -25,10 +25,21 @@ async function run(mode: string, file: string): Promise<unknown> {
     }
     return { lines: n };
   }
-  if (mode === 'arbor') {
+  if (mode === 'arbor' || mode === 'arbor-chars') {
+    const t0 = performance.now();
     const index = await loadSession(file);
-    const plan = planCompaction(index, { settings: DEFAULT_PI_SETTINGS.compaction, estimator: tokenizerEstimator, contextWindow: 200000 });
-    return { entries: index.entryCount, plan: plan.kind, firstKept: plan.kind === 'plan' ? plan.firstKeptEntryId : null, tokensBefore: plan.kind === 'plan' ? plan.tokensBefore : null };
+    const t1 = performance.now();
+    const estimator = mode === 'arbor' ? tokenizerEstimator : charsEstimator;
+    const plan = planCompaction(index, { settings: DEFAULT_PI_SETTINGS.compaction, estimator, contextWindow: 200000 });
+    const t2 = performance.now();
+    return {
+      entries: index.entryCount,
+      openAndIndexMs: Math.round(t1 - t0),
+      planMs: Math.round(t2 - t1),
+      plan: plan.kind,
+      firstKept: plan.kind === 'plan' ? plan.firstKeptEntryId : null,
+      tokensBefore: plan.kind === 'plan' ? plan.tokensBefore : null,
+    };
   }
   if (mode === 'pi') {
     const root = path.join(process.cwd(), 'node_modules', '@mariozechner', 'pi-coding-agent');

@@ -44,13 +44,19 @@ async function main(): Promise<void> {
     const size = statSync(file).size / 1048576;
     const naive = best('naive', file, runs);
     const arbor = best('arbor', file, runs);
+    const arborChars = best('arbor-chars', file, runs);
     const pi = withPi ? best('pi', file, Math.min(runs, 2)) : undefined;
     const fmt = (s: Sample) => `${s.ms.toFixed(0).padStart(6)} ms  ${s.maxRssMB.toFixed(0).padStart(5)} MB peak RSS`;
     process.stdout.write(`\n${size.toFixed(1)} MB session (best of ${runs}):\n`);
     process.stdout.write(`  naive read + JSON.parse every line  ${fmt(naive)}\n`);
-    process.stdout.write(`  arbor open + index + plan           ${fmt(arbor)}   time ${(arbor.ms / naive.ms).toFixed(2)}x naive\n`);
-    if (pi) process.stdout.write(`  pi 0.73.1 open + prepareCompaction  ${fmt(pi)}   arbor/pi time ${(arbor.ms / pi.ms).toFixed(2)}x, memory ${(arbor.maxRssMB / pi.maxRssMB).toFixed(2)}x\n`);
+    process.stdout.write(`  arbor open + index + plan           ${fmt(arbor)}   time ${(arbor.ms / naive.ms).toFixed(2)}x naive  (tokenizer estimator, incl. loading it)\n`);
+    process.stdout.write(`  arbor, chars estimator              ${fmt(arborChars)}   time ${(arborChars.ms / naive.ms).toFixed(2)}x naive\n`);
+    if (pi) {
+      process.stdout.write(`  pi 0.73.1 open + prepareCompaction  ${fmt(pi)}\n`);
+      process.stdout.write(`  arbor/pi: time ${(arbor.ms / pi.ms).toFixed(2)}x (chars: ${(arborChars.ms / pi.ms).toFixed(2)}x), peak memory ${(arbor.maxRssMB / pi.maxRssMB).toFixed(2)}x\n`);
+    }
     process.stdout.write(`  arbor plan: ${JSON.stringify(arbor.detail)}\n`);
+    process.stdout.write(`  arbor plan (chars): ${JSON.stringify(arborChars.detail)}\n`);
     if (pi) process.stdout.write(`  pi plan:    ${JSON.stringify(pi.detail)}\n`);
   }
 }

@@ -12,12 +12,12 @@ export interface LoadSessionOptions {
   /**
    * 'full' parses every line up front (every bad line reported at load);
    * 'fast' indexes Pi-shaped message lines without parsing their bodies.
-   * 'auto' (default) is 'full' up to 16 MB and 'fast' above.
+   * 'auto' (default) is 'full' up to 4 MB and 'fast' above.
    */
   validation?: 'full' | 'fast' | 'auto';
 }
 
-const AUTO_FULL_LIMIT = 16 * 1024 * 1024;
+const AUTO_FULL_LIMIT = 4 * 1024 * 1024;
 
 export async function loadSession(file: string, options: LoadSessionOptions = {}): Promise<SessionIndex> {
   options.signal?.throwIfAborted();
