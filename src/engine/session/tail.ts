@@ -34,7 +34,9 @@ export async function readAppended(index: SessionIndex, options: { signal?: Abor
     const chunk = buf.subarray(0, read);
     const records: EntryRecord[] = [];
     const tail = chunkLines(chunk, index.lineCount + 1);
-    const ctx = { file: index.file, buf: chunk, version: index.version, mode: 'fast' as const, signal: options.signal };
+    // Appended bytes are usually a few lines: parse them fully (only a huge append takes the fast path).
+    const mode = read > 4 * 1024 * 1024 ? ('fast' as const) : ('full' as const);
+    const ctx = { file: index.file, buf: chunk, version: index.version, mode, signal: options.signal };
     if (index.version < 2) throw new SessionFormatError(index.file, index.lineCount + 1, 'appended lines in a version 1 file cannot be read live; reload it');
     tail.lineCount = readRecords(ctx, 0, tail.lastBreak, index.lineCount + 1, records, index.diagnostics);
     const cut = readCutOffLine(ctx, tail, records, false);
