@@ -12,7 +12,6 @@ import { charsEstimator, tokenizerEstimator } from '../src/engine/tokens/estimat
 import { DEFAULT_PI_SETTINGS } from '../src/engine/settings/piSettings';
 
 // A real dynamic import (tsc would turn `import()` into require() under CommonJS).
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
 const importEsm = new Function('u', 'return import(u)') as (u: string) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function run(mode: string, file: string): Promise<unknown> {

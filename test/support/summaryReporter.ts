@@ -2,7 +2,7 @@
  * Mocha's spec reporter plus a last line "N passed, N failed" (the plain
  * closing line CI reads), which scripts/test.sh adds up across suites.
  */
-import Mocha = require('mocha');
+import * as Mocha from 'mocha';
 
 class SummaryReporter extends Mocha.reporters.Spec {
   constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
@@ -15,4 +15,4 @@ class SummaryReporter extends Mocha.reporters.Spec {
   }
 }
 
-export = SummaryReporter;
+module.exports = SummaryReporter;

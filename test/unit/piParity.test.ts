@@ -24,7 +24,6 @@ const settings = (keepRecentTokens: number) => ({ enabled: true, reserveTokens: 
 
 for (const c of oracleCases()) {
   describe(`Pi 1.6 parity: ${c.name}`, () => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const golden: any = JSON.parse(fs.readFileSync(c.goldenFile, 'utf8'));
     for (const validation of ['full', 'fast'] as const) {
       describe(`${validation} indexing`, () => {

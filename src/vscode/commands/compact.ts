@@ -1,0 +1,131 @@
+import * as vscode from 'vscode';
+import { applyCompaction, proposeCompaction, type CompactionProposal } from '../../engine/operations/compact';
+import type { CompactionReason } from '../../engine/hooks/events';
+import type { SummaryView } from '../../webview/protocol';
+import { viewFromEntry, viewFromProposal } from '../summaryView';
+import { summarizerLabel } from '../summarizers';
+import { withCancellableProgress, type ArborServices } from '../services';
+import { log, reportError } from '../logging';
+import { readConfig } from '../settings';
+import type { SessionModel } from '../sessionStore';
+
+/** Options for running Compact from code (other extensions, tests): no prompts. */
+export interface CompactCommandOptions {
+  /** Custom instructions; given (even empty) means: do not ask. */
+  instructions?: string;
+  /** false: write at once without the review panel (default true). */
+  review?: boolean;
+  reason?: CompactionReason;
+  /** Skip the question before appending to a session another process wrote to recently (automatic compaction, which waits for the file to be idle). */
+  skipLiveCheck?: boolean;
+}
+
+export type CompactCommandResult =
+  | { kind: 'proposed'; proposalId: string; view: SummaryView }
+  | { kind: 'compacted'; entryId: string }
+  | { kind: 'nothing'; reason: string }
+  | { kind: 'cancelled'; reason: string };
+
+/**
+ * Arbor: Compact. Asks for optional instructions, summarizes under a
+ * cancellable progress notification, then shows the proposal in the summary
+ * panel: Apply writes it, Edit changes the text first, Discard drops it.
+ */
+export async function compactCommand(arbor: ArborServices, target?: unknown, options: CompactCommandOptions = {}): Promise<CompactCommandResult | undefined> {
+  const model = await arbor.resolveSession(target);
+  if (!model) return undefined;
+  let instructions = options.instructions;
+  if (instructions === undefined) {
+    instructions = await vscode.window.showInputBox({
+      title: `Compact "${model.title ?? model.file}"`,
+      prompt: 'Optional instructions for the summary (what to focus on). Leave empty for the default summary.',
+      placeHolder: 'e.g. Keep the details of the API design decisions',
+      ignoreFocusOut: true,
+    });
+    if (instructions === undefined) return { kind: 'cancelled', reason: 'no instructions entered' };
+  }
+  return compactSession(arbor, model, { ...options, instructions });
+}
+
+export async function compactSession(arbor: ArborServices, model: SessionModel, options: CompactCommandOptions): Promise<CompactCommandResult | undefined> {
+  const review = options.review ?? true;
+  const customInstructions = options.instructions?.trim() || undefined;
+  let proposal: CompactionProposal;
+  let author = '';
+  try {
+    const engine = await arbor.engineOptions(model);
+    const summarizer = await arbor.summarizer();
+    author = summarizerLabel(summarizer);
+    const result = await withCancellableProgress(`Arbor: compacting "${model.title ?? 'session'}"`, async (signal, report) => {
+      report(`summarizing with ${author}…`);
+      return proposeCompaction({
+        file: model.file,
+        summarizer,
+        customInstructions,
+        reason: options.reason ?? 'manual',
+        estimator: engine.estimator,
+        hooks: engine.hooks,
+        includeThinking: engine.includeThinking,
+        env: engine.env,
+        piSettings: engine.piSettings,
+        signal,
+      });
+    });
+    if (result.kind !== 'proposal') {
+      void vscode.window.showInformationMessage(`Arbor: nothing to compact: ${result.reason}.`);
+      log().info(`compact ${model.file}: ${result.kind}: ${result.reason}`);
+      return result;
+    }
+    proposal = result;
+  } catch (err) {
+    await compactFailed(arbor, model.file, err);
+    return undefined;
+  }
+
+  if (!review) {
+    try {
+      const entryId = await applyProposal(arbor, model, proposal, undefined, options.skipLiveCheck);
+      return entryId ? { kind: 'compacted', entryId } : undefined;
+    } catch {
+      return undefined; // reported by applyProposal
+    }
+  }
+  const proposalId = arbor.panel.newProposalId();
+  const view = viewFromProposal(proposal, proposalId, model.title ?? model.file, author, customInstructions);
+  arbor.panel.showProposal(view, {
+    apply: async (summary) => {
+      const entryId = await applyProposal(arbor, model, proposal, summary);
+      if (!entryId) return undefined;
+      const index = await arbor.store.ensureLoaded(model);
+      const written = viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);
+      written.author = author;
+      return written;
+    },
+    discard: () => log().info(`compact ${model.file}: proposal discarded, nothing written`),
+  });
+  return { kind: 'proposed', proposalId, view };
+}
+
+/** Writes a reviewed proposal. Returns the new entry's id, or undefined when nothing was written. */
+async function applyProposal(arbor: ArborServices, model: SessionModel, proposal: CompactionProposal, summary: string | undefined, skipLiveCheck = false): Promise<string | undefined> {
+  if (!skipLiveCheck && !(await arbor.confirmAppend(model, 'Compacting'))) return undefined;
+  try {
+    const entry = await applyCompaction(proposal, { summary, hooks: arbor.hooks });
+    arbor.store.noteOwnWrite([entry.id]);
+    await arbor.store.readTail(model.file);
+    log().info(`compact ${model.file}: wrote compaction ${entry.id} (firstKept ${entry.firstKeptEntryId}, tokensBefore ${entry.tokensBefore})`);
+    arbor.setActive(model.file);
+    void arbor.revealEntry(model.file, entry.id);
+    return entry.id;
+  } catch (err) {
+    await compactFailed(arbor, model.file, err);
+    throw err;
+  }
+}
+
+async function compactFailed(arbor: ArborServices, file: string, err: unknown): Promise<void> {
+  if (err instanceof Error && err.name === 'MissingApiKey') return;
+  const error = err instanceof Error ? err : new Error(String(err));
+  await arbor.hooks.emit('session_compact_failed', { file, error, aborted: error.name === 'AbortError' });
+  await reportError('Compact', err);
+}

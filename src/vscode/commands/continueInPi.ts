@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+import { promises as fsp, constants } from 'node:fs';
+import * as path from 'node:path';
+import type { ArborServices } from '../services';
+import { readConfig } from '../settings';
+import { baseDirFor } from '../summaryView';
+
+/** Finds an executable on PATH (or an absolute/relative path that is executable). */
+export async function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+  const candidates = command.includes('/') || command.includes('\\') ? [path.resolve(command)] : (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((d) => path.join(d, command));
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  for (const c of candidates) {
+    for (const ext of exts) {
+      try {
+        await fsp.access(c + ext, constants.X_OK);
+        return c + ext;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+function shellQuote(s: string): string {
+  return process.platform === 'win32' ? `"${s.replace(/"/g, '""')}"` : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Arbor: Continue in Pi. Opens a terminal running `pi --session FILE` in the session's folder. */
+export async function continueInPiCommand(arbor: ArborServices, node?: unknown): Promise<vscode.Terminal | undefined> {
+  const model = await arbor.resolveSession(node);
+  if (!model) return undefined;
+  const pi = readConfig().piPath;
+  const found = await findOnPath(pi);
+  if (!found) {
+    void vscode.window
+      .showWarningMessage(`Arbor: "${pi}" was not found on PATH. Install the Pi coding agent (npm install -g @mariozechner/pi-coding-agent) or set arbor.piPath.`, 'Open Settings')
+      .then((choice) => {
+        if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'arbor.piPath');
+      });
+    return undefined;
+  }
+  const terminal = vscode.window.createTerminal({ name: `Pi: ${model.title ?? path.basename(model.file)}`, cwd: baseDirFor(model.cwd), iconPath: new vscode.ThemeIcon('hubot') });
+  terminal.show();
+  terminal.sendText(`${shellQuote(found)} --session ${shellQuote(model.file)}`);
+  return terminal;
+}

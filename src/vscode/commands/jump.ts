@@ -1,0 +1,177 @@
+import * as vscode from 'vscode';
+import { applyNavigation, proposeNavigation } from '../../engine/operations/navigate';
+import type { Summarizer } from '../../engine/summarize/summarizer';
+import { withCancellableProgress, type ArborServices } from '../services';
+import { log, reportError } from '../logging';
+import { entryPreview, oneLine } from '../tree/preview';
+import { viewFromEntry } from '../summaryView';
+import { readConfig } from '../settings';
+import type { ArborNode } from '../tree/nodes';
+import type { SessionModel } from '../sessionStore';
+
+export type JumpSummaryMode = 'none' | 'summarize' | 'custom' | 'replace';
+
+/** Options for running Jump Here from code (other extensions, tests): no prompts. */
+export interface JumpCommandOptions {
+  summarize?: JumpSummaryMode;
+  instructions?: string;
+  label?: string;
+  /** Show the written branch summary in the panel (default: only when asked from the notification). */
+  showSummary?: boolean;
+}
+
+export interface JumpCommandResult {
+  kind: 'jumped' | 'nothing' | 'cancelled';
+  reason?: string;
+  newLeafId?: string | null;
+  summaryEntryId?: string;
+  written?: string[];
+  /** The text of a user-message target, handed back for editing. */
+  editorText?: string | null;
+}
+
+interface ModePick extends vscode.QuickPickItem {
+  mode: JumpSummaryMode;
+}
+
+/** The entry a Jump targets: an entry node, or a side branch's newest entry. */
+function targetOf(arbor: ArborServices, node: unknown): { file: string; entryId: string } | undefined {
+  const n = node as ArborNode | { file?: unknown; entryId?: unknown } | undefined;
+  if (!n || typeof n !== 'object' || typeof n.file !== 'string') return undefined;
+  if ('type' in n && n.type === 'branch') {
+    const model = arbor.store.get(n.file);
+    if (!model?.layout || !model.index) return undefined;
+    return { file: n.file, entryId: model.index.record(model.layout.latestUnder(n.start)).id };
+  }
+  if (typeof (n as { entryId?: unknown }).entryId === 'string') return { file: n.file, entryId: (n as { entryId: string }).entryId };
+  return undefined;
+}
+
+async function pickMode(model: SessionModel, targetText: string): Promise<JumpSummaryMode | undefined> {
+  const items: ModePick[] = [
+    { mode: 'none', label: '$(arrow-right) No summary', description: 'just move', detail: 'The branch you leave stays in the tree; the context will not mention it.' },
+    { mode: 'summarize', label: '$(note) Summarize the branch I leave', detail: 'Writes a branch summary so the context keeps what was learned there.' },
+    { mode: 'custom', label: '$(edit) Summarize with custom instructions…', detail: 'Adds your focus to the default summary instructions.' },
+    { mode: 'replace', label: '$(replace) Summarize with my own instructions only…', detail: 'Your instructions replace the default ones.' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Jump to: ${oneLine(targetText, 70)}`,
+    placeHolder: `Summarize the branch you are leaving in "${model.title ?? 'this session'}"?`,
+    ignoreFocusOut: true,
+  });
+  return picked?.mode;
+}
+
+/**
+ * Arbor: Jump Here. Moves the session's leaf to the chosen entry, with or
+ * without a summary of the branch left behind (Pi's /tree). Honours
+ * `branchSummary.skipPrompt` (then: no summary, no question).
+ */
+export async function jumpCommand(arbor: ArborServices, node?: unknown, options: JumpCommandOptions = {}): Promise<JumpCommandResult | undefined> {
+  let target = targetOf(arbor, node ?? arbor.treeView.selection[0]);
+  if (!target) {
+    void vscode.window.showInformationMessage('Arbor: select an entry in the Sessions view to jump to.');
+    return undefined;
+  }
+  const model = await arbor.resolveSession(target.file);
+  if (!model?.index) return undefined;
+  target = { file: model.file, entryId: target.entryId };
+  const index = model.index;
+  const ti = index.indexOf(target.entryId);
+  if (ti < 0) throw new Error(`entry ${target.entryId} is not in ${model.file}`);
+  if (ti === index.leafIndex) {
+    void vscode.window.showInformationMessage('Arbor: that entry is already the current leaf.');
+    return { kind: 'nothing', reason: 'already the current leaf' };
+  }
+  const preview = entryPreview(index.entry(ti));
+
+  let engine: Awaited<ReturnType<ArborServices['engineOptions']>>;
+  try {
+    engine = await arbor.engineOptions(model);
+  } catch (err) {
+    await reportError('Reading Pi settings', err);
+    return undefined;
+  }
+  let mode = options.summarize;
+  if (mode === undefined) {
+    mode = engine.piSettings.branchSummary.skipPrompt ? 'none' : await pickMode(model, preview.text || preview.title);
+    if (!mode) return { kind: 'cancelled', reason: 'no choice made' };
+  }
+  let instructions = options.instructions;
+  if ((mode === 'custom' || mode === 'replace') && instructions === undefined) {
+    instructions = await vscode.window.showInputBox({
+      title: mode === 'custom' ? 'Focus for the branch summary' : 'Instructions for the branch summary (replace the defaults)',
+      prompt: mode === 'custom' ? 'Added to the default instructions.' : 'Used instead of the default instructions.',
+      ignoreFocusOut: true,
+    });
+    if (instructions === undefined) return { kind: 'cancelled', reason: 'no instructions entered' };
+  }
+  if (!(await arbor.confirmAppend(model, 'Jumping'))) return { kind: 'cancelled', reason: 'the user did not confirm appending to a live session' };
+
+  const summarize = mode !== 'none';
+  try {
+    const summarizer: Summarizer | undefined = summarize ? await arbor.summarizer() : undefined;
+    const result = await withCancellableProgress(summarize ? 'Arbor: summarizing the branch you leave' : 'Arbor: jumping', async (signal, report) => {
+      if (summarizer) report(`with ${summarizer.provider}${summarizer.model ? `/${summarizer.model}` : ''}…`);
+      const proposal = await proposeNavigation({
+        file: model.file,
+        targetId: target!.entryId,
+        summarize,
+        customInstructions: instructions?.trim() || undefined,
+        replaceInstructions: mode === 'replace' ? true : undefined,
+        label: options.label,
+        summarizer,
+        estimator: engine.estimator,
+        hooks: engine.hooks,
+        includeThinking: engine.includeThinking,
+        env: engine.env,
+        piSettings: engine.piSettings,
+        signal,
+      });
+      if (proposal.kind !== 'proposal') return proposal;
+      return { kind: 'applied' as const, result: await applyNavigation(proposal, { hooks: engine.hooks, signal }) };
+    });
+    if (result.kind !== 'applied') {
+      void vscode.window.showInformationMessage(`Arbor: ${result.reason}.`);
+      return { kind: result.kind, reason: result.reason };
+    }
+    const nav = result.result;
+    const ids = nav.written.map((e) => e.id);
+    arbor.store.noteOwnWrite(ids);
+    await arbor.store.readTail(model.file);
+    arbor.setActive(model.file);
+    log().info(`jump ${model.file}: ${target.entryId} (new leaf ${nav.newLeafId ?? 'root'}), wrote ${ids.join(', ')}`);
+    await arbor.revealLeaf(model.file);
+    const summaryEntryId = nav.summaryEntry?.id;
+    if (summaryEntryId && options.showSummary) showWritten(arbor, model, summaryEntryId);
+    void announce(arbor, model, nav.editorText, summaryEntryId, options);
+    return { kind: 'jumped', newLeafId: nav.newLeafId, summaryEntryId, written: ids, editorText: nav.editorText };
+  } catch (err) {
+    if (!(err instanceof Error && err.name === 'MissingApiKey')) await reportError('Jump', err);
+    return undefined;
+  }
+}
+
+function showWritten(arbor: ArborServices, model: SessionModel, entryId: string): void {
+  if (!model.index) return;
+  arbor.panel.show(viewFromEntry(model.index, entryId, model.title ?? model.file, readConfig().estimator));
+}
+
+/** Tells the user where they are; a user-message target's text comes back for editing. */
+async function announce(arbor: ArborServices, model: SessionModel, editorText: string | null, summaryEntryId: string | undefined, options: JumpCommandOptions): Promise<void> {
+  const buttons: string[] = [];
+  if (editorText) buttons.push('Edit Message', 'Copy Message');
+  if (summaryEntryId && !options.showSummary) buttons.push('Show Summary');
+  const text = editorText
+    ? `Arbor: moved to just before your message "${oneLine(editorText, 60)}". Edit it and send it again from Pi.`
+    : `Arbor: moved the leaf${summaryEntryId ? ' and wrote a summary of the branch you left' : ''}.`;
+  const choice = await vscode.window.showInformationMessage(text, ...buttons);
+  if (choice === 'Edit Message' && editorText) {
+    const doc = await vscode.workspace.openTextDocument({ content: editorText, language: 'markdown' });
+    await vscode.window.showTextDocument(doc);
+  } else if (choice === 'Copy Message' && editorText) {
+    await vscode.env.clipboard.writeText(editorText);
+  } else if (choice === 'Show Summary' && summaryEntryId) {
+    showWritten(arbor, model, summaryEntryId);
+  }
+}

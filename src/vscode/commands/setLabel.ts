@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import { appendEntries } from '../../engine/session/writer';
+import { loadSession } from '../../engine/session/loadSession';
+import type { ArborServices } from '../services';
+import { log, reportError } from '../logging';
+import { entryPreview, oneLine } from '../tree/preview';
+import type { ArborNode } from '../tree/nodes';
+
+/**
+ * Arbor: Set Label. Appends a `label` entry for the selected entry (an empty
+ * label clears it). The label entry is a child of the current leaf, as Pi
+ * writes it, so the leaf stays where it is.
+ */
+export async function setLabelCommand(arbor: ArborServices, node?: unknown, label?: string): Promise<string | undefined> {
+  const n = (node ?? arbor.treeView.selection[0]) as ArborNode | { file?: string; entryId?: string } | undefined;
+  if (!n || typeof n.file !== 'string' || typeof (n as { entryId?: unknown }).entryId !== 'string') {
+    void vscode.window.showInformationMessage('Arbor: select an entry in the Sessions view to label.');
+    return undefined;
+  }
+  const { file, entryId } = n as { file: string; entryId: string };
+  const model = await arbor.resolveSession(file);
+  if (!model?.index) return undefined;
+  const current = model.index.labelOf(entryId);
+  if (label === undefined) {
+    const i = model.index.indexOf(entryId);
+    const p = i >= 0 ? entryPreview(model.index.entry(i)) : undefined;
+    const input = await vscode.window.showInputBox({
+      title: `Label for ${p ? `${p.title}: ${oneLine(p.text, 50)}` : entryId}`,
+      prompt: 'A bookmark name shown in the tree. Leave empty to remove the label.',
+      value: current ?? '',
+      validateInput: (v) => (v.includes('\n') ? 'One line only' : undefined),
+    });
+    if (input === undefined) return undefined;
+    label = input;
+  }
+  label = label.trim();
+  if ((current ?? '') === label) return label;
+  if (!(await arbor.confirmAppend(model, 'Labelling'))) return undefined;
+  try {
+    const index = await loadSession(file);
+    const entry: { type: string; targetId: string; label?: string } = { type: 'label', targetId: entryId };
+    if (label) entry.label = label;
+    const written = await appendEntries(index, [entry]);
+    arbor.store.noteOwnWrite(written.map((e) => e.id));
+    await arbor.store.readTail(file);
+    log().info(`label ${file}: ${entryId} -> ${label || '(cleared)'} (entry ${written[0].id})`);
+    return label;
+  } catch (err) {
+    await reportError('Set Label', err);
+    return undefined;
+  }
+}

@@ -1,0 +1,66 @@
+import { buildContext, type ModelRef } from '../engine/context/buildContext';
+import { estimateProjectedContextTokens, shouldCompact, type ContextTokens } from '../engine/tokens/contextTokens';
+import { estimatorByName } from '../engine/tokens/estimators';
+import { resolveSettings } from '../engine/operations/sessionSettings';
+import type { CompactionSettings } from '../engine/compaction/planCompaction';
+import type { SessionIndex } from '../engine/session/sessionIndex';
+import type { AgentMessage } from '../engine/session/types';
+import { contextWindowFor, engineEnv, readConfig, type ArborConfig } from './settings';
+import { loadPiSettings, type PiSettings } from '../engine/settings/piSettings';
+import { baseDirFor } from './summaryView';
+
+/**
+ * Pi's settings for a session: global, then the project's (.pi/settings.json
+ * in the session's cwd; for a session whose cwd does not exist here, in the
+ * workspace folder). Invalid values throw, naming the file and key.
+ */
+export async function loadSessionPiSettings(cwd: string, config: ArborConfig = readConfig()): Promise<PiSettings> {
+  return (await loadPiSettings({ cwd: baseDirFor(cwd), env: engineEnv(config) })).settings;
+}
+
+/** Context use of a session at its leaf (spec 3), with the threshold from Pi's settings. */
+export interface ContextUse {
+  file: string;
+  leafId: string | null;
+  model: ModelRef | null;
+  thinkingLevel: string;
+  tokens: ContextTokens;
+  contextWindow: number;
+  settings: CompactionSettings;
+  /** contextWindow - reserveTokens: auto-compaction starts above this. */
+  threshold: number;
+  overThreshold: boolean;
+  messages: { entryIndex: number; message: AgentMessage; tokens: number }[];
+  /** Error reading Pi's settings, if any (defaults are used then). */
+  settingsError: string | undefined;
+}
+
+export async function contextUse(index: SessionIndex, leafIndex: number = index.leafIndex): Promise<ContextUse> {
+  const config = readConfig();
+  const ctx = buildContext(index, leafIndex);
+  const estimator = estimatorByName(config.estimator);
+  // Usage reported before the newest compaction (or context edit) on the path is stale: the projected estimate knows.
+  const tokens = estimateProjectedContextTokens(ctx.projection, estimator);
+  let settings: CompactionSettings = { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 };
+  let settingsError: string | undefined;
+  try {
+    const piSettings = await loadSessionPiSettings(index.header.cwd, config);
+    settings = (await resolveSettings(index.header.cwd, ctx.model, { env: engineEnv(config), piSettings })).compaction;
+  } catch (err) {
+    settingsError = err instanceof Error ? err.message : String(err);
+  }
+  const contextWindow = contextWindowFor(ctx.model, config);
+  return {
+    file: index.file,
+    leafId: ctx.leafId,
+    model: ctx.model,
+    thinkingLevel: ctx.thinkingLevel,
+    tokens,
+    contextWindow,
+    settings,
+    threshold: contextWindow - settings.reserveTokens,
+    overThreshold: shouldCompact(tokens.tokens, contextWindow, settings),
+    messages: ctx.messages.map((m) => ({ ...m, tokens: estimator.estimate(m.message) })),
+    settingsError,
+  };
+}

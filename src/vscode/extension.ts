@@ -1,0 +1,138 @@
+import * as vscode from 'vscode';
+import * as fs from 'node:fs';
+import { HookBus } from '../engine/hooks/hookBus';
+import { SessionStore } from './sessionStore';
+import { SessionTreeProvider } from './tree/treeProvider';
+import type { ArborNode } from './tree/nodes';
+import { SummaryPanel } from './summaryPanel';
+import { ApiKeys } from './secrets';
+import { ArborServices } from './services';
+import { ContextStatusBar } from './statusBar';
+import { LiveWatcher } from './liveWatcher';
+import { createApi, type ArborApi } from './api';
+import { log, reportError } from './logging';
+import { readConfig } from './settings';
+import { viewFromEntry } from './summaryView';
+import { compactCommand, compactSession } from './commands/compact';
+import { jumpCommand } from './commands/jump';
+import { setLabelCommand } from './commands/setLabel';
+import { CONTEXT_SCHEME, ContextDocuments, showContextCommand } from './commands/showContext';
+import { showSummaryCommand } from './commands/showSummary';
+import { refreshCommand } from './commands/refresh';
+import { setApiKeyCommand } from './commands/setApiKey';
+import { openRawCommand, openSessionCommand } from './commands/openSession';
+import { continueInPiCommand } from './commands/continueInPi';
+
+export const VIEW_ID = 'arbor.sessions';
+
+export function activate(context: vscode.ExtensionContext): ArborApi {
+  const logger = log();
+  context.subscriptions.push(logger);
+  logger.info(`Arbor ${String(context.extension.packageJSON.version)} activating`);
+
+  const hooks = new HookBus({ onError: (f) => logger.error(`hook ${f.hook} failed:`, f.error instanceof Error ? (f.error.stack ?? f.error.message) : String(f.error)) });
+  const store = new SessionStore(context.workspaceState);
+  const tree = new SessionTreeProvider(store);
+  const treeView = vscode.window.createTreeView<ArborNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
+  const keys = new ApiKeys(context.secrets);
+
+  // The panel's actions need the services, which need the panel: the actions reach them through `late`.
+  const late: { arbor?: ArborServices } = {};
+  const panel = new SummaryPanel(context.extensionUri, {
+    openFile: async (file) => {
+      if (!fs.existsSync(file)) {
+        void vscode.window.showWarningMessage(`Arbor: ${file} does not exist (any more).`);
+        return;
+      }
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    },
+    reveal: async (file, entryId) => {
+      await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+      await late.arbor!.revealEntry(file, entryId, { select: true, focus: true });
+    },
+    compactAgain: async (file) => {
+      await vscode.commands.executeCommand('arbor.compact', { file });
+    },
+    refreshEntry: async (file, entryId) => {
+      const session = await late.arbor!.peekSession(file);
+      if (!session || session.index.indexOf(entryId) < 0) return undefined;
+      return viewFromEntry(session.index, entryId, session.title, readConfig().estimator);
+    },
+  });
+  const arbor = new ArborServices(context.extensionUri, store, tree, treeView, panel, hooks, keys);
+  late.arbor = arbor;
+  context.subscriptions.push(store, tree, treeView, panel, arbor);
+
+  context.subscriptions.push(
+    treeView.onDidChangeSelection((e) => {
+      const node = e.selection[0];
+      if (node) arbor.setActive(node.file);
+    }),
+    treeView.onDidExpandElement((e) => arbor.setActive(e.element.file)),
+  );
+
+  const refreshContext = () => {
+    void vscode.commands.executeCommand('setContext', 'arbor.listed', store.isListed);
+    void vscode.commands.executeCommand('setContext', 'arbor.sessionCount', store.list().length);
+  };
+  context.subscriptions.push(store.onDidChange((m) => m === undefined && refreshContext()));
+
+  const contextDocs = new ContextDocuments(arbor);
+  context.subscriptions.push(contextDocs, vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, contextDocs));
+
+  const statusBar = new ContextStatusBar(arbor, (model, auto) =>
+    auto ? compactSession(arbor, model, { review: false, reason: 'threshold', instructions: '', skipLiveCheck: true }) : compactCommand(arbor, { file: model.file }),
+  );
+  context.subscriptions.push(statusBar, new LiveWatcher(store));
+
+  const register = (id: string, title: string, fn: (...args: never[]) => unknown) => {
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          return await (fn as (...a: unknown[]) => unknown)(...args);
+        } catch (err) {
+          await reportError(title, err);
+          return undefined;
+        }
+      }),
+    );
+  };
+  register('arbor.refresh', 'Refresh', () => refreshCommand(arbor));
+  register('arbor.openSessionFile', 'Open Session File', (uri?: vscode.Uri) => openSessionCommand(arbor, uri));
+  register('arbor.openRaw', 'Open Raw Session File', (node?: unknown) => openRawCommand(arbor, node));
+  register('arbor.compact', 'Compact', (node?: unknown, options?: object) => compactCommand(arbor, node, options));
+  register('arbor.applyProposal', 'Apply', (proposalId?: string, summary?: string) => {
+    const id = proposalId ?? panel.pendingProposals()[0];
+    if (!id) throw new Error('there is no compaction proposal to apply');
+    return panel.apply(id, summary);
+  });
+  register('arbor.discardProposal', 'Discard', (proposalId?: string) => {
+    const id = proposalId ?? panel.pendingProposals()[0];
+    return id ? panel.discard(id) : false;
+  });
+  register('arbor.jumpHere', 'Jump Here', (node?: unknown, options?: object) => jumpCommand(arbor, node, options));
+  register('arbor.setLabel', 'Set Label', (node?: unknown, label?: string) => setLabelCommand(arbor, node, label));
+  register('arbor.showContext', 'Show Context', (node?: unknown) => showContextCommand(arbor, node));
+  register('arbor.showSummary', 'Show Summary', (node?: unknown) => showSummaryCommand(arbor, node));
+  register('arbor.setApiKey', 'Set API Key', (provider?: string, key?: string) => setApiKeyCommand(arbor, provider, key));
+  register('arbor.continueInPi', 'Continue in Pi', (node?: unknown) => continueInPiCommand(arbor, node));
+  register('arbor.revealLeaf', 'Reveal Current Leaf', async (node?: unknown) => {
+    const model = await arbor.resolveSession(node);
+    if (model) await arbor.revealLeaf(model.file);
+  });
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('arbor.sessionDir') || e.affectsConfiguration('arbor.piAgentDir')) void store.refreshList();
+      else if (e.affectsConfiguration('arbor.tokenEstimator')) tree.redraw();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void store.refreshList()),
+  );
+
+  void store.refreshList().then(refreshContext, (err) => reportError('Listing sessions', err));
+  return createApi(arbor, hooks, statusBar, () => refreshCommand(arbor));
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

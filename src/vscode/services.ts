@@ -1,0 +1,189 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { HookBus } from '../engine/hooks/hookBus';
+import type { Summarizer } from '../engine/summarize/summarizer';
+import { titleFromIndex, type SessionModel, type SessionStore } from './sessionStore';
+import { loadSession } from '../engine/session/loadSession';
+import type { SessionIndex } from '../engine/session/sessionIndex';
+import type { SessionTreeProvider } from './tree/treeProvider';
+import type { ArborNode } from './tree/nodes';
+import type { SummaryPanel } from './summaryPanel';
+import type { ApiKeys } from './secrets';
+import { createConfiguredSummarizer } from './summarizers';
+import { engineEnv, readConfig } from './settings';
+import { relativeTime } from './tree/treeItems';
+import { log } from './logging';
+import { loadSessionPiSettings } from './contextInfo';
+import type { PiSettings } from '../engine/settings/piSettings';
+import type { EstimatorName } from '../engine/tokens/estimators';
+
+/** What commands share: the store, the tree, the panel, the hooks, keys. */
+export class ArborServices {
+  private active: string | undefined;
+  private readonly activeChanged = new vscode.EventEmitter<string | undefined>();
+  /** The session the status bar follows changed. */
+  readonly onDidChangeActive = this.activeChanged.event;
+
+  constructor(
+    readonly extensionUri: vscode.Uri,
+    readonly store: SessionStore,
+    readonly tree: SessionTreeProvider,
+    readonly treeView: vscode.TreeView<ArborNode>,
+    readonly panel: SummaryPanel,
+    readonly hooks: HookBus,
+    readonly keys: ApiKeys,
+  ) {}
+
+  dispose(): void {
+    this.activeChanged.dispose();
+  }
+
+  /** The session the user last worked with (selection in the tree), else the newest listed one. */
+  get activeFile(): string | undefined {
+    if (this.active && this.store.get(this.active)) return this.active;
+    return this.store.list()[0]?.file;
+  }
+
+  setActive(file: string | undefined): void {
+    if (file === this.active) return;
+    this.active = file;
+    this.activeChanged.fire(file);
+  }
+
+  summarizer(): Promise<Summarizer> {
+    return createConfiguredSummarizer(this.keys);
+  }
+
+  /** Options every engine operation on `model` gets from the settings (Pi's settings read now: invalid ones throw). */
+  async engineOptions(model: SessionModel): Promise<{ env: NodeJS.ProcessEnv; estimator: EstimatorName; includeThinking: boolean; hooks: HookBus; piSettings: PiSettings }> {
+    const config = readConfig();
+    const piSettings = await loadSessionPiSettings(model.cwd || model.index?.header.cwd || '', config);
+    return { env: engineEnv(config), estimator: config.estimator, includeThinking: config.includeThinking, hooks: this.hooks, piSettings };
+  }
+
+  /** The session a command acts on: the node's, a file URI's, or the active one (else ask). */
+  async resolveSession(target?: unknown): Promise<SessionModel | undefined> {
+    let file: string | undefined;
+    if (target instanceof vscode.Uri) file = target.fsPath;
+    else if (typeof target === 'string') file = target;
+    else if (target && typeof target === 'object' && typeof (target as { file?: unknown }).file === 'string') file = (target as { file: string }).file;
+    if (file) {
+      const abs = path.resolve(file);
+      let model = this.store.get(abs);
+      if (!model) model = await this.store.addOpened(abs);
+      await this.store.ensureLoaded(model);
+      return model;
+    }
+    if (!this.store.isListed) await this.store.refreshList();
+    const sessions = this.store.list();
+    if (sessions.length === 0) {
+      void vscode.window.showInformationMessage('Arbor: no Pi sessions found for this workspace. Use "Arbor: Open Session File..." to open one.');
+      return undefined;
+    }
+    let model = this.active ? this.store.get(this.active) : undefined;
+    if (!model && sessions.length === 1) model = sessions[0];
+    if (!model) {
+      const picked = await vscode.window.showQuickPick(
+        sessions.map((s) => ({
+          label: s.title || path.basename(s.file),
+          description: relativeTime(s.mtimeMs),
+          detail: s.file,
+          model: s,
+          picked: s.file === this.activeFile,
+        })),
+        { title: 'Arbor: choose a session', placeHolder: 'Session', matchOnDetail: true },
+      );
+      if (!picked) return undefined;
+      model = picked.model;
+    }
+    await this.store.ensureLoaded(model);
+    this.setActive(model.file);
+    return model;
+  }
+
+  /**
+   * The index of a session for display (a context document, a restored panel)
+   * without adding it to the list: the listed, live-updated index if it is
+   * listed, else a fresh read of the file.
+   */
+  async peekSession(file: string): Promise<{ index: SessionIndex; title: string } | undefined> {
+    const model = this.store.get(path.resolve(file));
+    if (model) {
+      const index = await this.store.ensureLoaded(model);
+      return { index, title: model.title ?? model.file };
+    }
+    try {
+      const index = await loadSession(file);
+      return { index, title: titleFromIndex(index) ?? path.basename(file) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Before appending to a file another process wrote to within the last few
+   * seconds, ask (Pi may be running on it).
+   */
+  async confirmAppend(model: SessionModel, what: string): Promise<boolean> {
+    await this.store.readTail(model.file);
+    if (!this.store.isLive(model)) return true;
+    const ago = Math.max(1, Math.round((Date.now() - (model.lastExternalWriteAt ?? Date.now())) / 1000));
+    const choice = await vscode.window.showWarningMessage(
+      `Another process (Pi?) wrote to this session ${ago} s ago. ${what} appends to the same file; if Pi is still running there, its next entries and Arbor's will both be in the tree. Continue?`,
+      { modal: true },
+      'Append Anyway',
+    );
+    return choice === 'Append Anyway';
+  }
+
+  /** Shows an entry in the tree (expanding what leads to it). Best effort: never throws. */
+  async revealEntry(file: string, entryId: string, options: { select?: boolean; focus?: boolean } = {}): Promise<boolean> {
+    const model = this.store.get(file);
+    if (!model) return false;
+    await this.store.ensureLoaded(model);
+    return this.revealWithRetry(() => this.tree.nodeForEntry(file, entryId), options);
+  }
+
+  async revealLeaf(file: string): Promise<boolean> {
+    const model = this.store.get(file);
+    if (!model) return false;
+    await this.store.ensureLoaded(model);
+    return this.revealWithRetry(() => this.tree.leafNode(file), {});
+  }
+
+  /**
+   * VS Code refreshes a tree a little after onDidChangeTreeData; revealing a
+   * new node before that fails ("Cannot resolve tree item"). Try a few times.
+   */
+  private async revealWithRetry(node: () => ArborNode | undefined, options: { select?: boolean; focus?: boolean }): Promise<boolean> {
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const n = node();
+      if (!n) return false;
+      try {
+        await this.treeView.reveal(n, { select: options.select ?? true, focus: options.focus ?? false, expand: false });
+        return true;
+      } catch (err) {
+        lastError = err;
+        await new Promise((r) => setTimeout(r, 150 + attempt * 100));
+      }
+    }
+    log().debug(`reveal failed: ${String(lastError)}`);
+    return false;
+  }
+}
+
+/** Runs `task` under a cancellable notification; cancelling aborts the signal handed down to the engine and the provider call. */
+export function withCancellableProgress<T>(title: string, task: (signal: AbortSignal, report: (message: string) => void) => Promise<T>): Promise<T> {
+  return Promise.resolve(
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await task(controller.signal, (message) => progress.report({ message }));
+      } finally {
+        sub.dispose();
+      }
+    }),
+  );
+}

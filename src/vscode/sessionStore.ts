@@ -1,0 +1,320 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { promises as fsp } from 'node:fs';
+import { loadSession } from '../engine/session/loadSession';
+import { readAppended } from '../engine/session/tail';
+import { listSessions, sessionsDirFor } from '../engine/session/discovery';
+import type { SessionIndex } from '../engine/session/sessionIndex';
+import { SessionLayout } from './tree/layout';
+import { contentText, oneLine } from './tree/preview';
+import { engineEnv, readConfig } from './settings';
+import { log } from './logging';
+
+export interface SessionModel {
+  file: string;
+  /** 'workspace': found in Pi's sessions folder for an open folder; 'opened': added by the user. */
+  source: 'workspace' | 'opened';
+  id: string;
+  cwd: string;
+  timestamp: string;
+  mtimeMs: number;
+  size: number;
+  /** Session name (session_info) or first user message, for the tree label. */
+  title: string | undefined;
+  index: SessionIndex | undefined;
+  layout: SessionLayout | undefined;
+  error: string | undefined;
+  /** When another process last appended to the file (ms since epoch). */
+  lastExternalWriteAt: number | undefined;
+}
+
+const OPENED_KEY = 'arbor.openedSessions';
+
+/**
+ * The sessions Arbor shows and their loaded indexes. Loading is lazy (on
+ * expand); appended bytes are read incrementally (tail). Every read of a
+ * session's index goes through a per-file queue so a tail read never races
+ * another one. Operations (compact, jump) load their own index and write to
+ * the file; the store picks their entries up like any other append.
+ */
+export class SessionStore implements vscode.Disposable {
+  private readonly sessions = new Map<string, SessionModel>();
+  private order: string[] = [];
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Entry ids Arbor itself wrote, so its own appends are not taken for another writer's. */
+  private readonly ownIds = new Set<string>();
+  private readonly changed = new vscode.EventEmitter<SessionModel | undefined>();
+  /** Fires with a session whose content changed, or undefined when the list changed. */
+  readonly onDidChange = this.changed.event;
+  private listed = false;
+
+  constructor(private readonly memento: vscode.Memento) {}
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  /** Pi's session folders for the open workspace folders. */
+  sessionDirs(): { folder: string; dir: string }[] {
+    const env = engineEnv(readConfig());
+    return (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => ({ folder: f.uri.fsPath, dir: sessionsDirFor(f.uri.fsPath, env) }));
+  }
+
+  openedFiles(): string[] {
+    return this.memento.get<string[]>(OPENED_KEY, []);
+  }
+
+  get(file: string): SessionModel | undefined {
+    return this.sessions.get(file);
+  }
+
+  list(): SessionModel[] {
+    return this.order.map((f) => this.sessions.get(f)!).filter(Boolean);
+  }
+
+  get isListed(): boolean {
+    return this.listed;
+  }
+
+  /** Re-reads the session folders (and the opened files). Loaded indexes are kept. */
+  async refreshList(): Promise<void> {
+    const seen = new Set<string>();
+    const order: string[] = [];
+    for (const { dir } of this.sessionDirs()) {
+      let infos;
+      try {
+        infos = await listSessions(dir);
+      } catch (err) {
+        log().warn(`cannot list ${dir}: ${String(err)}`);
+        continue;
+      }
+      for (const info of infos) {
+        if (seen.has(info.file)) continue;
+        seen.add(info.file);
+        order.push(info.file);
+        this.upsert(info.file, 'workspace', info);
+      }
+    }
+    for (const file of this.openedFiles()) {
+      if (seen.has(file)) continue;
+      try {
+        const st = await fsp.stat(file);
+        seen.add(file);
+        order.push(file);
+        this.upsert(file, 'opened', { mtimeMs: st.mtimeMs, size: st.size });
+      } catch {
+        log().warn(`opened session ${file} is gone; removing it from the list`);
+        await this.memento.update(OPENED_KEY, this.openedFiles().filter((f) => f !== file));
+      }
+    }
+    for (const f of [...this.sessions.keys()]) if (!seen.has(f)) this.sessions.delete(f);
+    this.order = order;
+    await Promise.all(this.list().filter((s) => s.title === undefined).map((s) => this.peekTitle(s)));
+    this.listed = true;
+    this.changed.fire(undefined);
+  }
+
+  /** Adds a file to the list ("Open Session File..."), remembered per workspace. */
+  async addOpened(file: string): Promise<SessionModel> {
+    const abs = path.resolve(file);
+    const opened = this.openedFiles();
+    if (!opened.includes(abs) && !this.sessions.has(abs)) await this.memento.update(OPENED_KEY, [...opened, abs]);
+    await this.refreshList();
+    const model = this.sessions.get(abs);
+    if (!model) throw new Error(`${abs} could not be opened`);
+    await this.ensureLoaded(model);
+    return model;
+  }
+
+  private upsert(file: string, source: SessionModel['source'], info: Partial<Pick<SessionModel, 'id' | 'cwd' | 'timestamp' | 'mtimeMs' | 'size'>>): void {
+    const existing = this.sessions.get(file);
+    if (existing) {
+      existing.mtimeMs = info.mtimeMs ?? existing.mtimeMs;
+      if (!existing.index) existing.size = info.size ?? existing.size;
+      return;
+    }
+    const recent = info.mtimeMs !== undefined && Date.now() - info.mtimeMs < readConfig().liveWriteSeconds * 1000;
+    this.sessions.set(file, {
+      file,
+      source,
+      id: info.id ?? '',
+      cwd: info.cwd ?? '',
+      timestamp: info.timestamp ?? '',
+      mtimeMs: info.mtimeMs ?? 0,
+      size: info.size ?? 0,
+      title: undefined,
+      index: undefined,
+      layout: undefined,
+      error: undefined,
+      lastExternalWriteAt: recent ? info.mtimeMs : undefined,
+    });
+  }
+
+  /** Runs `fn` after every earlier queued read of `file`. */
+  private queue<T>(file: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(file) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    this.queues.set(
+      file,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+
+  /** Loads a session's index (once) and computes its layout. */
+  async ensureLoaded(model: SessionModel): Promise<SessionIndex> {
+    if (model.index) return model.index;
+    return this.queue(model.file, async () => {
+      if (model.index) return model.index;
+      try {
+        const index = await loadSession(model.file);
+        model.index = index;
+        model.error = undefined;
+        model.id = index.header.id;
+        model.cwd = index.header.cwd;
+        model.timestamp = index.header.timestamp;
+        model.size = index.size;
+        model.layout = new SessionLayout(index);
+        model.title = titleFromIndex(index) ?? model.title;
+        for (const d of index.diagnostics.slice(0, 20)) log().warn(`${d.file}:${d.line}: ${d.message}`);
+        return index;
+      } catch (err) {
+        model.error = err instanceof Error ? err.message : String(err);
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * Reads what was appended to a loaded session since the last read (or
+   * reloads it if the file was replaced) and fires a change when anything
+   * was added. Returns the number of new entries.
+   */
+  async readTail(file: string): Promise<number> {
+    const model = this.sessions.get(file);
+    if (!model) return 0;
+    return this.queue(file, async () => {
+      let st;
+      try {
+        st = await fsp.stat(file);
+      } catch {
+        return 0;
+      }
+      model.mtimeMs = st.mtimeMs;
+      if (!model.index) {
+        if (st.size !== model.size) {
+          const external = st.size > model.size;
+          model.size = st.size;
+          if (external) model.lastExternalWriteAt = Date.now();
+          this.changed.fire(model);
+        }
+        return 0;
+      }
+      const before = model.index.entryCount;
+      const result = await readAppended(model.index);
+      if (result.replaced) {
+        log().info(`${file} was replaced; reloading it`);
+        model.index = await loadSession(file);
+        model.layout = new SessionLayout(model.index);
+        model.size = model.index.size;
+        this.changed.fire(model);
+        return model.index.entryCount;
+      }
+      model.size = model.index.size;
+      if (result.added === 0) return 0;
+      let foreign = false;
+      for (let i = before; i < model.index.entryCount; i++) {
+        const id = model.index.record(i).id;
+        if (this.ownIds.has(id)) this.ownIds.delete(id);
+        else foreign = true;
+      }
+      if (foreign) model.lastExternalWriteAt = Date.now();
+      model.layout = new SessionLayout(model.index);
+      model.title = titleFromIndex(model.index) ?? model.title;
+      this.changed.fire(model);
+      return result.added;
+    });
+  }
+
+  /** Redraws a session (e.g. when its "live" flag runs out). */
+  touch(model: SessionModel): void {
+    this.changed.fire(model);
+  }
+
+  /** Records entries Arbor wrote (their arrival is not another writer's activity). */
+  noteOwnWrite(ids: readonly string[]): void {
+    for (const id of ids) this.ownIds.add(id);
+  }
+
+  /** Whether another process wrote to the file within `arbor.liveWriteSeconds`. */
+  isLive(model: SessionModel, now = Date.now()): boolean {
+    return model.lastExternalWriteAt !== undefined && now - model.lastExternalWriteAt < readConfig().liveWriteSeconds * 1000;
+  }
+
+  /** Drops a loaded index (Refresh): the next expand reloads it from disk. */
+  async reload(model: SessionModel): Promise<void> {
+    await this.queue(model.file, async () => {
+      model.index = undefined;
+      model.layout = undefined;
+    });
+    await this.ensureLoaded(model);
+    this.changed.fire(model);
+  }
+
+  private async peekTitle(model: SessionModel): Promise<void> {
+    try {
+      const fh = await fsp.open(model.file, 'r');
+      try {
+        const buf = Buffer.alloc(64 * 1024);
+        const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+        const lines = buf.toString('utf8', 0, bytesRead).split('\n');
+        let firstUser: string | undefined;
+        for (let k = 0; k < lines.length - 1; k++) {
+          let o: Record<string, unknown>;
+          try {
+            o = JSON.parse(lines[k]) as Record<string, unknown>;
+          } catch {
+            continue;
+          }
+          if (k === 0 && o.type === 'session') {
+            model.id ||= String(o.id ?? '');
+            model.cwd ||= String(o.cwd ?? '');
+            model.timestamp ||= String(o.timestamp ?? '');
+          }
+          if (o.type === 'session_info' && typeof o.name === 'string' && o.name) {
+            model.title = oneLine(o.name, 80);
+            return;
+          }
+          const m = o.message as { role?: string; content?: unknown } | undefined;
+          if (!firstUser && o.type === 'message' && m?.role === 'user') firstUser = oneLine(contentText(m.content as string), 80);
+        }
+        model.title = firstUser;
+      } finally {
+        await fh.close();
+      }
+    } catch {
+      model.title = undefined;
+    }
+  }
+}
+
+/** The session's name (newest session_info) or its first user message. */
+export function titleFromIndex(index: SessionIndex): string | undefined {
+  let firstUser: string | undefined;
+  for (let i = index.entryCount - 1; i >= 0; i--) {
+    const rec = index.record(i);
+    if (rec.type === 'session_info') {
+      const name = (index.entry(i) as { name?: unknown }).name;
+      if (typeof name === 'string' && name) return oneLine(name, 80);
+    }
+  }
+  for (let i = 0; i < index.entryCount && !firstUser; i++) {
+    const rec = index.record(i);
+    if (rec.type === 'message' && rec.role === 'user') {
+      firstUser = oneLine(contentText((index.entry(i) as { message: { content?: string } }).message.content), 80);
+    }
+  }
+  return firstUser;
+}

@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { EstimatorName } from '../engine/tokens/estimators';
+
+/**
+ * Arbor's own settings (`arbor.*`). Pi's settings files
+ * (~/.pi/agent/settings.json, then <project>/.pi/settings.json) still supply
+ * the compaction and branch-summary numbers; these settings only choose the
+ * summarizer, the estimator, where Pi's files are, and the extension's own
+ * behaviour.
+ */
+export type ProviderName = 'offline' | 'openai' | 'anthropic';
+
+export interface ArborConfig {
+  provider: ProviderName;
+  model: string;
+  baseURL: string;
+  estimator: EstimatorName;
+  includeThinking: boolean;
+  contextWindow: number;
+  modelContextWindows: Record<string, number>;
+  autoCompact: boolean;
+  autoCompactIdleSeconds: number;
+  liveWriteSeconds: number;
+  piAgentDir: string;
+  sessionDir: string;
+  piPath: string;
+}
+
+export function readConfig(): ArborConfig {
+  const c = vscode.workspace.getConfiguration('arbor');
+  return {
+    provider: c.get<ProviderName>('summarizer.provider', 'offline'),
+    model: c.get<string>('summarizer.model', '').trim(),
+    baseURL: c.get<string>('summarizer.baseURL', '').trim(),
+    estimator: c.get<EstimatorName>('tokenEstimator', 'tokenizer'),
+    includeThinking: c.get<boolean>('summarizer.includeThinking', true),
+    contextWindow: positive(c.get<number>('contextWindow', 200000), 200000),
+    modelContextWindows: c.get<Record<string, number>>('modelContextWindows', {}) ?? {},
+    autoCompact: c.get<boolean>('autoCompact', false),
+    autoCompactIdleSeconds: positive(c.get<number>('autoCompactIdleSeconds', 30), 30),
+    liveWriteSeconds: positive(c.get<number>('liveWriteSeconds', 10), 10),
+    piAgentDir: resolveFolderSetting(c.get<string>('piAgentDir', '')),
+    sessionDir: resolveFolderSetting(c.get<string>('sessionDir', '')),
+    piPath: c.get<string>('piPath', 'pi').trim() || 'pi',
+  };
+}
+
+function positive(v: number | undefined, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/** `~`, `${workspaceFolder}` and paths relative to the first workspace folder. */
+export function resolveFolderSetting(value: string | undefined): string {
+  let p = (value ?? '').trim();
+  if (!p) return '';
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+  p = p.replace(/\$\{workspaceFolder\}/g, folder ?? '');
+  if (p === '~' || p.startsWith('~/')) p = os.homedir() + p.slice(1);
+  if (!path.isAbsolute(p) && folder) p = path.join(folder, p);
+  return path.normalize(p);
+}
+
+/** The environment handed to the engine: Arbor's settings override PI_CODING_AGENT_DIR / PI_CODING_AGENT_SESSION_DIR. */
+export function engineEnv(config: ArborConfig = readConfig()): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (config.piAgentDir) env.PI_CODING_AGENT_DIR = config.piAgentDir;
+  if (config.sessionDir) env.PI_CODING_AGENT_SESSION_DIR = config.sessionDir;
+  return env;
+}
+
+/** Context window for a model: `arbor.modelContextWindows["provider/modelId"]`, else `arbor.contextWindow`. */
+export function contextWindowFor(model: { provider: string; modelId: string } | null, config: ArborConfig = readConfig()): number {
+  if (model) {
+    const v = config.modelContextWindows[`${model.provider}/${model.modelId}`] ?? config.modelContextWindows[model.modelId];
+    if (typeof v === 'number' && v > 0) return v;
+  }
+  return config.contextWindow;
+}

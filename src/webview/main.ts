@@ -1,0 +1,237 @@
+import { parseMarkdown } from './markdown';
+import { el, renderBlocks } from './dom';
+import { SECTION_TITLES, type FileLink, type FromWebview, type PanelState, type SummarySections, type SummaryView, type ToWebview } from './protocol';
+
+/**
+ * The summary panel. Renders a SummaryView sent by the extension; in review
+ * mode offers Apply / Edit / Discard. State survives a window reload through
+ * setState (the extension's serializer re-sends fresh data when it can).
+ */
+const vscode = acquireVsCodeApi<PanelState>();
+const state: PanelState = vscode.getState() ?? { view: undefined, editing: undefined };
+let busy: { busy: boolean; message?: string } = { busy: false };
+let error: string | undefined;
+
+const root = document.getElementById('root')!;
+
+function post(message: FromWebview): void {
+  vscode.postMessage(message);
+}
+
+function save(): void {
+  vscode.setState(state);
+}
+
+function fmt(n: number | undefined): string {
+  if (n === undefined || !Number.isFinite(n)) return '–';
+  return n.toLocaleString('en-US');
+}
+
+function kindTitle(view: SummaryView): string {
+  return view.kind === 'compaction' ? 'Compaction summary' : 'Branch summary';
+}
+
+function badge(view: SummaryView): HTMLElement {
+  const text = view.mode === 'review' ? 'Proposed, not written yet' : view.mode === 'expired' ? 'Proposal expired' : view.fromHook ? 'Written by a hook' : 'In session';
+  return el('span', { id: 'mode-badge', class: `badge ${view.mode}` }, text);
+}
+
+function statsRow(view: SummaryView): HTMLElement {
+  const row = el('dl', { class: 'stats', id: 'stats' });
+  const add = (label: string, value: string, id?: string) => {
+    row.append(el('div', { class: 'stat', id }, el('dt', {}, label), el('dd', {}, value)));
+  };
+  if (view.tokensBefore !== undefined) add('Tokens before', fmt(view.tokensBefore), 'stat-before');
+  if (view.tokensAfter !== undefined) add('Tokens after', fmt(view.tokensAfter), 'stat-after');
+  if (view.tokensBefore !== undefined && view.tokensAfter !== undefined && view.tokensBefore > 0) {
+    add('Saved', `${Math.max(0, Math.round((1 - view.tokensAfter / view.tokensBefore) * 100))}%`);
+  }
+  if (view.usage) {
+    add('Summary call', `${fmt(view.usage.input)} in · ${fmt(view.usage.output)} out`, 'stat-usage');
+    add('Cost', view.usage.cost !== undefined ? `$${view.usage.cost.toFixed(4)}` : '–', 'stat-cost');
+  }
+  if (view.author) add('Summarizer', view.author, 'stat-author');
+  return row;
+}
+
+function toolbar(view: SummaryView): HTMLElement | undefined {
+  if (view.mode === 'expired') {
+    return el(
+      'div',
+      { class: 'toolbar' },
+      el('p', { class: 'hint' }, 'This proposal was not written and is gone after the window reloaded. Compact again to get a new one.'),
+      button('compact-again', 'Compact Again', 'primary', () => post({ type: 'compactAgain', file: view.file })),
+    );
+  }
+  if (view.mode !== 'review' || !view.proposalId) return undefined;
+  const id = view.proposalId;
+  if (state.editing !== undefined) {
+    return el(
+      'div',
+      { class: 'toolbar' },
+      button('apply-edited', 'Apply Edited Summary', 'primary', () => post({ type: 'apply', proposalId: id, summary: state.editing })),
+      button('cancel-edit', 'Cancel Edit', 'secondary', () => {
+        state.editing = undefined;
+        save();
+        render();
+      }),
+      button('discard', 'Discard', 'secondary', () => post({ type: 'discard', proposalId: id })),
+    );
+  }
+  return el(
+    'div',
+    { class: 'toolbar' },
+    button('apply', 'Apply', 'primary', () => post({ type: 'apply', proposalId: id })),
+    button('edit', 'Edit', 'secondary', () => {
+      state.editing = view.markdown;
+      save();
+      render();
+      document.getElementById('editor')?.focus();
+    }),
+    button('discard', 'Discard', 'secondary', () => post({ type: 'discard', proposalId: id })),
+    el('span', { class: 'hint' }, 'Nothing is written to the session until you apply.'),
+  );
+}
+
+function button(id: string, label: string, kind: 'primary' | 'secondary', onClick: () => void): HTMLButtonElement {
+  const b = el('button', { id, class: `button ${kind}`, type: 'button' }, label);
+  b.disabled = busy.busy;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function section(key: keyof SummarySections | string, title: string, markdown: string, level = 2): HTMLElement | undefined {
+  if (!markdown.trim()) return undefined;
+  const s = el('section', { class: 'section', 'data-section': key });
+  s.append(el(level === 2 ? 'h2' : 'h3', {}, title));
+  const body = el('div', { class: 'markdown' });
+  renderBlocks(parseMarkdown(markdown), body, 2);
+  s.append(body);
+  return s;
+}
+
+function progress(sections: SummarySections): HTMLElement | undefined {
+  const parts = [
+    section('done', 'Done', sections.done, 3),
+    section('inProgress', 'In Progress', sections.inProgress, 3),
+    section('blocked', 'Blocked', sections.blocked, 3),
+  ].filter((p): p is HTMLElement => !!p);
+  if (!parts.length) return undefined;
+  return el('section', { class: 'section progress', 'data-section': 'progress' }, el('h2', {}, 'Progress'), ...parts);
+}
+
+function fileList(title: string, id: string, files: FileLink[]): HTMLElement | undefined {
+  if (!files.length) return undefined;
+  const ul = el('ul', { class: 'files' });
+  for (const f of files) {
+    const a = el('a', { href: '#', class: `file-link${f.exists ? '' : ' missing'}`, 'data-path': f.resolved, title: f.exists ? f.resolved : `${f.resolved} (not found)` }, f.path);
+    a.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      post({ type: 'openFile', path: f.resolved });
+    });
+    ul.append(el('li', {}, a));
+  }
+  return el('div', { class: 'file-group', id }, el('h3', {}, `${title} (${files.length})`), ul);
+}
+
+function replacedBlock(view: SummaryView): HTMLElement | undefined {
+  const r = view.replaced;
+  if (!r) return undefined;
+  const what = view.kind === 'compaction' ? `Replaces ${r.count} entr${r.count === 1 ? 'y' : 'ies'} in the context` : `Summarizes ${r.count} abandoned entr${r.count === 1 ? 'y' : 'ies'}`;
+  const details = el('details', { class: 'replaced', id: 'replaced' });
+  details.append(el('summary', {}, what));
+  const list = el('ol', { class: 'entries' });
+  for (const e of r.entries) {
+    const a = el('a', { href: '#', class: 'entry-link', 'data-entry': e.id }, el('code', {}, e.id));
+    a.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      post({ type: 'reveal', file: view.file, entryId: e.id });
+    });
+    list.append(el('li', {}, a, el('span', { class: 'entry-title' }, ` ${e.title}: `), el('span', { class: 'entry-text' }, e.text)));
+  }
+  details.append(list);
+  if (r.firstKeptEntryId) details.append(el('p', { class: 'hint' }, `Kept verbatim from entry ${r.firstKeptEntryId} on.`));
+  if (r.fromId) details.append(el('p', { class: 'hint' }, `Left from leaf ${r.fromId}.`));
+  return details;
+}
+
+function render(): void {
+  root.replaceChildren();
+  const view = state.view;
+  if (!view) {
+    root.append(el('p', { class: 'empty' }, 'Select a compaction or branch summary in the Arbor view to see it here.'));
+    return;
+  }
+  document.title = kindTitle(view);
+  const header = el(
+    'header',
+    { class: 'header' },
+    el('div', { class: 'title-row' }, el('h1', { id: 'summary-title' }, kindTitle(view)), badge(view)),
+    el('p', { class: 'meta' }, [view.sessionTitle, view.entryId ? `entry ${view.entryId}` : undefined, view.timestamp ? new Date(view.timestamp).toLocaleString() : undefined].filter(Boolean).join(' · ')),
+    view.customInstructions ? el('p', { class: 'meta' }, `Instructions: ${view.customInstructions}`) : undefined,
+    statsRow(view),
+    toolbar(view),
+  );
+  root.append(header);
+  if (busy.busy) root.append(el('div', { class: 'busy', role: 'status' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), busy.message ?? 'Working…'));
+  if (error) root.append(el('div', { class: 'error', role: 'alert' }, error));
+
+  if (view.mode === 'review' && state.editing !== undefined) {
+    const ta = el('textarea', { id: 'editor', class: 'editor', spellcheck: 'false', 'aria-label': 'Summary text (markdown)' });
+    ta.value = state.editing;
+    ta.addEventListener('input', () => {
+      state.editing = ta.value;
+      save();
+    });
+    root.append(el('div', { class: 'edit-area' }, ta));
+    return;
+  }
+
+  const main = el('main', { class: 'sections' });
+  const s = view.sections;
+  for (const part of [
+    section('goal', 'Goal', s.goal),
+    section('constraints', 'Constraints & Preferences', s.constraints),
+    progress(s),
+    section('decisions', 'Key Decisions', s.decisions),
+    section('nextSteps', 'Next Steps', s.nextSteps),
+    section('criticalContext', 'Critical Context', s.criticalContext),
+    section('turnContext', SECTION_TITLES.find(([k]) => k === 'turnContext')![1], s.turnContext),
+    section('other', 'Other notes', s.other),
+  ]) {
+    if (part) main.append(part);
+  }
+  const files = [fileList('Read files', 'read-files', view.readFiles), fileList('Modified files', 'modified-files', view.modifiedFiles)].filter((f): f is HTMLElement => !!f);
+  if (files.length) main.append(el('section', { class: 'section files-section', 'data-section': 'files' }, el('h2', {}, 'Files'), ...files));
+  const replaced = replacedBlock(view);
+  if (replaced) main.append(replaced);
+  root.append(main);
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const msg = event.data as ToWebview;
+  if (!msg || typeof msg !== 'object') return;
+  switch (msg.type) {
+    case 'show':
+      if (state.view?.proposalId !== msg.view.proposalId || msg.view.mode !== 'review') state.editing = undefined;
+      state.view = msg.view;
+      error = undefined;
+      busy = { busy: false };
+      save();
+      render();
+      break;
+    case 'busy':
+      busy = { busy: msg.busy, message: msg.message };
+      if (msg.busy) error = undefined;
+      render();
+      break;
+    case 'error':
+      error = msg.message;
+      busy = { busy: false };
+      render();
+      break;
+  }
+});
+
+render();
+post({ type: 'ready' });

@@ -1,0 +1,142 @@
+/**
+ * Messages between the summary panel (webview) and the extension. Both sides
+ * import this module; it holds types and pure helpers only (no DOM, no vscode).
+ */
+
+export const PANEL_VIEW_TYPE = 'arbor.summary';
+
+/** The structured sections of a summary, each as markdown (empty string when absent). */
+export interface SummarySections {
+  goal: string;
+  constraints: string;
+  done: string;
+  inProgress: string;
+  blocked: string;
+  decisions: string;
+  nextSteps: string;
+  criticalContext: string;
+  /** The split-turn part (original request, early progress, context for the kept suffix). */
+  turnContext: string;
+  /** Text outside the known sections (a summary that deviates from the format). */
+  other: string;
+}
+
+export interface FileLink {
+  /** The path as written in the summary. */
+  path: string;
+  /** Absolute path, resolved against the session's cwd. */
+  resolved: string;
+  exists: boolean;
+}
+
+export interface UsageView {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  totalTokens: number;
+  /** Total cost in USD, when the provider reported it. */
+  cost: number | undefined;
+}
+
+export interface ReplacedEntry {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface ReplacedRange {
+  /** Number of entries whose messages the summary replaces in the context. */
+  count: number;
+  entries: ReplacedEntry[];
+  /** The first entry kept verbatim after the summary (compaction). */
+  firstKeptEntryId?: string;
+  /** The abandoned leaf (branch summary). */
+  fromId?: string;
+}
+
+export type SummaryKind = 'compaction' | 'branch_summary';
+
+export interface SummaryView {
+  /** 'review': a proposal not written yet; 'entry': an entry in the file; 'expired': a proposal lost on reload. */
+  mode: 'review' | 'entry' | 'expired';
+  kind: SummaryKind;
+  file: string;
+  sessionTitle: string;
+  entryId?: string;
+  proposalId?: string;
+  timestamp?: string;
+  markdown: string;
+  sections: SummarySections;
+  readFiles: FileLink[];
+  modifiedFiles: FileLink[];
+  tokensBefore?: number;
+  /** Estimated tokens of the context right after the summary (summary + kept entries). */
+  tokensAfter?: number;
+  usage?: UsageView;
+  /** Who wrote it: "offline/arbor-offline", "openai/gpt-4.1-mini", or "hook". */
+  author?: string;
+  fromHook?: boolean;
+  replaced?: ReplacedRange;
+  customInstructions?: string;
+}
+
+/** Persisted with the webview's setState, and handed to the panel serializer after a reload. */
+export interface PanelState {
+  view: SummaryView | undefined;
+  /** The text being edited (review mode), if the editor was open. */
+  editing: string | undefined;
+}
+
+export type ToWebview =
+  | { type: 'show'; view: SummaryView }
+  | { type: 'busy'; busy: boolean; message?: string }
+  | { type: 'error'; message: string };
+
+export type FromWebview =
+  | { type: 'ready' }
+  | { type: 'apply'; proposalId: string; summary?: string }
+  | { type: 'discard'; proposalId: string }
+  | { type: 'openFile'; path: string }
+  | { type: 'reveal'; file: string; entryId: string }
+  | { type: 'compactAgain'; file: string };
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+/** Validates a message from the webview (it is untrusted input). */
+export function parseFromWebview(v: unknown): FromWebview | undefined {
+  if (!isObj(v) || typeof v.type !== 'string') return undefined;
+  switch (v.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'apply':
+      if (typeof v.proposalId !== 'string') return undefined;
+      if (v.summary !== undefined && typeof v.summary !== 'string') return undefined;
+      return { type: 'apply', proposalId: v.proposalId, summary: v.summary as string | undefined };
+    case 'discard':
+      return typeof v.proposalId === 'string' ? { type: 'discard', proposalId: v.proposalId } : undefined;
+    case 'openFile':
+      return typeof v.path === 'string' ? { type: 'openFile', path: v.path } : undefined;
+    case 'reveal':
+      return typeof v.file === 'string' && typeof v.entryId === 'string' ? { type: 'reveal', file: v.file, entryId: v.entryId } : undefined;
+    case 'compactAgain':
+      return typeof v.file === 'string' ? { type: 'compactAgain', file: v.file } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export const SECTION_TITLES: [keyof SummarySections, string][] = [
+  ['goal', 'Goal'],
+  ['constraints', 'Constraints & Preferences'],
+  ['done', 'Done'],
+  ['inProgress', 'In Progress'],
+  ['blocked', 'Blocked'],
+  ['decisions', 'Key Decisions'],
+  ['nextSteps', 'Next Steps'],
+  ['criticalContext', 'Critical Context'],
+  ['turnContext', 'Split-turn context'],
+  ['other', 'Other notes'],
+];

@@ -1,0 +1,387 @@
+// Every Arbor command through vscode.commands.executeCommand, and what each one writes to the session file.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { SummaryView } from '../../../src/webview/protocol';
+import { arborApi, children, golden, ids, item, openCopy, rawTree, readEntries, sessionNode, waitFor, withSetting, workspaceDir, workspaceSession } from './arborHelpers';
+
+type Result = { kind: string; [k: string]: unknown };
+
+describe('Arbor commands', () => {
+  before(async () => {
+    await arborApi();
+  });
+
+  afterEach(async () => {
+    // Leave no proposal or panel behind for the next test.
+    const { services } = (await arborApi()).internals;
+    for (const id of services.panel.pendingProposals()) services.panel.discard(id);
+  });
+
+  describe('Compact', () => {
+    it('proposes without writing, shows the review panel, and Apply appends one compaction entry', async () => {
+      const file = await openCopy('01-plain');
+      const before = fs.readFileSync(file, 'utf8');
+      const oldLeaf = rawTree(file).leafId;
+      const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: 'Focus on the tests' });
+      assert.strictEqual(result.kind, 'proposed');
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), before, 'a proposal writes nothing');
+      const { services } = (await arborApi()).internals;
+      const view = services.panel.currentView!;
+      assert.strictEqual(view.mode, 'review');
+      assert.strictEqual(view.kind, 'compaction');
+      assert.ok(view.sections.goal.length > 0, 'goal section');
+      assert.ok(view.sections.done.includes('- [x]') || view.sections.inProgress.length > 0, 'progress section');
+      assert.ok(view.readFiles.length + view.modifiedFiles.length > 0, 'file lists');
+      assert.ok(view.modifiedFiles.some((f) => f.path === 'src/math.js'), 'src/math.js was edited in 01-plain');
+      // Links resolve against the session's cwd; it does not exist here, so against the workspace folder.
+      const math = view.modifiedFiles.find((f) => f.path === 'src/math.js')!;
+      assert.ok(math.exists && math.resolved.endsWith(path.join('src', 'math.js')));
+      assert.ok(view.tokensBefore! > view.tokensAfter!, 'the summary is smaller than what it replaces');
+      assert.ok(view.replaced!.count > 0);
+      assert.strictEqual(view.customInstructions, 'Focus on the tests');
+      assert.ok(services.panel.isOpen);
+
+      const written = await vscode.commands.executeCommand<SummaryView>('arbor.applyProposal', result.proposalId);
+      assert.strictEqual(written.mode, 'entry');
+      const entries = readEntries(file);
+      assert.strictEqual(entries.length, rawTree(file).ids.length);
+      const last = entries[entries.length - 1];
+      assert.strictEqual(last.type, 'compaction');
+      assert.strictEqual(last.parentId, oldLeaf, 'child of the old leaf');
+      assert.strictEqual(last.id, written.entryId);
+      assert.ok(fs.readFileSync(file, 'utf8').startsWith(before), 'existing bytes untouched');
+      assert.strictEqual(fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length, before.split('\n').filter(Boolean).length + 1);
+      assert.ok(rawTree(file).activePath.includes(String(last.firstKeptEntryId)), 'firstKeptEntryId on the path');
+      assert.match(String(last.summary), /## Goal/);
+      assert.match(String(last.summary), /<modified-files>/);
+      assert.ok(typeof last.tokensBefore === 'number' && last.tokensBefore > 0);
+      assert.deepStrictEqual(Object.keys(last.details as object).sort(), ['modifiedFiles', 'readFiles']);
+      assert.ok(last.usage, 'usage recorded');
+      // The tree shows the new leaf.
+      await waitFor(async () => {
+        const top = await children(await sessionNode(file));
+        const leaf = top[top.length - 1];
+        return leaf.type === 'entry' && leaf.entryId === last.id && /current/.test(String((await item(leaf)).description));
+      }, 'the compaction node as the current leaf');
+    });
+
+    it('Edit: applies the edited text', async () => {
+      const file = await openCopy('02-compaction');
+      const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '' });
+      assert.strictEqual(result.kind, 'proposed');
+      const edited = '## Goal\n- Edited by the user\n\n## Next Steps\n1. Ship it';
+      await vscode.commands.executeCommand('arbor.applyProposal', result.proposalId, edited);
+      const last = readEntries(file).pop()!;
+      assert.strictEqual(last.type, 'compaction');
+      assert.strictEqual(last.summary, edited);
+    });
+
+    it('Discard: writes nothing', async () => {
+      const file = await openCopy('01-plain');
+      const before = fs.readFileSync(file, 'utf8');
+      const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '' });
+      assert.strictEqual(result.kind, 'proposed');
+      assert.strictEqual(await vscode.commands.executeCommand('arbor.discardProposal', result.proposalId), true);
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
+      assert.strictEqual((await arborApi()).internals.services.panel.isOpen, false);
+    });
+
+    it('says there is nothing to compact on a session that ends in a compaction, and writes nothing', async () => {
+      const file = await openCopy('04-split-turn');
+      const before = fs.readFileSync(file, 'utf8');
+      const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '' });
+      assert.strictEqual(result.kind, 'nothing');
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
+    });
+
+    it('refuses to apply a proposal when the file moved on meanwhile (nothing written)', async () => {
+      const file = await openCopy('01-plain');
+      const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '' });
+      const leaf = rawTree(file).leafId;
+      fs.appendFileSync(file, `${JSON.stringify({ type: 'custom', id: 'abcd1234', parentId: leaf, timestamp: new Date().toISOString(), customType: 'test' })}\n`);
+      const before = fs.readFileSync(file, 'utf8');
+      const applied = await vscode.commands.executeCommand('arbor.applyProposal', result.proposalId);
+      assert.strictEqual(applied, undefined);
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
+    });
+
+    it('a failing provider writes nothing and fires session_compact_failed', async () => {
+      const server = http.createServer((_req, res) => {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'bad request from the test server', type: 'invalid_request_error' } }));
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const port = (server.address() as { port: number }).port;
+      const restore = [await withSetting('summarizer.provider', 'openai'), await withSetting('summarizer.baseURL', `http://127.0.0.1:${port}/v1`), await withSetting('summarizer.model', 'gpt-4o-mini')];
+      const api = await arborApi();
+      const failures: string[] = [];
+      const sub = api.onHook('session_compact_failed', (e) => void failures.push(e.error.message));
+      try {
+        const file = await openCopy('01-plain');
+        const before = fs.readFileSync(file, 'utf8');
+        const result = await vscode.commands.executeCommand<Result | undefined>('arbor.compact', { file }, { instructions: '' });
+        assert.strictEqual(result, undefined);
+        assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
+        assert.strictEqual(failures.length, 1);
+        assert.match(failures[0], /400|bad request/i);
+      } finally {
+        sub.dispose();
+        for (const r of restore.reverse()) await r();
+        server.close();
+      }
+    });
+
+    it('hooks from other extensions: session_before_compact can cancel, or supply the summary (fromHook)', async () => {
+      const api = await arborApi();
+      const file = await openCopy('01-plain');
+      const before = fs.readFileSync(file, 'utf8');
+      const cancel = api.onHook('session_before_compact', () => ({ cancel: true }));
+      const r1 = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '', review: false });
+      cancel.dispose();
+      assert.strictEqual(r1.kind, 'cancelled');
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
+
+      const seen: string[] = [];
+      const supply = api.onHook('session_before_compact', (e) => ({
+        compaction: { summary: '## Goal\n- From a hook', firstKeptEntryId: e.preparation.firstKeptEntryId, tokensBefore: e.preparation.tokensBefore },
+      }));
+      const after = api.onHook('session_compact', (e) => void seen.push(e.entry.id));
+      const r2 = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '', review: false });
+      supply.dispose();
+      after.dispose();
+      assert.strictEqual(r2.kind, 'compacted');
+      const last = readEntries(file).pop()!;
+      assert.strictEqual(last.fromHook, true);
+      assert.strictEqual(last.summary, '## Goal\n- From a hook');
+      assert.deepStrictEqual(seen, [last.id]);
+    });
+  });
+
+  describe('Jump Here', () => {
+    it('without a summary: appends Arbor\'s leaf marker under the target; the tree follows', async () => {
+      const file = await openCopy('03-tree');
+      const oldLeaf = rawTree(file).leafId;
+      // a9dae875: an assistant message at the end of a side branch.
+      const r = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file, entryId: 'a9dae875' }, { summarize: 'none' });
+      assert.strictEqual(r.kind, 'jumped');
+      assert.strictEqual(r.newLeafId, 'a9dae875');
+      const last = readEntries(file).pop()!;
+      assert.strictEqual(last.type, 'custom');
+      assert.strictEqual(last.customType, 'arbor/leaf-move');
+      assert.strictEqual(last.parentId, 'a9dae875');
+      assert.deepStrictEqual(last.data, { fromId: oldLeaf, targetId: 'a9dae875' });
+      await waitFor(async () => ids(await children(await sessionNode(file))).join() === rawTree(file).activePath.join(), 'the new active path');
+    });
+
+    it('with a summary to a user message: writes a branch summary under its parent and hands the text back', async () => {
+      const file = await openCopy('03-tree');
+      const oldLeaf = rawTree(file).leafId;
+      // 1e40e24d: "Give me a one-paragraph summary of the docs folder instead." (a user message on a side branch)
+      const r = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file, entryId: '1e40e24d' }, { summarize: 'custom', instructions: 'Mention the files.', showSummary: true });
+      assert.strictEqual(r.kind, 'jumped');
+      assert.strictEqual(r.editorText, 'Give me a one-paragraph summary of the docs folder instead.');
+      const last = readEntries(file).pop()!;
+      assert.strictEqual(last.type, 'branch_summary');
+      assert.strictEqual(last.parentId, '6bc1493a', 'the parent of the user message');
+      assert.strictEqual(last.fromId, oldLeaf);
+      assert.match(String(last.summary), /## Goal/);
+      assert.ok(last.details && Array.isArray((last.details as { readFiles: unknown }).readFiles));
+      const view = (await arborApi()).internals.services.panel.currentView!;
+      assert.strictEqual(view.kind, 'branch_summary');
+      assert.strictEqual(view.entryId, last.id);
+      assert.ok(view.replaced!.count > 0, 'lists the abandoned entries');
+    });
+
+    it('to a side branch node: jumps to that branch\'s newest entry, with a label', async () => {
+      const file = await openCopy('03-tree');
+      const { services } = (await arborApi()).internals;
+      await children(await sessionNode(file));
+      const bp = services.tree.nodeForEntry(file, '088cfc63')!;
+      const [branch] = await children(bp);
+      assert.strictEqual(branch.type, 'branch');
+      const r = await vscode.commands.executeCommand<Result>('arbor.jumpHere', branch, { summarize: 'none', label: 'back-to-alt' });
+      assert.strictEqual(r.newLeafId, '55f6a1d0', 'the newest entry under b0d9510b');
+      const [marker, label] = readEntries(file).slice(-2);
+      assert.strictEqual(marker.customType, 'arbor/leaf-move');
+      assert.strictEqual(label.type, 'label');
+      assert.strictEqual(label.label, 'back-to-alt');
+      assert.strictEqual(label.targetId, '55f6a1d0');
+    });
+
+    it('honours branchSummary.skipPrompt from Pi\'s settings: no question, no summary', async () => {
+      const settings = path.join(workspaceDir(), '.pi', 'settings.json');
+      const original = fs.readFileSync(settings, 'utf8');
+      fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(original), branchSummary: { skipPrompt: true } }));
+      try {
+        const file = await openCopy('03-tree');
+        // No options: with skipPrompt the command must not wait for a QuickPick.
+        const r = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file, entryId: 'a9dae875' });
+        assert.strictEqual(r.kind, 'jumped');
+        assert.strictEqual(readEntries(file).pop()!.customType, 'arbor/leaf-move');
+      } finally {
+        fs.writeFileSync(settings, original);
+      }
+    });
+
+    it('session_before_tree hooks can supply the branch summary (fromHook) or cancel', async () => {
+      const api = await arborApi();
+      const file = await openCopy('03-tree');
+      const before = fs.readFileSync(file, 'utf8');
+      const cancel = api.onHook('session_before_tree', () => ({ cancel: true }));
+      const r1 = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file, entryId: 'a9dae875' }, { summarize: 'summarize' });
+      cancel.dispose();
+      assert.strictEqual(r1.kind, 'cancelled');
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
+      const events: string[] = [];
+      const supply = api.onHook('session_before_tree', (e) => ({ summary: { summary: `## Goal\n- left ${e.preparation.oldLeafId}` } }));
+      const after = api.onHook('session_tree', (e) => void events.push(String(e.summaryEntry?.id)));
+      const r2 = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file, entryId: 'a9dae875' }, { summarize: 'summarize' });
+      supply.dispose();
+      after.dispose();
+      assert.strictEqual(r2.kind, 'jumped');
+      const last = readEntries(file).pop()!;
+      assert.strictEqual(last.type, 'branch_summary');
+      assert.strictEqual(last.fromHook, true);
+      assert.strictEqual(last.summary, '## Goal\n- left 2cbb1a68');
+      assert.deepStrictEqual(events, [last.id]);
+    });
+
+    it('on the current leaf: nothing to do, nothing written', async () => {
+      const file = await openCopy('01-plain');
+      const before = fs.readFileSync(file, 'utf8');
+      const r = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file, entryId: rawTree(file).leafId }, { summarize: 'none' });
+      assert.strictEqual(r.kind, 'nothing');
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
+    });
+  });
+
+  describe('Set Label', () => {
+    it('appends a label entry (and an empty label clears it); the tree shows it', async () => {
+      const file = await openCopy('01-plain');
+      const target = rawTree(file).activePath[3];
+      assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, 'checkpoint-1'), 'checkpoint-1');
+      let last = readEntries(file).pop()!;
+      assert.deepStrictEqual([last.type, last.targetId, last.label], ['label', target, 'checkpoint-1']);
+      const { services } = (await arborApi()).internals;
+      await waitFor(async () => /#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)), 'the label in the tree');
+      await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, '');
+      last = readEntries(file).pop()!;
+      assert.strictEqual(last.type, 'label');
+      assert.ok(!('label' in last), 'a cleared label has no label field');
+      await waitFor(async () => !/#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)), 'the label gone');
+    });
+  });
+
+  describe('Show Context', () => {
+    it('opens what the LLM sees with token counts', async () => {
+      const file = workspaceSession('02-compaction');
+      const g = golden('02-compaction') as { leafId: string; contexts: Record<string, { messageEntryIds: string[]; estimateContextTokens: { tokens: number } }> };
+      const uri = await vscode.commands.executeCommand<vscode.Uri>('arbor.showContext', { file });
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const text = doc.getText();
+      assert.match(text, /^# Context of/);
+      const expected = g.contexts[g.leafId].messageEntryIds.length;
+      const rows = text.split('\n').filter((l) => /^## \d+\. /.test(l));
+      assert.strictEqual(rows.length, expected, 'one section per context message');
+      assert.match(text, /Compaction summary|Compaction/);
+      assert.match(text, /\*\*Context: [\d,]+ tokens\*\* of 32,768/);
+      assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString());
+    });
+
+    it('at an earlier entry', async () => {
+      const file = workspaceSession('03-tree');
+      const uri = await vscode.commands.executeCommand<vscode.Uri>('arbor.showContext', { type: 'entry', file, entryId: '088cfc63', index: 5 });
+      const text = (await vscode.workspace.openTextDocument(uri)).getText();
+      assert.match(text, /Leaf: `088cfc63`/);
+    });
+  });
+
+  describe('Show Summary', () => {
+    it('shows a compaction entry with its sections, files, tokens and what it replaced', async () => {
+      const file = workspaceSession('02-compaction');
+      const compaction = readEntries(file).filter((e) => e.type === 'compaction').pop()!;
+      const view = await vscode.commands.executeCommand<SummaryView>('arbor.showSummary', { file, entryId: compaction.id });
+      assert.strictEqual(view.mode, 'entry');
+      assert.strictEqual(view.tokensBefore, compaction.tokensBefore);
+      assert.ok(view.sections.goal);
+      assert.ok(view.sections.nextSteps);
+      assert.ok(view.replaced!.count > 0);
+      assert.strictEqual(view.replaced!.firstKeptEntryId, compaction.firstKeptEntryId);
+      assert.ok(view.readFiles.length + view.modifiedFiles.length > 0);
+    });
+
+    it('on a session: the newest summary on the active path', async () => {
+      const file = workspaceSession('02-compaction');
+      const newest = readEntries(file).filter((e) => e.type === 'compaction').pop()!;
+      const view = await vscode.commands.executeCommand<SummaryView>('arbor.showSummary', { file });
+      assert.strictEqual(view.kind, 'compaction');
+      assert.strictEqual(view.entryId, newest.id);
+      // 03-tree's active path holds no summary (its branch summaries are on side branches).
+      assert.strictEqual(await vscode.commands.executeCommand('arbor.showSummary', { file: workspaceSession('03-tree') }), undefined);
+    });
+
+    it('shows the split-turn context of a turn-splitting compaction', async () => {
+      const file = workspaceSession('04-split-turn');
+      const view = await vscode.commands.executeCommand<SummaryView>('arbor.showSummary', { file });
+      assert.strictEqual(view.kind, 'compaction');
+      assert.ok(view.sections.turnContext.length > 0, 'turn context section');
+    });
+  });
+
+  describe('Set API Key', () => {
+    it('stores the key in SecretStorage and removes it', async () => {
+      const { services } = (await arborApi()).internals;
+      assert.strictEqual(await vscode.commands.executeCommand('arbor.setApiKey', 'anthropic', 'sk-ant-test'), true);
+      assert.strictEqual(await services.keys.get('anthropic'), 'sk-ant-test');
+      assert.strictEqual(await services.keys.has('anthropic'), true);
+      await vscode.commands.executeCommand('arbor.setApiKey', 'anthropic', '');
+      assert.strictEqual(await services.keys.has('anthropic'), false);
+      const settings = JSON.stringify(vscode.workspace.getConfiguration('arbor'));
+      assert.ok(!settings.includes('sk-ant-test'), 'never in settings');
+    });
+  });
+
+  describe('Open Session File, Refresh, Continue in Pi', () => {
+    it('opens a file from anywhere and keeps it listed across refreshes', async () => {
+      const file = await openCopy('05-misc', 'opened');
+      const node = await sessionNode(file);
+      assert.match(String((await item(node)).description), /opened/);
+      const count = await vscode.commands.executeCommand<number>('arbor.refresh');
+      assert.ok(count >= 7);
+      await sessionNode(file);
+    });
+
+    it('Continue in Pi runs `pi --session FILE` in a terminal when pi is found', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-pi-'));
+      const fake = path.join(dir, 'pi');
+      fs.writeFileSync(fake, '#!/bin/sh\necho "fake pi $@"\n', { mode: 0o755 });
+      const restore = await withSetting('piPath', fake);
+      try {
+        const file = workspaceSession('05-misc');
+        const terminal = await vscode.commands.executeCommand<vscode.Terminal>('arbor.continueInPi', { file });
+        assert.ok(terminal, 'a terminal');
+        assert.match(terminal.name, /^Pi: misc/);
+        terminal.dispose();
+      } finally {
+        await restore();
+      }
+      const restore2 = await withSetting('piPath', path.join(dir, 'no-such-pi'));
+      try {
+        const none = await vscode.commands.executeCommand('arbor.continueInPi', { file: workspaceSession('05-misc') });
+        assert.strictEqual(none, undefined, 'no terminal without pi');
+      } finally {
+        await restore2();
+      }
+    });
+
+    it('Open Raw Session File shows the JSONL', async () => {
+      const file = workspaceSession('01-plain');
+      await vscode.commands.executeCommand('arbor.openRaw', { file });
+      assert.strictEqual(vscode.window.activeTextEditor?.document.uri.fsPath, file);
+    });
+  });
+});
