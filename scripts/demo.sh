@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# The main job on embedded defaults (no API key, no network): installs and
-# builds Arbor, then on a copy of the bundled sample Pi session prints its tree
-# and compaction plan, compacts it with the offline summarizer, jumps to an
-# earlier branch with a summary of the branch left behind, and prints the
-# resulting tree and the parsed summaries.
+# The main job on embedded defaults (no API key, no network):
+# 1. installs and builds Arbor, then on a copy of the bundled sample Pi session
+#    prints its tree and compaction plan, compacts it with the offline
+#    summarizer, jumps to an earlier branch with a summary of the branch left
+#    behind, and prints the resulting tree and the parsed summaries;
+# 2. packages the extension (arbor.vsix), installs the test VS Code if needed,
+#    starts code-server on 127.0.0.1 with Arbor installed and a sample
+#    workspace holding Pi sessions, and prints the URL to open.
+# `bash scripts/demo.sh --cli-only` stops after part 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -30,3 +34,10 @@ arbor summary "$SESSION"
 hr "arbor tree (after compacting and jumping)"
 arbor tree "$SESSION"
 printf '\nThe session copy is %s; open it with Pi (pi --session FILE) or in VS Code with Arbor.\n' "$SESSION"
+
+[ "${1:-}" = "--cli-only" ] && exit 0
+hr "packaging the extension and starting VS Code (code-server)"
+npm run --silent package >/dev/null
+npm run --silent compile >/dev/null
+bash scripts/vscode-test/install.sh >/dev/null
+exec node out/scripts/serveVscode.js arbor.vsix

@@ -26,6 +26,8 @@ export interface CodeServerOptions {
   signal?: AbortSignal;
   /** Milliseconds to wait for /healthz (default 30000). */
   startTimeoutMs?: number;
+  /** Port on 127.0.0.1 (default: a free one). */
+  port?: number;
 }
 
 export interface CodeServer {
@@ -145,7 +147,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const logDir = options.logDir ?? runDir;
   fs.mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, 'code-server.log');
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const server = spawnGroup(
     install.nodeBin,
     [

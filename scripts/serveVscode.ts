@@ -1,0 +1,45 @@
+/**
+ * The main job's VS Code part: starts a real VS Code (code-server, bound to
+ * 127.0.0.1) with the packaged Arbor .vsix installed and a copy of the sample
+ * workspace holding Pi sessions, prints the URL to open, and serves until
+ * Ctrl-C. Usage: node out/scripts/serveVscode.js [VSIX] [--port N]
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startCodeServer } from '../test/support/vscode/codeServer';
+
+async function main(): Promise<void> {
+  const repo = path.resolve(__dirname, '..', '..');
+  const args = process.argv.slice(2);
+  const portAt = args.indexOf('--port');
+  const port = portAt >= 0 ? Number(args[portAt + 1]) : Number(process.env.ARBOR_DEMO_PORT || 8765);
+  const vsix = path.resolve(args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--port') ?? path.join(repo, 'arbor.vsix'));
+  if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package first`);
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-demo-workspace-'));
+  fs.cpSync(path.join(repo, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
+  const controller = new AbortController();
+  const server = await startCodeServer({ workspaceFolder: workspace, installVsix: vsix, port, signal: controller.signal, startTimeoutMs: 60000 });
+  process.stdout.write(
+    [
+      '',
+      `VS Code (code-server) with Arbor installed is running. Open:`,
+      ``,
+      `    http://127.0.0.1:${server.port}/?folder=${encodeURIComponent(workspace)}`,
+      ``,
+      `Workspace (a copy of test/fixtures/workspace, with six Pi sessions in .pi/sessions): ${workspace}`,
+      `Click the Arbor icon in the activity bar. Ctrl-C stops the server.`,
+      '',
+    ].join('\n'),
+  );
+  const stop = () => void server.stop().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const code = await server.exited;
+  process.stdout.write(`code-server exited (${code}); its log: ${server.logFile}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`serveVscode: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
