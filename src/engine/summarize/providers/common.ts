@@ -1,4 +1,5 @@
-import { AbortError, SummarizationError, isAbortError } from '../summarizer';
+import { AbortError, SummarizationError, emptyUsage, isAbortError, throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
+import { withRetry, type RetryOptions } from './retry';
 import { isRetryableStatus, parseRetryAfter } from './retry';
 
 /** Shared plumbing of the HTTP summarizers: one attempt with a timeout, error mapping, secret redaction. */
@@ -183,4 +184,42 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 export function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+export interface HttpSummarizerParts<A> {
+  provider: string;
+  model: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  timeoutMs: number;
+  secrets: readonly (string | undefined)[];
+  retry?: Omit<RetryOptions, 'maxRetries'>;
+  maxRetries?: number;
+  /** One request to the provider; calls `touch` on every streamed chunk. */
+  request(request: SummaryRequest, signal: AbortSignal, touch: () => void): Promise<A>;
+  /** Checks the answer (throws SummarizationError if it is no summary) and maps it to a result. */
+  result(answer: A): SummaryResult;
+}
+
+/** A Summarizer over an HTTP provider: attempts with an inactivity timeout, bounded retries, abort at once. */
+export function httpSummarizer<A>(parts: HttpSummarizerParts<A>): Summarizer {
+  const { provider, timeoutMs, secrets } = parts;
+  return {
+    provider,
+    model: parts.model,
+    contextWindow: parts.contextWindow,
+    maxOutputTokens: parts.maxOutputTokens,
+    async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
+      throwIfAborted(signal);
+      return withRetry(
+        () =>
+          runAttempt({ provider, signal, timeoutMs, secrets }, async ({ signal: attemptSignal, touch }) => {
+            const answer = await parts.request(request, attemptSignal, touch);
+            if (attemptSignal.aborted) return { text: '', usage: emptyUsage() };
+            return parts.result(answer);
+          }),
+        { ...parts.retry, maxRetries: parts.maxRetries, signal },
+      );
+    },
+  };
 }

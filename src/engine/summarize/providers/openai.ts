@@ -1,9 +1,9 @@
 import OpenAI from 'openai';
 import type { Usage } from '../../session/types';
-import { SummarizationError, emptyUsage, throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
-import { DEFAULT_NONSTREAMING_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, isObject, num, redact, runAttempt } from './common';
+import { SummarizationError, emptyUsage, type Summarizer, type SummaryRequest } from '../summarizer';
+import { DEFAULT_NONSTREAMING_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, httpSummarizer, isObject, num, redact } from './common';
 import { resolveModelInfo, withCost, type ModelPricing } from './models';
-import { withRetry, type RetryOptions } from './retry';
+import type { RetryOptions } from './retry';
 
 /**
  * Summaries through the OpenAI Chat Completions API, or any server that
@@ -180,23 +180,16 @@ export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summar
     return answer;
   }
 
-  return {
+  return httpSummarizer({
     provider,
     model: options.model,
     contextWindow: info.contextWindow,
     maxOutputTokens: info.maxOutputTokens,
-    async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
-      throwIfAborted(signal);
-      return withRetry(
-        () =>
-          runAttempt({ provider, signal, timeoutMs, secrets }, async ({ signal: attemptSignal, touch }) => {
-            const answer = await once(request, attemptSignal, touch);
-            if (attemptSignal.aborted) return { text: '', usage: emptyUsage() };
-            const text = validate(provider, answer);
-            return { text, usage: withCost(openAIUsage(answer.usage), pricing) };
-          }),
-        { ...options.retry, maxRetries: options.maxRetries, signal },
-      );
-    },
-  };
+    timeoutMs,
+    secrets,
+    retry: options.retry,
+    maxRetries: options.maxRetries,
+    request: once,
+    result: (answer: Answer) => ({ text: validate(provider, answer), usage: withCost(openAIUsage(answer.usage), pricing) }),
+  });
 }
