@@ -96,6 +96,8 @@ interface Call {
   request: string | null;
   result?: { isError: boolean; text: string };
   order: number;
+  /** Index of the assistant message that made the call. */
+  messageIndex: number;
 }
 
 interface Extraction {
@@ -234,7 +236,7 @@ function extract(messages: readonly AgentMessage[]): Extraction {
         for (const b of blocks) {
           if (!b || typeof b !== 'object') continue;
           if (b.type === 'toolCall') {
-            const call: Call = { block: b, request, order: order++ };
+            const call: Call = { block: b, request, order: order++, messageIndex: index };
             calls.push(call);
             if (typeof b.id === 'string') byId.set(b.id, call);
             const path = argString(b.arguments, PATH_ARGS);
@@ -285,7 +287,9 @@ function extract(messages: readonly AgentMessage[]): Extraction {
 
   // Done: completed calls whose result was not an error. Blocked: failed calls (marked when a later call on the same target succeeded).
   for (const call of calls) {
-    if (call.result && !call.result.isError) doneItems.push({ text: describeCall(call), order: call.order });
+    // Branch summaries leave tool results out (the calls carry them): a call the assistant moved on from counts as done.
+    const movedOn = !call.result && call.messageIndex < lastAssistantIndex;
+    if ((call.result && !call.result.isError) || movedOn) doneItems.push({ text: describeCall(call), order: call.order });
     if (call.result?.isError) {
       const target = callTarget(call.block);
       const later = calls.some(
@@ -300,7 +304,7 @@ function extract(messages: readonly AgentMessage[]): Extraction {
 
   // In progress: calls still waiting for a result, and a last turn that did not end in a reply.
   for (const call of calls) {
-    if (call.result) continue;
+    if (call.result || call.messageIndex < lastAssistantIndex) continue;
     const target = callTarget(call.block);
     x.inProgress.push(`${code(call.block.name)}${target ? ` on ${code(clip(target, 80))}` : ''} (started, no result yet)`);
   }
