@@ -2,7 +2,6 @@ import { Projection } from '../context/projection';
 import { estimateProjectedContextTokens, shouldCompact, type ContextTokens } from '../tokens/contextTokens';
 import { findCutPoint } from './cutPoint';
 import { addDetailsFileOps, addMessageFileOps, createFileOps, fileLists, type FileOps } from './fileOps';
-import { rangeIncludes } from '../session/lineScanner';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { AgentMessage, CompactionEntry } from '../session/types';
 import type { TokenEstimator } from '../tokens/estimators';
@@ -53,8 +52,6 @@ export interface NothingToCompact {
 
 export type CompactionPlanResult = CompactionPlan | NothingToCompact;
 
-const TOOL_CALL = Buffer.from('"toolCall"');
-const NESTED_CALLS = Buffer.from('"nestedCalls"');
 
 /**
  * Spec 4, steps 1-3 and 6 (prepare, pure): where the kept part starts, what is
@@ -133,11 +130,7 @@ function summarizedPositions(p: Projection, from: number, to: number): number[] 
 function addPositionFileOps(p: Projection, pos: number, ops: FileOps): void {
   const rec = p.index.record(p.entries[pos]);
   // Skip parsing lines that cannot hold a file operation.
-  if (rec.type === 'message' && !p.editFor(pos)) {
-    if (rec.role === 'assistant' && !rangeIncludes(rec.chunk, rec.start, rec.end, TOOL_CALL)) return;
-    if (rec.role === 'toolResult' && !rangeIncludes(rec.chunk, rec.start, rec.end, NESTED_CALLS)) return;
-    if (rec.role !== 'assistant' && rec.role !== 'toolResult') return;
-  }
+  if (rec.type === 'message' && !p.editFor(pos) && !rec.mayHoldFileOps) return;
   for (const m of p.messages(pos)) addMessageFileOps(m, ops);
 }
 

@@ -12,9 +12,15 @@ export interface EntryRecord {
   role: string | undefined;
   /** 1-based line number in the file. */
   line: number;
-  /** The bytes of the line (without the line break) live in chunk[start, end). */
-  chunk: Buffer;
+  /**
+   * The bytes of the line (without the line break) are chunk[start, end); when
+   * chunk is null they are on disk at file offsets [start, end) (a streamed
+   * load keeps no copy of the file in memory).
+   */
+  chunk: Buffer | null;
   start: number;
   end: number;
+  /** False when the line cannot hold a read/write/edit tool call (no "toolCall" / "nestedCalls" in it). */
+  mayHoldFileOps: boolean;
   entry: SessionEntry | undefined;
 }

@@ -1,9 +1,10 @@
 import { promises as fsp } from 'node:fs';
 import { checkEntryText, checkEntryValue } from './parseLine';
 import { migrateV1Entries } from './migrate';
-import { scanMessageLine } from './lineScanner';
+import { rangeIncludes, scanMessageLine } from './lineScanner';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
 import { SessionIndex } from './sessionIndex';
+import { streamSession } from './streamSession';
 import type { EntryRecord } from './entryRecord';
 import type { SessionEntry, SessionHeader } from './types';
 
@@ -21,6 +22,14 @@ const AUTO_FULL_LIMIT = 4 * 1024 * 1024;
 
 export async function loadSession(file: string, options: LoadSessionOptions = {}): Promise<SessionIndex> {
   options.signal?.throwIfAborted();
+  if (options.validation !== 'full') {
+    const { size } = await fsp.stat(file);
+    if (options.validation === 'fast' || size > AUTO_FULL_LIMIT) {
+      // Large files are streamed; version 1 files come back undefined and are read whole.
+      const streamed = await streamSession(file, { signal: options.signal });
+      if (streamed) return streamed;
+    }
+  }
   const buf = await readWholeFile(file, options.signal);
   return indexSessionBuffer(file, buf, options);
 }
@@ -182,6 +191,21 @@ export interface ReadContext {
   version: number;
   mode: 'full' | 'fast';
   signal?: AbortSignal;
+  /**
+   * Set when buf is a reused read buffer: records then keep no reference to
+   * it, and their offsets are file offsets (buf[0] is at this file offset).
+   */
+  fileOffset?: number;
+}
+
+const TOOL_CALL = Buffer.from('"toolCall"');
+const NESTED_CALLS = Buffer.from('"nestedCalls"');
+
+/** Whether a message line may hold a file operation (decided while its bytes are at hand). */
+function mayHoldFileOps(buf: Buffer, start: number, end: number, role: string | undefined): boolean {
+  if (role === 'assistant') return rangeIncludes(buf, start, end, TOOL_CALL);
+  if (role === 'toolResult') return rangeIncludes(buf, start, end, NESTED_CALLS);
+  return false;
 }
 
 /**
@@ -211,7 +235,19 @@ export function readRecords(ctx: ReadContext, from: number, to: number, firstLin
       const scanned = scanMessageLine(buf, start, end);
       if (scanned) {
         const role = version < 3 && scanned.role === 'hookMessage' ? 'custom' : scanned.role;
-        records.push({ id: scanned.id, parentId: scanned.parentId, type: 'message', role, line, chunk: buf, start, end, entry: undefined });
+        const off = ctx.fileOffset;
+        records.push({
+          id: scanned.id,
+          parentId: scanned.parentId,
+          type: 'message',
+          role,
+          line,
+          chunk: off === undefined ? buf : null,
+          start: off === undefined ? start : off + start,
+          end: off === undefined ? end : off + end,
+          mayHoldFileOps: mayHoldFileOps(buf, start, end, role),
+          entry: undefined,
+        });
         continue;
       }
     }
@@ -220,12 +256,12 @@ export function readRecords(ctx: ReadContext, from: number, to: number, firstLin
       diagnostics.push({ file, line, message: checked.message });
       continue;
     }
-    records.push(recordFor(checked.entry, buf, { line, start, end }));
+    records.push(recordFor(checked.entry, buf, { line, start, end }, ctx.fileOffset));
   }
   return line;
 }
 
-function recordFor(entry: SessionEntry, buf: Buffer, span: LineSpan): EntryRecord {
+export function recordFor(entry: SessionEntry, buf: Buffer, span: LineSpan, fileOffset?: number): EntryRecord {
   const role = entry.type === 'message' ? (entry as { message: { role: string } }).message.role : undefined;
   return {
     id: entry.id,
@@ -233,9 +269,10 @@ function recordFor(entry: SessionEntry, buf: Buffer, span: LineSpan): EntryRecor
     type: entry.type,
     role,
     line: span.line,
-    chunk: buf,
-    start: span.start,
-    end: span.end,
+    chunk: fileOffset === undefined ? buf : null,
+    start: fileOffset === undefined ? span.start : fileOffset + span.start,
+    end: fileOffset === undefined ? span.end : fileOffset + span.end,
+    mayHoldFileOps: mayHoldFileOps(buf, span.start, span.end, role),
     entry,
   };
 }

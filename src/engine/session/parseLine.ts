@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { Diagnostic } from './diagnostics';
 import type { EntryRecord } from './entryRecord';
 import type { AgentMessage, SessionEntry } from './types';
@@ -56,7 +57,7 @@ export function checkEntryValue(value: unknown, version: number): LineCheck {
  * problem is reported with its file and line.
  */
 export function parseEntryLine(rec: EntryRecord, file: string, version: number, diagnostics: Diagnostic[]): SessionEntry {
-  const text = rec.chunk.toString('utf8', rec.start, rec.end);
+  const text = rec.chunk ? rec.chunk.toString('utf8', rec.start, rec.end) : readLineFromFile(file, rec.start, rec.end);
   const checked = checkEntryText(text, version);
   if (checked.ok && checked.entry.type === rec.type) return checked.entry;
   diagnostics.push({
@@ -79,5 +80,22 @@ function emptyMessage(role: string): AgentMessage {
       return { role: 'bashExecution', command: '', output: '', excludeFromContext: true };
     default:
       return { role: 'user', content: [] };
+  }
+}
+
+/** The bytes of one line of a streamed session, read back from the file (append-only: they never change). */
+function readLineFromFile(file: string, start: number, end: number): string {
+  const buf = Buffer.allocUnsafe(end - start);
+  const fd = openSync(file, 'r');
+  try {
+    let off = 0;
+    while (off < buf.length) {
+      const n = readSync(fd, buf, off, buf.length - off, start + off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.toString('utf8', 0, off);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -111,3 +111,35 @@ describe('engine properties', () => {
     );
   });
 });
+
+describe('streamed loading', () => {
+  it('reading in small chunks (lines across chunk ends, lines longer than the buffer) gives what a whole-file read gives', async () => {
+    const { streamSession } = await import('../../../src/engine/session/streamSession');
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-stream-'));
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(sessionArb, fc.integer({ min: 16, max: 700 }), fc.boolean(), async (steps, chunkSize, cutTail) => {
+        let text = renderSession(steps);
+        if (cutTail && text.trimEnd().includes('\n')) text = text.slice(0, text.length - 5);
+        const file = path.join(dir, `s${n++}.jsonl`);
+        await fsp.writeFile(file, text);
+        const whole = index(text, 'full');
+        const streamed = (await streamSession(file, { chunkSize }))!;
+        assert.equal(streamed.entryCount, whole.entryCount);
+        assert.equal(streamed.leafId, whole.leafId);
+        assert.equal(streamed.committedSize, whole.committedSize);
+        assert.equal(streamed.lineCount, whole.lineCount);
+        assert.deepEqual(streamed.diagnostics.map((d) => d.line), whole.diagnostics.map((d) => d.line));
+        for (let i = 0; i < whole.entryCount; i++) {
+          assert.equal(streamed.record(i).line, whole.record(i).line);
+          assert.deepEqual(streamed.entry(i), whole.entry(i));
+          assert.equal(streamed.record(i).mayHoldFileOps, whole.record(i).mayHoldFileOps);
+        }
+        const ca = buildContext(whole).messages.map((m) => m.message);
+        const cb = buildContext(streamed).messages.map((m) => m.message);
+        assert.deepEqual(cb, ca);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,143 @@
+import { promises as fsp } from 'node:fs';
+import { checkEntryText } from './parseLine';
+import { readRecords, recordFor } from './loadSession';
+import { SessionFormatError, type Diagnostic } from './diagnostics';
+import { SessionIndex } from './sessionIndex';
+import type { EntryRecord } from './entryRecord';
+import type { SessionHeader } from './types';
+
+const CHUNK = 4 * 1024 * 1024;
+
+/**
+ * Indexes a large session by reading it in 4 MB chunks into one reused
+ * buffer: message lines are indexed without parsing (their bytes are read
+ * back from the file when needed), other lines are parsed. The file is never
+ * held in memory whole, which on a 100 MB session saves both time (the same
+ * few pages are reused) and memory. Returns undefined for a version 1 file
+ * (small and linear: the whole-buffer loader migrates it).
+ */
+export async function streamSession(file: string, options: { signal?: AbortSignal; chunkSize?: number } = {}): Promise<SessionIndex | undefined> {
+  const fh = await fsp.open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    let buf = Buffer.allocUnsafe(Math.min(options.chunkSize ?? CHUNK, Math.max(size, 1)));
+    let bufLen = 0;
+    let bufOffset = 0; // file offset of buf[0]
+    let filePos = 0;
+    let line = 0;
+    let header: SessionHeader | undefined;
+    let version = 3;
+    const records: EntryRecord[] = [];
+    const diagnostics: Diagnostic[] = [];
+    for (;;) {
+      options.signal?.throwIfAborted();
+      if (bufLen === buf.length) {
+        // A line longer than the buffer: grow it.
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, bufLen);
+        buf = bigger;
+      }
+      const { bytesRead } = await fh.read(buf, bufLen, buf.length - bufLen, filePos);
+      bufLen += bytesRead;
+      filePos += bytesRead;
+      const eof = bytesRead === 0 || filePos >= size;
+      const view = buf.subarray(0, bufLen);
+      let lastBreak = view.lastIndexOf(10) + 1;
+      let from = 0;
+      if (!header) {
+        // The header is the first non-blank line.
+        const found = findHeader(file, view, lastBreak, eof);
+        if (found === 'need-more') {
+          if (!eof) continue;
+          throw new SessionFormatError(file, 1, 'empty file: a Pi session starts with a session header line');
+        }
+        header = found.header;
+        line = found.line;
+        from = found.next;
+        version = typeof header.version === 'number' ? header.version : 1;
+        if (version < 2) return undefined;
+        if (found.next > lastBreak) lastBreak = found.next;
+      }
+      line = readRecords({ file, buf: view, version, mode: 'fast', signal: options.signal, fileOffset: bufOffset }, from, lastBreak, line + 1, records, diagnostics);
+      if (eof) {
+        const committed = readLastLine({ file, view, start: lastBreak, bufOffset, version, line, records, diagnostics });
+        return new SessionIndex({
+          file,
+          header,
+          version,
+          records,
+          diagnostics,
+          committedSize: committed,
+          lineCount: line,
+          size: filePos,
+          endsWithNewline: filePos === 0 || view[bufLen - 1] === 10,
+        });
+      }
+      // Keep the incomplete last line for the next read.
+      buf.copy(buf, 0, lastBreak, bufLen);
+      bufOffset += lastBreak;
+      bufLen -= lastBreak;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+function findHeader(file: string, view: Buffer, lastBreak: number, eof: boolean): { header: SessionHeader; line: number; next: number } | 'need-more' {
+  let pos = 0;
+  let line = 0;
+  if (view.length >= 3 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf) pos = 3;
+  const limit = eof ? view.length : lastBreak;
+  while (pos < limit) {
+    const nl = view.indexOf(10, pos);
+    const end = nl < 0 || nl >= limit ? limit : nl;
+    line++;
+    const text = view.toString('utf8', pos, end).trim();
+    const next = end + 1;
+    if (text) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        throw new SessionFormatError(file, line, `not a Pi session: the first line is not valid JSON (${(err as Error).message})`);
+      }
+      const h = value as Record<string, unknown> | null;
+      if (typeof h !== 'object' || h === null || h.type !== 'session') {
+        throw new SessionFormatError(file, line, 'not a Pi session: the first line is not a {"type":"session",...} header');
+      }
+      if (h.version !== undefined && (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)) {
+        throw new SessionFormatError(file, line, `session header has an invalid "version": ${JSON.stringify(h.version)}`);
+      }
+      if (typeof h.id !== 'string') h.id = '';
+      if (typeof h.cwd !== 'string') h.cwd = '';
+      return { header: h as SessionHeader, line, next: Math.min(next, view.length) };
+    }
+    pos = next;
+  }
+  return 'need-more';
+}
+
+/** The bytes after the last line break at the end of the file: a complete entry, or a line a writer has not finished. */
+function readLastLine(o: {
+  file: string;
+  view: Buffer;
+  start: number;
+  bufOffset: number;
+  version: number;
+  line: number;
+  records: EntryRecord[];
+  diagnostics: Diagnostic[];
+}): number {
+  let start = o.start;
+  let end = o.view.length;
+  while (start < end && (o.view[start] === 0x20 || o.view[start] === 0x09 || o.view[start] === 0x0d)) start++;
+  while (end > start && (o.view[end - 1] === 0x20 || o.view[end - 1] === 0x09 || o.view[end - 1] === 0x0d)) end--;
+  if (start >= end) return o.bufOffset + o.view.length;
+  const checked = checkEntryText(o.view.toString('utf8', start, end), o.version);
+  if (checked.ok) {
+    o.records.push(recordFor(checked.entry, o.view, { line: o.line + 1, start, end }, o.bufOffset));
+    return o.bufOffset + o.view.length;
+  }
+  o.diagnostics.push({ file: o.file, line: o.line + 1, message: 'the last line is incomplete (a writer stopped mid-line); skipped' });
+  return o.bufOffset + o.start;
+}
