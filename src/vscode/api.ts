@@ -5,6 +5,11 @@ import type { SessionIndex } from '../engine/session/sessionIndex';
 import type { SummaryView } from '../webview/protocol';
 import type { ArborServices } from './services';
 import type { ContextStatusBar } from './statusBar';
+import type { LiveWatcher } from './liveWatcher';
+import type { FileLinkOpener } from './fileLinkOpener';
+import type { TokenStats } from './tree/entryTokens';
+import { onDidLog } from './logging';
+import { onDidNotify } from './notify';
 
 export type { HookEvents, HookHandler, HookName } from '../engine/hooks/events';
 
@@ -36,9 +41,18 @@ export interface ArborApi {
 export interface ArborInternals {
   services: ArborServices;
   statusBar: ContextStatusBar;
+  liveWatcher: LiveWatcher;
+  /** Opens the panel's file links; tests replace its `confirm`. */
+  fileLinks: FileLinkOpener;
+  /** How many entries the tree counted tokens for (each once per estimator). */
+  tokenStats: TokenStats;
+  /** Every log line (redacted), as written to Output > Arbor. */
+  onDidLog: typeof onDidLog;
+  /** Every notification shown (redacted). */
+  onDidNotify: typeof onDidNotify;
 }
 
-export function createApi(services: ArborServices, hooks: HookBus, statusBar: ContextStatusBar, refresh: () => Promise<unknown>): ArborApi {
+export function createApi(services: ArborServices, hooks: HookBus, refresh: () => Promise<unknown>, internals: Omit<ArborInternals, 'onDidLog' | 'onDidNotify'>): ArborApi {
   return {
     apiVersion: 1,
     onHook(hook, handler) {
@@ -55,6 +69,6 @@ export function createApi(services: ArborServices, hooks: HookBus, statusBar: Co
       await refresh();
     },
     onDidShowSummary: services.panel.onDidShow,
-    internals: { services, statusBar },
+    internals: { ...internals, onDidLog, onDidNotify },
   };
 }

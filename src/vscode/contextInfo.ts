@@ -30,12 +30,13 @@ export interface ContextUse {
   /** contextWindow - reserveTokens: auto-compaction starts above this. */
   threshold: number;
   overThreshold: boolean;
+  /** The context's messages with their tokens (only when asked for: counting them all is slow on a big session). */
   messages: { entryIndex: number; message: AgentMessage; tokens: number }[];
   /** Error reading Pi's settings, if any (defaults are used then). */
   settingsError: string | undefined;
 }
 
-export async function contextUse(index: SessionIndex, leafIndex: number = index.leafIndex): Promise<ContextUse> {
+export async function contextUse(index: SessionIndex, leafIndex: number = index.leafIndex, options: { messages?: boolean } = {}): Promise<ContextUse> {
   const config = readConfig();
   const ctx = buildContext(index, leafIndex);
   const estimator = estimatorByName(config.estimator);
@@ -60,7 +61,7 @@ export async function contextUse(index: SessionIndex, leafIndex: number = index.
     settings,
     threshold: contextWindow - settings.reserveTokens,
     overThreshold: shouldCompact(tokens.tokens, contextWindow, settings),
-    messages: ctx.messages.map((m) => ({ ...m, tokens: estimator.estimate(m.message) })),
+    messages: options.messages ? ctx.messages.map((m) => ({ ...m, tokens: estimator.estimate(m.message) })) : [],
     settingsError,
   };
 }

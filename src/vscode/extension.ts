@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import * as fs from 'node:fs';
 import { HookBus } from '../engine/hooks/hookBus';
 import { SessionStore } from './sessionStore';
 import { SessionTreeProvider } from './tree/treeProvider';
@@ -10,6 +9,8 @@ import { ArborServices } from './services';
 import { ContextStatusBar } from './statusBar';
 import { LiveWatcher } from './liveWatcher';
 import { createApi, type ArborApi } from './api';
+import { FileLinkOpener } from './fileLinkOpener';
+import { tokenStats } from './tree/entryTokens';
 import { log, reportError } from './logging';
 import { readConfig } from './settings';
 import { viewFromEntry } from './summaryView';
@@ -38,13 +39,12 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
 
   // The panel's actions need the services, which need the panel: the actions reach them through `late`.
   const late: { arbor?: ArborServices } = {};
+  const fileLinks = new FileLinkOpener();
   const panel = new SummaryPanel(context.extensionUri, {
-    openFile: async (file) => {
-      if (!fs.existsSync(file)) {
-        void vscode.window.showWarningMessage(`Arbor: ${file} does not exist (any more).`);
-        return;
-      }
-      await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    openFile: async (link, view) => {
+      // The session's own folder counts as trusted: read it from the session file, not from the webview.
+      const session = await late.arbor!.peekSession(view.file);
+      return fileLinks.openLink(link, session?.index.header.cwd ?? '');
     },
     reveal: async (file, entryId) => {
       await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
@@ -83,7 +83,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   const statusBar = new ContextStatusBar(arbor, (model, auto) =>
     auto ? compactSession(arbor, model, { review: false, reason: 'threshold', instructions: '', skipLiveCheck: true }) : compactCommand(arbor, { file: model.file }),
   );
-  context.subscriptions.push(statusBar, new LiveWatcher(store));
+  const liveWatcher = new LiveWatcher(store);
+  context.subscriptions.push(statusBar, liveWatcher);
 
   const register = (id: string, title: string, fn: (...args: never[]) => unknown) => {
     context.subscriptions.push(
@@ -116,6 +117,10 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   register('arbor.showSummary', 'Show Summary', (node?: unknown) => showSummaryCommand(arbor, node));
   register('arbor.setApiKey', 'Set API Key', (provider?: string, key?: string) => setApiKeyCommand(arbor, provider, key));
   register('arbor.continueInPi', 'Continue in Pi', (node?: unknown) => continueInPiCommand(arbor, node));
+  register('arbor.showMore', 'Show More Entries', (node?: unknown) => {
+    const n = node as ArborNode | undefined;
+    if (n?.type === 'more') tree.showMore(n);
+  });
   register('arbor.revealLeaf', 'Reveal Current Leaf', async (node?: unknown) => {
     const model = await arbor.resolveSession(node);
     if (model) await arbor.revealLeaf(model.file);
@@ -130,7 +135,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   );
 
   void store.refreshList().then(refreshContext, (err) => reportError('Listing sessions', err));
-  return createApi(arbor, hooks, statusBar, () => refreshCommand(arbor));
+  return createApi(arbor, hooks, () => refreshCommand(arbor), { services: arbor, statusBar, liveWatcher, fileLinks, tokenStats });
 }
 
 export function deactivate(): void {

@@ -8,13 +8,16 @@ import { log } from './logging';
 /**
  * Follows the session files while Pi writes them: a change in a session
  * folder (or to an opened file) reads only the bytes appended since the last
- * read; a new file re-lists the folder. fs.watch gives the events; a slow poll
- * of the loaded sessions' sizes is the safety net for file systems without
- * change events.
+ * read, at once (no debounce: the new entry shows within milliseconds); events
+ * that come while a read runs cause one more read after it. A new file
+ * re-lists the folder. fs.watch gives the events; a slow poll of the loaded
+ * sessions' sizes is the safety net for file systems without change events.
  */
 export class LiveWatcher implements vscode.Disposable {
   private readonly watchers = new Map<string, fs.FSWatcher>();
-  private readonly pending = new Map<string, NodeJS.Timeout>();
+  private readonly reading = new Set<string>();
+  private readonly readAgain = new Set<string>();
+  private readonly lastEvent = new Map<string, number>();
   private readonly liveTimers = new Map<string, NodeJS.Timeout>();
   private listTimer: NodeJS.Timeout | undefined;
   private readonly poll: NodeJS.Timeout;
@@ -23,7 +26,8 @@ export class LiveWatcher implements vscode.Disposable {
 
   constructor(private readonly store: SessionStore, pollMs = 3000) {
     this.poll = setInterval(() => void this.pollOnce(), pollMs);
-    this.subs.push(store.onDidChange(() => this.sync()));
+    // Only a new list can change what to watch (not every append to a session).
+    this.subs.push(store.onDidChange((model) => model === undefined && this.sync()));
     this.subs.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleList()));
     this.sync();
   }
@@ -32,7 +36,7 @@ export class LiveWatcher implements vscode.Disposable {
     this.disposed = true;
     clearInterval(this.poll);
     for (const w of this.watchers.values()) w.close();
-    for (const t of [...this.pending.values(), ...this.liveTimers.values()]) clearTimeout(t);
+    for (const t of this.liveTimers.values()) clearTimeout(t);
     if (this.listTimer) clearTimeout(this.listTimer);
     for (const s of this.subs) s.dispose();
   }
@@ -72,20 +76,30 @@ export class LiveWatcher implements vscode.Disposable {
     }
     if (!name.endsWith('.jsonl')) return;
     const file = path.join(dir, name);
-    if (this.store.get(file)) this.scheduleTail(file);
+    if (this.store.get(file)) {
+      this.lastEvent.set(file, performance.now());
+      this.scheduleTail(file);
+    }
     else if (this.store.sessionDirs().some((d) => d.dir === dir)) this.scheduleList();
   }
 
+  /** performance.now() of the last change event seen for a listed session file (for the performance test). */
+  lastChangeEventAt(file: string): number | undefined {
+    return this.lastEvent.get(file);
+  }
+
+  /** Reads the new bytes now; if a read of the file is running, once more after it. */
   private scheduleTail(file: string): void {
-    const existing = this.pending.get(file);
-    if (existing) clearTimeout(existing);
-    this.pending.set(
-      file,
-      setTimeout(() => {
-        this.pending.delete(file);
-        void this.tail(file);
-      }, 75),
-    );
+    if (this.disposed) return;
+    if (this.reading.has(file)) {
+      this.readAgain.add(file);
+      return;
+    }
+    this.reading.add(file);
+    void this.tail(file).finally(() => {
+      this.reading.delete(file);
+      if (this.readAgain.delete(file)) this.scheduleTail(file);
+    });
   }
 
   private scheduleList(): void {

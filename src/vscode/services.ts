@@ -16,6 +16,7 @@ import { log } from './logging';
 import { loadSessionPiSettings } from './contextInfo';
 import type { PiSettings } from '../engine/settings/piSettings';
 import type { EstimatorName } from '../engine/tokens/estimators';
+import { showInfo, askModal } from './notify';
 
 /** What commands share: the store, the tree, the panel, the hooks, keys. */
 export class ArborServices {
@@ -77,7 +78,7 @@ export class ArborServices {
     if (!this.store.isListed) await this.store.refreshList();
     const sessions = this.store.list();
     if (sessions.length === 0) {
-      void vscode.window.showInformationMessage('Arbor: no Pi sessions found for this workspace. Use "Arbor: Open Session File..." to open one.');
+      void showInfo('Arbor: no Pi sessions found for this workspace. Use "Arbor: Open Session File..." to open one.');
       return undefined;
     }
     let model = this.active ? this.store.get(this.active) : undefined;
@@ -128,9 +129,9 @@ export class ArborServices {
     await this.store.readTail(model.file);
     if (!this.store.isLive(model)) return true;
     const ago = Math.max(1, Math.round((Date.now() - (model.lastExternalWriteAt ?? Date.now())) / 1000));
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await askModal(
       `Another process (Pi?) wrote to this session ${ago} s ago. ${what} appends to the same file; if Pi is still running there, its next entries and Arbor's will both be in the tree. Continue?`,
-      { modal: true },
+      undefined,
       'Append Anyway',
     );
     return choice === 'Append Anyway';
@@ -160,6 +161,8 @@ export class ArborServices {
     for (let attempt = 0; attempt < 10; attempt++) {
       const n = node();
       if (!n) return false;
+      // An entry above the page a long line shows: widen the page first.
+      if (this.tree.ensureShown(n)) await new Promise((r) => setTimeout(r, 50));
       try {
         await this.treeView.reveal(n, { select: options.select ?? true, focus: options.focus ?? false, expand: false });
         return true;

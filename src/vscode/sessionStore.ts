@@ -169,7 +169,9 @@ export class SessionStore implements vscode.Disposable {
     return this.queue(model.file, async () => {
       if (model.index) return model.index;
       try {
+        const t0 = performance.now();
         const index = await loadSession(model.file);
+        const t1 = performance.now();
         model.index = index;
         model.error = undefined;
         model.id = index.header.id;
@@ -177,6 +179,7 @@ export class SessionStore implements vscode.Disposable {
         model.timestamp = index.header.timestamp;
         model.size = index.size;
         model.layout = new SessionLayout(index);
+        log().debug(`loaded ${model.file}: ${index.entryCount} entries, ${index.size} bytes; indexed in ${(t1 - t0).toFixed(0)} ms, laid out in ${(performance.now() - t1).toFixed(0)} ms`);
         model.title = titleFromIndex(index) ?? model.title;
         for (const d of index.diagnostics.slice(0, 20)) log().warn(`${d.file}:${d.line}: ${d.message}`);
         return index;
@@ -231,8 +234,9 @@ export class SessionStore implements vscode.Disposable {
         else foreign = true;
       }
       if (foreign) model.lastExternalWriteAt = Date.now();
-      model.layout = new SessionLayout(model.index);
-      model.title = titleFromIndex(model.index) ?? model.title;
+      // Pi's appends continue the leaf: extend the layout in place (a rebuild costs tens of ms on a 100 MB session).
+      if (!model.layout || model.layout.index !== model.index || !model.layout.extend()) model.layout = new SessionLayout(model.index);
+      model.title = titleAfterAppend(model.index, before, model.title);
       this.changed.fire(model);
       return result.added;
     });
@@ -298,6 +302,16 @@ export class SessionStore implements vscode.Disposable {
       model.title = undefined;
     }
   }
+}
+
+/** The title after entries from `first` on were appended: a new session name wins; otherwise it stays. */
+function titleAfterAppend(index: SessionIndex, first: number, title: string | undefined): string | undefined {
+  for (let i = index.entryCount - 1; i >= first; i--) {
+    if (index.record(i).type !== 'session_info') continue;
+    const name = (index.entry(i) as { name?: unknown }).name;
+    if (typeof name === 'string' && name) return oneLine(name, 80);
+  }
+  return title ?? titleFromIndex(index);
 }
 
 /** The session's name (newest session_info) or its first user message. */

@@ -5,6 +5,7 @@ import { formatTokens } from './tree/preview';
 import { readConfig } from './settings';
 import { log } from './logging';
 import type { SessionModel } from './sessionStore';
+import { showWarning } from './notify';
 
 /** Fraction of the threshold from which the item turns to the warning colour. */
 const WARN_AT = 0.85;
@@ -21,6 +22,9 @@ export class ContextStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** Sessions that changed, checked against the threshold a little later (out of the path that shows new entries). */
+  private readonly pendingChecks = new Map<string, SessionModel>();
+  private checkTimer: NodeJS.Timeout | undefined;
   private readonly over = new Map<string, boolean>();
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private readonly compacting = new Set<string>();
@@ -36,7 +40,7 @@ export class ContextStatusBar implements vscode.Disposable {
     this.subs.push(arbor.onDidChangeActive(() => this.schedule()));
     this.subs.push(
       arbor.store.onDidChange((model) => {
-        if (model) void this.checkThreshold(model);
+        if (model) this.scheduleCheck(model);
         this.schedule();
       }),
     );
@@ -46,6 +50,7 @@ export class ContextStatusBar implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.checkTimer) clearTimeout(this.checkTimer);
     for (const t of this.idleTimers.values()) clearTimeout(t);
     this.item.dispose();
     for (const s of this.subs) s.dispose();
@@ -60,6 +65,17 @@ export class ContextStatusBar implements vscode.Disposable {
       use: this.last,
       background: this.background,
     };
+  }
+
+  /** At most one round of threshold checks per 100 ms, never in the same tick as the change (the tree goes first). */
+  private scheduleCheck(model: SessionModel): void {
+    this.pendingChecks.set(model.file, model);
+    this.checkTimer ??= setTimeout(() => {
+      this.checkTimer = undefined;
+      const models = [...this.pendingChecks.values()];
+      this.pendingChecks.clear();
+      for (const m of models) void this.checkThreshold(m);
+    }, 100);
   }
 
   private schedule(): void {
@@ -133,7 +149,7 @@ export class ContextStatusBar implements vscode.Disposable {
     }
     if (was) return;
     const pct = Math.round((use.tokens.tokens / use.contextWindow) * 100);
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await showWarning(
       `Arbor: "${model.title ?? model.file}" uses ${pct}% of its context window (over the compaction threshold of ${use.threshold.toLocaleString('en-US')} tokens).`,
       'Compact…',
       'Not Now',

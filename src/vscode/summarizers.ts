@@ -5,6 +5,7 @@ import { createAnthropicSummarizer } from '../engine/summarize/providers/anthrop
 import type { Summarizer } from '../engine/summarize/summarizer';
 import type { ApiKeys } from './secrets';
 import { readConfig, type ArborConfig } from './settings';
+import { showWarning } from './notify';
 
 export const DEFAULT_MODELS: Record<string, string> = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5', offline: '' };
 
@@ -31,18 +32,16 @@ export async function createConfiguredSummarizer(keys: ApiKeys, config: ArborCon
 
 /** Offers to set the key (without waiting for the answer); the error stops the operation (nothing written). */
 function missingKey(provider: string): Error {
-  void vscode.window
-    .showWarningMessage(
-      `Arbor: no API key for ${provider}. Set one (stored in VS Code's secret storage), or switch arbor.summarizer.provider to "offline".`,
-      'Set API Key',
-      'Use Offline Summarizer',
-    )
-    .then(async (choice) => {
-      if (choice === 'Set API Key') await vscode.commands.executeCommand('arbor.setApiKey', provider);
-      if (choice === 'Use Offline Summarizer') {
-        await vscode.workspace.getConfiguration('arbor').update('summarizer.provider', 'offline', vscode.ConfigurationTarget.Global);
-      }
-    });
+  void showWarning(
+    `Arbor: no API key for ${provider}. Set one (stored in VS Code's secret storage), or switch arbor.summarizer.provider to "offline".`,
+    'Set API Key',
+    'Use Offline Summarizer',
+  ).then(async (choice) => {
+    if (choice === 'Set API Key') await vscode.commands.executeCommand('arbor.setApiKey', provider);
+    if (choice === 'Use Offline Summarizer') {
+      await vscode.workspace.getConfiguration('arbor').update('summarizer.provider', 'offline', vscode.ConfigurationTarget.Global);
+    }
+  });
   const err = new Error(`no API key for ${provider}`);
   err.name = 'MissingApiKey';
   return err;

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
-import { PANEL_VIEW_TYPE, parseFromWebview, type FromWebview, type PanelState, type SummaryView, type ToWebview } from '../webview/protocol';
+import { PANEL_VIEW_TYPE, parseFromWebview, type FileLink, type FromWebview, type PanelState, type SummaryView, type ToWebview } from '../webview/protocol';
 import { log } from './logging';
+import { redact } from './redact';
 
 /** What the panel does when the user presses Apply or Discard on a proposal. */
 export interface ProposalHandlers {
@@ -11,7 +12,8 @@ export interface ProposalHandlers {
 }
 
 export interface PanelActions {
-  openFile(path: string): Promise<void>;
+  /** A file link of the shown view was clicked (only links the view lists get here). */
+  openFile(link: FileLink, view: SummaryView): Promise<unknown>;
   reveal(file: string, entryId: string): Promise<void>;
   compactAgain(file: string): Promise<void>;
   /** Fresh view of an entry after a reload (the file may have changed). */
@@ -100,7 +102,7 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
       this.show(written);
       return written;
     } catch (err) {
-      this.post({ type: 'error', message: `Not written: ${err instanceof Error ? err.message : String(err)}` });
+      this.post({ type: 'error', message: redact(`Not written: ${err instanceof Error ? err.message : String(err)}`) });
       throw err;
     }
   }
@@ -143,7 +145,7 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     panel.webview.options = this.webviewOptions();
     panel.webview.html = this.html(panel.webview);
     const subs: vscode.Disposable[] = [];
-    subs.push(panel.webview.onDidReceiveMessage((raw) => void this.onMessage(raw)));
+    subs.push(panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)));
     subs.push(
       panel.onDidChangeViewState(() => {
         // A hidden webview is destroyed (retainContextWhenHidden is off); it re-sends 'ready' when shown again.
@@ -173,10 +175,20 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     void this.panel.webview.postMessage(message);
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
+  /**
+   * A message from the webview. It is untrusted (the page shows text from
+   * session files): it is validated, and a message about a file or a link
+   * only counts for the view the panel shows. Public for Arbor's tests.
+   */
+  async receive(raw: unknown): Promise<void> {
     const msg: FromWebview | undefined = parseFromWebview(raw);
     if (!msg) {
       log().warn('summary panel: ignored a malformed message');
+      return;
+    }
+    const view = this.view;
+    if ((msg.type === 'reveal' || msg.type === 'compactAgain') && msg.file !== view?.file) {
+      log().warn(`summary panel: ignored ${msg.type} for a session the panel does not show`);
       return;
     }
     try {
@@ -195,9 +207,15 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
         case 'discard':
           this.discard(msg.proposalId);
           break;
-        case 'openFile':
-          await this.actions.openFile(msg.path);
+        case 'openFile': {
+          const link = view ? [...view.readFiles, ...view.modifiedFiles].find((l) => l.resolved === msg.path) : undefined;
+          if (!view || !link) {
+            log().warn('summary panel: ignored a link that the shown summary does not list');
+            break;
+          }
+          await this.actions.openFile(link, view);
           break;
+        }
         case 'reveal':
           await this.actions.reveal(msg.file, msg.entryId);
           break;
@@ -236,8 +254,11 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     const nonce = randomBytes(16).toString('base64');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'summary.css'));
+    // Scripts only with this page's nonce; nothing else loads from anywhere but the extension's own files.
     const csp = [
       "default-src 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
       `style-src ${webview.cspSource}`,
       `script-src 'nonce-${nonce}'`,
       `img-src ${webview.cspSource}`,

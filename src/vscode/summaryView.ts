@@ -76,7 +76,9 @@ export function usageView(usage: Usage | undefined): UsageView | undefined {
 
 function replacedEntry(index: SessionIndex, i: number): ReplacedEntry {
   const p = entryPreview(index.entry(i));
-  return { id: index.record(i).id, title: p.title, text: oneLine(p.text, 120) };
+  const id = index.record(i).id;
+  const label = index.labelOf(id);
+  return { id, title: p.title, text: oneLine(p.text, 120), ...(label ? { label: oneLine(label, 120) } : {}) };
 }
 
 /** Entries a compaction entry replaced: its path from the previous boundary up to its firstKeptEntryId. */

@@ -2,7 +2,8 @@ import type { Block, Inline } from './markdown';
 
 /**
  * DOM helpers. Every piece of session text goes in through textContent or
- * createTextNode; nothing here ever assigns HTML.
+ * createTextNode; nothing here ever assigns HTML, and no element made from
+ * session text navigates anywhere (no href but "#").
  */
 
 type Attrs = Record<string, string | undefined>;
@@ -39,10 +40,10 @@ export function renderInline(nodes: Inline[], parent: HTMLElement): void {
         break;
       }
       case 'link': {
-        // Only http(s) links get here (the parser drops other schemes); VS Code opens them outside.
-        const a = el('a', { href: n.href, title: n.href });
-        renderInline(n.children, a);
-        parent.append(a);
+        // The panel opens nothing but file links: a link in a summary shows its text, with the address as a tooltip.
+        const span = el('span', { class: 'link-text', title: n.href });
+        renderInline(n.children, span);
+        parent.append(span);
         break;
       }
     }

@@ -147,7 +147,9 @@ function replacedBlock(view: SummaryView): HTMLElement | undefined {
       ev.preventDefault();
       post({ type: 'reveal', file: view.file, entryId: e.id });
     });
-    list.append(el('li', {}, a, el('span', { class: 'entry-title' }, ` ${e.title}: `), el('span', { class: 'entry-text' }, e.text)));
+    list.append(
+      el('li', {}, a, e.label ? el('span', { class: 'entry-label' }, ` #${e.label}`) : undefined, el('span', { class: 'entry-title' }, ` ${e.title}: `), el('span', { class: 'entry-text' }, e.text)),
+    );
   }
   details.append(list);
   if (r.firstKeptEntryId) details.append(el('p', { class: 'hint' }, `Kept verbatim from entry ${r.firstKeptEntryId} on.`));

@@ -43,6 +43,8 @@ export interface ReplacedEntry {
   id: string;
   title: string;
   text: string;
+  /** The entry's label (bookmark), if it has one. */
+  label?: string;
 }
 
 export interface ReplacedRange {

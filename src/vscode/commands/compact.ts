@@ -8,6 +8,7 @@ import { withCancellableProgress, type ArborServices } from '../services';
 import { log, reportError } from '../logging';
 import { readConfig } from '../settings';
 import type { SessionModel } from '../sessionStore';
+import { showInfo } from '../notify';
 
 /** Options for running Compact from code (other extensions, tests): no prompts. */
 export interface CompactCommandOptions {
@@ -72,7 +73,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
       });
     });
     if (result.kind !== 'proposal') {
-      void vscode.window.showInformationMessage(`Arbor: nothing to compact: ${result.reason}.`);
+      void showInfo(`Arbor: nothing to compact: ${result.reason}.`);
       log().info(`compact ${model.file}: ${result.kind}: ${result.reason}`);
       return result;
     }

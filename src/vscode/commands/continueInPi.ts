@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { ArborServices } from '../services';
 import { readConfig } from '../settings';
 import { baseDirFor } from '../summaryView';
+import { showWarning } from '../notify';
 
 /** Finds an executable on PATH (or an absolute/relative path that is executable). */
 export async function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
@@ -33,11 +34,9 @@ export async function continueInPiCommand(arbor: ArborServices, node?: unknown):
   const pi = readConfig().piPath;
   const found = await findOnPath(pi);
   if (!found) {
-    void vscode.window
-      .showWarningMessage(`Arbor: "${pi}" was not found on PATH. Install the Pi coding agent (npm install -g @mariozechner/pi-coding-agent) or set arbor.piPath.`, 'Open Settings')
-      .then((choice) => {
-        if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'arbor.piPath');
-      });
+    void showWarning(`Arbor: "${pi}" was not found on PATH. Install the Pi coding agent (npm install -g @mariozechner/pi-coding-agent) or set arbor.piPath.`, 'Open Settings').then((choice) => {
+      if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'arbor.piPath');
+    });
     return undefined;
   }
   const terminal = vscode.window.createTerminal({ name: `Pi: ${model.title ?? path.basename(model.file)}`, cwd: baseDirFor(model.cwd), iconPath: new vscode.ThemeIcon('hubot') });

@@ -8,6 +8,7 @@ import { viewFromEntry } from '../summaryView';
 import { readConfig } from '../settings';
 import type { ArborNode } from '../tree/nodes';
 import type { SessionModel } from '../sessionStore';
+import { showInfo } from '../notify';
 
 export type JumpSummaryMode = 'none' | 'summarize' | 'custom' | 'replace';
 
@@ -70,7 +71,7 @@ async function pickMode(model: SessionModel, targetText: string): Promise<JumpSu
 export async function jumpCommand(arbor: ArborServices, node?: unknown, options: JumpCommandOptions = {}): Promise<JumpCommandResult | undefined> {
   let target = targetOf(arbor, node ?? arbor.treeView.selection[0]);
   if (!target) {
-    void vscode.window.showInformationMessage('Arbor: select an entry in the Sessions view to jump to.');
+    void showInfo('Arbor: select an entry in the Sessions view to jump to.');
     return undefined;
   }
   const model = await arbor.resolveSession(target.file);
@@ -80,7 +81,7 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
   const ti = index.indexOf(target.entryId);
   if (ti < 0) throw new Error(`entry ${target.entryId} is not in ${model.file}`);
   if (ti === index.leafIndex) {
-    void vscode.window.showInformationMessage('Arbor: that entry is already the current leaf.');
+    void showInfo('Arbor: that entry is already the current leaf.');
     return { kind: 'nothing', reason: 'already the current leaf' };
   }
   const preview = entryPreview(index.entry(ti));
@@ -132,7 +133,7 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
       return { kind: 'applied' as const, result: await applyNavigation(proposal, { hooks: engine.hooks, signal }) };
     });
     if (result.kind !== 'applied') {
-      void vscode.window.showInformationMessage(`Arbor: ${result.reason}.`);
+      void showInfo(`Arbor: ${result.reason}.`);
       return { kind: result.kind, reason: result.reason };
     }
     const nav = result.result;
@@ -165,7 +166,7 @@ async function announce(arbor: ArborServices, model: SessionModel, editorText: s
   const text = editorText
     ? `Arbor: moved to just before your message "${oneLine(editorText, 60)}". Edit it and send it again from Pi.`
     : `Arbor: moved the leaf${summaryEntryId ? ' and wrote a summary of the branch you left' : ''}.`;
-  const choice = await vscode.window.showInformationMessage(text, ...buttons);
+  const choice = await showInfo(text, ...buttons);
   if (choice === 'Edit Message' && editorText) {
     const doc = await vscode.workspace.openTextDocument({ content: editorText, language: 'markdown' });
     await vscode.window.showTextDocument(doc);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
 import { readConfig, type ProviderName } from '../settings';
+import { showInfo } from '../notify';
 
 const PROVIDERS: { provider: ProviderName; label: string }[] = [
   { provider: 'openai', label: 'OpenAI (or an OpenAI-compatible server)' },
@@ -41,7 +42,7 @@ export async function setApiKeyCommand(arbor: ArborServices, providerArg?: strin
   if (key) await arbor.keys.set(provider, key);
   else await arbor.keys.delete(provider);
   if (keyArg === undefined) {
-    void vscode.window.showInformationMessage(key ? `Arbor: API key for ${provider} stored.` : `Arbor: API key for ${provider} removed.`);
+    void showInfo(key ? `Arbor: API key for ${provider} stored.` : `Arbor: API key for ${provider} removed.`);
   }
   return true;
 }

@@ -5,6 +5,7 @@ import type { ArborServices } from '../services';
 import { log, reportError } from '../logging';
 import { entryPreview, oneLine } from '../tree/preview';
 import type { ArborNode } from '../tree/nodes';
+import { showInfo } from '../notify';
 
 /**
  * Arbor: Set Label. Appends a `label` entry for the selected entry (an empty
@@ -14,7 +15,7 @@ import type { ArborNode } from '../tree/nodes';
 export async function setLabelCommand(arbor: ArborServices, node?: unknown, label?: string): Promise<string | undefined> {
   const n = (node ?? arbor.treeView.selection[0]) as ArborNode | { file?: string; entryId?: string } | undefined;
   if (!n || typeof n.file !== 'string' || typeof (n as { entryId?: unknown }).entryId !== 'string') {
-    void vscode.window.showInformationMessage('Arbor: select an entry in the Sessions view to label.');
+    void showInfo('Arbor: select an entry in the Sessions view to label.');
     return undefined;
   }
   const { file, entryId } = n as { file: string; entryId: string };

@@ -98,7 +98,7 @@ export class ContextDocuments implements vscode.TextDocumentContentProvider, vsc
     const { index } = session;
     const leafIndex = leaf ? index.indexOf(leaf) : index.leafIndex;
     if (leafIndex < 0 && leaf) return `Entry ${leaf} is not in ${file}.`;
-    const use = await contextUse(index, leafIndex);
+    const use = await contextUse(index, leafIndex, { messages: true });
     return renderContext(use, session.title, (i) => index.record(i).id);
   }
 }

@@ -1,9 +1,9 @@
-import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
 import { viewFromEntry } from '../summaryView';
 import { readConfig } from '../settings';
 import { reportError } from '../logging';
 import type { SummaryView } from '../../webview/protocol';
+import { showInfo } from '../notify';
 
 /**
  * Arbor: Show Summary. Opens a compaction or branch summary in the panel; on
@@ -20,7 +20,7 @@ export async function showSummaryCommand(arbor: ArborServices, node?: unknown): 
     const path = index.pathTo(index.leafIndex);
     const found = [...path].reverse().find(isSummary);
     if (found === undefined) {
-      void vscode.window.showInformationMessage('Arbor: there is no compaction or branch summary on the current path of this session.');
+      void showInfo('Arbor: there is no compaction or branch summary on the current path of this session.');
       return undefined;
     }
     entryId = index.record(found).id;

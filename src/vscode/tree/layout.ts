@@ -21,20 +21,28 @@ export type LayoutNode =
 
 export class SessionLayout {
   readonly index: SessionIndex;
-  readonly leafIndex: number;
-  /** Entry indexes shown flat directly under the session (the active path, then its continuation). */
-  readonly mainLine: readonly number[];
+  private leaf: number;
+  private main: number[];
   /** Roots other than the active path's root (orphans): side branches at session level. */
   readonly extraRoots: readonly number[];
-  private readonly next: Int32Array;
-  private readonly latest: Int32Array;
-  private readonly onMain: Uint8Array;
+  /** Entries laid out (the index may have grown since: see extend()). */
+  private count: number;
+  private next: Int32Array;
+  private latest: Int32Array;
+  private onMain: Uint8Array;
+  /**
+   * Whether the side branches are laid out (latest activity, and the line
+   * each off-path entry continues). Only the active path is laid out at
+   * first: that is all the first rows need, and a 100 MB session opens faster.
+   */
+  private full = false;
 
   constructor(index: SessionIndex, leafIndex: number = index.leafIndex) {
     this.index = index;
-    this.leafIndex = leafIndex;
+    this.leaf = leafIndex;
     const n = index.entryCount;
-    this.latest = latestDescendants(index);
+    this.count = n;
+    this.latest = new Int32Array(n);
     this.next = new Int32Array(n).fill(-1);
     this.onMain = new Uint8Array(n);
     const path = leafIndex >= 0 ? index.pathTo(leafIndex) : [];
@@ -42,24 +50,97 @@ export class SessionLayout {
       this.onMain[path[k]] = 1;
       if (k + 1 < path.length) this.next[path[k]] = path[k + 1];
     }
-    for (let i = 0; i < n; i++) {
-      if (this.next[i] >= 0 || (this.onMain[i] && i === leafIndex)) continue;
+    const roots = index.roots();
+    const mainRoot = path.length ? path[0] : roots.length ? roots[0] : -1;
+    // Without a leaf, the main line follows the most recent activity from the first root.
+    if (!path.length) this.layOutBranches();
+    this.main = mainRoot >= 0 ? this.lineFrom(mainRoot) : [];
+    this.extraRoots = roots.filter((r) => r !== mainRoot);
+  }
+
+  /** Lays out the side branches: each entry off the active path continues with its child of most recent activity. */
+  private layOutBranches(): void {
+    if (this.full) return;
+    this.full = true;
+    const index = this.index;
+    // The index may already hold entries extend() has not taken in yet: size for them.
+    this.grow(index.entryCount);
+    this.latest.set(latestDescendants(index));
+    for (let i = 0; i < this.count; i++) {
+      if (this.next[i] >= 0 || (this.onMain[i] && i === this.leaf)) continue;
       let best = -1;
       for (const c of index.children(i)) if (best < 0 || this.latest[c] > this.latest[best]) best = c;
       this.next[i] = best;
     }
-    const roots = index.roots();
-    const mainRoot = path.length ? path[0] : roots.length ? roots[0] : -1;
-    this.mainLine = mainRoot >= 0 ? this.lineFrom(mainRoot) : [];
-    this.extraRoots = roots.filter((r) => r !== mainRoot);
+  }
+
+  get leafIndex(): number {
+    return this.leaf;
+  }
+
+  /** Entry indexes shown flat directly under the session (the active path, then its continuation). */
+  get mainLine(): readonly number[] {
+    return this.main;
+  }
+
+  /**
+   * Takes in entries appended to the index since the layout was made, when
+   * they simply continue the current leaf (what Pi does: each new entry is a
+   * child of the previous one, and the last is the new leaf): O(new entries +
+   * depth) instead of a rebuild. Returns false when the appended entries do
+   * anything else (a jump, a new branch, a duplicate id); then build a new
+   * layout.
+   */
+  extend(): boolean {
+    const index = this.index;
+    const from = this.count;
+    const n = index.entryCount;
+    if (n === from) return true;
+    const oldLeaf = this.leaf;
+    if (from === 0 || oldLeaf !== from - 1 || this.main[this.main.length - 1] !== oldLeaf) return false;
+    for (let i = from; i < n; i++) {
+      if (index.parentIndex(i) !== i - 1) return false;
+      const kids = index.children(i);
+      if (i < n - 1 ? kids.length !== 1 || kids[0] !== i + 1 : kids.length !== 0) return false;
+    }
+    const leafKids = index.children(oldLeaf);
+    if (leafKids.length !== 1 || leafKids[0] !== from) return false;
+    this.grow(n);
+    for (let i = from; i < n; i++) {
+      this.next[i - 1] = i;
+      this.next[i] = -1;
+      this.onMain[i] = 1;
+      this.latest[i] = n - 1;
+      this.main.push(i);
+    }
+    // Every ancestor's newest descendant is now the new leaf (laid out side branches only need that).
+    if (this.full) for (let p = oldLeaf; p >= 0; p = index.parentIndex(p)) this.latest[p] = n - 1;
+    this.leaf = n - 1;
+    this.count = n;
+    return true;
+  }
+
+  private grow(n: number): void {
+    if (n <= this.next.length) return;
+    const cap = Math.max(n, Math.ceil(this.next.length * 1.5) + 64);
+    const next = new Int32Array(cap).fill(-1);
+    next.set(this.next.subarray(0, this.count));
+    const latest = new Int32Array(cap);
+    latest.set(this.latest.subarray(0, this.count));
+    const onMain = new Uint8Array(cap);
+    onMain.set(this.onMain.subarray(0, this.count));
+    this.next = next;
+    this.latest = latest;
+    this.onMain = onMain;
   }
 
   /** Entries of the line starting at `start`, in order. */
   lineFrom(start: number): number[] {
+    if (!this.onMain[start]) this.layOutBranches();
     const out: number[] = [];
     for (let i = start; i >= 0; i = this.next[i]) {
       out.push(i);
-      if (out.length > this.index.entryCount) break; // defensive: never loop
+      if (out.length > this.count) break; // defensive: never loop
     }
     return out;
   }
@@ -70,12 +151,14 @@ export class SessionLayout {
 
   /** Children of `index` that start side branches (everything but the child continuing its line). */
   branchesAt(index: number): number[] {
+    if (!this.onMain[index]) this.layOutBranches();
     const cont = this.next[index];
     return this.index.children(index).filter((c) => c !== cont);
   }
 
   /** First entry of the line `index` is on. */
   lineStart(index: number): number {
+    if (!this.onMain[index]) this.layOutBranches();
     let cur = index;
     for (;;) {
       const p = this.index.parentIndex(cur);
@@ -110,6 +193,7 @@ export class SessionLayout {
 
   /** Entry index with the most recent activity under `start` (file order). */
   latestUnder(start: number): number {
+    this.layOutBranches();
     return this.latest[start];
   }
 

@@ -1,5 +1,5 @@
 /** Elements of the Sessions tree. Ids are stable: a session by file, an entry by file + position + id. */
-export type ArborNode = SessionNode | EntryNode | BranchNode | NoticeNode;
+export type ArborNode = SessionNode | EntryNode | BranchNode | NoticeNode | MoreNode;
 
 export interface SessionNode {
   type: 'session';
@@ -30,6 +30,19 @@ export interface NoticeNode {
   severity: 'info' | 'error';
 }
 
+/**
+ * The first (or last) row of a long line (the session's main line, or a side
+ * branch) standing for the entries before (or after) the window of the line
+ * the tree shows (see pages.ts); clicking it shows a page more.
+ */
+export interface MoreNode {
+  type: 'more';
+  file: string;
+  /** -1 for the session's main line, else the first entry (index) of the side branch. */
+  line: number;
+  direction: 'earlier' | 'later';
+}
+
 export function nodeKey(node: ArborNode): string {
   switch (node.type) {
     case 'session':
@@ -40,5 +53,7 @@ export function nodeKey(node: ArborNode): string {
       return `b:${node.file}#${node.start}:${node.startId}`;
     case 'notice':
       return `n:${node.file}:${node.message}`;
+    case 'more':
+      return `m:${node.file}#${node.line}:${node.direction}`;
   }
 }

@@ -5,9 +5,11 @@ import type { AssistantMessage } from '../../engine/session/types';
 import { usageTotal } from '../../engine/tokens/contextTokens';
 import type { SessionModel } from '../sessionStore';
 import type { SessionLayout } from './layout';
-import type { BranchNode, EntryNode, NoticeNode } from './nodes';
+import type { BranchNode, EntryNode, MoreNode, NoticeNode } from './nodes';
+import { PAGE_SIZE } from './pages';
 import { nodeKey } from './nodes';
-import { entryPreview, formatTokens, oneLine, type EntryKind } from './preview';
+import { formatTokens, oneLine, type EntryKind } from './preview';
+import { cachedPreview } from './previewCache';
 import { entryTokens } from './entryTokens';
 import type { EstimatorName } from '../../engine/tokens/estimators';
 
@@ -99,7 +101,7 @@ export interface EntryItemContext {
 export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeItem {
   const { index, layout } = ctx;
   const entry = index.entry(node.index);
-  const preview = entryPreview(entry);
+  const preview = cachedPreview(index, node.index);
   const isLeaf = node.index === layout.leafIndex;
   const branches = layout.branchesAt(node.index);
   // Conversation rows show their text; metadata rows say what they are; summaries are named as such.
@@ -129,7 +131,7 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   if (preview.kind === 'compaction' || preview.kind === 'branchSummary') flags.push('summary');
   if (layout.isOnActivePath(node.index)) flags.push('active');
   item.contextValue = `arborEntry:${flags.join(':')}`;
-  item.tooltip = entryTooltip(index, node, preview.title, tokens, entryLabel);
+  // The tooltip is made on hover (resolveTreeItem): building it for every row slowed down long lines.
   item.accessibilityInformation = { label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : ''}` };
   if (preview.kind === 'compaction' || preview.kind === 'branchSummary') {
     item.command = { command: 'arbor.showSummary', title: 'Show Summary', arguments: [node] };
@@ -137,7 +139,12 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   return item;
 }
 
-function entryTooltip(index: SessionIndex, node: EntryNode, title: string, tokens: number, label: string | undefined): vscode.MarkdownString {
+/** An entry row's tooltip: kind, id, label, time, tokens, model and the text (longer than the row's). */
+export function entryTooltip(node: EntryNode, ctx: EntryItemContext): vscode.MarkdownString {
+  const { index } = ctx;
+  const title = cachedPreview(index, node.index).title;
+  const tokens = entryTokens(index, node.index, ctx.estimator);
+  const label = index.labelOf(node.entryId);
   const e = index.entry(node.index) as unknown as Record<string, unknown>;
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown('**');
@@ -157,7 +164,7 @@ function entryTooltip(index: SessionIndex, node: EntryNode, title: string, token
     tip.appendText(` · context at this reply: ${formatTokens(usageTotal(m.usage))} tokens (${String(m.provider)}/${String(m.model)})`);
   }
   tip.appendMarkdown('\n\n---\n\n');
-  const full = entryPreview(index.entry(node.index)).text;
+  const full = cachedPreview(index, node.index).text;
   tip.appendText(oneLine(fullText(e) || full, 600));
   return tip;
 }
@@ -180,7 +187,7 @@ export function branchItem(node: BranchNode, ctx: EntryItemContext): vscode.Tree
   const line = layout.lineFrom(node.start);
   // Name the branch after its first user message (what the user asked on it), else its first entry.
   const named = line.find((i) => index.record(i).type === 'message' && index.record(i).role === 'user') ?? node.start;
-  const preview = entryPreview(index.entry(named));
+  const preview = cachedPreview(index, named);
   const item = new vscode.TreeItem(preview.text || preview.title, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = nodeKey(node);
   const size = layout.subtreeSize(node.start);
@@ -207,5 +214,18 @@ export function noticeItem(node: NoticeNode): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon(node.severity === 'error' ? 'error' : 'info', node.severity === 'error' ? new vscode.ThemeColor('errorForeground') : undefined);
   item.contextValue = 'arborNotice';
   item.tooltip = node.message;
+  return item;
+}
+
+/** The row above (or below) the part of a long line the tree shows; clicking it shows a page more. */
+export function moreItem(node: MoreNode, hidden: number): vscode.TreeItem {
+  const n = Math.min(PAGE_SIZE, hidden);
+  const item = new vscode.TreeItem(`Show ${n.toLocaleString('en-US')} ${node.direction} entr${n === 1 ? 'y' : 'ies'}`, vscode.TreeItemCollapsibleState.None);
+  item.id = nodeKey(node);
+  item.description = `${hidden.toLocaleString('en-US')} not shown`;
+  item.iconPath = new vscode.ThemeIcon(node.direction === 'earlier' ? 'fold-up' : 'fold-down');
+  item.contextValue = 'arborMore';
+  item.tooltip = `This line is long: the tree shows part of it. Click to show ${n} ${node.direction} entries.`;
+  item.command = { command: 'arbor.showMore', title: 'Show More Entries', arguments: [node] };
   return item;
 }

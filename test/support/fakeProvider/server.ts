@@ -27,8 +27,12 @@ export type Behaviour =
   | { type: 'length'; text?: string; usage?: FakeUsage }
   /** The model calls a tool. */
   | { type: 'toolCall'; name?: string; arguments?: Record<string, unknown>; text?: string; usage?: FakeUsage }
-  /** An HTTP error status with the API's error body (or `body`), and extra headers (e.g. retry-after). */
-  | { type: 'status'; status: number; message?: string; body?: unknown; headers?: Record<string, string> }
+  /**
+   * An HTTP error status with the API's error body (or `body`), and extra headers (e.g. retry-after).
+   * `echoCredentials`: the error message repeats the request's Authorization / x-api-key headers, as a
+   * careless proxy might (for tests that keys never reach logs or notifications).
+   */
+  | { type: 'status'; status: number; message?: string; body?: unknown; headers?: Record<string, string>; echoCredentials?: boolean }
   /** Accept the request and never answer (until the client goes away or the server stops). */
   | { type: 'hang' }
   /** Streaming: send the start of the answer and `pieces` text pieces, then go silent. Non-streaming: like hang. */
@@ -189,7 +193,9 @@ export class FakeProviderServer {
       case 'hang':
         return;
       case 'status': {
-        const errBody = behaviour.body ?? (api === 'openai' ? openaiError(behaviour.status, behaviour.message ?? `fake error ${behaviour.status}`) : anthropicError(behaviour.status, behaviour.message ?? `fake error ${behaviour.status}`));
+        let message = behaviour.message ?? `fake error ${behaviour.status}`;
+        if (behaviour.echoCredentials) message += ` (received Authorization: ${String(req.headers.authorization ?? '-')}, x-api-key: ${String(req.headers['x-api-key'] ?? '-')})`;
+        const errBody = behaviour.body ?? (api === 'openai' ? openaiError(behaviour.status, message) : anthropicError(behaviour.status, message));
         return this.json(res, behaviour.status, errBody, behaviour.headers);
       }
       case 'malformed': {

@@ -49,6 +49,9 @@ export interface WorkbenchUrlOptions {
   extensionTestsPath?: string;
 }
 
+/** Set in code-server's environment (and so the extension host's): its user data dir. */
+export const USER_DATA_DIR_ENV = 'ARBOR_TEST_USER_DATA_DIR';
+
 const DEFAULT_SETTINGS = {
   'telemetry.telemetryLevel': 'off',
   'extensions.autoCheckUpdates': false,
@@ -128,7 +131,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   // Without --config code-server creates ~/.config/code-server/config.yaml with password auth.
   const configFile = path.join(runDir, 'config.yaml');
   fs.writeFileSync(configFile, '');
-  const env = { ...process.env, ...xdgEnv(runDir), ...options.env };
+  // USER_DATA_DIR_ENV: tests in the extension host look at the settings and logs VS Code wrote there.
+  const env = { ...process.env, ...xdgEnv(runDir), [USER_DATA_DIR_ENV]: userDataDir, ...options.env };
   const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
   try {
