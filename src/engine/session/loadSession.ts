@@ -164,21 +164,23 @@ export function chunkLines(chunk: Buffer, firstLine: number): CompleteLines {
 }
 
 function parseHeader(file: string, buf: Buffer, span: LineSpan): SessionHeader {
+  return parseHeaderText(file, span.line, buf.toString('utf8', span.start, span.end));
+}
+
+/** Checks the header line (line 1 of a session). Newer versions than 3 are read as 3: unknown entry kinds are kept. */
+export function parseHeaderText(file: string, line: number, text: string): SessionHeader {
   let value: unknown;
   try {
-    value = JSON.parse(buf.toString('utf8', span.start, span.end));
+    value = JSON.parse(text);
   } catch (err) {
-    throw new SessionFormatError(file, span.line, `not a Pi session: the first line is not valid JSON (${(err as Error).message})`);
+    throw new SessionFormatError(file, line, `not a Pi session: the first line is not valid JSON (${(err as Error).message})`);
   }
   const h = value as Record<string, unknown> | null;
   if (typeof h !== 'object' || h === null || h.type !== 'session') {
-    throw new SessionFormatError(file, span.line, 'not a Pi session: the first line is not a {"type":"session",...} header');
+    throw new SessionFormatError(file, line, 'not a Pi session: the first line is not a {"type":"session",...} header');
   }
   if (h.version !== undefined && (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)) {
-    throw new SessionFormatError(file, span.line, `session header has an invalid "version": ${JSON.stringify(h.version)}`);
-  }
-  if (typeof h.version === 'number' && h.version > 3) {
-    // Newer files are read as v3: unknown entry kinds are preserved and shown.
+    throw new SessionFormatError(file, line, `session header has an invalid "version": ${JSON.stringify(h.version)}`);
   }
   if (typeof h.id !== 'string') h.id = '';
   if (typeof h.cwd !== 'string') h.cwd = '';

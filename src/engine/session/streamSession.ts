@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import { checkEntryText } from './parseLine';
-import { readRecords, recordFor } from './loadSession';
+import { parseHeaderText, readRecords, recordFor } from './loadSession';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
 import { SessionIndex } from './sessionIndex';
 import type { EntryRecord } from './entryRecord';
@@ -95,22 +95,7 @@ function findHeader(file: string, view: Buffer, lastBreak: number, eof: boolean)
     const text = view.toString('utf8', pos, end).trim();
     const next = end + 1;
     if (text) {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (err) {
-        throw new SessionFormatError(file, line, `not a Pi session: the first line is not valid JSON (${(err as Error).message})`);
-      }
-      const h = value as Record<string, unknown> | null;
-      if (typeof h !== 'object' || h === null || h.type !== 'session') {
-        throw new SessionFormatError(file, line, 'not a Pi session: the first line is not a {"type":"session",...} header');
-      }
-      if (h.version !== undefined && (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)) {
-        throw new SessionFormatError(file, line, `session header has an invalid "version": ${JSON.stringify(h.version)}`);
-      }
-      if (typeof h.id !== 'string') h.id = '';
-      if (typeof h.cwd !== 'string') h.cwd = '';
-      return { header: h as SessionHeader, line, next: Math.min(next, view.length) };
+      return { header: parseHeaderText(file, line, text), line, next: Math.min(next, view.length) };
     }
     pos = next;
   }
