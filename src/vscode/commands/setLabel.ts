@@ -35,10 +35,11 @@ export async function setLabelCommand(arbor: ArborServices, node?: unknown, labe
     label = input;
   }
   label = label.trim();
-  if ((current ?? '') === label) return label;
-  if (!(await arbor.confirmAppend(model, 'Labelling'))) return undefined;
   try {
+    // The file is the truth: the view's index may not yet have read a write still in flight.
     const index = await loadSession(file);
+    if ((index.labelOf(entryId) ?? '') === label) return label;
+    if (!(await arbor.confirmAppend(model, 'Labelling'))) return undefined;
     const entry: { type: string; targetId: string; label?: string } = { type: 'label', targetId: entryId };
     if (label) entry.label = label;
     const written = await appendEntries(index, [entry]);
