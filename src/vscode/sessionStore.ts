@@ -252,6 +252,15 @@ export class SessionStore implements vscode.Disposable {
     for (const id of ids) this.ownIds.add(id);
   }
 
+  /**
+   * For the writer's `beforeWrite`: notes Arbor's entries before their bytes
+   * land, so a tail read the file watcher starts meanwhile does not flag the
+   * session as written by another process.
+   */
+  readonly noteOwnEntries = (entries: readonly { id: string }[]): void => {
+    this.noteOwnWrite(entries.map((e) => e.id));
+  };
+
   /** Whether another process wrote to the file within `arbor.liveWriteSeconds`. */
   isLive(model: SessionModel, now = Date.now()): boolean {
     return model.lastExternalWriteAt !== undefined && now - model.lastExternalWriteAt < readConfig().liveWriteSeconds * 1000;

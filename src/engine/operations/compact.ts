@@ -1,5 +1,5 @@
 import { loadSession } from '../session/loadSession';
-import { appendEntries } from '../session/writer';
+import { appendEntries, type AppendOptions } from '../session/writer';
 import { contextSettings } from '../context/buildContext';
 import { planCompaction, messagesAt, type CompactionPlan, type CompactionSettings } from '../compaction/planCompaction';
 import { fileLists, formatFileLists } from '../compaction/fileOps';
@@ -162,6 +162,8 @@ export interface ApplyCompactionOptions {
   summary?: string;
   hooks?: HookBus;
   signal?: AbortSignal;
+  /** See AppendOptions.beforeWrite. */
+  beforeWrite?: AppendOptions['beforeWrite'];
 }
 
 /**
@@ -185,7 +187,7 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
   if (proposal.details !== undefined) entry.details = proposal.details;
   if (proposal.usage !== undefined) entry.usage = proposal.usage;
   if (proposal.fromHook) entry.fromHook = true;
-  const [written] = await appendEntries(index, [entry as { type: string }], { expectedLeafId: proposal.leafId, signal: options.signal });
+  const [written] = await appendEntries(index, [entry as { type: string }], { expectedLeafId: proposal.leafId, signal: options.signal, beforeWrite: options.beforeWrite });
   await options.hooks?.emit('session_compact', { file: index.file, entry: written as CompactionEntry, fromHook: proposal.fromHook });
   return written as CompactionEntry;
 }

@@ -1,5 +1,5 @@
 import { loadSession } from '../session/loadSession';
-import { appendEntries, newEntryId, type NewEntry } from '../session/writer';
+import { appendEntries, newEntryId, type AppendOptions, type NewEntry } from '../session/writer';
 import { ArborUsageError } from '../session/diagnostics';
 import { planBranch, type BranchPlan } from '../branch/planBranch';
 import { formatFileLists } from '../compaction/fileOps';
@@ -128,12 +128,21 @@ export interface NavigationResult {
   editorText: string | null;
 }
 
+export interface ApplyNavigationOptions {
+  /** The branch summary as the user edited it (default: the proposed one). */
+  summary?: string;
+  hooks?: HookBus;
+  signal?: AbortSignal;
+  /** See AppendOptions.beforeWrite. */
+  beforeWrite?: AppendOptions['beforeWrite'];
+}
+
 /**
  * Writes the jump: a BranchSummaryEntry (fromId = the abandoned leaf) or
  * Arbor's leaf marker as a child of the new leaf, then the optional label on
  * it, in one append. Refuses if the file gained entries since the plan.
  */
-export async function applyNavigation(proposal: NavigationProposal, options: { summary?: string; hooks?: HookBus; signal?: AbortSignal } = {}): Promise<NavigationResult> {
+export async function applyNavigation(proposal: NavigationProposal, options: ApplyNavigationOptions = {}): Promise<NavigationResult> {
   const { index } = proposal;
   const entries: NewEntry[] = [];
   const firstId = newEntryId(index.hasId);
@@ -150,7 +159,7 @@ export async function applyNavigation(proposal: NavigationProposal, options: { s
     const target = proposal.summary ? firstId : proposal.newLeafId ?? firstId;
     entries.push({ type: 'label', targetId: target, label: proposal.label });
   }
-  const written = await appendEntries(index, entries, { parentId: proposal.newLeafId, expectedLeafId: proposal.oldLeafId, signal: options.signal });
+  const written = await appendEntries(index, entries, { parentId: proposal.newLeafId, expectedLeafId: proposal.oldLeafId, signal: options.signal, beforeWrite: options.beforeWrite });
   const summaryEntry = proposal.summary ? (written[0] as BranchSummaryEntry) : undefined;
   await options.hooks?.emit('session_tree', { file: index.file, oldLeafId: proposal.oldLeafId, newLeafId: proposal.newLeafId, summaryEntry, written });
   return { written, summaryEntry, newLeafId: proposal.newLeafId, editorText: proposal.editorText };

@@ -26,6 +26,12 @@ export interface AppendOptions {
   expectedLeafId?: string | null;
   signal?: AbortSignal;
   now?: () => Date;
+  /**
+   * Called with the complete entries just before the bytes are written (after
+   * every check passed). A watcher of the file can note the ids here so that
+   * it does not take Arbor's own append for another writer's.
+   */
+  beforeWrite?: (entries: readonly SessionEntry[]) => void;
 }
 
 /** A fresh 8-hex id not used in the file. */
@@ -78,6 +84,7 @@ export async function appendEntries(index: SessionIndex, entries: NewEntry[], op
   }
   const text = (index.endsWithNewline ? '' : '\n') + written.map((e) => JSON.stringify(e)).join('\n') + '\n';
   options.signal?.throwIfAborted();
+  options.beforeWrite?.(written);
   await appendOnce(index.file, Buffer.from(text, 'utf8'));
   await readAppended(index);
   return written;

@@ -111,8 +111,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
 async function applyProposal(arbor: ArborServices, model: SessionModel, proposal: CompactionProposal, summary: string | undefined, skipLiveCheck = false): Promise<string | undefined> {
   if (!skipLiveCheck && !(await arbor.confirmAppend(model, 'Compacting'))) return undefined;
   try {
-    const entry = await applyCompaction(proposal, { summary, hooks: arbor.hooks });
-    arbor.store.noteOwnWrite([entry.id]);
+    const entry = await applyCompaction(proposal, { summary, hooks: arbor.hooks, beforeWrite: arbor.store.noteOwnEntries });
     await arbor.store.readTail(model.file);
     log().info(`compact ${model.file}: wrote compaction ${entry.id} (firstKept ${entry.firstKeptEntryId}, tokensBefore ${entry.tokensBefore})`);
     arbor.setActive(model.file);

@@ -130,7 +130,7 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
         signal,
       });
       if (proposal.kind !== 'proposal') return proposal;
-      return { kind: 'applied' as const, result: await applyNavigation(proposal, { hooks: engine.hooks, signal }) };
+      return { kind: 'applied' as const, result: await applyNavigation(proposal, { hooks: engine.hooks, signal, beforeWrite: arbor.store.noteOwnEntries }) };
     });
     if (result.kind !== 'applied') {
       void showInfo(`Arbor: ${result.reason}.`);
@@ -138,7 +138,6 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
     }
     const nav = result.result;
     const ids = nav.written.map((e) => e.id);
-    arbor.store.noteOwnWrite(ids);
     await arbor.store.readTail(model.file);
     arbor.setActive(model.file);
     log().info(`jump ${model.file}: ${target.entryId} (new leaf ${nav.newLeafId ?? 'root'}), wrote ${ids.join(', ')}`);

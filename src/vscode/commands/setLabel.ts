@@ -42,8 +42,7 @@ export async function setLabelCommand(arbor: ArborServices, node?: unknown, labe
     if (!(await arbor.confirmAppend(model, 'Labelling'))) return undefined;
     const entry: { type: string; targetId: string; label?: string } = { type: 'label', targetId: entryId };
     if (label) entry.label = label;
-    const written = await appendEntries(index, [entry]);
-    arbor.store.noteOwnWrite(written.map((e) => e.id));
+    const written = await appendEntries(index, [entry], { beforeWrite: arbor.store.noteOwnEntries });
     await arbor.store.readTail(file);
     log().info(`label ${file}: ${entryId} -> ${label || '(cleared)'} (entry ${written[0].id})`);
     return label;

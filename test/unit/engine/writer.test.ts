@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fixturePath, oracleCases } from '../../support/fixtures';
@@ -60,6 +60,22 @@ describe('append-only writer', () => {
     await assert.rejects(appendEntries(index, [{ type: 'custom', customType: 'mine' }], { expectedLeafId: planned }), StaleSessionError);
     assert.equal((await fsp.stat(file)).size, size);
     assert.equal(index.leafId, 'deadbeef'); // the index saw the other writer's entry
+  });
+
+  it('hands the complete entries to beforeWrite before any byte lands, and never for a refused append', async () => {
+    const file = await copyToTemp(oracleCases()[0].sessionFile);
+    const index = await loadSession(file);
+    const size = (await fsp.stat(file)).size;
+    const seen: { ids: string[]; sizeThen: number }[] = [];
+    const written = await appendEntries(index, [{ type: 'custom', customType: 'a' }, { type: 'custom', customType: 'b' }], {
+      beforeWrite: (entries) => seen.push({ ids: entries.map((e) => e.id), sizeThen: statSync(file).size }),
+    });
+    assert.deepEqual(seen, [{ ids: written.map((e) => e.id), sizeThen: size }]);
+    const planned = index.leafId;
+    await fsp.appendFile(file, JSON.stringify({ type: 'custom', id: 'cafef00d', parentId: planned, timestamp: new Date().toISOString(), customType: 'other' }) + '\n');
+    const calls = seen.length;
+    await assert.rejects(appendEntries(index, [{ type: 'custom', customType: 'c' }], { expectedLeafId: planned, beforeWrite: () => seen.push({ ids: [], sizeThen: -1 }) }), StaleSessionError);
+    assert.equal(seen.length, calls);
   });
 
   it('reads only appended bytes, including a line completed later', async () => {
