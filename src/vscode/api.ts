@@ -46,6 +46,8 @@ export interface ArborInternals {
   fileLinks: FileLinkOpener;
   /** How many entries the tree counted tokens for (each once per estimator). */
   tokenStats: TokenStats;
+  /** Whether gpt-tokenizer's tables are loaded (preloaded after start-up when the estimator is tokenizer). */
+  tokenizerLoaded: () => boolean;
   /** Every log line (redacted), as written to Output > Arbor. */
   onDidLog: typeof onDidLog;
   /** Every notification shown (redacted). */

@@ -7,6 +7,7 @@ import { SummaryPanel } from './summaryPanel';
 import { ApiKeys } from './secrets';
 import { ArborServices } from './services';
 import { ContextStatusBar } from './statusBar';
+import { preloadTokenizer, tokenizerLoaded } from '../engine/tokens/estimators';
 import { LiveWatcher } from './liveWatcher';
 import { createApi, type ArborApi } from './api';
 import { FileLinkOpener } from './fileLinkOpener';
@@ -129,13 +130,31 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('arbor.sessionDir') || e.affectsConfiguration('arbor.piAgentDir')) void store.refreshList();
-      else if (e.affectsConfiguration('arbor.tokenEstimator')) tree.redraw();
+      else if (e.affectsConfiguration('arbor.tokenEstimator')) {
+        context.subscriptions.push(preloadTokenizerSoon(50));
+        tree.redraw();
+      }
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void store.refreshList()),
   );
 
   void store.refreshList().then(refreshContext, (err) => reportError('Listing sessions', err));
-  return createApi(arbor, hooks, () => refreshCommand(arbor), { services: arbor, statusBar, liveWatcher, fileLinks, tokenStats });
+  context.subscriptions.push(preloadTokenizerSoon(1500));
+  return createApi(arbor, hooks, () => refreshCommand(arbor), { services: arbor, statusBar, liveWatcher, fileLinks, tokenStats, tokenizerLoaded });
+}
+
+/**
+ * With the tokenizer estimator (the default), load gpt-tokenizer's tables a
+ * little after start-up, while nobody waits, rather than on the first expand
+ * of a session (they take about 0.4 s to load, once).
+ */
+function preloadTokenizerSoon(delayMs: number): vscode.Disposable {
+  const timer = setTimeout(() => {
+    if (readConfig().estimator !== 'tokenizer') return;
+    const t0 = performance.now();
+    if (preloadTokenizer()) log().info(`tokenizer loaded in ${(performance.now() - t0).toFixed(0)} ms`);
+  }, delayMs);
+  return new vscode.Disposable(() => clearTimeout(timer));
 }
 
 export function deactivate(): void {

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { promises as fsp } from 'node:fs';
+import * as fs from 'node:fs';
 import { loadSession } from '../engine/session/loadSession';
 import { readAppended } from '../engine/session/tail';
+import { loadTailPreview } from '../engine/session/tailPreview';
+import { PAGE_SIZE } from './tree/pages';
 import { listSessions, sessionsDirFor } from '../engine/session/discovery';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import { SessionLayout } from './tree/layout';
@@ -23,12 +25,29 @@ export interface SessionModel {
   title: string | undefined;
   index: SessionIndex | undefined;
   layout: SessionLayout | undefined;
+  /**
+   * While a large session is being indexed: its end, indexed first, for the
+   * tree to show (see loadForTree). Never used to write or to plan.
+   */
+  preview: { index: SessionIndex; layout: SessionLayout } | undefined;
   error: string | undefined;
   /** When another process last appended to the file (ms since epoch). */
   lastExternalWriteAt: number | undefined;
 }
 
 const OPENED_KEY = 'arbor.openedSessions';
+
+/** Sessions from this size on are previewed while they load (smaller ones load in tens of ms). */
+const PREVIEW_MIN_BYTES = 8 * 1024 * 1024;
+/** How much of the end to preview: a second, larger try when the first holds less than a page of the active path. */
+const PREVIEW_BYTES = [4 * 1024 * 1024, 16 * 1024 * 1024];
+
+/** Whether a preview holds what the tree shows first: a full page of the active path, or all of it. */
+function previewCovers(layout: SessionLayout): boolean {
+  const main = layout.mainLine;
+  if (main.length > PAGE_SIZE) return true;
+  return main.length > 0 && layout.index.record(main[0]).parentId === null;
+}
 
 /**
  * The sessions Arbor shows and their loaded indexes. Loading is lazy (on
@@ -100,7 +119,7 @@ export class SessionStore implements vscode.Disposable {
     for (const file of this.openedFiles()) {
       if (seen.has(file)) continue;
       try {
-        const st = await fsp.stat(file);
+        const st = await fs.promises.stat(file);
         seen.add(file);
         order.push(file);
         this.upsert(file, 'opened', { mtimeMs: st.mtimeMs, size: st.size });
@@ -147,6 +166,7 @@ export class SessionStore implements vscode.Disposable {
       title: undefined,
       index: undefined,
       layout: undefined,
+      preview: undefined,
       error: undefined,
       lastExternalWriteAt: recent ? info.mtimeMs : undefined,
     });
@@ -191,6 +211,46 @@ export class SessionStore implements vscode.Disposable {
   }
 
   /**
+   * Loads a session for the tree. A large one is also previewed: its last few
+   * MB are indexed while the whole file is (see tailPreview.ts); when the
+   * preview is ready first and holds a full page of the active path, the
+   * tree shows it ('preview') and the full index replaces it when done.
+   * Otherwise waits for the full index ('full').
+   */
+  async loadForTree(model: SessionModel): Promise<'full' | 'preview'> {
+    if (model.index) return 'full';
+    if (model.preview) return 'preview'; // the tree replaces it when the full index is loaded
+    const full = this.ensureLoaded(model);
+    let size = 0;
+    try {
+      size = fs.statSync(model.file).size;
+    } catch {
+      // ensureLoaded reports it
+    }
+    if (size < PREVIEW_MIN_BYTES) {
+      await full;
+      return 'full';
+    }
+    const fullDone = full.then(() => undefined);
+    for (const bytes of PREVIEW_BYTES) {
+      const preview = loadTailPreview(model.file, { bytes }).catch((err) => {
+        log().debug(`preview of ${model.file} failed: ${String(err)}`);
+        return undefined;
+      });
+      const first = await Promise.race([fullDone, preview]);
+      if (!first || model.index) break;
+      const layout = new SessionLayout(first);
+      if (previewCovers(layout)) {
+        model.preview = { index: first, layout };
+        log().debug(`previewing ${model.file}: ${first.entryCount} entries of the last ${(bytes / 1048576).toFixed(0)} MB while it is indexed`);
+        return 'preview';
+      }
+    }
+    await full;
+    return 'full';
+  }
+
+  /**
    * Reads what was appended to a loaded session since the last read (or
    * reloads it if the file was replaced) and fires a change when anything
    * was added. Returns the number of new entries.
@@ -201,7 +261,8 @@ export class SessionStore implements vscode.Disposable {
     return this.queue(file, async () => {
       let st;
       try {
-        st = await fsp.stat(file);
+        // Synchronous: a stat costs microseconds; a trip through the thread pool costs more on a busy machine.
+        st = fs.statSync(file);
       } catch {
         return 0;
       }
@@ -278,7 +339,7 @@ export class SessionStore implements vscode.Disposable {
 
   private async peekTitle(model: SessionModel): Promise<void> {
     try {
-      const fh = await fsp.open(model.file, 'r');
+      const fh = await fs.promises.open(model.file, 'r');
       try {
         const buf = Buffer.alloc(64 * 1024);
         const { bytesRead } = await fh.read(buf, 0, buf.length, 0);

@@ -14,7 +14,11 @@ type Step =
   | { kind: 'branch'; back: number; summary: boolean }
   | { kind: 'compaction'; keepBack: number };
 
-const text = fc.string({ minLength: 0, maxLength: 400 });
+const text = fc.oneof(
+  { weight: 9, arbitrary: fc.string({ minLength: 0, maxLength: 400 }) },
+  // Text that looks like the keys the loader's byte scan looks for.
+  { weight: 1, arbitrary: fc.constantFrom('a "toolCall" in prose', 'the "nestedCalls" key', '{"type":"toolCall","name":"read"}') },
+);
 const path = fc.constantFrom('src/a.ts', 'src/b.ts', 'README.md', 'test/x.test.ts');
 
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
@@ -66,7 +70,12 @@ export function renderSession(steps: Step[]): string {
           message: { role: 'assistant', content: [{ type: 'text', text: s.text }, ...calls], provider: 'p', model: 'm', usage: { input: s.usage, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: s.usage + 1 }, stopReason: s.stop, timestamp: 2 },
         });
         pendingCalls = calls.map((c) => ({ id: c.id, name: c.name }));
-        for (const c of pendingCalls) add({ type: 'message', message: { role: 'toolResult', toolCallId: c.id, toolName: c.name, content: [{ type: 'text', text: s.text.repeat(3) }], isError: false, timestamp: 3 } });
+        for (const c of pendingCalls) {
+          const message: Record<string, unknown> = { role: 'toolResult', toolCallId: c.id, toolName: c.name, content: [{ type: 'text', text: s.text.repeat(3) }], isError: false, timestamp: 3 };
+          // A script tool's result records the calls it made (Pi 1.6 nestedCalls), as the last key.
+          if (c.name === 'bash' && s.usage % 3 === 0) message.nestedCalls = { calls: [{ name: 'edit', arguments: { path: 'src/nested.ts' } }] };
+          add({ type: 'message', message });
+        }
         pendingCalls = [];
         break;
       }

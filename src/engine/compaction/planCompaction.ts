@@ -91,6 +91,7 @@ export function planCompaction(index: SessionIndex, options: PlanCompactionOptio
     previousCompactionId = prev.id;
     if (prev.fromHook !== true) addDetailsFileOps(prev.details, fileOps);
   }
+  index.decideFileOpHints([...summarizePositions, ...turnPrefixPositions].map((pos) => p.entries[pos]));
   for (const pos of summarizePositions) addPositionFileOps(p, pos, fileOps);
   for (const pos of turnPrefixPositions) addPositionFileOps(p, pos, fileOps);
   const lists = fileLists(fileOps);
@@ -128,9 +129,9 @@ function summarizedPositions(p: Projection, from: number, to: number): number[] 
 }
 
 function addPositionFileOps(p: Projection, pos: number, ops: FileOps): void {
-  const rec = p.index.record(p.entries[pos]);
+  const i = p.entries[pos];
   // Skip parsing lines that cannot hold a file operation.
-  if (rec.type === 'message' && !p.editFor(pos) && !rec.mayHoldFileOps) return;
+  if (p.index.record(i).type === 'message' && !p.editFor(pos) && !p.index.mayHoldFileOps(i)) return;
   for (const m of p.messages(pos)) addMessageFileOps(m, ops);
 }
 

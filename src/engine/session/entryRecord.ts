@@ -20,7 +20,12 @@ export interface EntryRecord {
   chunk: Buffer | null;
   start: number;
   end: number;
-  /** False when the line cannot hold a read/write/edit tool call (no "toolCall" / "nestedCalls" in it). */
-  mayHoldFileOps: boolean;
+  /**
+   * False when the line cannot hold a read/write/edit tool call (see
+   * fileOpHints.ts); undefined until decided (a streamed load leaves tool
+   * results undecided: deciding means searching their bytes, which are most
+   * of a session, and only compaction planning needs it).
+   */
+  mayHoldFileOps: boolean | undefined;
   entry: SessionEntry | undefined;
 }

@@ -40,6 +40,15 @@ function simpleStringEnd(buf: Buffer, pos: number, end: number, maxLen: number):
   return -1;
 }
 
+const ROLES = ['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'branchSummary', 'compactionSummary', 'system'].map((r) => ({ role: r, bytes: Buffer.from(r) }));
+
+/** The shared string for a common role (no new string per line). */
+function knownRole(buf: Buffer, start: number, end: number): string | undefined {
+  const len = end - start;
+  for (const r of ROLES) if (r.bytes.length === len && matchesAt(buf, start, end, r.bytes)) return r.role;
+  return undefined;
+}
+
 export function scanMessageLine(buf: Buffer, start: number, end: number): ScannedMessageLine | undefined {
   if (!matchesAt(buf, start, end, PREFIX)) return undefined;
   let pos = start + PREFIX.length;
@@ -70,13 +79,8 @@ export function scanMessageLine(buf: Buffer, start: number, end: number): Scanne
   pos += ROLE_KEY.length;
   const roleEnd = simpleStringEnd(buf, pos, end, 32);
   if (roleEnd < 0) return undefined;
-  const role = buf.toString('latin1', pos, roleEnd);
+  const role = knownRole(buf, pos, roleEnd) ?? buf.toString('latin1', pos, roleEnd);
   // A line cut off mid-way (a writer that died) cannot end in '}'.
   if (buf[end - 1] !== 0x7d) return undefined;
   return { id, parentId, role };
-}
-
-/** True if the bytes in [start, end) contain `needle`. */
-export function rangeIncludes(buf: Buffer, start: number, end: number, needle: Buffer): boolean {
-  return buf.subarray(start, end).indexOf(needle) >= 0;
 }

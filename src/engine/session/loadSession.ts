@@ -1,7 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import { checkEntryText, checkEntryValue } from './parseLine';
 import { migrateV1Entries } from './migrate';
-import { rangeIncludes, scanMessageLine } from './lineScanner';
+import { scanMessageLine } from './lineScanner';
+import { entryMayHoldFileOps, FileOpScanner } from './fileOpHints';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
 import { SessionIndex } from './sessionIndex';
 import { streamSession } from './streamSession';
@@ -146,7 +147,7 @@ function readCutOffLine(ctx: ReadContext, tail: CompleteLines, records: EntryRec
   if (start >= end) return { committedSize: buf.length };
   const checked = checkEntryText(buf.toString('utf8', start, end), Math.max(ctx.version, 2));
   if (checked.ok && ctx.version >= 2) {
-    records.push(recordFor(checked.entry, buf, { line: tail.lineCount + 1, start, end }));
+    records.push(recordFor(checked.entry, buf, { line: tail.lineCount + 1, start, end }, ctx.fileOffset));
     return { committedSize: buf.length };
   }
   if (report && diagnostics) {
@@ -200,16 +201,6 @@ export interface ReadContext {
   fileOffset?: number;
 }
 
-const TOOL_CALL = Buffer.from('"toolCall"');
-const NESTED_CALLS = Buffer.from('"nestedCalls"');
-
-/** Whether a message line may hold a file operation (decided while its bytes are at hand). */
-function mayHoldFileOps(buf: Buffer, start: number, end: number, role: string | undefined): boolean {
-  if (role === 'assistant') return rangeIncludes(buf, start, end, TOOL_CALL);
-  if (role === 'toolResult') return rangeIncludes(buf, start, end, NESTED_CALLS);
-  return false;
-}
-
 /**
  * Indexes the v2/v3 entry lines in buf[from, to) (whole lines; `to` is just
  * after a line break). One pass: finds each line break, trims, and either
@@ -220,6 +211,8 @@ function mayHoldFileOps(buf: Buffer, start: number, end: number, role: string | 
 export function readRecords(ctx: ReadContext, from: number, to: number, firstLine: number, records: EntryRecord[], diagnostics: Diagnostic[]): number {
   const { buf, file, version } = ctx;
   const fast = ctx.mode === 'fast';
+  const streamed = ctx.fileOffset !== undefined;
+  const hints = fast ? new FileOpScanner(buf) : undefined;
   let pos = from;
   let line = firstLine - 1;
   while (pos < to) {
@@ -247,7 +240,8 @@ export function readRecords(ctx: ReadContext, from: number, to: number, firstLin
           chunk: off === undefined ? buf : null,
           start: off === undefined ? start : off + start,
           end: off === undefined ? end : off + end,
-          mayHoldFileOps: mayHoldFileOps(buf, start, end, role),
+          // Tool results are most of a session's bytes: a streamed load leaves them to the planner.
+          mayHoldFileOps: streamed && role === 'toolResult' ? undefined : hints!.mayHold(role, start, end),
           entry: undefined,
         });
         continue;
@@ -274,7 +268,7 @@ export function recordFor(entry: SessionEntry, buf: Buffer, span: LineSpan, file
     chunk: fileOffset === undefined ? buf : null,
     start: fileOffset === undefined ? span.start : fileOffset + span.start,
     end: fileOffset === undefined ? span.end : fileOffset + span.end,
-    mayHoldFileOps: mayHoldFileOps(buf, span.start, span.end, role),
+    mayHoldFileOps: entryMayHoldFileOps(entry),
     entry,
   };
 }

@@ -54,10 +54,11 @@ export function checkEntryValue(value: unknown, version: number): LineCheck {
 /**
  * Lazily parses an indexed line. A line that looked right to the fast indexer
  * but does not parse keeps its place in the tree with empty content, and the
- * problem is reported with its file and line.
+ * problem is reported with its file and line. `lineText` is the line when
+ * the caller already read it.
  */
-export function parseEntryLine(rec: EntryRecord, file: string, version: number, diagnostics: Diagnostic[]): SessionEntry {
-  const text = rec.chunk ? rec.chunk.toString('utf8', rec.start, rec.end) : readLineFromFile(file, rec.start, rec.end);
+export function parseEntryLine(rec: EntryRecord, file: string, version: number, diagnostics: Diagnostic[], lineText?: string): SessionEntry {
+  const text = lineText ?? (rec.chunk ? rec.chunk.toString('utf8', rec.start, rec.end) : readLineFromFile(file, rec.start, rec.end));
   const checked = checkEntryText(text, version);
   if (checked.ok && checked.entry.type === rec.type) return checked.entry;
   diagnostics.push({

@@ -1,4 +1,6 @@
 import { parseEntryLine } from './parseLine';
+import { entryMayHoldFileOps, resolveFileOpHints } from './fileOpHints';
+import { forEachLineOnDisk } from './lineBlocks';
 import type { Diagnostic } from './diagnostics';
 import type { EntryRecord } from './entryRecord';
 import type { SessionEntry, SessionHeader } from './types';
@@ -18,6 +20,8 @@ export interface SessionIndexInit {
   size: number;
   /** Whether the last byte read is a line break (an append must add one first if not). */
   endsWithNewline: boolean;
+  /** Only the end of the file was read (see tailPreview.ts): entries whose parent lies before it are roots. */
+  partial?: boolean;
 }
 
 /**
@@ -34,6 +38,8 @@ export class SessionIndex {
   lineCount: number;
   size: number;
   endsWithNewline: boolean;
+  /** Only the end of the file was read (a preview while the whole file is indexed). Never write with it. */
+  readonly partial: boolean;
   private readonly records: EntryRecord[];
   private readonly byId = new Map<string, number>();
   private parents: Int32Array;
@@ -50,6 +56,7 @@ export class SessionIndex {
     this.lineCount = init.lineCount;
     this.size = init.size;
     this.endsWithNewline = init.endsWithNewline;
+    this.partial = init.partial ?? false;
     this.parents = new Int32Array(0);
     this.indexRecords(0);
   }
@@ -89,6 +96,57 @@ export class SessionIndex {
       rec.entry = parseEntryLine(rec, this.file, this.version, this.diagnostics);
     }
     return rec.entry;
+  }
+
+  /**
+   * Parses many entries at once (a page of the tree, say): the lines of a
+   * streamed session are read back in file order, neighbours in one read.
+   */
+  parseEntries(indexes: readonly number[]): void {
+    const onDisk: EntryRecord[] = [];
+    const at = new Map<EntryRecord, number>();
+    for (const i of indexes) {
+      const rec = this.records[i];
+      if (rec.entry !== undefined) continue;
+      if (rec.chunk) this.entry(i);
+      else {
+        onDisk.push(rec);
+        at.set(rec, i);
+      }
+    }
+    forEachLineOnDisk(
+      this.file,
+      onDisk,
+      (rec, block, start, end) => {
+        rec.entry = parseEntryLine(rec, this.file, this.version, this.diagnostics, block.toString('utf8', start, end));
+      },
+      (rec) => this.entry(at.get(rec)!),
+    );
+  }
+
+  /**
+   * Whether the entry may hold a read/write/edit tool call (false is certain;
+   * see fileOpHints.ts). Decides an undecided hint from the line's bytes.
+   */
+  mayHoldFileOps(index: number): boolean {
+    const rec = this.records[index];
+    if (rec.mayHoldFileOps === undefined) {
+      if (rec.entry !== undefined) rec.mayHoldFileOps = entryMayHoldFileOps(rec.entry);
+      else resolveFileOpHints(this.file, [rec]);
+    }
+    return rec.mayHoldFileOps!;
+  }
+
+  /** Decides the undecided hints of many entries at once, reading their bytes in file order. */
+  decideFileOpHints(indexes: readonly number[]): void {
+    const pending: EntryRecord[] = [];
+    for (const i of indexes) {
+      const rec = this.records[i];
+      if (rec.mayHoldFileOps !== undefined) continue;
+      if (rec.entry !== undefined) rec.mayHoldFileOps = entryMayHoldFileOps(rec.entry);
+      else pending.push(rec);
+    }
+    resolveFileOpHints(this.file, pending);
   }
 
   entryById(id: string): SessionEntry | undefined {
@@ -174,32 +232,29 @@ export class SessionIndex {
 
   private indexRecords(first: number): void {
     const n = this.records.length;
+    let duplicates: number[] | undefined;
     for (let i = first; i < n; i++) {
-      const id = this.records[i].id;
-      const previous = this.byId.get(id);
-      if (previous !== undefined) {
-        this.diagnostics.push({
-          file: this.file,
-          line: this.records[i].line,
-          message: `duplicate entry id "${id}" (also on line ${this.records[previous].line}); the later entry wins, as in Pi`,
-        });
-      }
-      this.byId.set(id, i);
+      const size = this.byId.size;
+      this.byId.set(this.records[i].id, i);
+      if (this.byId.size === size) (duplicates ??= []).push(i);
     }
+    if (duplicates) this.reportDuplicates(duplicates);
     const parents = new Int32Array(n);
     parents.set(this.parents.subarray(0, Math.min(first, this.parents.length)));
     // A duplicate id may re-point children indexed earlier: recompute all when it happens.
-    const from = first > 0 && this.byId.size === n ? first : 0;
+    const unique = this.byId.size === n;
+    const from = first > 0 && unique ? first : 0;
     for (let i = from; i < n; i++) {
       const pid = this.records[i].parentId;
       if (pid === null) {
         parents[i] = -1;
         continue;
       }
-      const p = this.byId.get(pid);
+      // Most entries continue the one before them: with every id unique, no lookup is needed.
+      const p = unique && i > 0 && this.records[i - 1].id === pid ? i - 1 : this.byId.get(pid);
       if (p === undefined) {
         parents[i] = -1;
-        if (i >= first) {
+        if (i >= first && !this.partial) {
           this.diagnostics.push({
             file: this.file,
             line: this.records[i].line,
@@ -221,6 +276,24 @@ export class SessionIndex {
       this.childLists = undefined;
     }
     if (this.labelMap) for (let i = first; i < n; i++) this.applyLabel(this.labelMap, i);
+  }
+
+  /** Reports each entry whose id an earlier entry already had (rare: found in one pass). */
+  private reportDuplicates(duplicates: number[]): void {
+    const wanted = new Set(duplicates);
+    const seen = new Map<string, number>();
+    for (let i = 0; i < this.records.length; i++) {
+      const id = this.records[i].id;
+      const previous = seen.get(id);
+      if (previous !== undefined && wanted.has(i)) {
+        this.diagnostics.push({
+          file: this.file,
+          line: this.records[i].line,
+          message: `duplicate entry id "${id}" (also on line ${this.records[previous].line}); the later entry wins, as in Pi`,
+        });
+      }
+      seen.set(id, i);
+    }
   }
 
   /** A parentId cycle would make every path walk endless: cut each cycle at the entry the walk first meets again. */

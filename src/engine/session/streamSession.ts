@@ -18,10 +18,14 @@ const CHUNK = 4 * 1024 * 1024;
  */
 export async function streamSession(file: string, options: { signal?: AbortSignal; chunkSize?: number } = {}): Promise<SessionIndex | undefined> {
   const fh = await fsp.open(file, 'r');
+  let reading: Promise<{ bytesRead: number }> | undefined;
   try {
     const { size } = await fh.stat();
-    let buf = Buffer.allocUnsafe(Math.min(options.chunkSize ?? CHUNK, Math.max(size, 1)));
-    let bufLen = 0;
+    const chunkSize = Math.min(options.chunkSize ?? CHUNK, Math.max(size, 1));
+    // Two buffers: the next chunk is read into one while the lines of the other are indexed.
+    let buf = Buffer.allocUnsafe(chunkSize);
+    let spare = Buffer.allocUnsafe(chunkSize);
+    let bufLen = 0; // bytes in buf: the unfinished line carried over, then what the read added
     let bufOffset = 0; // file offset of buf[0]
     let filePos = 0;
     let line = 0;
@@ -29,26 +33,38 @@ export async function streamSession(file: string, options: { signal?: AbortSigna
     let version = 3;
     const records: EntryRecord[] = [];
     const diagnostics: Diagnostic[] = [];
-    for (;;) {
-      options.signal?.throwIfAborted();
+    /** Reads on into buf after its bufLen bytes, growing it first when full (a line longer than the buffer). */
+    const readMore = () => {
       if (bufLen === buf.length) {
-        // A line longer than the buffer: grow it.
         const bigger = Buffer.allocUnsafe(buf.length * 2);
         buf.copy(bigger, 0, 0, bufLen);
         buf = bigger;
+        spare = Buffer.allocUnsafe(buf.length);
       }
-      const { bytesRead } = await fh.read(buf, bufLen, buf.length - bufLen, filePos);
+      reading = fh.read(buf, bufLen, buf.length - bufLen, filePos);
+    };
+    readMore();
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const { bytesRead } = await reading!;
       bufLen += bytesRead;
       filePos += bytesRead;
       const eof = bytesRead === 0 || filePos >= size;
       const view = buf.subarray(0, bufLen);
-      let lastBreak = view.lastIndexOf(10) + 1;
+      let lastBreak = eof ? bufLen : view.lastIndexOf(10) + 1;
+      if (!eof && lastBreak === 0) {
+        readMore();
+        continue;
+      }
       let from = 0;
       if (!header) {
         // The header is the first non-blank line.
-        const found = findHeader(file, view, lastBreak, eof);
+        const found = findHeader(file, view, eof ? bufLen : lastBreak, eof);
         if (found === 'need-more') {
-          if (!eof) continue;
+          if (!eof) {
+            readMore();
+            continue;
+          }
           throw new SessionFormatError(file, 1, 'empty file: a Pi session starts with a session header line');
         }
         header = found.header;
@@ -58,8 +74,10 @@ export async function streamSession(file: string, options: { signal?: AbortSigna
         if (version < 2) return undefined;
         if (found.next > lastBreak) lastBreak = found.next;
       }
-      line = readRecords({ file, buf: view, version, mode: 'fast', signal: options.signal, fileOffset: bufOffset }, from, lastBreak, line + 1, records, diagnostics);
       if (eof) {
+        lastBreak = view.lastIndexOf(10) + 1;
+        if (from > lastBreak) lastBreak = from;
+        line = readRecords({ file, buf: view, version, mode: 'fast', signal: options.signal, fileOffset: bufOffset }, from, lastBreak, line + 1, records, diagnostics);
         const committed = readLastLine({ file, view, start: lastBreak, bufOffset, version, line, records, diagnostics });
         return new SessionIndex({
           file,
@@ -73,12 +91,20 @@ export async function streamSession(file: string, options: { signal?: AbortSigna
           endsWithNewline: filePos === 0 || view[bufLen - 1] === 10,
         });
       }
-      // Keep the incomplete last line for the next read.
-      buf.copy(buf, 0, lastBreak, bufLen);
+      // Carry the unfinished last line over to the spare buffer and start reading after it...
+      const carry = bufLen - lastBreak;
+      if (spare.length < carry * 2) spare = Buffer.allocUnsafe(Math.max(buf.length, carry * 2));
+      buf.copy(spare, 0, lastBreak, bufLen);
+      reading = fh.read(spare, carry, spare.length - carry, filePos);
+      // ...while the complete lines of this one are indexed.
+      line = readRecords({ file, buf: view, version, mode: 'fast', signal: options.signal, fileOffset: bufOffset }, from, lastBreak, line + 1, records, diagnostics);
+      [buf, spare] = [spare, buf];
       bufOffset += lastBreak;
-      bufLen -= lastBreak;
+      bufLen = carry;
     }
   } finally {
+    // An abort or an error can leave a read in flight: let it finish before closing the file.
+    await reading?.catch(() => undefined);
     await fh.close();
   }
 }

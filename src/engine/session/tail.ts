@@ -1,4 +1,5 @@
-import { promises as fsp } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { chunkLines, readCutOffLine, readRecords } from './loadSession';
 import { SessionFormatError } from './diagnostics';
 import type { EntryRecord } from './entryRecord';
@@ -11,44 +12,53 @@ export interface TailResult {
   replaced: boolean;
 }
 
+const readAsync = promisify(read);
+
+/** Appends up to this size are read synchronously: a few hundred bytes cost microseconds, less than a trip through the thread pool. */
+const SYNC_READ_LIMIT = 256 * 1024;
+
 /**
  * Reads only the bytes appended since the index was built (or last
  * refreshed) and adds their entries. A line still being written is left for
  * the next call.
  */
 export async function readAppended(index: SessionIndex, options: { signal?: AbortSignal } = {}): Promise<TailResult> {
-  const fh = await fsp.open(index.file, 'r');
+  const fd = openSync(index.file, 'r');
   try {
-    const { size } = await fh.stat();
+    const { size } = fstatSync(fd);
     if (size < index.size) return { added: 0, replaced: true };
     if (size === index.committedSize) return { added: 0, replaced: false };
     options.signal?.throwIfAborted();
     const length = size - index.committedSize;
     const buf = Buffer.allocUnsafe(length);
-    let read = 0;
-    while (read < length) {
-      const r = await fh.read(buf, read, length - read, index.committedSize + read);
-      if (r.bytesRead === 0) break;
-      read += r.bytesRead;
+    let got = 0;
+    while (got < length) {
+      const n =
+        length <= SYNC_READ_LIMIT
+          ? readSync(fd, buf, got, length - got, index.committedSize + got)
+          : (await readAsync(fd, buf, got, length - got, index.committedSize + got)).bytesRead;
+      if (n === 0) break;
+      got += n;
     }
-    const chunk = buf.subarray(0, read);
+    const chunk = buf.subarray(0, got);
     const records: EntryRecord[] = [];
     const tail = chunkLines(chunk, index.lineCount + 1);
     // Appended bytes are usually a few lines: parse them fully (only a huge append takes the fast path).
-    const mode = read > 4 * 1024 * 1024 ? ('fast' as const) : ('full' as const);
-    const ctx = { file: index.file, buf: chunk, version: index.version, mode, signal: options.signal };
+    const mode = got > 4 * 1024 * 1024 ? ('fast' as const) : ('full' as const);
+    // Records get file offsets (and keep no reference to this buffer): like every other record, their line is at [start, end) of the file.
+    const ctx = { file: index.file, buf: chunk, version: index.version, mode, signal: options.signal, fileOffset: index.committedSize };
     if (index.version < 2) throw new SessionFormatError(index.file, index.lineCount + 1, 'appended lines in a version 1 file cannot be read live; reload it');
     tail.lineCount = readRecords(ctx, 0, tail.lastBreak, index.lineCount + 1, records, index.diagnostics);
     const cut = readCutOffLine(ctx, tail, records, false);
     index.appendRecords(records, {
       committedSize: index.committedSize + cut.committedSize,
       lineCount: tail.lineCount,
-      size: index.committedSize + read,
-      endsWithNewline: read === 0 ? index.endsWithNewline : chunk[read - 1] === 10,
+      size: index.committedSize + got,
+      endsWithNewline: got === 0 ? index.endsWithNewline : chunk[got - 1] === 10,
     });
     return { added: records.length, replaced: false };
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 

@@ -50,6 +50,7 @@ export function newEntryId(isUsed: (id: string) => boolean): string {
  * is brought up to date (new bytes only) before and after.
  */
 export async function appendEntries(index: SessionIndex, entries: NewEntry[], options: AppendOptions = {}): Promise<SessionEntry[]> {
+  if (index.partial) throw new ArborUsageError(`${index.file}: a partial (preview) index cannot be written with; load the whole session`);
   if (index.version < 2) {
     throw new ArborUsageError(
       `${index.file} is a version 1 session (entries have no ids to point at); Arbor will not append to it. ` +

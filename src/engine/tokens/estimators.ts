@@ -23,11 +23,30 @@ export const charsEstimator: TokenEstimator = {
 type CountTokens = (text: string) => number;
 let countTokensFn: CountTokens | undefined;
 
-/** gpt-tokenizer's encoder tables take a while to load: only when a count is first needed. */
-function countTokens(text: string): number {
+/** gpt-tokenizer's encoder tables take a while to load (about 0.4 s): only when a count is first needed, or preloaded. */
+function loadTokenizer(): CountTokens {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   countTokensFn ??= (require('gpt-tokenizer') as { countTokens: CountTokens }).countTokens;
-  return countTokensFn(text);
+  return countTokensFn;
+}
+
+function countTokens(text: string): number {
+  return (countTokensFn ?? loadTokenizer())(text);
+}
+
+/**
+ * Loads the tokenizer now (a host with idle time, like the editor after it
+ * starts, calls this so that the first count a user waits for is fast).
+ * Returns whether it was loaded by this call.
+ */
+export function tokenizerLoaded(): boolean {
+  return countTokensFn !== undefined;
+}
+
+export function preloadTokenizer(): boolean {
+  if (countTokensFn) return false;
+  loadTokenizer();
+  return true;
 }
 
 /** A real BPE count (gpt-tokenizer, o200k) of the same pieces, for accuracy. */

@@ -1,4 +1,4 @@
-/** Elements of the Sessions tree. Ids are stable: a session by file, an entry by file + position + id. */
+/** Elements of the Sessions tree. Ids are stable: a session by file, an entry by file + line offset + id. */
 export type ArborNode = SessionNode | EntryNode | BranchNode | NoticeNode | MoreNode;
 
 export interface SessionNode {
@@ -9,17 +9,21 @@ export interface SessionNode {
 export interface EntryNode {
   type: 'entry';
   file: string;
-  /** Position of the entry in the file (entries are append-only, so this is stable). */
+  /** Position of the entry in the index the node was made from (a preview's positions differ from the full index's). */
   index: number;
   entryId: string;
+  /** Byte offset of its line in the file: with the id, what identifies the row (the same in a preview and the full index). */
+  offset: number;
 }
 
 export interface BranchNode {
   type: 'branch';
   file: string;
-  /** Position of the first entry of the side branch. */
+  /** Position of the first entry of the side branch (in the index the node was made from). */
   start: number;
   startId: string;
+  /** Byte offset of that entry's line in the file. */
+  offset: number;
 }
 
 /** A row that only says something (load error, empty session). */
@@ -48,9 +52,9 @@ export function nodeKey(node: ArborNode): string {
     case 'session':
       return `s:${node.file}`;
     case 'entry':
-      return `e:${node.file}#${node.index}:${node.entryId}`;
+      return `e:${node.file}@${node.offset}:${node.entryId}`;
     case 'branch':
-      return `b:${node.file}#${node.start}:${node.startId}`;
+      return `b:${node.file}@${node.offset}:${node.startId}`;
     case 'notice':
       return `n:${node.file}:${node.message}`;
     case 'more':

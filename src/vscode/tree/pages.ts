@@ -59,6 +59,11 @@ export class LinePages {
     this.windows.set(this.key(file, line), { first: entries[Math.max(0, from)], last: to >= end ? undefined : entries[to] });
   }
 
+  /** Forgets the windows of a session's lines (its positions changed: a preview gave way to the full index). */
+  forget(file: string): void {
+    for (const key of [...this.windows.keys()]) if (key.startsWith(`${file}#`)) this.windows.delete(key);
+  }
+
   page(file: string, line: number, entries: readonly number[]): Page {
     const [from, to] = this.range(file, line, entries);
     const all = from === 0 && to === entries.length - 1;

@@ -218,11 +218,12 @@ export function noticeItem(node: NoticeNode): vscode.TreeItem {
 }
 
 /** The row above (or below) the part of a long line the tree shows; clicking it shows a page more. */
-export function moreItem(node: MoreNode, hidden: number): vscode.TreeItem {
-  const n = Math.min(PAGE_SIZE, hidden);
+/** A "show more" row; `counting` while the session is shown from a preview (the number before it is not known yet). */
+export function moreItem(node: MoreNode, hidden: number, counting = false): vscode.TreeItem {
+  const n = Math.min(PAGE_SIZE, counting ? Math.max(hidden, PAGE_SIZE) : hidden);
   const item = new vscode.TreeItem(`Show ${n.toLocaleString('en-US')} ${node.direction} entr${n === 1 ? 'y' : 'ies'}`, vscode.TreeItemCollapsibleState.None);
   item.id = nodeKey(node);
-  item.description = `${hidden.toLocaleString('en-US')} not shown`;
+  item.description = counting ? 'indexing the rest of the session…' : `${hidden.toLocaleString('en-US')} not shown`;
   item.iconPath = new vscode.ThemeIcon(node.direction === 'earlier' ? 'fold-up' : 'fold-down');
   item.contextValue = 'arborMore';
   item.tooltip = `This line is long: the tree shows part of it. Click to show ${n} ${node.direction} entries.`;

@@ -8,6 +8,26 @@ import { branchItem, entryItem, entryTooltip, moreItem, noticeItem, sessionItem,
 import type { EstimatorName } from '../../engine/tokens/estimators';
 import type { LayoutNode } from './layout';
 import { LinePages } from './pages';
+import { adoptPreviewWork } from './adoptPreview';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
+import type { SessionLayout } from './layout';
+
+/**
+ * What an entry row shows that can change while the session grows: whether
+ * it is the leaf, on the active path, its side branches and its label (its
+ * text and tokens never change; the estimator is fixed until a redraw).
+ */
+function rowStamp(data: TreeData, pos: number, id: string): string {
+  const { layout, index } = data;
+  return `${pos === layout.leafIndex ? 1 : 0}${layout.isOnActivePath(pos) ? 1 : 0}${layout.branchesAt(pos).length}:${index.labelOf(id) ?? ''}`;
+}
+
+/** What rows are made from: a session's full index and layout, or a preview of its end while it loads. */
+interface TreeData {
+  index: SessionIndex;
+  layout: SessionLayout;
+  preview: boolean;
+}
 
 /**
  * The Sessions view: sessions, then each session's active path flat, branch
@@ -23,6 +43,10 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   private readonly nodes = new Map<string, Map<string, ArborNode>>();
   private readonly subscription: vscode.Disposable;
   private readonly pages = new LinePages();
+  /** Entry rows made, with what they depend on that can change (see rowStamp). */
+  private rows = new WeakMap<EntryNode, { stamp: string; index: SessionIndex; item: vscode.TreeItem }>();
+  /** Sessions shown from a preview, waiting for their full index. */
+  private readonly replacing = new Set<string>();
   /** arbor.tokenEstimator, read once per redraw (reading settings for every row is slow). */
   private estimator: EstimatorName | undefined;
 
@@ -46,6 +70,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   /** Redraws every row (e.g. after a settings change) without re-reading files. */
   redraw(): void {
     this.estimator = undefined;
+    this.rows = new WeakMap();
     this.nodes.clear();
     this.emitter.fire(undefined);
   }
@@ -64,12 +89,38 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     return this.intern({ type: 'session', file });
   }
 
+  /**
+   * What the rows are made from: the session's index and layout, or, while a
+   * large session is still being indexed, a preview of its end (see
+   * SessionStore.loadForTree).
+   */
+  private data(model: SessionModel): TreeData | undefined {
+    if (model.index && model.layout) return { index: model.index, layout: model.layout, preview: false };
+    return model.preview ? { index: model.preview.index, layout: model.preview.layout, preview: true } : undefined;
+  }
+
   entryNode(model: SessionModel, index: number): EntryNode {
-    return this.intern({ type: 'entry', file: model.file, index, entryId: model.index!.record(index).id });
+    const rec = this.data(model)!.index.record(index);
+    return this.intern({ type: 'entry', file: model.file, index, entryId: rec.id, offset: rec.start });
   }
 
   branchNode(model: SessionModel, start: number): BranchNode {
-    return this.intern({ type: 'branch', file: model.file, start, startId: model.index!.record(start).id });
+    const rec = this.data(model)!.index.record(start);
+    return this.intern({ type: 'branch', file: model.file, start, startId: rec.id, offset: rec.start });
+  }
+
+  /**
+   * The position of a node's entry in `data`: the node's own position when it
+   * was made from the same index, else found by id (a row made from the
+   * preview, asked about after the full index replaced it). -1 if gone.
+   */
+  private positionIn(data: TreeData, node: EntryNode | BranchNode): number {
+    const [i, id] = node.type === 'entry' ? [node.index, node.entryId] : [node.start, node.startId];
+    if (i < data.index.entryCount) {
+      const rec = data.index.record(i);
+      if (rec.id === id && rec.start === node.offset) return i;
+    }
+    return data.index.indexOf(id);
   }
 
   moreNode(file: string, line: number, direction: MoreNode['direction']): MoreNode {
@@ -82,7 +133,8 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
 
   /** The entries of a line (-1: the main line) in the layout. */
   private lineEntries(model: SessionModel, line: number): readonly number[] {
-    return line < 0 ? model.layout!.mainLine : model.layout!.lineFrom(line);
+    const { layout } = this.data(model)!;
+    return line < 0 ? layout.mainLine : layout.lineFrom(line);
   }
 
   /** The node holding a line's rows: the session for the main line, else the branch node. */
@@ -95,6 +147,8 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     const entries = this.lineEntries(model, line);
     const { hiddenBefore, hiddenAfter, shown } = this.pages.page(model.file, line, entries);
     const rows: ArborNode[] = hiddenBefore > 0 ? [this.moreNode(model.file, line, 'earlier')] : [];
+    // VS Code asks for every row next: parse them in one pass over the file (neighbouring lines, one read).
+    this.data(model)!.index.parseEntries(shown);
     for (const i of shown) rows.push(this.entryNode(model, i));
     if (hiddenAfter > 0) rows.push(this.moreNode(model.file, line, 'later'));
     return rows;
@@ -103,7 +157,12 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   /** "Show earlier/later entries": a page more on that side. */
   showMore(node: MoreNode): void {
     const model = this.store.get(node.file);
-    if (!model?.layout) return;
+    if (!model) return;
+    if (!model.layout) {
+      // Still a preview: once the whole session is indexed (the pages start again from there).
+      void this.store.ensureLoaded(model).then(() => this.showMore(node), () => undefined);
+      return;
+    }
     if (this.pages.showMore(node.file, node.line, this.lineEntries(model, node.line), node.direction)) this.emitter.fire(this.lineOwner(model, node.line));
   }
 
@@ -134,27 +193,42 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     const model = this.store.get(node.file);
     if (!model) return noticeItem({ type: 'notice', file: node.file, message: 'Session no longer listed', severity: 'info' });
     if (node.type === 'session') return sessionItem(model, this.store.isLive(model));
+    const data = this.data(model);
     if (node.type === 'more') {
-      const page = model.layout ? this.pages.page(node.file, node.line, this.lineEntries(model, node.line)) : undefined;
-      return moreItem(node, page ? (node.direction === 'earlier' ? page.hiddenBefore : page.hiddenAfter) : 0);
+      if (!data) return moreItem(node, 0);
+      const page = this.pages.page(node.file, node.line, this.lineEntries(model, node.line));
+      // A preview does not know how many entries come before it: say so rather than show a wrong count.
+      return moreItem(node, node.direction === 'earlier' ? page.hiddenBefore : page.hiddenAfter, data.preview && node.direction === 'earlier');
     }
-    const ctx = this.itemContext(model);
+    const ctx = this.itemContext(data);
     if (!ctx) return noticeItem({ type: 'notice', file: node.file, message: 'Loading…', severity: 'info' });
-    return node.type === 'entry' ? entryItem(node, ctx) : branchItem(node, ctx);
+    const pos = this.positionIn(ctx, node);
+    if (pos < 0) return noticeItem({ type: 'notice', file: node.file, message: 'No longer in the session', severity: 'info' });
+    if (node.type === 'entry') {
+      // VS Code asks for every row of a session again when one entry is appended: reuse the rows that did not change.
+      const stamp = rowStamp(ctx, pos, node.entryId);
+      const cached = this.rows.get(node);
+      if (cached?.stamp === stamp && cached.index === ctx.index) return cached.item;
+      const item = entryItem(pos === node.index ? node : { ...node, index: pos }, ctx);
+      this.rows.set(node, { stamp, index: ctx.index, item });
+      return item;
+    }
+    return branchItem(pos === node.start ? node : { ...node, start: pos }, ctx);
   }
 
-  private itemContext(model: SessionModel): EntryItemContext | undefined {
-    if (!model.index || !model.layout) return undefined;
+  private itemContext(data: TreeData | undefined): (EntryItemContext & TreeData) | undefined {
+    if (!data) return undefined;
     this.estimator ??= readConfig().estimator;
-    return { index: model.index, layout: model.layout, estimator: this.estimator };
+    return { ...data, estimator: this.estimator };
   }
 
   /** On hover: the tooltip of an entry row. */
   resolveTreeItem(item: vscode.TreeItem, node: ArborNode): vscode.TreeItem {
     if (node.type !== 'entry' || item.tooltip !== undefined) return item;
     const model = this.store.get(node.file);
-    const ctx = model && this.itemContext(model);
-    if (ctx && node.index < ctx.index.entryCount) item.tooltip = entryTooltip(node, ctx);
+    const ctx = model && this.itemContext(this.data(model));
+    const pos = ctx ? this.positionIn(ctx, node) : -1;
+    if (ctx && pos >= 0) item.tooltip = entryTooltip({ ...node, index: pos }, ctx);
     return item;
   }
 
@@ -168,34 +242,65 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     if (!model) return [];
     if (!model.index) {
       try {
-        await this.store.ensureLoaded(model);
+        if ((await this.store.loadForTree(model)) === 'preview') this.replacePreviewWhenLoaded(model);
       } catch (err) {
         log().error(`cannot load ${model.file}:`, err instanceof Error ? err.message : String(err));
         return [{ type: 'notice', file: model.file, message: `Cannot load: ${model.error ?? String(err)}`, severity: 'error' }];
       }
     }
-    const layout = model.layout!;
+    const data = this.data(model);
+    if (!data) return [];
     switch (node.type) {
       case 'session': {
-        if (model.index!.entryCount === 0) return [{ type: 'notice', file: model.file, message: 'No entries yet', severity: 'info' }];
-        return [...this.pageOf(model, -1), ...layout.extraRoots.map((r) => this.branchNode(model, r))];
+        if (data.index.entryCount === 0) return [{ type: 'notice', file: model.file, message: 'No entries yet', severity: 'info' }];
+        // A preview's roots other than its main line are mostly lines cut where the preview starts: not shown.
+        const extra = data.preview ? [] : data.layout.extraRoots.map((r) => this.branchNode(model, r));
+        return [...this.pageOf(model, -1), ...extra];
       }
-      case 'entry':
-        if (node.index >= model.index!.entryCount) return [];
-        return layout.branchesAt(node.index).map((c) => this.branchNode(model, c));
-      case 'branch':
-        if (node.start >= model.index!.entryCount) return [];
-        return this.pageOf(model, node.start);
+      case 'entry': {
+        const pos = this.positionIn(data, node);
+        return pos < 0 ? [] : data.layout.branchesAt(pos).map((c) => this.branchNode(model, c));
+      }
+      case 'branch': {
+        const pos = this.positionIn(data, node);
+        return pos < 0 ? [] : this.pageOf(model, pos);
+      }
     }
+  }
+
+  /** Once the whole session is indexed, the rows made from its preview give way to rows of the full index. */
+  private replacePreviewWhenLoaded(model: SessionModel): void {
+    if (this.replacing.has(model.file)) return;
+    this.replacing.add(model.file);
+    const replace = () => {
+      this.replacing.delete(model.file);
+      const preview = model.preview;
+      model.preview = undefined;
+      if (preview && model.index) adoptPreviewWork(preview.index, model.index);
+      this.pages.forget(model.file);
+      this.forgetRows(model.file);
+      this.emitter.fire(this.sessionNode(model.file));
+    };
+    this.store.ensureLoaded(model).then(replace, replace);
+  }
+
+  /** Drops the row nodes of a session (not the session node, which VS Code knows by object). */
+  private forgetRows(file: string): void {
+    const perFile = this.nodes.get(file);
+    if (!perFile) return;
+    for (const [key, node] of perFile) if (node.type !== 'session') perFile.delete(key);
   }
 
   getParent(node: ArborNode): ArborNode | undefined {
     if (node.type === 'session') return undefined;
     if (node.type === 'notice') return this.sessionNode(node.file);
     const model = this.store.get(node.file);
-    if (node.type === 'more') return model?.layout && node.line >= 0 ? this.branchNode(model, node.line) : this.sessionNode(node.file);
-    if (!model?.layout) return this.sessionNode(node.file);
-    const parent = model.layout.parentOf(node.type === 'entry' ? { kind: 'entry', index: node.index } : { kind: 'branch', start: node.start });
+    const data = model && this.data(model);
+    if (node.type === 'more') return model && data && node.line >= 0 ? this.branchNode(model, node.line) : this.sessionNode(node.file);
+    if (!model || !data) return this.sessionNode(node.file);
+    const pos = this.positionIn(data, node);
+    if (pos < 0) return this.sessionNode(node.file);
+    const parent = data.layout.parentOf(node.type === 'entry' ? { kind: 'entry', index: pos } : { kind: 'branch', start: pos });
     return parent ? this.fromLayout(model, parent) : this.sessionNode(node.file);
   }
 

@@ -263,16 +263,25 @@ describe('Arbor commands', () => {
     it('appends a label entry (and an empty label clears it); the tree shows it', async () => {
       const file = await openCopy('01-plain');
       const target = rawTree(file).activePath[3];
-      assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, 'checkpoint-1'), 'checkpoint-1');
-      let last = readEntries(file).pop()!;
-      assert.deepStrictEqual([last.type, last.targetId, last.label], ['label', target, 'checkpoint-1']);
-      const { services } = (await arborApi()).internals;
-      await waitFor(async () => /#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)), 'the label in the tree');
-      await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, '');
-      last = readEntries(file).pop()!;
-      assert.strictEqual(last.type, 'label');
-      assert.ok(!('label' in last), 'a cleared label has no label field');
-      await waitFor(async () => !/#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)), 'the label gone');
+      const { services, onDidNotify } = (await arborApi()).internals;
+      const modals: string[] = [];
+      const sub = onDidNotify((n) => n.modal && modals.push(n.message));
+      try {
+        assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, 'checkpoint-1'), 'checkpoint-1');
+        let last = readEntries(file).pop()!;
+        assert.deepStrictEqual([last.type, last.targetId, last.label], ['label', target, 'checkpoint-1']);
+        await waitFor(async () => /#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)), 'the label in the tree');
+        // Arbor's own append must not make the session look written by another process.
+        assert.strictEqual(services.store.isLive(services.store.get(file)!), false, 'own writes do not flag the session live');
+        assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, ''), '');
+        last = readEntries(file).pop()!;
+        assert.strictEqual(last.type, 'label');
+        assert.ok(!('label' in last), 'a cleared label has no label field');
+        await waitFor(async () => !/#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)), 'the label gone');
+        assert.deepStrictEqual(modals, [], 'no question about another writer');
+      } finally {
+        sub.dispose();
+      }
     });
   });
 
