@@ -1,6 +1,6 @@
 /**
  * One measurement in a fresh process (so peak memory belongs to one job):
- *   node out/bench/measure.js <naive|arbor|pi> FILE
+ *   node out/bench/measure.js <naive|arbor|arbor-chars|tree-full|tree-preview|pi> FILE
  * Prints {mode, ms, maxRssMB, detail} as JSON.
  */
 import { readFileSync } from 'node:fs';
@@ -10,6 +10,10 @@ import { loadSession } from '../src/engine/session/loadSession';
 import { planCompaction } from '../src/engine/compaction/planCompaction';
 import { charsEstimator, tokenizerEstimator } from '../src/engine/tokens/estimators';
 import { DEFAULT_PI_SETTINGS } from '../src/engine/settings/piSettings';
+import { loadTailPreview } from '../src/engine/session/tailPreview';
+import { entryContextMessages } from '../src/engine/context/entryMessages';
+import { SessionLayout } from '../src/vscode/tree/layout';
+import { PAGE_SIZE } from '../src/vscode/tree/pages';
 
 // A real dynamic import (tsc would turn `import()` into require() under CommonJS).
 const importEsm = new Function('u', 'return import(u)') as (u: string) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -39,6 +43,17 @@ async function run(mode: string, file: string): Promise<unknown> {
       firstKept: plan.kind === 'plan' ? plan.firstKeptEntryId : null,
       tokensBefore: plan.kind === 'plan' ? plan.tokensBefore : null,
     };
+  }
+  if (mode === 'tree-full' || mode === 'tree-preview') {
+    // The engine work behind the Sessions view's first page: index (whole file, or the preview of its end),
+    // lay out the active path, parse and count the newest page of rows (chars: the tokenizer is preloaded in the editor).
+    const index = mode === 'tree-full' ? await loadSession(file) : (await loadTailPreview(file, { bytes: 4 * 1024 * 1024 }))!;
+    const layout = new SessionLayout(index);
+    const page = layout.mainLine.slice(-PAGE_SIZE);
+    index.parseEntries(page);
+    let tokens = 0;
+    for (const i of page) for (const m of entryContextMessages(index.entry(i))) tokens += charsEstimator.estimate(m);
+    return { entries: index.entryCount, mainLine: layout.mainLine.length, pageFirst: index.record(page[0]).id, pageTokens: tokens };
   }
   if (mode === 'pi') {
     const root = path.join(process.cwd(), 'node_modules', '@mariozechner', 'pi-coding-agent');

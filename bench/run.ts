@@ -45,6 +45,8 @@ async function main(): Promise<void> {
     const naive = best('naive', file, runs);
     const arbor = best('arbor', file, runs);
     const arborChars = best('arbor-chars', file, runs);
+    const treeFull = best('tree-full', file, runs);
+    const treePreview = best('tree-preview', file, runs);
     const pi = withPi ? best('pi', file, Math.min(runs, 2)) : undefined;
     const fmt = (s: Sample) => `${s.ms.toFixed(0).padStart(6)} ms  ${s.maxRssMB.toFixed(0).padStart(5)} MB peak RSS`;
     process.stdout.write(`\n${size.toFixed(1)} MB session (best of ${runs}):\n`);
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
       process.stdout.write(`  pi 0.73.1 open + prepareCompaction  ${fmt(pi)}\n`);
       process.stdout.write(`  arbor/pi: time ${(arbor.ms / pi.ms).toFixed(2)}x (chars: ${(arborChars.ms / pi.ms).toFixed(2)}x), peak memory ${(arbor.maxRssMB / pi.maxRssMB).toFixed(2)}x\n`);
     }
+    process.stdout.write(`  tree first page, whole file indexed  ${fmt(treeFull)}\n`);
+    process.stdout.write(`  tree first page from the preview    ${fmt(treePreview)}   time ${(treePreview.ms / treeFull.ms).toFixed(2)}x whole file  (same rows: ${JSON.stringify(treePreview.detail && (treePreview.detail as { pageFirst: string }).pageFirst) === JSON.stringify((treeFull.detail as { pageFirst: string }).pageFirst)})\n`);
     process.stdout.write(`  arbor plan: ${JSON.stringify(arbor.detail)}\n`);
     process.stdout.write(`  arbor plan (chars): ${JSON.stringify(arborChars.detail)}\n`);
     if (pi) process.stdout.write(`  pi plan:    ${JSON.stringify(pi.detail)}\n`);

@@ -203,7 +203,11 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     const ctx = this.itemContext(data);
     if (!ctx) return noticeItem({ type: 'notice', file: node.file, message: 'Loading…', severity: 'info' });
     const pos = this.positionIn(ctx, node);
-    if (pos < 0) return noticeItem({ type: 'notice', file: node.file, message: 'No longer in the session', severity: 'info' });
+    if (pos < 0) {
+      const gone = noticeItem({ type: 'notice', file: node.file, message: 'No longer in the session', severity: 'info' });
+      gone.id = nodeKey(node);
+      return gone;
+    }
     if (node.type === 'entry') {
       // VS Code asks for every row of a session again when one entry is appended: reuse the rows that did not change.
       const stamp = rowStamp(ctx, pos, node.entryId);
