@@ -75,12 +75,17 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     this.emitter.fire(undefined);
   }
 
-  private intern<T extends ArborNode>(node: T): T {
+  /**
+   * The node already handed out for this key, unless `stale` says it was
+   * made from another index (a preview, or an index since dropped): its
+   * position would be wrong, so the new node takes its place.
+   */
+  private intern<T extends ArborNode>(node: T, stale?: (existing: T) => boolean): T {
     let perFile = this.nodes.get(node.file);
     if (!perFile) this.nodes.set(node.file, (perFile = new Map()));
     const key = nodeKey(node);
-    const existing = perFile.get(key);
-    if (existing) return existing as T;
+    const existing = perFile.get(key) as T | undefined;
+    if (existing && !stale?.(existing)) return existing;
     perFile.set(key, node);
     return node;
   }
@@ -101,12 +106,12 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
 
   entryNode(model: SessionModel, index: number): EntryNode {
     const rec = this.data(model)!.index.record(index);
-    return this.intern({ type: 'entry', file: model.file, index, entryId: rec.id, offset: rec.start });
+    return this.intern({ type: 'entry', file: model.file, index, entryId: rec.id, offset: rec.start }, (old) => old.index !== index);
   }
 
   branchNode(model: SessionModel, start: number): BranchNode {
     const rec = this.data(model)!.index.record(start);
-    return this.intern({ type: 'branch', file: model.file, start, startId: rec.id, offset: rec.start });
+    return this.intern({ type: 'branch', file: model.file, start, startId: rec.id, offset: rec.start }, (old) => old.start !== start);
   }
 
   /**

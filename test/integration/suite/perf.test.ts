@@ -193,6 +193,46 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     assert.strictEqual(after, mid, 'the second render counts no tokens');
   });
 
+  it('while the preview is shown: the "more" row says the rest is being indexed, its rows act on the full index, Show More waits for it', async () => {
+    const api = await arborApi();
+    const { services } = api.internals;
+    const model = services.store.get(file)!;
+    const session = services.tree.sessionNode(file);
+    // As in the first test: another session active, so that the status bar does not load this one meanwhile.
+    services.setActive(services.store.list().find((m) => m.file !== file)?.file);
+    await collapseAll();
+    model.index = undefined;
+    model.layout = undefined;
+    services.store.touch(model);
+    await sleep(300);
+    assert.strictEqual(model.index, undefined, 'nothing loaded the session meanwhile');
+    const rows = await services.tree.getChildren(session);
+    assert.ok(model.preview, 'the rows come from the preview');
+    assert.strictEqual(rows[0].type, 'more');
+    assert.match(String(services.tree.getTreeItem(rows[0]).description), /indexing the rest/);
+    const entries = rows.filter((n): n is EntryNode => n.type === 'entry');
+    const target = entries[entries.length - 5];
+    assert.ok(target.index < model.preview.index.entryCount, 'a position in the preview');
+    // A command on a preview row waits for the full index and writes against it.
+    assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', target, 'from-preview'), 'from-preview');
+    const written = JSON.parse(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop()!) as { type: string; targetId: string; label: string };
+    assert.deepStrictEqual([written.type, written.targetId, written.label], ['label', target.entryId, 'from-preview']);
+    // "Show earlier entries" clicked on the preview applies once the full index replaced it.
+    services.tree.showMore(rows[0] as never);
+    await waitFor(() => model.index !== undefined && model.preview === undefined, 'the full index replacing the preview', 60_000);
+    const full = await waitFor(async () => {
+      const r = await services.tree.getChildren(session);
+      return r.filter((n) => n.type === 'entry').length >= 400 ? r : undefined;
+    }, 'a page more after the full index loaded', 30_000);
+    assert.strictEqual(full![0].type, 'more');
+    assert.match(String(services.tree.getTreeItem(full![0]).description), /[\d,]+ not shown/);
+    // The row shows the label; the node made from the preview still finds its entry.
+    const row = services.tree.nodeForEntry(file, target.entryId)!;
+    assert.match(String(services.tree.getTreeItem(row).description), /#from-preview/);
+    assert.strictEqual(services.tree.getTreeItem(target).label, services.tree.getTreeItem(row).label);
+    assert.strictEqual(services.tree.getTreeItem(target).id, services.tree.getTreeItem(row).id, 'the same row id from the preview and the full index');
+  });
+
   it('follows one appended entry: in the tree soon after the change event, reading only the new bytes', async () => {
     const api = await arborApi();
     const { services } = api.internals;
