@@ -127,11 +127,16 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     if (model) await arbor.revealLeaf(model.file);
   });
 
+  // With the tokenizer estimator: load it in the background soon after start-up (and when the setting changes to it).
+  let preload = preloadTokenizerSoon(1500);
+  context.subscriptions.push({ dispose: () => preload.dispose() });
+
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('arbor.sessionDir') || e.affectsConfiguration('arbor.piAgentDir')) void store.refreshList();
       else if (e.affectsConfiguration('arbor.tokenEstimator')) {
-        context.subscriptions.push(preloadTokenizerSoon(50));
+        preload.dispose();
+        preload = preloadTokenizerSoon(50);
         tree.redraw();
       }
     }),
@@ -139,7 +144,6 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   );
 
   void store.refreshList().then(refreshContext, (err) => reportError('Listing sessions', err));
-  context.subscriptions.push(preloadTokenizerSoon(1500));
   return createApi(arbor, hooks, () => refreshCommand(arbor), { services: arbor, statusBar, liveWatcher, fileLinks, tokenStats, tokenizerLoaded });
 }
 

@@ -221,6 +221,11 @@ export class SessionStore implements vscode.Disposable {
     if (model.index) return 'full';
     if (model.preview) return 'preview'; // the tree replaces it when the full index is loaded
     const full = this.ensureLoaded(model);
+    if (model.error) {
+      // The last load failed: no preview hiding it (and no retry loop); Refresh tries again.
+      await full;
+      return 'full';
+    }
     let size = 0;
     try {
       size = fs.statSync(model.file).size;

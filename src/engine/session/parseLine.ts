@@ -68,7 +68,15 @@ export function parseEntryLine(rec: EntryRecord, file: string, version: number, 
   });
   const placeholder: Record<string, unknown> = { type: rec.type, id: rec.id, parentId: rec.parentId, timestamp: '' };
   if (rec.type === 'message') placeholder.message = emptyMessage(rec.role ?? 'custom');
+  placeholders.add(placeholder);
   return placeholder as unknown as SessionEntry;
+}
+
+const placeholders = new WeakSet<object>();
+
+/** Whether an entry stands for a line that did not parse (its problem was reported to the index that parsed it). */
+export function isPlaceholderEntry(entry: SessionEntry): boolean {
+  return placeholders.has(entry);
 }
 
 function emptyMessage(role: string): AgentMessage {

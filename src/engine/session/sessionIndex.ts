@@ -82,6 +82,23 @@ export class SessionIndex {
     return this.byId.get(id) ?? -1;
   }
 
+  /**
+   * The entry whose line starts at byte `offset` of the file (and has id
+   * `id`), or -1. Records are in file order, so their offsets increase.
+   */
+  indexAtOffset(offset: number, id: string): number {
+    let lo = 0;
+    let hi = this.records.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const start = this.records[mid].start;
+      if (start === offset) return this.records[mid].id === id ? mid : -1;
+      if (start < offset) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
   has(id: string): boolean {
     return this.byId.has(id);
   }

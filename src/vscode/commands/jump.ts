@@ -35,14 +35,17 @@ interface ModePick extends vscode.QuickPickItem {
   mode: JumpSummaryMode;
 }
 
-/** The entry a Jump targets: an entry node, or a side branch's newest entry. */
-function targetOf(arbor: ArborServices, node: unknown): { file: string; entryId: string } | undefined {
+/** The entry a Jump targets: an entry node, or a side branch's newest entry (looked up in the full index). */
+async function targetOf(arbor: ArborServices, node: unknown): Promise<{ file: string; entryId: string } | undefined> {
   const n = node as ArborNode | { file?: unknown; entryId?: unknown } | undefined;
   if (!n || typeof n !== 'object' || typeof n.file !== 'string') return undefined;
   if ('type' in n && n.type === 'branch') {
-    const model = arbor.store.get(n.file);
+    // The node may come from a preview of the session: find its start by id and line offset, not position.
+    const model = await arbor.resolveSession(n.file);
     if (!model?.layout || !model.index) return undefined;
-    return { file: n.file, entryId: model.index.record(model.layout.latestUnder(n.start)).id };
+    const start = model.index.indexAtOffset(n.offset, n.startId);
+    if (start < 0) return undefined;
+    return { file: n.file, entryId: model.index.record(model.layout.latestUnder(start)).id };
   }
   if (typeof (n as { entryId?: unknown }).entryId === 'string') return { file: n.file, entryId: (n as { entryId: string }).entryId };
   return undefined;
@@ -69,7 +72,7 @@ async function pickMode(model: SessionModel, targetText: string): Promise<JumpSu
  * `branchSummary.skipPrompt` (then: no summary, no question).
  */
 export async function jumpCommand(arbor: ArborServices, node?: unknown, options: JumpCommandOptions = {}): Promise<JumpCommandResult | undefined> {
-  let target = targetOf(arbor, node ?? arbor.treeView.selection[0]);
+  let target = await targetOf(arbor, node ?? arbor.treeView.selection[0]);
   if (!target) {
     void showInfo('Arbor: select an entry in the Sessions view to jump to.');
     return undefined;

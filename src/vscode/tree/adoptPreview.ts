@@ -1,5 +1,6 @@
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { adoptTokenCounts } from './entryTokens';
+import { isPlaceholderEntry } from '../../engine/session/parseLine';
 
 /**
  * Carries over what the tree already computed from a session's preview to
@@ -16,7 +17,8 @@ export function adoptPreviewWork(preview: SessionIndex, full: SessionIndex): voi
     const to = full.record(q);
     if (to.start !== from.start) continue;
     positions.set(p, q);
-    if (from.entry !== undefined && to.entry === undefined) to.entry = from.entry;
+    // A line that did not parse is left for the full index to parse (and report) itself.
+    if (from.entry !== undefined && to.entry === undefined && !isPlaceholderEntry(from.entry)) to.entry = from.entry;
   }
   adoptTokenCounts(preview, full, positions);
 }

@@ -45,6 +45,9 @@ export interface MoreNode {
   /** -1 for the session's main line, else the first entry (index) of the side branch. */
   line: number;
   direction: 'earlier' | 'later';
+  /** For a side branch: its first entry's id and line offset (the position may come from a preview). */
+  lineId?: string;
+  lineOffset?: number;
 }
 
 export function nodeKey(node: ArborNode): string {
@@ -58,6 +61,6 @@ export function nodeKey(node: ArborNode): string {
     case 'notice':
       return `n:${node.file}:${node.message}`;
     case 'more':
-      return `m:${node.file}#${node.line}:${node.direction}`;
+      return node.line < 0 ? `m:${node.file}#main:${node.direction}` : `m:${node.file}@${node.lineOffset}:${node.lineId}:${node.direction}`;
   }
 }

@@ -125,11 +125,19 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
       const rec = data.index.record(i);
       if (rec.id === id && rec.start === node.offset) return i;
     }
-    return data.index.indexOf(id);
+    return data.index.indexAtOffset(node.offset, id);
   }
 
-  moreNode(file: string, line: number, direction: MoreNode['direction']): MoreNode {
-    return this.intern({ type: 'more', file, line, direction });
+  /** The line (-1: main) a "more" row stands for, in `data` (its start may have been a preview position). */
+  private lineIn(data: TreeData, node: MoreNode): number {
+    if (node.line < 0 || node.lineId === undefined || node.lineOffset === undefined) return node.line;
+    return this.positionIn(data, { type: 'branch', file: node.file, start: node.line, startId: node.lineId, offset: node.lineOffset });
+  }
+
+  moreNode(model: SessionModel, line: number, direction: MoreNode['direction']): MoreNode {
+    if (line < 0) return this.intern({ type: 'more', file: model.file, line, direction });
+    const rec = this.data(model)!.index.record(line);
+    return this.intern({ type: 'more', file: model.file, line, direction, lineId: rec.id, lineOffset: rec.start }, (old) => old.line !== line);
   }
 
   private fromLayout(model: SessionModel, n: LayoutNode): ArborNode {
@@ -151,11 +159,11 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   private pageOf(model: SessionModel, line: number): ArborNode[] {
     const entries = this.lineEntries(model, line);
     const { hiddenBefore, hiddenAfter, shown } = this.pages.page(model.file, line, entries);
-    const rows: ArborNode[] = hiddenBefore > 0 ? [this.moreNode(model.file, line, 'earlier')] : [];
+    const rows: ArborNode[] = hiddenBefore > 0 ? [this.moreNode(model, line, 'earlier')] : [];
     // VS Code asks for every row next: parse them in one pass over the file (neighbouring lines, one read).
     this.data(model)!.index.parseEntries(shown);
     for (const i of shown) rows.push(this.entryNode(model, i));
-    if (hiddenAfter > 0) rows.push(this.moreNode(model.file, line, 'later'));
+    if (hiddenAfter > 0) rows.push(this.moreNode(model, line, 'later'));
     return rows;
   }
 
@@ -165,10 +173,15 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     if (!model) return;
     if (!model.layout) {
       // Still a preview: once the whole session is indexed (the pages start again from there).
-      void this.store.ensureLoaded(model).then(() => this.showMore(node), () => undefined);
+      void this.store.ensureLoaded(model).then(
+        () => this.showMore(node),
+        () => undefined,
+      );
       return;
     }
-    if (this.pages.showMore(node.file, node.line, this.lineEntries(model, node.line), node.direction)) this.emitter.fire(this.lineOwner(model, node.line));
+    const line = this.lineIn(this.data(model)!, node);
+    if (node.line >= 0 && line < 0) return;
+    if (this.pages.showMore(node.file, line, this.lineEntries(model, line), node.direction)) this.emitter.fire(this.lineOwner(model, line));
   }
 
   /**
@@ -200,8 +213,9 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     if (node.type === 'session') return sessionItem(model, this.store.isLive(model));
     const data = this.data(model);
     if (node.type === 'more') {
-      if (!data) return moreItem(node, 0);
-      const page = this.pages.page(node.file, node.line, this.lineEntries(model, node.line));
+      const line = data ? this.lineIn(data, node) : -1;
+      if (!data || (node.line >= 0 && line < 0)) return moreItem(node, 0);
+      const page = this.pages.page(node.file, line, this.lineEntries(model, line));
       // A preview does not know how many entries come before it: say so rather than show a wrong count.
       return moreItem(node, node.direction === 'earlier' ? page.hiddenBefore : page.hiddenAfter, data.preview && node.direction === 'earlier');
     }
@@ -285,9 +299,14 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
       this.replacing.delete(model.file);
       const preview = model.preview;
       model.preview = undefined;
-      if (preview && model.index) adoptPreviewWork(preview.index, model.index);
+      try {
+        if (preview && model.index) adoptPreviewWork(preview.index, model.index);
+      } catch (err) {
+        log().warn(`carrying the preview of ${model.file} over failed: ${String(err)}`);
+      }
       this.pages.forget(model.file);
       this.forgetRows(model.file);
+      // On a failed load, model.error is set: the next getChildren shows it (and previews no more).
       this.emitter.fire(this.sessionNode(model.file));
     };
     this.store.ensureLoaded(model).then(replace, replace);
@@ -305,7 +324,10 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     if (node.type === 'notice') return this.sessionNode(node.file);
     const model = this.store.get(node.file);
     const data = model && this.data(model);
-    if (node.type === 'more') return model && data && node.line >= 0 ? this.branchNode(model, node.line) : this.sessionNode(node.file);
+    if (node.type === 'more') {
+      const line = model && data && node.line >= 0 ? this.lineIn(data, node) : -1;
+      return model && line >= 0 ? this.branchNode(model, line) : this.sessionNode(node.file);
+    }
     if (!model || !data) return this.sessionNode(node.file);
     const pos = this.positionIn(data, node);
     if (pos < 0) return this.sessionNode(node.file);

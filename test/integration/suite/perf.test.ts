@@ -13,7 +13,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { generateSession } from '../../../bench/generateSession';
 import { repoRoot } from '../../support/fixtures';
-import type { ArborNode, EntryNode } from '../../../src/vscode/tree/nodes';
+import type { ArborNode, BranchNode, EntryNode } from '../../../src/vscode/tree/nodes';
 import { arborApi, waitFor, withSetting } from './arborHelpers';
 import { median, ms, ProviderSpy, ReadCounter, type ProviderCall } from './perfHelpers';
 
@@ -320,5 +320,35 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     assert.ok(rows.length <= 202, `a page, not everything after it (${rows.length} rows)`);
     assert.deepStrictEqual(rows[rows.length - 1].type, 'more', 'a row for the later entries');
     assert.deepStrictEqual(services.treeView.selection.map((n) => (n as EntryNode).index), [old]);
+  });
+  it('a side branch row made from the preview: Jump Here lands on that branch\'s newest entry (found in the full index)', async () => {
+    const api = await arborApi();
+    const { services } = api.internals;
+    const model = services.store.get(file)!;
+    const session = services.tree.sessionNode(file);
+    services.setActive(services.store.list().find((m) => m.file !== file)?.file);
+    await collapseAll();
+    model.index = undefined;
+    model.layout = undefined;
+    services.store.touch(model);
+    await sleep(300);
+    const rows = await services.tree.getChildren(session);
+    assert.ok(model.preview, 'the rows come from the preview');
+    let branch: BranchNode | undefined;
+    for (const row of rows) {
+      if (row.type !== 'entry') continue;
+      const kids = await services.tree.getChildren(row);
+      branch = kids.find((k): k is BranchNode => k.type === 'branch');
+      if (branch) break;
+    }
+    assert.ok(branch, 'a branch point among the newest rows (the generated session branches now and then)');
+    const previewLayout = model.preview.layout;
+    const expected = model.preview.index.record(previewLayout.latestUnder(branch.start)).id;
+    await waitFor(() => model.index !== undefined && model.preview === undefined, 'the full index', 60_000);
+    // The appends of an earlier test made the session "live" (Arbor would ask before writing): let that pass.
+    await waitFor(() => !services.store.isLive(model), 'the live flag to run out', 30_000);
+    const r = await vscode.commands.executeCommand<{ kind: string; newLeafId?: string }>('arbor.jumpHere', branch, { summarize: 'none' });
+    assert.strictEqual(r?.kind, 'jumped');
+    assert.strictEqual(r?.newLeafId, expected, "the side branch's newest entry, not the entry at the preview's position");
   });
 });
