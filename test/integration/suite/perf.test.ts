@@ -116,6 +116,25 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     return { total: revealed - t0, firstPage, rows: items.length };
   }
 
+  /** Drops the session's index (as in a new window) and asks for its rows: they come from the preview. */
+  async function showFromPreview() {
+    const api = await arborApi();
+    const { services } = api.internals;
+    const model = services.store.get(file)!;
+    const session = services.tree.sessionNode(file);
+    // Another session active, so that the status bar does not load this one meanwhile.
+    services.setActive(services.store.list().find((m) => m.file !== file)?.file);
+    await collapseAll();
+    model.index = undefined;
+    model.layout = undefined;
+    services.store.touch(model);
+    await sleep(300);
+    assert.strictEqual(model.index, undefined, 'nothing loaded the session meanwhile');
+    const rows = await services.tree.getChildren(session);
+    assert.ok(model.preview, 'the rows come from the preview');
+    return { services, model: model as typeof model & { preview: NonNullable<typeof model.preview> }, session, rows };
+  }
+
   it('opens the session in the Sessions view: first page of children, index cold and warm', async () => {
     const api = await arborApi();
     const { services } = api.internals;
@@ -194,20 +213,7 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
   });
 
   it('while the preview is shown: the "more" row says the rest is being indexed, its rows act on the full index, Show More waits for it', async () => {
-    const api = await arborApi();
-    const { services } = api.internals;
-    const model = services.store.get(file)!;
-    const session = services.tree.sessionNode(file);
-    // As in the first test: another session active, so that the status bar does not load this one meanwhile.
-    services.setActive(services.store.list().find((m) => m.file !== file)?.file);
-    await collapseAll();
-    model.index = undefined;
-    model.layout = undefined;
-    services.store.touch(model);
-    await sleep(300);
-    assert.strictEqual(model.index, undefined, 'nothing loaded the session meanwhile');
-    const rows = await services.tree.getChildren(session);
-    assert.ok(model.preview, 'the rows come from the preview');
+    const { services, model, session, rows } = await showFromPreview();
     assert.strictEqual(rows[0].type, 'more');
     assert.match(String(services.tree.getTreeItem(rows[0]).description), /indexing the rest/);
     const entries = rows.filter((n): n is EntryNode => n.type === 'entry');
@@ -322,18 +328,7 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     assert.deepStrictEqual(services.treeView.selection.map((n) => (n as EntryNode).index), [old]);
   });
   it('a side branch row made from the preview: Jump Here lands on that branch\'s newest entry (found in the full index)', async () => {
-    const api = await arborApi();
-    const { services } = api.internals;
-    const model = services.store.get(file)!;
-    const session = services.tree.sessionNode(file);
-    services.setActive(services.store.list().find((m) => m.file !== file)?.file);
-    await collapseAll();
-    model.index = undefined;
-    model.layout = undefined;
-    services.store.touch(model);
-    await sleep(300);
-    const rows = await services.tree.getChildren(session);
-    assert.ok(model.preview, 'the rows come from the preview');
+    const { services, model, rows } = await showFromPreview();
     let branch: BranchNode | undefined;
     for (const row of rows) {
       if (row.type !== 'entry') continue;
