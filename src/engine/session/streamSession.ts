@@ -1,6 +1,5 @@
 import { promises as fsp } from 'node:fs';
-import { checkEntryText } from './parseLine';
-import { parseHeaderText, readRecords, recordFor } from './loadSession';
+import { parseHeaderText, readCutOffLine, readRecords } from './loadSession';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
 import { SessionIndex } from './sessionIndex';
 import type { EntryRecord } from './entryRecord';
@@ -77,15 +76,17 @@ export async function streamSession(file: string, options: { signal?: AbortSigna
       if (eof) {
         lastBreak = view.lastIndexOf(10) + 1;
         if (from > lastBreak) lastBreak = from;
-        line = readRecords({ file, buf: view, version, mode: 'fast', signal: options.signal, fileOffset: bufOffset }, from, lastBreak, line + 1, records, diagnostics);
-        const committed = readLastLine({ file, view, start: lastBreak, bufOffset, version, line, records, diagnostics });
+        const ctx = { file, buf: view, version, mode: 'fast' as const, signal: options.signal, fileOffset: bufOffset };
+        line = readRecords(ctx, from, lastBreak, line + 1, records, diagnostics);
+        // The bytes after the last line break: a complete entry, or a line a writer has not finished.
+        const cut = readCutOffLine(ctx, { lines: [], start: lastBreak, lastBreak, lineCount: line }, records, true, diagnostics);
         return new SessionIndex({
           file,
           header,
           version,
           records,
           diagnostics,
-          committedSize: committed,
+          committedSize: bufOffset + cut.committedSize,
           lineCount: line,
           size: filePos,
           endsWithNewline: filePos === 0 || view[bufLen - 1] === 10,
@@ -126,29 +127,4 @@ function findHeader(file: string, view: Buffer, lastBreak: number, eof: boolean)
     pos = next;
   }
   return 'need-more';
-}
-
-/** The bytes after the last line break at the end of the file: a complete entry, or a line a writer has not finished. */
-function readLastLine(o: {
-  file: string;
-  view: Buffer;
-  start: number;
-  bufOffset: number;
-  version: number;
-  line: number;
-  records: EntryRecord[];
-  diagnostics: Diagnostic[];
-}): number {
-  let start = o.start;
-  let end = o.view.length;
-  while (start < end && (o.view[start] === 0x20 || o.view[start] === 0x09 || o.view[start] === 0x0d)) start++;
-  while (end > start && (o.view[end - 1] === 0x20 || o.view[end - 1] === 0x09 || o.view[end - 1] === 0x0d)) end--;
-  if (start >= end) return o.bufOffset + o.view.length;
-  const checked = checkEntryText(o.view.toString('utf8', start, end), o.version);
-  if (checked.ok) {
-    o.records.push(recordFor(checked.entry, o.view, { line: o.line + 1, start, end }, o.bufOffset));
-    return o.bufOffset + o.view.length;
-  }
-  o.diagnostics.push({ file: o.file, line: o.line + 1, message: 'the last line is incomplete (a writer stopped mid-line); skipped' });
-  return o.bufOffset + o.start;
 }

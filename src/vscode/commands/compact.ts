@@ -64,11 +64,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
         summarizer,
         customInstructions,
         reason: options.reason ?? 'manual',
-        estimator: engine.estimator,
-        hooks: engine.hooks,
-        includeThinking: engine.includeThinking,
-        env: engine.env,
-        piSettings: engine.piSettings,
+        ...engine, // estimator, hooks, includeThinking, env, piSettings
         signal,
       });
     });

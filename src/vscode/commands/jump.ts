@@ -125,11 +125,7 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
         replaceInstructions: mode === 'replace' ? true : undefined,
         label: options.label,
         summarizer,
-        estimator: engine.estimator,
-        hooks: engine.hooks,
-        includeThinking: engine.includeThinking,
-        env: engine.env,
-        piSettings: engine.piSettings,
+        ...engine, // estimator, hooks, includeThinking, env, piSettings
         signal,
       });
       if (proposal.kind !== 'proposal') return proposal;

@@ -1,9 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../../session/types';
 import { SummarizationError, emptyUsage, type Summarizer, type SummaryRequest } from '../summarizer';
-import { DEFAULT_NONSTREAMING_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, httpSummarizer, isObject, num, redact } from './common';
-import { resolveModelInfo, withCost, type ModelPricing } from './models';
-import type { RetryOptions } from './retry';
+import { httpSummarizer, isObject, num, redact, resolveHttpSetup, type HttpSummarizerOptions } from './common';
+import { withCost } from './models';
 
 /**
  * Summaries through the Anthropic Messages API. One-off request: the system
@@ -12,26 +11,8 @@ import type { RetryOptions } from './retry';
  * `metadata.user_id` per summarization (`SummaryRequest.requestId`).
  */
 
-export interface AnthropicSummarizerOptions {
-  /** Default: ANTHROPIC_API_KEY. */
-  apiKey?: string;
-  /** Default: ANTHROPIC_BASE_URL, else https://api.anthropic.com. */
-  baseURL?: string;
-  model: string;
-  contextWindow?: number;
-  maxOutputTokens?: number;
-  /** Stream the answer (default true). */
-  stream?: boolean;
-  /** Arbor's retries after the first request (default 3). The SDK's own retries are always off. */
-  maxRetries?: number;
-  retry?: Omit<RetryOptions, 'maxRetries'>;
-  /** Inactivity timeout per request in ms (default 120 s streaming, 600 s not). */
-  timeoutMs?: number;
-  fetch?: typeof fetch;
-  providerName?: string;
-  pricing?: ModelPricing;
-  env?: NodeJS.ProcessEnv;
-}
+/** Key and base URL default to ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL, else https://api.anthropic.com. */
+export type AnthropicSummarizerOptions = HttpSummarizerOptions;
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -78,10 +59,12 @@ function mergeUsage(into: Record<string, unknown>, from: unknown): void {
 }
 
 export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): Summarizer {
-  const env = options.env ?? process.env;
-  const provider = options.providerName ?? 'anthropic';
-  const baseURL = (options.baseURL || env.ANTHROPIC_BASE_URL || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const configuredKey = options.apiKey || env.ANTHROPIC_API_KEY || undefined;
+  const { provider, baseURL, configuredKey, info, pricing, stream, timeoutMs } = resolveHttpSetup(options, {
+    provider: 'anthropic',
+    keyVariable: 'ANTHROPIC_API_KEY',
+    baseURLVariable: 'ANTHROPIC_BASE_URL',
+    baseURL: ANTHROPIC_DEFAULT_BASE_URL,
+  });
   let official = false;
   try {
     official = new URL(baseURL).hostname === 'api.anthropic.com';
@@ -90,11 +73,6 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
   }
   if (!configuredKey && official) throw new SummarizationError(`${provider}: no API key: set ANTHROPIC_API_KEY or configure one`);
   const secrets = [configuredKey];
-  const info = resolveModelInfo(options.model, options);
-  const pricing = options.pricing ?? info.pricing;
-  const stream = options.stream ?? true;
-  // Without streaming there is no sign of life until the whole answer is written: allow more time.
-  const timeoutMs = options.timeoutMs ?? (stream ? DEFAULT_TIMEOUT_MS : DEFAULT_NONSTREAMING_TIMEOUT_MS);
 
   let client: Anthropic;
   try {

@@ -1,6 +1,7 @@
 import { AbortError, SummarizationError, emptyUsage, isAbortError, throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
 import { withRetry, type RetryOptions } from './retry';
 import { isRetryableStatus, parseRetryAfter } from './retry';
+import { resolveModelInfo, type ModelPricing, type ResolvedModelInfo } from './models';
 
 /** Shared plumbing of the HTTP summarizers: one attempt with a timeout, error mapping, secret redaction. */
 
@@ -8,6 +9,66 @@ import { isRetryableStatus, parseRetryAfter } from './retry';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /** Timeout of a non-streamed request (the whole answer must arrive within it). */
 export const DEFAULT_NONSTREAMING_TIMEOUT_MS = 600_000;
+
+/** What both HTTP summarizers (OpenAI, Anthropic) are configured with. */
+export interface HttpSummarizerOptions {
+  /** Default: the provider's API key variable (OPENAI_API_KEY / ANTHROPIC_API_KEY). */
+  apiKey?: string;
+  /** Default: the provider's base URL variable (OPENAI_BASE_URL / ANTHROPIC_BASE_URL), else its public API. */
+  baseURL?: string;
+  model: string;
+  /** Override of the model table's context window. */
+  contextWindow?: number;
+  /** Override of the model table's output limit. */
+  maxOutputTokens?: number;
+  /** Stream the answer (default true). */
+  stream?: boolean;
+  /** Arbor's retries after the first request (default 3). The SDK's own retries are always off. */
+  maxRetries?: number;
+  /** Backoff settings (tests use ~1 ms). */
+  retry?: Omit<RetryOptions, 'maxRetries'>;
+  /** Inactivity timeout per request in ms (default 120 s streaming, 600 s not): no response / no streamed chunk for this long fails the attempt. */
+  timeoutMs?: number;
+  /** Custom fetch (proxies, tests). */
+  fetch?: typeof fetch;
+  /** Provider name reported in `Summarizer.provider` and in errors (default: the provider's). */
+  providerName?: string;
+  /** Price table entry; default: from the model table. */
+  pricing?: ModelPricing;
+  /** Environment to read the key and base URL variables from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The options of an HTTP summarizer resolved against the environment and the model table. */
+export interface HttpSetup {
+  provider: string;
+  baseURL: string;
+  /** The key from the options or the environment (undefined: none). */
+  configuredKey: string | undefined;
+  info: ResolvedModelInfo;
+  pricing: ModelPricing | undefined;
+  stream: boolean;
+  timeoutMs: number;
+}
+
+export function resolveHttpSetup(
+  options: HttpSummarizerOptions,
+  defaults: { provider: string; keyVariable: string; baseURLVariable: string; baseURL: string },
+): HttpSetup {
+  const env = options.env ?? process.env;
+  const info = resolveModelInfo(options.model, options);
+  const stream = options.stream ?? true;
+  return {
+    provider: options.providerName ?? defaults.provider,
+    baseURL: (options.baseURL || env[defaults.baseURLVariable] || defaults.baseURL).replace(/\/+$/, ''),
+    configuredKey: options.apiKey || env[defaults.keyVariable] || undefined,
+    info,
+    pricing: options.pricing ?? info.pricing,
+    stream,
+    // Without streaming there is no sign of life until the whole answer is written: allow more time.
+    timeoutMs: options.timeoutMs ?? (stream ? DEFAULT_TIMEOUT_MS : DEFAULT_NONSTREAMING_TIMEOUT_MS),
+  };
+}
 
 const REDACTED = '[redacted]';
 

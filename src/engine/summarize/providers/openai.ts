@@ -1,9 +1,8 @@
 import OpenAI from 'openai';
 import type { Usage } from '../../session/types';
 import { SummarizationError, emptyUsage, type Summarizer, type SummaryRequest } from '../summarizer';
-import { DEFAULT_NONSTREAMING_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, httpSummarizer, isObject, num, redact } from './common';
-import { resolveModelInfo, withCost, type ModelPricing } from './models';
-import type { RetryOptions } from './retry';
+import { httpSummarizer, isObject, num, redact, resolveHttpSetup, type HttpSummarizerOptions } from './common';
+import { withCost } from './models';
 
 /**
  * Summaries through the OpenAI Chat Completions API, or any server that
@@ -20,33 +19,9 @@ import type { RetryOptions } from './retry';
  * every OpenAI-compatible server understands). `maxTokensField` overrides.
  */
 
-export interface OpenAISummarizerOptions {
-  /** Default: OPENAI_API_KEY. A local server needs none (a placeholder is sent). */
-  apiKey?: string;
-  /** Default: OPENAI_BASE_URL, else https://api.openai.com/v1. */
-  baseURL?: string;
-  model: string;
-  /** Override of the model table's context window. */
-  contextWindow?: number;
-  /** Override of the model table's output limit. */
-  maxOutputTokens?: number;
-  /** Stream the answer (default true). */
-  stream?: boolean;
-  /** Arbor's retries after the first request (default 3). The SDK's own retries are always off. */
-  maxRetries?: number;
-  /** Backoff settings (tests use ~1 ms). */
-  retry?: Omit<RetryOptions, 'maxRetries'>;
-  /** Inactivity timeout per request in ms (default 120 s streaming, 600 s not): no response / no streamed chunk for this long fails the attempt. */
-  timeoutMs?: number;
-  /** Custom fetch (proxies, tests). */
-  fetch?: typeof fetch;
+/** Key and base URL default to OPENAI_API_KEY / OPENAI_BASE_URL, else https://api.openai.com/v1; a local server needs no key (a placeholder is sent). */
+export interface OpenAISummarizerOptions extends HttpSummarizerOptions {
   maxTokensField?: 'max_completion_tokens' | 'max_tokens';
-  /** Provider name reported in `Summarizer.provider` and in errors (default 'openai'). */
-  providerName?: string;
-  /** Price table entry; default: from the model table. */
-  pricing?: ModelPricing;
-  /** Environment to read OPENAI_API_KEY / OPENAI_BASE_URL from (default process.env). */
-  env?: NodeJS.ProcessEnv;
 }
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -101,21 +76,18 @@ function validate(provider: string, a: Answer): string {
 }
 
 export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summarizer {
-  const env = options.env ?? process.env;
-  const provider = options.providerName ?? 'openai';
-  const baseURL = (options.baseURL || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const { provider, baseURL, configuredKey, info, pricing, stream, timeoutMs } = resolveHttpSetup(options, {
+    provider: 'openai',
+    keyVariable: 'OPENAI_API_KEY',
+    baseURLVariable: 'OPENAI_BASE_URL',
+    baseURL: OPENAI_DEFAULT_BASE_URL,
+  });
   const official = isOfficialOpenAI(baseURL);
-  const configuredKey = options.apiKey || env.OPENAI_API_KEY || undefined;
   if (!configuredKey && official) {
     throw new SummarizationError(`${provider}: no API key: set OPENAI_API_KEY or configure one (a local OpenAI-compatible server needs a base URL instead)`);
   }
   const apiKey = configuredKey ?? LOCAL_PLACEHOLDER_KEY;
   const secrets = [configuredKey];
-  const info = resolveModelInfo(options.model, options);
-  const pricing = options.pricing ?? info.pricing;
-  const stream = options.stream ?? true;
-  // Without streaming there is no sign of life until the whole answer is written: allow more time.
-  const timeoutMs = options.timeoutMs ?? (stream ? DEFAULT_TIMEOUT_MS : DEFAULT_NONSTREAMING_TIMEOUT_MS);
   const tokensField = options.maxTokensField ?? (official ? 'max_completion_tokens' : 'max_tokens');
 
   let client: OpenAI;
