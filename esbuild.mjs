@@ -32,6 +32,13 @@ const builds = [
     format: 'iife',
     target: 'es2022',
   },
+  {
+    entryPoints: ['src/webview/views.ts'],
+    outfile: 'dist/views.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
 ].filter((b) => b.entryPoints.every((p) => existsSync(p)));
 
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'info' };

@@ -1,6 +1,9 @@
 /**
  * One measurement in a fresh process (so peak memory belongs to one job):
  *   node out/bench/measure.js <naive|arbor|arbor-chars|tree-full|tree-preview|pi> FILE
+ * `arbor` is what `arbor plan-compaction` does with the tokenizer estimator
+ * (its tables load when the plan first counts); `arbor-chars` the same with
+ * the chars estimator.
  * Prints {mode, ms, maxRssMB, detail} as JSON.
  */
 import { readFileSync } from 'node:fs';
@@ -32,7 +35,7 @@ async function run(mode: string, file: string): Promise<unknown> {
     const t0 = performance.now();
     const index = await loadSession(file);
     const t1 = performance.now();
-    const estimator = mode === 'arbor' ? tokenizerEstimator : charsEstimator;
+    const estimator = mode === 'arbor-chars' ? charsEstimator : tokenizerEstimator;
     const plan = planCompaction(index, { settings: DEFAULT_PI_SETTINGS.compaction, estimator, contextWindow: 200000 });
     const t2 = performance.now();
     return {

@@ -24,9 +24,8 @@ hr "arbor tree $SESSION"
 arbor tree "$SESSION"
 hr "arbor plan-compaction (keepRecentTokens 1000)"
 arbor plan-compaction "$SESSION" --keep-recent-tokens 1000
-hr "arbor compact (offline summarizer, keepRecentTokens 1000)"
-arbor compact "$SESSION" --keep-recent-tokens 1000 --instructions "Keep exact file paths." >/dev/null
-arbor summary "$SESSION"
+hr "arbor compact (offline summarizer, keepRecentTokens 1000): the summary as written, with the pinned entry"
+arbor compact "$SESSION" --keep-recent-tokens 1000 --instructions "Keep exact file paths."
 hr "arbor navigate --to 8c5b7af4 --summarize --label csv-question"
 arbor navigate "$SESSION" --to 8c5b7af4 --summarize --label csv-question | head -n 2
 hr "arbor summary (the branch summary just written)"

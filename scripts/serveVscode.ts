@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startCodeServer } from '../test/support/vscode/codeServer';
+import { FIXTURE_USER_SETTINGS } from '../test/support/vscode/userSettings';
 
 async function main(): Promise<void> {
   const repo = path.resolve(__dirname, '..', '..');
@@ -19,7 +20,9 @@ async function main(): Promise<void> {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-demo-workspace-'));
   fs.cpSync(path.join(repo, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
   const controller = new AbortController();
-  const server = await startCodeServer({ workspaceFolder: workspace, installVsix: vsix, port, signal: controller.signal, startTimeoutMs: 60000 });
+  // The sample workspace keeps its sessions in .pi/sessions: a folder to read is a user (machine) setting,
+  // which a workspace's own settings cannot choose, so the demo's VS Code gets it as a user setting.
+  const server = await startCodeServer({ workspaceFolder: workspace, installVsix: vsix, port, signal: controller.signal, startTimeoutMs: 60000, userSettings: FIXTURE_USER_SETTINGS });
   process.stdout.write(
     [
       '',

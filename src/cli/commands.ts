@@ -7,6 +7,9 @@ import { navigateCommand } from './commands/navigate';
 import { summaryCommand } from './commands/summary';
 import { sessionsCommand } from './commands/sessions';
 import { upgradeCommand } from './commands/upgrade';
+import { filesCommand } from './commands/files';
+import { restoreCommand } from './commands/restore';
+import { exportCommand } from './commands/export';
 import type { Io } from './output';
 
 export type Command = (argv: string[], io: Io) => Promise<number>;
@@ -21,4 +24,7 @@ export const commands: Record<string, Command> = {
   summary: summaryCommand,
   sessions: sessionsCommand,
   upgrade: upgradeCommand,
+  files: filesCommand,
+  restore: restoreCommand,
+  export: exportCommand,
 };

@@ -4,12 +4,90 @@ import type { SessionIndex } from '../engine/session/sessionIndex';
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
+  /**
+   * When the output holds written text it could not pass on yet (a pipe
+   * whose reader is slower), a promise of when it has; otherwise undefined.
+   * A command that writes a lot waits on it between chunks, so what it
+   * writes is never queued up in memory.
+   */
+  ready?: () => Promise<void> | undefined;
+}
+
+/** Stdout's queue drained (or the stream ended: nothing more to wait for), or undefined when nothing is queued. */
+function stdoutReady(): Promise<void> | undefined {
+  const s = process.stdout;
+  if (!s.writableNeedDrain) return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      s.off('drain', done);
+      s.off('close', done);
+      s.off('error', done);
+      resolve();
+    };
+    s.on('drain', done);
+    s.on('close', done);
+    s.on('error', done);
+  });
 }
 
 export const processIo: Io = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+  ready: stdoutReady,
 };
+
+/**
+ * Characters never written raw to a terminal: C0 controls but line break and
+ * tab, DEL, C1 controls (so ESC/CSI/OSC sequences cannot clear the screen,
+ * retitle it or write the clipboard), the bidi controls that reorder what is
+ * shown (U+202A-U+202E, U+2066-U+2069, U+200E/U+200F, U+061C), and lone
+ * surrogates.
+ */
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE_ONE = new RegExp(`^(?:${UNSAFE.source})$`);
+const MAYBE_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+/** Anything shortField must look at character by character. */
+const NEEDS_CARE = new RegExp(`${UNSAFE.source}|[\\r\\n\\t]`);
+
+/** The visible escape of one unsafe character: `\u001B`, which inside a JSON string is the same character. */
+const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * The one output sanitizer of the CLI: every line it prints (text, and JSON,
+ * where the escapes are JSON's own so the value is unchanged) goes through it.
+ */
+export function sanitizeOutput(text: string): string {
+  // One plain character class first (a superset: every surrogate): most output has none, and this scan is cheap.
+  return MAYBE_UNSAFE.test(text) ? text.replace(UNSAFE, escapeChar) : text;
+}
+
+/**
+ * A label, name or id shown inside a line: on one line, at most `max`
+ * characters as shown (an escape counts its full width), cut with '…'
+ * between characters, never inside a surrogate pair or an escape.
+ */
+export function shortField(raw: string, max = 40): string {
+  const text = String(raw);
+  if (text.length <= max && !NEEDS_CARE.test(text)) return text;
+  let out = '';
+  let used = 0;
+  let cut: string | undefined; // what fits with room for the '…'
+  for (const ch of text) {
+    const plain = ch === '\r' || ch === '\n' || ch === '\t' ? ' ' : ch;
+    const shown = UNSAFE_ONE.test(plain) ? escapeChar(plain) : plain;
+    const w = shown.length > 2 ? shown.length : 1; // an escape is as wide as it is; a character or a pair is one
+    if (cut === undefined && used + w > max - 1) cut = out;
+    used += w;
+    if (used > max) return `${cut}…`;
+    out += shown;
+  }
+  return out;
+}
+
+/** An Io whose every line is sanitized (runCli wraps the Io it is given in one). */
+export function sanitizedIo(io: Io): Io {
+  return { out: (t) => io.out(sanitizeOutput(t)), err: (t) => io.err(sanitizeOutput(t)), ready: io.ready };
+}
 
 export function printJson(io: Io, value: unknown): void {
   io.out(JSON.stringify(value, null, 2));

@@ -1,21 +1,42 @@
 import { createSummarizer, type SummarizerProvider } from '../engine/summarize/providers/createSummarizer';
+import { baseURLProblem, secondsToMs } from '../engine/summarize/providers/limits';
 import { ArborUsageError } from '../engine/session/diagnostics';
 import { stringFlag, type Flags } from './args';
 import type { Summarizer } from '../engine/summarize/summarizer';
+import { rememberEnvironmentSecrets } from '../engine/secrets/redact';
 
 export const SUMMARIZER_FLAGS = {
   provider: { type: 'string' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
+  deadline: { type: 'string' },
+  'max-answer-chars': { type: 'string' },
 } as const;
 
-/** --provider, else ARBOR_PROVIDER, else offline (the embedded default: no network, no key). */
+function positiveFlag(flags: Flags, name: string): number | undefined {
+  const raw = stringFlag(flags, name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!raw.trim() || !Number.isFinite(n) || n <= 0) throw new ArborUsageError(`--${name} takes a positive number, got "${raw}"`);
+  return n;
+}
+
+/**
+ * --provider, else ARBOR_PROVIDER, else offline (the embedded default: no network, no key).
+ * Every flag is checked here, before any request: a bad one is exit 2.
+ */
 export function summarizerFrom(flags: Flags, env: NodeJS.ProcessEnv = process.env): Summarizer {
+  rememberEnvironmentSecrets(env);
   const provider = stringFlag(flags, 'provider') ?? env.ARBOR_PROVIDER ?? 'offline';
   if (provider !== 'offline' && provider !== 'openai' && provider !== 'anthropic') {
     throw new ArborUsageError(`--provider takes offline, openai or anthropic, got "${provider}"`);
   }
-  return createSummarizer({ provider: provider as SummarizerProvider, model: stringFlag(flags, 'model') ?? env.ARBOR_MODEL, baseURL: stringFlag(flags, 'base-url'), env });
+  const baseURL = stringFlag(flags, 'base-url');
+  const problem = baseURL === undefined ? undefined : baseURLProblem(baseURL);
+  if (problem) throw new ArborUsageError(`--base-url ${problem}`);
+  const deadlineMs = secondsToMs(positiveFlag(flags, 'deadline'));
+  const maxAnswerChars = positiveFlag(flags, 'max-answer-chars');
+  return createSummarizer({ provider: provider as SummarizerProvider, model: stringFlag(flags, 'model') ?? env.ARBOR_MODEL, baseURL, deadlineMs, maxAnswerChars, env });
 }
 
 /** Ctrl-C aborts the running operation (nothing is written) instead of killing the process mid-way. */

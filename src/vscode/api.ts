@@ -4,12 +4,6 @@ import type { HookHandler, HookName } from '../engine/hooks/events';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import type { SummaryView } from '../webview/protocol';
 import type { ArborServices } from './services';
-import type { ContextStatusBar } from './statusBar';
-import type { LiveWatcher } from './liveWatcher';
-import type { FileLinkOpener } from './fileLinkOpener';
-import type { TokenStats } from './tree/entryTokens';
-import { onDidLog } from './logging';
-import { onDidNotify } from './notify';
 
 export type { HookEvents, HookHandler, HookName } from '../engine/hooks/events';
 
@@ -34,27 +28,9 @@ export interface ArborApi {
   refresh(): Promise<void>;
   /** Fires when the summary panel shows something. */
   readonly onDidShowSummary: vscode.Event<SummaryView>;
-  /** Unstable internals for Arbor's own tests. Do not rely on them. */
-  readonly internals: ArborInternals;
 }
 
-export interface ArborInternals {
-  services: ArborServices;
-  statusBar: ContextStatusBar;
-  liveWatcher: LiveWatcher;
-  /** Opens the panel's file links; tests replace its `confirm`. */
-  fileLinks: FileLinkOpener;
-  /** How many entries the tree counted tokens for (each once per estimator). */
-  tokenStats: TokenStats;
-  /** Whether gpt-tokenizer's tables are loaded (preloaded after start-up when the estimator is tokenizer). */
-  tokenizerLoaded: () => boolean;
-  /** Every log line (redacted), as written to Output > Arbor. */
-  onDidLog: typeof onDidLog;
-  /** Every notification shown (redacted). */
-  onDidNotify: typeof onDidNotify;
-}
-
-export function createApi(services: ArborServices, hooks: HookBus, refresh: () => Promise<unknown>, internals: Omit<ArborInternals, 'onDidLog' | 'onDidNotify'>): ArborApi {
+export function createApi(services: ArborServices, hooks: HookBus, refresh: () => Promise<unknown>): ArborApi {
   return {
     apiVersion: 1,
     onHook(hook, handler) {
@@ -71,6 +47,5 @@ export function createApi(services: ArborServices, hooks: HookBus, refresh: () =
       await refresh();
     },
     onDidShowSummary: services.panel.onDidShow,
-    internals: { ...internals, onDidLog, onDidNotify },
   };
 }

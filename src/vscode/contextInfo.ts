@@ -1,5 +1,6 @@
 import { buildContext, type ModelRef } from '../engine/context/buildContext';
-import { estimateProjectedContextTokens, shouldCompact, type ContextTokens } from '../engine/tokens/contextTokens';
+import { shouldCompact, type ContextTokens } from '../engine/tokens/contextTokens';
+import { contextTokensAt } from '../engine/context/contextNumbers';
 import { estimatorByName } from '../engine/tokens/estimators';
 import { resolveSettings } from '../engine/operations/sessionSettings';
 import type { CompactionSettings } from '../engine/compaction/planCompaction';
@@ -40,8 +41,8 @@ export async function contextUse(index: SessionIndex, leafIndex: number = index.
   const config = readConfig();
   const ctx = buildContext(index, leafIndex);
   const estimator = estimatorByName(config.estimator);
-  // Usage reported before the newest compaction (or context edit) on the path is stale: the projected estimate knows.
-  const tokens = estimateProjectedContextTokens(ctx.projection, estimator);
+  // The one number for context tokens (engine/context/contextNumbers.ts), as `arbor context` reports it.
+  const tokens = contextTokensAt(index, leafIndex, estimator);
   let settings: CompactionSettings = { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 };
   let settingsError: string | undefined;
   try {

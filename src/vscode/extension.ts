@@ -11,19 +11,25 @@ import { preloadTokenizer, tokenizerLoaded } from '../engine/tokens/estimators';
 import { LiveWatcher } from './liveWatcher';
 import { createApi, type ArborApi } from './api';
 import { FileLinkOpener } from './fileLinkOpener';
-import { tokenStats } from './tree/entryTokens';
 import { log, reportError } from './logging';
 import { readConfig } from './settings';
 import { viewFromEntry } from './summaryView';
 import { compactCommand, compactSession } from './commands/compact';
 import { jumpCommand } from './commands/jump';
 import { setLabelCommand } from './commands/setLabel';
-import { CONTEXT_SCHEME, ContextDocuments, showContextCommand } from './commands/showContext';
+import { togglePinCommand } from './commands/pin';
+import { createContextPanel, showContextCommand } from './commands/showContext';
+import { createEntryPanel, showEntryCommand } from './commands/showEntry';
+import { exportBranchCommand } from './commands/exportBranch';
 import { showSummaryCommand } from './commands/showSummary';
 import { refreshCommand } from './commands/refresh';
 import { setApiKeyCommand } from './commands/setApiKey';
 import { openRawCommand, openSessionCommand } from './commands/openSession';
 import { continueInPiCommand } from './commands/continueInPi';
+import { registerFileCommands } from './files/fileCommands';
+import { RAW_SCHEME, ReadOnlyFileSystem } from './readOnlyFiles';
+import { PanelFollower } from './panelFollow';
+import { registerTreeCommands } from './tree/treeCommands';
 
 export const VIEW_ID = 'arbor.sessions';
 
@@ -34,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
 
   const hooks = new HookBus({ onError: (f) => logger.error(`hook ${f.hook} failed:`, f.error instanceof Error ? (f.error.stack ?? f.error.message) : String(f.error)) });
   const store = new SessionStore(context.workspaceState);
-  const tree = new SessionTreeProvider(store);
+  const tree = new SessionTreeProvider(store, context.workspaceState);
   const treeView = vscode.window.createTreeView<ArborNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const keys = new ApiKeys(context.secrets);
 
@@ -62,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   });
   const arbor = new ArborServices(context.extensionUri, store, tree, treeView, panel, hooks, keys);
   late.arbor = arbor;
-  context.subscriptions.push(store, tree, treeView, panel, arbor);
+  context.subscriptions.push(store, tree, treeView, panel, arbor, registerTreeCommands(arbor));
 
   context.subscriptions.push(
     treeView.onDidChangeSelection((e) => {
@@ -78,14 +84,18 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   };
   context.subscriptions.push(store.onDidChange((m) => m === undefined && refreshContext()));
 
-  const contextDocs = new ContextDocuments(arbor);
-  context.subscriptions.push(contextDocs, vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, contextDocs));
+  const rawFiles = new ReadOnlyFileSystem();
+  context.subscriptions.push(rawFiles, vscode.workspace.registerFileSystemProvider(RAW_SCHEME, rawFiles, { isReadonly: true, isCaseSensitive: true }));
+
+  const entryPanel = createEntryPanel(arbor);
+  const contextPanel = createContextPanel(arbor);
+  context.subscriptions.push(entryPanel, contextPanel);
 
   const statusBar = new ContextStatusBar(arbor, (model, auto) =>
     auto ? compactSession(arbor, model, { review: false, reason: 'threshold', instructions: '', skipLiveCheck: true }) : compactCommand(arbor, { file: model.file }),
   );
   const liveWatcher = new LiveWatcher(store);
-  context.subscriptions.push(statusBar, liveWatcher);
+  context.subscriptions.push(statusBar, liveWatcher, new PanelFollower(arbor));
 
   const register = (id: string, title: string, fn: (...args: never[]) => unknown) => {
     context.subscriptions.push(
@@ -101,7 +111,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   };
   register('arbor.refresh', 'Refresh', () => refreshCommand(arbor));
   register('arbor.openSessionFile', 'Open Session File', (uri?: vscode.Uri) => openSessionCommand(arbor, uri));
-  register('arbor.openRaw', 'Open Raw Session File', (node?: unknown) => openRawCommand(arbor, node));
+  register('arbor.openRaw', 'Open Raw Session File', (node?: unknown, line?: number) => openRawCommand(arbor, node, line));
+  register('arbor.openRawSessionFile', 'Open Raw Session File', (sessionFile?: unknown, line?: number) => openRawCommand(arbor, sessionFile, line));
   register('arbor.compact', 'Compact', (node?: unknown, options?: object) => compactCommand(arbor, node, options));
   register('arbor.applyProposal', 'Apply', (proposalId?: string, summary?: string) => {
     const id = proposalId ?? panel.pendingProposals()[0];
@@ -114,10 +125,14 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   });
   register('arbor.jumpHere', 'Jump Here', (node?: unknown, options?: object) => jumpCommand(arbor, node, options));
   register('arbor.setLabel', 'Set Label', (node?: unknown, label?: string) => setLabelCommand(arbor, node, label));
-  register('arbor.showContext', 'Show Context', (node?: unknown) => showContextCommand(arbor, node));
+  register('arbor.togglePin', 'Pin / Unpin', (node?: unknown) => togglePinCommand(arbor, node));
+  register('arbor.showContext', 'Show Context', (node?: unknown) => showContextCommand(arbor, contextPanel, node));
+  register('arbor.showEntry', 'Show Entry', (file?: unknown, entryId?: unknown, options?: { preserveFocus?: boolean }) => showEntryCommand(arbor, entryPanel, file, entryId, options));
+  register('arbor.exportBranch', 'Export Branch', (node?: unknown, options?: object) => exportBranchCommand(arbor, node, options));
   register('arbor.showSummary', 'Show Summary', (node?: unknown) => showSummaryCommand(arbor, node));
   register('arbor.setApiKey', 'Set API Key', (provider?: string, key?: string) => setApiKeyCommand(arbor, provider, key));
   register('arbor.continueInPi', 'Continue in Pi', (node?: unknown) => continueInPiCommand(arbor, node));
+  registerFileCommands(context, arbor, register);
   register('arbor.showMore', 'Show More Entries', (node?: unknown) => {
     const n = node as ArborNode | undefined;
     if (n?.type === 'more') tree.showMore(n);
@@ -144,7 +159,11 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   );
 
   void store.refreshList().then(refreshContext, (err) => reportError('Listing sessions', err));
-  return createApi(arbor, hooks, () => refreshCommand(arbor), { services: arbor, statusBar, liveWatcher, fileLinks, tokenStats, tokenizerLoaded });
+  if (context.extensionMode === vscode.ExtensionMode.Test) {
+    // Arbor's own integration tests observe the internals through a command registered only in test mode (not in the API).
+    void import('./testHooks').then((m) => m.registerTestHooks(context, { services: arbor, statusBar, liveWatcher, fileLinks, tokenizerLoaded }));
+  }
+  return createApi(arbor, hooks, () => refreshCommand(arbor));
 }
 
 /**

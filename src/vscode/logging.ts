@@ -16,7 +16,7 @@ export interface ArborLog extends vscode.Disposable {
 type LogListener = (level: LogLevel, line: string) => void;
 const listeners = new Set<LogListener>();
 
-/** Every line written to the log, after redaction (for Arbor's own tests, through the API's internals). */
+/** Every line written to the log, after redaction (for Arbor's own tests, through the test-mode internals, src/vscode/testHooks.ts). */
 export function onDidLog(listener: LogListener): vscode.Disposable {
   listeners.add(listener);
   return new vscode.Disposable(() => listeners.delete(listener));

@@ -19,7 +19,7 @@ export interface Notification {
 type NotifyListener = (n: Notification) => void;
 const listeners = new Set<NotifyListener>();
 
-/** Every notification shown, after redaction (for Arbor's own tests, through the API's internals). */
+/** Every notification shown, after redaction (for Arbor's own tests, through the test-mode internals, src/vscode/testHooks.ts). */
 export function onDidNotify(listener: NotifyListener): vscode.Disposable {
   listeners.add(listener);
   return new vscode.Disposable(() => listeners.delete(listener));

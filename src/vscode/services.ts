@@ -62,7 +62,7 @@ export class ArborServices {
     return { env: engineEnv(config), estimator: config.estimator, includeThinking: config.includeThinking, hooks: this.hooks, piSettings };
   }
 
-  /** The session a command acts on: the node's, a file URI's, or the active one (else ask). */
+  /** The session a command acts on: the node's, a file URI's, or the active one (else ask). It becomes the active one (status bar, panel). */
   async resolveSession(target?: unknown): Promise<SessionModel | undefined> {
     let file: string | undefined;
     if (target instanceof vscode.Uri) file = target.fsPath;
@@ -73,6 +73,7 @@ export class ArborServices {
       let model = this.store.get(abs);
       if (!model) model = await this.store.addOpened(abs);
       await this.store.ensureLoaded(model);
+      this.setActive(model.file);
       return model;
     }
     if (!this.store.isListed) await this.store.refreshList();

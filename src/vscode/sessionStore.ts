@@ -6,9 +6,12 @@ import { readAppended } from '../engine/session/tail';
 import { loadTailPreview } from '../engine/session/tailPreview';
 import { PAGE_SIZE } from './tree/pages';
 import { listSessions, sessionsDirFor } from '../engine/session/discovery';
+import { NotRegularFileError, statRegularFile } from '../engine/session/sessionFile';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import { SessionLayout } from './tree/layout';
-import { contentText, oneLine } from './tree/preview';
+import { contentText } from '../engine/tree/entryPreview';
+import { oneLine } from '../engine/tree/oneLine';
+import { peekSession, peekTitle, type SessionPeek } from '../engine/tree/sessionPeek';
 import { engineEnv, readConfig } from './settings';
 import { log } from './logging';
 
@@ -23,6 +26,8 @@ export interface SessionModel {
   size: number;
   /** Session name (session_info) or first user message, for the tree label. */
   title: string | undefined;
+  /** What a bounded read of the file says (name, first message, last activity, entry count): see sessionPeek.ts. */
+  peek: SessionPeek | undefined;
   index: SessionIndex | undefined;
   layout: SessionLayout | undefined;
   /**
@@ -50,11 +55,11 @@ function previewCovers(layout: SessionLayout): boolean {
 }
 
 /**
- * The sessions Arbor shows and their loaded indexes. Loading is lazy (on
- * expand); appended bytes are read incrementally (tail). Every read of a
- * session's index goes through a per-file queue so a tail read never races
- * another one. Operations (compact, jump) load their own index and write to
- * the file; the store picks their entries up like any other append.
+ * The sessions Arbor shows and their loaded indexes: one index per session,
+ * read by the tree, every command, the status bar and the panel. Loading is
+ * lazy (on expand); appended bytes are read incrementally (tail). Every read
+ * of a session's index and every append Arbor makes goes through a per-file
+ * queue (see write), so a tail read never races another one or a write.
  */
 export class SessionStore implements vscode.Disposable {
   private readonly sessions = new Map<string, SessionModel>();
@@ -66,6 +71,8 @@ export class SessionStore implements vscode.Disposable {
   /** Fires with a session whose content changed, or undefined when the list changed. */
   readonly onDidChange = this.changed.event;
   private listed = false;
+  /** How many times each file was indexed in full (a load, a reload after replacement). */
+  private readonly loads = new Map<string, number>();
 
   constructor(private readonly memento: vscode.Memento) {}
 
@@ -119,18 +126,18 @@ export class SessionStore implements vscode.Disposable {
     for (const file of this.openedFiles()) {
       if (seen.has(file)) continue;
       try {
-        const st = await fs.promises.stat(file);
+        const st = await statRegularFile(file);
         seen.add(file);
         order.push(file);
         this.upsert(file, 'opened', { mtimeMs: st.mtimeMs, size: st.size });
-      } catch {
-        log().warn(`opened session ${file} is gone; removing it from the list`);
+      } catch (err) {
+        log().warn(err instanceof NotRegularFileError ? `${err.message}; removing it from the list` : `opened session ${file} is gone; removing it from the list`);
         await this.memento.update(OPENED_KEY, this.openedFiles().filter((f) => f !== file));
       }
     }
     for (const f of [...this.sessions.keys()]) if (!seen.has(f)) this.sessions.delete(f);
     this.order = order;
-    await Promise.all(this.list().filter((s) => s.title === undefined).map((s) => this.peekTitle(s)));
+    await Promise.all(this.list().filter((s) => s.peek === undefined || s.peek.size !== s.size).map((s) => this.peekTitle(s)));
     this.listed = true;
     this.changed.fire(undefined);
   }
@@ -138,6 +145,7 @@ export class SessionStore implements vscode.Disposable {
   /** Adds a file to the list ("Open Session File..."), remembered per workspace. */
   async addOpened(file: string): Promise<SessionModel> {
     const abs = path.resolve(file);
+    await statRegularFile(abs); // a FIFO, device or directory is refused here, with its path and kind
     const opened = this.openedFiles();
     if (!opened.includes(abs) && !this.sessions.has(abs)) await this.memento.update(OPENED_KEY, [...opened, abs]);
     await this.refreshList();
@@ -154,7 +162,6 @@ export class SessionStore implements vscode.Disposable {
       if (!existing.index) existing.size = info.size ?? existing.size;
       return;
     }
-    const recent = info.mtimeMs !== undefined && Date.now() - info.mtimeMs < readConfig().liveWriteSeconds * 1000;
     this.sessions.set(file, {
       file,
       source,
@@ -164,11 +171,13 @@ export class SessionStore implements vscode.Disposable {
       mtimeMs: info.mtimeMs ?? 0,
       size: info.size ?? 0,
       title: undefined,
+      peek: undefined,
       index: undefined,
       layout: undefined,
       preview: undefined,
       error: undefined,
-      lastExternalWriteAt: recent ? info.mtimeMs : undefined,
+      // Not from the modification time: a file copied or written a moment ago by a script is not live. Bytes arriving are.
+      lastExternalWriteAt: undefined,
     });
   }
 
@@ -190,7 +199,7 @@ export class SessionStore implements vscode.Disposable {
       if (model.index) return model.index;
       try {
         const t0 = performance.now();
-        const index = await loadSession(model.file);
+        const index = await this.loadIndex(model.file);
         const t1 = performance.now();
         model.index = index;
         model.error = undefined;
@@ -277,35 +286,80 @@ export class SessionStore implements vscode.Disposable {
           const external = st.size > model.size;
           model.size = st.size;
           if (external) model.lastExternalWriteAt = Date.now();
+          // Its row reads the bounded peek: a name Pi just gave it (/name), the entry count, the last activity.
+          await this.peekTitle(model);
           this.changed.fire(model);
         }
         return 0;
       }
       const before = model.index.entryCount;
+      const sizeBefore = model.index.size;
       const result = await readAppended(model.index);
       if (result.replaced) {
         log().info(`${file} was replaced; reloading it`);
-        model.index = await loadSession(file);
+        model.index = await this.loadIndex(file);
         model.layout = new SessionLayout(model.index);
         model.size = model.index.size;
         this.changed.fire(model);
         return model.index.entryCount;
       }
-      model.size = model.index.size;
-      if (result.added === 0) return 0;
-      let foreign = false;
-      for (let i = before; i < model.index.entryCount; i++) {
-        const id = model.index.record(i).id;
-        if (this.ownIds.has(id)) this.ownIds.delete(id);
-        else foreign = true;
+      if (result.added === 0 && model.index.size > sizeBefore && model.index.hasIncompleteLine) {
+        // A line another process is still writing grew (Arbor writes whole lines): that writer is live.
+        model.size = model.index.size;
+        model.lastExternalWriteAt = Date.now();
+        this.changed.fire(model);
+        return 0;
       }
-      if (foreign) model.lastExternalWriteAt = Date.now();
-      // Pi's appends continue the leaf: extend the layout in place (a rebuild costs tens of ms on a 100 MB session).
-      if (!model.layout || model.layout.index !== model.index || !model.layout.extend()) model.layout = new SessionLayout(model.index);
-      model.title = titleAfterAppend(model.index, before, model.title);
-      this.changed.fire(model);
+      this.absorb(model, model.index, before);
       return result.added;
     });
+  }
+
+  /**
+   * Appends to a session with its store-held index: `fn` runs in the file's
+   * queue (no tail read in between) with the loaded index, which the writer
+   * brings to the file's end before it checks the leaf and appends. What
+   * was read or written is then taken into the layout like any other append.
+   */
+  async write<T>(model: SessionModel, fn: (index: SessionIndex) => Promise<T>): Promise<T> {
+    await this.ensureLoaded(model);
+    return this.queue(model.file, async () => {
+      const index = model.index;
+      if (!index) throw new Error(`${model.file} is not loaded; nothing was written`);
+      const before = index.entryCount;
+      try {
+        return await fn(index);
+      } finally {
+        if (model.index === index) this.absorb(model, index, before);
+      }
+    });
+  }
+
+  /** How many times the store indexed `file` in full (tests: commands use the held index, not a new one). */
+  loadCount(file: string): number {
+    return this.loads.get(file) ?? 0;
+  }
+
+  private loadIndex(file: string): Promise<SessionIndex> {
+    this.loads.set(file, this.loadCount(file) + 1);
+    return loadSession(file);
+  }
+
+  /** Takes entries from `before` on (just read or written) into the model: own or foreign, layout, title. */
+  private absorb(model: SessionModel, index: SessionIndex, before: number): void {
+    model.size = index.size;
+    if (index.entryCount === before) return;
+    let foreign = false;
+    for (let i = before; i < index.entryCount; i++) {
+      const id = index.record(i).id;
+      if (this.ownIds.has(id)) this.ownIds.delete(id);
+      else foreign = true;
+    }
+    if (foreign) model.lastExternalWriteAt = Date.now();
+    // Pi's appends continue the leaf: extend the layout in place (a rebuild costs tens of ms on a 100 MB session).
+    if (!model.layout || model.layout.index !== index || !model.layout.extend()) model.layout = new SessionLayout(index);
+    model.title = titleAfterAppend(index, before, model.title);
+    this.changed.fire(model);
   }
 
   /** Redraws a session (e.g. when its "live" flag runs out). */
@@ -344,37 +398,14 @@ export class SessionStore implements vscode.Disposable {
 
   private async peekTitle(model: SessionModel): Promise<void> {
     try {
-      const fh = await fs.promises.open(model.file, 'r');
-      try {
-        const buf = Buffer.alloc(64 * 1024);
-        const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-        const lines = buf.toString('utf8', 0, bytesRead).split('\n');
-        let firstUser: string | undefined;
-        for (let k = 0; k < lines.length - 1; k++) {
-          let o: Record<string, unknown>;
-          try {
-            o = JSON.parse(lines[k]) as Record<string, unknown>;
-          } catch {
-            continue;
-          }
-          if (k === 0 && o.type === 'session') {
-            model.id ||= String(o.id ?? '');
-            model.cwd ||= String(o.cwd ?? '');
-            model.timestamp ||= String(o.timestamp ?? '');
-          }
-          if (o.type === 'session_info' && typeof o.name === 'string' && o.name) {
-            model.title = oneLine(o.name, 80);
-            return;
-          }
-          const m = o.message as { role?: string; content?: unknown } | undefined;
-          if (!firstUser && o.type === 'message' && m?.role === 'user') firstUser = oneLine(contentText(m.content as string), 80);
-        }
-        model.title = firstUser;
-      } finally {
-        await fh.close();
-      }
+      const peek = await peekSession(model.file);
+      model.peek = peek;
+      model.id ||= peek.id;
+      model.cwd ||= peek.cwd;
+      if (!model.timestamp && peek.startedMs !== undefined) model.timestamp = new Date(peek.startedMs).toISOString();
+      if (!model.index) model.title = peekTitle(peek);
     } catch {
-      model.title = undefined;
+      model.peek = undefined;
     }
   }
 }
@@ -383,7 +414,7 @@ export class SessionStore implements vscode.Disposable {
 function titleAfterAppend(index: SessionIndex, first: number, title: string | undefined): string | undefined {
   for (let i = index.entryCount - 1; i >= first; i--) {
     if (index.record(i).type !== 'session_info') continue;
-    const name = (index.entry(i) as { name?: unknown }).name;
+    const name: unknown = index.entryOfType(i, 'session_info')?.name;
     if (typeof name === 'string' && name) return oneLine(name, 80);
   }
   return title ?? titleFromIndex(index);
@@ -395,14 +426,15 @@ export function titleFromIndex(index: SessionIndex): string | undefined {
   for (let i = index.entryCount - 1; i >= 0; i--) {
     const rec = index.record(i);
     if (rec.type === 'session_info') {
-      const name = (index.entry(i) as { name?: unknown }).name;
+      const name: unknown = index.entryOfType(i, 'session_info')?.name;
       if (typeof name === 'string' && name) return oneLine(name, 80);
     }
   }
   for (let i = 0; i < index.entryCount && !firstUser; i++) {
     const rec = index.record(i);
     if (rec.type === 'message' && rec.role === 'user') {
-      firstUser = oneLine(contentText((index.entry(i) as { message: { content?: string } }).message.content), 80);
+      const m = index.entryOfType(i, 'message')?.message;
+      firstUser = oneLine(contentText(m?.role === 'user' ? m.content : undefined), 80);
     }
   }
   return firstUser;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EstimatorName } from '../engine/tokens/estimators';
+import { resolveContextWindow } from '../engine/summarize/providers/models';
 
 /**
  * Arbor's own settings (`arbor.*`). Pi's settings files
@@ -18,7 +19,10 @@ export interface ArborConfig {
   baseURL: string;
   estimator: EstimatorName;
   includeThinking: boolean;
+  /** 0: none set (the model's window applies). */
   contextWindow: number;
+  deadlineSeconds: number;
+  maxAnswerChars: number;
   modelContextWindows: Record<string, number>;
   autoCompact: boolean;
   autoCompactIdleSeconds: number;
@@ -28,22 +32,40 @@ export interface ArborConfig {
   piPath: string;
 }
 
+/**
+ * Settings that choose a host, an executable or a directory to read. They are
+ * machine-scoped in package.json (a workspace's .vscode/settings.json cannot
+ * set them: opening a repository must not send the stored API key to another
+ * host or run another program); read here from the user's settings or the
+ * default only, so a workspace value is ignored even if VS Code passed it on.
+ */
+export const MACHINE_SETTINGS = ['summarizer.baseURL', 'piPath', 'piAgentDir', 'sessionDir'] as const;
+type MachineSetting = (typeof MACHINE_SETTINGS)[number];
+
+function userValue(c: vscode.WorkspaceConfiguration, key: MachineSetting, fallback: string): string {
+  const i = c.inspect<unknown>(key);
+  const v = i?.globalValue ?? i?.defaultValue;
+  return typeof v === 'string' ? v : fallback;
+}
+
 export function readConfig(): ArborConfig {
   const c = vscode.workspace.getConfiguration('arbor');
   return {
     provider: c.get<ProviderName>('summarizer.provider', 'offline'),
     model: c.get<string>('summarizer.model', '').trim(),
-    baseURL: c.get<string>('summarizer.baseURL', '').trim(),
+    baseURL: userValue(c, 'summarizer.baseURL', '').trim(),
     estimator: c.get<EstimatorName>('tokenEstimator', 'tokenizer'),
     includeThinking: c.get<boolean>('summarizer.includeThinking', true),
-    contextWindow: positive(c.get<number>('contextWindow', 200000), 200000),
+    contextWindow: positive(c.get<number>('contextWindow', 0), 0),
+    deadlineSeconds: positive(c.get<number>('summarizer.deadlineSeconds', 600), 600),
+    maxAnswerChars: positive(c.get<number>('summarizer.maxAnswerChars', 1_000_000), 1_000_000),
     modelContextWindows: c.get<Record<string, number>>('modelContextWindows', {}) ?? {},
     autoCompact: c.get<boolean>('autoCompact', false),
     autoCompactIdleSeconds: positive(c.get<number>('autoCompactIdleSeconds', 30), 30),
     liveWriteSeconds: positive(c.get<number>('liveWriteSeconds', 10), 10),
-    piAgentDir: resolveFolderSetting(c.get<string>('piAgentDir', '')),
-    sessionDir: resolveFolderSetting(c.get<string>('sessionDir', '')),
-    piPath: c.get<string>('piPath', 'pi').trim() || 'pi',
+    piAgentDir: resolveFolderSetting(userValue(c, 'piAgentDir', '')),
+    sessionDir: resolveFolderSetting(userValue(c, 'sessionDir', '')),
+    piPath: userValue(c, 'piPath', 'pi').trim() || 'pi',
   };
 }
 
@@ -70,11 +92,7 @@ export function engineEnv(config: ArborConfig = readConfig()): NodeJS.ProcessEnv
   return env;
 }
 
-/** Context window for a model: `arbor.modelContextWindows["provider/modelId"]`, else `arbor.contextWindow`. */
+/** Context window for a model, by the shared resolver: `arbor.contextWindow` > `arbor.modelContextWindows` > the model table > 128k. */
 export function contextWindowFor(model: { provider: string; modelId: string } | null, config: ArborConfig = readConfig()): number {
-  if (model) {
-    const v = config.modelContextWindows[`${model.provider}/${model.modelId}`] ?? config.modelContextWindows[model.modelId];
-    if (typeof v === 'number' && v > 0) return v;
-  }
-  return config.contextWindow;
+  return resolveContextWindow({ explicit: config.contextWindow, perModel: config.modelContextWindows, model });
 }

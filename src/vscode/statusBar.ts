@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from './services';
 import { contextUse, type ContextUse } from './contextInfo';
-import { formatTokens } from './tree/preview';
+import { formatTokens } from '../engine/tree/formatTokens';
 import { readConfig } from './settings';
 import { log } from './logging';
 import type { SessionModel } from './sessionStore';
 import { showWarning } from './notify';
+import { percentOfWindow } from '../engine/context/contextNumbers';
 
 /** Fraction of the threshold from which the item turns to the warning colour. */
 const WARN_AT = 0.85;
@@ -106,7 +107,7 @@ export class ContextStatusBar implements vscode.Disposable {
   }
 
   private render(model: SessionModel, use: ContextUse): void {
-    const pct = use.contextWindow > 0 ? Math.round((use.tokens.tokens / use.contextWindow) * 100) : 0;
+    const pct = percentOfWindow(use.tokens.tokens, use.contextWindow);
     this.item.text = `$(layers) ${formatTokens(use.tokens.tokens)} / ${formatTokens(use.contextWindow)} (${pct}%)`;
     const warn = use.settings.enabled && use.tokens.tokens >= use.threshold * WARN_AT;
     this.background = use.overThreshold ? 'statusBarItem.errorBackground' : warn ? 'statusBarItem.warningBackground' : undefined;
@@ -148,7 +149,7 @@ export class ContextStatusBar implements vscode.Disposable {
       return;
     }
     if (was) return;
-    const pct = Math.round((use.tokens.tokens / use.contextWindow) * 100);
+    const pct = percentOfWindow(use.tokens.tokens, use.contextWindow);
     const choice = await showWarning(
       `Arbor: "${model.title ?? model.file}" uses ${pct}% of its context window (over the compaction threshold of ${use.threshold.toLocaleString('en-US')} tokens).`,
       'Compact…',

@@ -1,33 +1,24 @@
 import * as vscode from 'vscode';
-import { createOfflineSummarizer } from '../engine/summarize/providers/offline';
-import { createOpenAISummarizer } from '../engine/summarize/providers/openai';
-import { createAnthropicSummarizer } from '../engine/summarize/providers/anthropic';
+import { createSummarizer } from '../engine/summarize/providers/createSummarizer';
+import { secondsToMs } from '../engine/summarize/providers/limits';
 import type { Summarizer } from '../engine/summarize/summarizer';
 import type { ApiKeys } from './secrets';
 import { readConfig, type ArborConfig } from './settings';
 import { showWarning } from './notify';
 
-export const DEFAULT_MODELS: Record<string, string> = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5', offline: '' };
-
-/** The summarizer chosen in `arbor.summarizer.*`, with its key from SecretStorage. */
+/**
+ * The summarizer chosen in `arbor.summarizer.*`, with its key from SecretStorage
+ * (or the environment). Built by the engine's one factory, as the CLI's is: the
+ * same default models, lazy SDK loading, key guard, deadline and answer cap.
+ */
 export async function createConfiguredSummarizer(keys: ApiKeys, config: ArborConfig = readConfig()): Promise<Summarizer> {
-  const model = config.model || DEFAULT_MODELS[config.provider] || '';
-  switch (config.provider) {
-    case 'offline':
-      return createOfflineSummarizer();
-    case 'openai': {
-      const apiKey = await keys.get('openai');
-      if (!apiKey && !config.baseURL) throw missingKey('openai');
-      return createOpenAISummarizer({ apiKey, baseURL: config.baseURL || undefined, model });
-    }
-    case 'anthropic': {
-      const apiKey = await keys.get('anthropic');
-      if (!apiKey) throw missingKey('anthropic');
-      return createAnthropicSummarizer({ apiKey, baseURL: config.baseURL || undefined, model });
-    }
-    default:
-      throw new Error(`unknown summarizer provider "${String(config.provider)}" (arbor.summarizer.provider: offline, openai or anthropic)`);
-  }
+  const provider = config.provider;
+  const limits = { deadlineMs: secondsToMs(config.deadlineSeconds), maxAnswerChars: config.maxAnswerChars };
+  if (provider !== 'openai' && provider !== 'anthropic') return createSummarizer({ provider, ...limits });
+  const apiKey = await keys.get(provider);
+  // Without a key only a custom base URL (a local server) can answer.
+  if (!apiKey && !config.baseURL) throw missingKey(provider);
+  return createSummarizer({ provider, apiKey, baseURL: config.baseURL || undefined, model: config.model || undefined, env: process.env, ...limits });
 }
 
 /** Offers to set the key (without waiting for the answer); the error stops the operation (nothing written). */

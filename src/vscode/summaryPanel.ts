@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { webviewPage } from './webviewPage';
 import { randomBytes } from 'node:crypto';
 import { PANEL_VIEW_TYPE, parseFromWebview, type FileLink, type FromWebview, type PanelState, type SummaryView, type ToWebview } from '../webview/protocol';
 import { log } from './logging';
@@ -78,11 +79,12 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     this.show(view);
   }
 
-  show(view: SummaryView): void {
+  /** Shows a view; `reveal: false` updates an open panel in place without bringing it forward or taking focus. */
+  show(view: SummaryView, options: { reveal?: boolean } = {}): void {
     this.view = view;
     const panel = this.ensurePanel();
     panel.title = this.titleFor(view);
-    panel.reveal(panel.viewColumn ?? vscode.ViewColumn.Active, false);
+    if (options.reveal !== false) panel.reveal(panel.viewColumn ?? vscode.ViewColumn.Active, false);
     this.post({ type: 'show', view });
     this.shown.fire(view);
   }
@@ -115,6 +117,12 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     this.view = undefined;
     this.panel?.dispose();
     return true;
+  }
+
+  /** Closes the panel (its view no longer belongs to the session the user acts on). Pending proposals stay pending. */
+  close(): void {
+    this.view = undefined;
+    this.panel?.dispose();
   }
 
   private titleFor(view: SummaryView): string {
@@ -251,32 +259,6 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'summary.css'));
-    // Scripts only with this page's nonce; nothing else loads from anywhere but the extension's own files.
-    const csp = [
-      "default-src 'none'",
-      "base-uri 'none'",
-      "form-action 'none'",
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      `img-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Arbor Summary</title>
-</head>
-<body>
-<div id="root" aria-live="polite"></div>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewPage({ webview, extensionUri: this.extensionUri, script: 'dist/webview.js', styles: ['media/summary.css'], title: 'Arbor Summary' });
   }
 }

@@ -2,16 +2,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseSummary, type ParsedSummary } from '../engine/summarize/parseSummary';
-import { Projection } from '../engine/context/projection';
-import { estimateProjectedContextTokens, usageTotal } from '../engine/tokens/contextTokens';
-import { projectedEntryTokens } from '../engine/tokens/entryTokens';
+import { offlineSummaryNote } from '../engine/summarize/summarizerNote';
 import { estimatorByName, type EstimatorName } from '../engine/tokens/estimators';
 import { collectBranchEntries } from '../engine/branch/planBranch';
 import type { SessionIndex } from '../engine/session/sessionIndex';
-import type { CompactionEntry, Usage } from '../engine/session/types';
+import { entryTypeOf } from '../engine/session/entryKinds';
+import { isRecord } from '../engine/session/jsonObject';
 import type { CompactionProposal } from '../engine/operations/compact';
-import type { FileLink, ReplacedEntry, SummarySections, SummaryView, UsageView } from '../webview/protocol';
-import { entryPreview, oneLine } from './tree/preview';
+import type { FileLink, ReplacedEntry, SummarySections, SummaryView } from '../webview/protocol';
+import { entryPreview } from '../engine/tree/entryPreview';
+import { oneLine } from '../engine/tree/oneLine';
+import { compactionNumbers, proposedTokensAfter } from '../engine/context/contextNumbers';
+export { usageView } from './usageView';
+import { usageView } from './usageView';
 
 /** Builds what the summary panel shows, from an entry in a file or from a compaction proposal. */
 
@@ -56,22 +59,9 @@ export function fileLinks(paths: readonly string[], cwd: string): FileLink[] {
 }
 
 function detailsLists(details: unknown, parsed: ParsedSummary): { readFiles: string[]; modifiedFiles: string[] } {
-  const d = details as { readFiles?: unknown; modifiedFiles?: unknown } | undefined;
+  const d = isRecord(details) ? details : undefined;
   const list = (v: unknown, fallback: string[]) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : fallback);
   return { readFiles: list(d?.readFiles, parsed.readFiles), modifiedFiles: list(d?.modifiedFiles, parsed.modifiedFiles) };
-}
-
-export function usageView(usage: Usage | undefined): UsageView | undefined {
-  if (!usage || typeof usage !== 'object') return undefined;
-  const cost = usage.cost && typeof (usage.cost as { total?: unknown }).total === 'number' ? ((usage.cost as { total: number }).total) : undefined;
-  return {
-    input: usage.input || 0,
-    output: usage.output || 0,
-    cacheRead: usage.cacheRead || 0,
-    cacheWrite: usage.cacheWrite || 0,
-    totalTokens: usageTotal(usage),
-    cost,
-  };
 }
 
 function replacedEntry(index: SessionIndex, i: number): ReplacedEntry {
@@ -83,18 +73,18 @@ function replacedEntry(index: SessionIndex, i: number): ReplacedEntry {
 
 /** Entries a compaction entry replaced: its path from the previous boundary up to its firstKeptEntryId. */
 function compactionReplaced(index: SessionIndex, i: number): number[] {
-  const e = index.entry(i) as CompactionEntry;
+  const e = index.entryOfType(i, 'compaction');
   const path = index.pathTo(i).slice(0, -1);
   let start = 0;
   for (let k = path.length - 1; k >= 0; k--) {
     if (index.record(path[k]).type === 'compaction') {
-      const prev = index.entry(path[k]) as CompactionEntry;
-      const kept = path.findIndex((x) => index.record(x).id === prev.firstKeptEntryId);
+      const prev = index.entryOfType(path[k], 'compaction');
+      const kept = path.findIndex((x) => index.record(x).id === prev?.firstKeptEntryId);
       start = kept >= 0 && kept < k ? kept : k + 1;
       break;
     }
   }
-  let end = path.findIndex((x) => index.record(x).id === e.firstKeptEntryId);
+  let end = path.findIndex((x) => index.record(x).id === e?.firstKeptEntryId);
   if (end < 0) end = path.length;
   return path.slice(start, end).filter((x) => {
     const rec = index.record(x);
@@ -105,8 +95,8 @@ function compactionReplaced(index: SessionIndex, i: number): number[] {
 export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle: string, estimator: EstimatorName): SummaryView {
   const i = index.indexOf(entryId);
   if (i < 0) throw new Error(`entry ${entryId} is not in ${index.file}`);
-  const e = index.entry(i) as unknown as Record<string, unknown>;
-  if (e.type !== 'compaction' && e.type !== 'branch_summary') throw new Error(`entry ${entryId} is a ${String(e.type)} entry, not a summary`);
+  const e = index.entry(i);
+  if (e.type !== 'compaction' && e.type !== 'branch_summary') throw new Error(`entry ${entryId} is a ${entryTypeOf(e)} entry, not a summary`);
   const markdown = typeof e.summary === 'string' ? e.summary : '';
   const parsed = parseSummary(markdown);
   const lists = detailsLists(e.details, parsed);
@@ -122,14 +112,16 @@ export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle
     sections: sectionsOf(parsed),
     readFiles: fileLinks(lists.readFiles, cwd),
     modifiedFiles: fileLinks(lists.modifiedFiles, cwd),
-    usage: usageView(e.usage as Usage | undefined),
+    usage: usageView(e.usage),
+    summarizerNote: e.usage === undefined && e.fromHook !== true ? 'no model call recorded (an offline summary records none)' : undefined,
     fromHook: e.fromHook === true,
     author: e.fromHook === true ? 'hook' : undefined,
   };
   if (e.type === 'compaction') {
     const replaced = compactionReplaced(index, i);
-    base.tokensBefore = typeof e.tokensBefore === 'number' ? e.tokensBefore : undefined;
-    base.tokensAfter = estimateProjectedContextTokens(new Projection(index, i), estimatorByName(estimator)).tokens;
+    const numbers = compactionNumbers(index, i, estimatorByName(estimator));
+    base.tokensBefore = numbers.tokensBefore;
+    base.tokensAfter = numbers.tokensAfter;
     base.replaced = { count: replaced.length, entries: replaced.map((x) => replacedEntry(index, x)), firstKeptEntryId: String(e.firstKeptEntryId ?? '') };
   } else {
     const from = index.indexOf(String(e.fromId ?? ''));
@@ -146,11 +138,8 @@ export function viewFromProposal(proposal: CompactionProposal, proposalId: strin
   const cwd = proposal.index.header.cwd;
   const { plan } = proposal;
   const p = plan.projection;
-  const estimator = estimatorByName(proposal.estimator);
-  // After: the summary plus everything kept (from firstKeptEntryId to the leaf).
-  const firstKeptPos = p.entries.findIndex((i) => p.index.record(i).id === proposal.firstKeptEntryId);
-  let after = estimator.estimate({ role: 'compactionSummary', summary: proposal.summary, tokensBefore: proposal.tokensBefore });
-  if (firstKeptPos >= 0) for (let pos = firstKeptPos; pos < p.length; pos++) if (p.index.record(p.entries[pos]).type !== 'compaction') after += projectedEntryTokens(p, pos, estimator);
+  // After: the summary plus everything kept (from firstKeptEntryId to the leaf), by the one number function.
+  const after = proposedTokensAfter({ projection: p, summary: proposal.summary, tokensBefore: proposal.tokensBefore, firstKeptEntryId: proposal.firstKeptEntryId }, estimatorByName(proposal.estimator));
   const positions = [...plan.summarizePositions, ...plan.turnPrefixPositions];
   return {
     mode: 'review',
@@ -165,6 +154,7 @@ export function viewFromProposal(proposal: CompactionProposal, proposalId: strin
     tokensBefore: proposal.tokensBefore,
     tokensAfter: after,
     usage: usageView(proposal.usage),
+    summarizerNote: proposal.usage === undefined && !proposal.fromHook && author.startsWith('offline') ? offlineSummaryNote(positions.length) : undefined,
     author: proposal.fromHook ? 'hook' : author,
     fromHook: proposal.fromHook,
     customInstructions: customInstructions || undefined,

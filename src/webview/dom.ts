@@ -1,4 +1,4 @@
-import type { Block, Inline } from './markdown';
+import type { MdNode } from './markdown';
 
 /**
  * DOM helpers. Every piece of session text goes in through textContent or
@@ -18,89 +18,43 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs =
   return node;
 }
 
-export function renderInline(nodes: Inline[], parent: HTMLElement): void {
-  for (const n of nodes) {
-    switch (n.t) {
-      case 'text':
-        parent.append(document.createTextNode(n.text));
-        break;
-      case 'code':
-        parent.append(el('code', {}, n.text));
-        break;
-      case 'strong': {
-        const s = el('strong');
-        renderInline(n.children, s);
-        parent.append(s);
-        break;
-      }
-      case 'em': {
-        const e = el('em');
-        renderInline(n.children, e);
-        parent.append(e);
-        break;
-      }
-      case 'link': {
-        // The panel opens nothing but file links: a link in a summary shows its text, with the address as a tooltip.
-        const span = el('span', { class: 'link-text', title: n.href });
-        renderInline(n.children, span);
-        parent.append(span);
-        break;
-      }
-    }
-  }
-}
+const BLOCK_TAGS = new Set(['p', 'ul', 'ol', 'pre', 'blockquote', 'table', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
-export function renderBlocks(blocks: Block[], parent: HTMLElement, headingOffset = 0): void {
-  for (const b of blocks) {
-    switch (b.t) {
-      case 'heading': {
-        const level = Math.min(6, b.level + headingOffset);
-        const h = el(`h${level}` as 'h3');
-        renderInline(b.content, h);
-        parent.append(h);
-        break;
-      }
-      case 'paragraph': {
-        const p = el('p');
-        renderInline(b.content, p);
-        parent.append(p);
-        break;
-      }
-      case 'list': {
-        const list = b.ordered ? el('ol', b.start !== 1 ? { start: String(b.start) } : {}) : el('ul');
-        if (b.items.some((it) => it.checked !== undefined)) list.classList.add('tasks');
-        for (const item of b.items) {
-          const li = el('li');
-          if (item.checked !== undefined) {
-            li.classList.add('task', item.checked ? 'checked' : 'open');
-            li.append(el('span', { class: 'check', 'aria-hidden': 'true' }, item.checked ? '✓' : ''));
-            li.setAttribute('aria-checked', String(item.checked));
-            li.setAttribute('role', 'checkbox');
-          }
-          const body = el('span', { class: 'item-text' });
-          renderInline(item.content, body);
-          li.append(body);
-          if (item.children.length) renderBlocks(item.children, li, headingOffset);
-          list.append(li);
-        }
-        parent.append(list);
-        break;
-      }
-      case 'code': {
-        const pre = el('pre');
-        pre.append(el('code', b.lang ? { 'data-lang': b.lang } : {}, b.text));
-        parent.append(pre);
-        break;
-      }
-      case 'quote': {
-        const q = el('blockquote');
-        renderBlocks(b.children, q, headingOffset);
-        parent.append(q);
-        break;
-      }
-      case 'rule':
-        parent.append(el('hr'));
-        break;
+/**
+ * Builds the DOM for a markdown tree (markdown.ts) under `parent`: elements
+ * from the tree's closed set of tags, text through text nodes. Headings move
+ * down by `headingOffset` (a section's body sits under its own heading).
+ */
+export function renderMarkdown(nodes: readonly MdNode[], parent: HTMLElement, headingOffset = 0): void {
+  const stack: { nodes: readonly MdNode[]; i: number; parent: HTMLElement }[] = [{ nodes, i: 0, parent }];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (top.i >= top.nodes.length) {
+      stack.pop();
+      continue;
     }
+    const n = top.nodes[top.i++];
+    if (n.t === 'text') {
+      top.parent.append(document.createTextNode(n.text));
+      continue;
+    }
+    let tag: string = n.tag;
+    if (/^h[1-6]$/.test(tag)) tag = `h${Math.min(6, Number(tag[1]) + headingOffset)}`;
+    const node = el(tag as 'span', n.attrs);
+    top.parent.append(node);
+    if (n.tag === 'li' && n.attrs.class?.startsWith('task')) {
+      const checked = n.attrs.class === 'task checked';
+      node.setAttribute('role', 'checkbox');
+      node.setAttribute('aria-checked', String(checked));
+      node.append(el('span', { class: 'check', 'aria-hidden': 'true' }, checked ? '\u2713' : ''));
+      let split = n.children.findIndex((c) => c.t === 'el' && BLOCK_TAGS.has(c.tag));
+      if (split < 0) split = n.children.length;
+      const body = el('span', { class: 'item-text' });
+      node.append(body);
+      stack.push({ nodes: n.children.slice(split), i: 0, parent: node });
+      stack.push({ nodes: n.children.slice(0, split), i: 0, parent: body });
+      continue;
+    }
+    stack.push({ nodes: n.children, i: 0, parent: node });
   }
 }

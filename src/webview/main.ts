@@ -1,5 +1,5 @@
 import { parseMarkdown } from './markdown';
-import { el, renderBlocks } from './dom';
+import { el, renderMarkdown } from './dom';
 import { SECTION_TITLES, type FileLink, type FromWebview, type PanelState, type SummarySections, type SummaryView, type ToWebview } from './protocol';
 
 /**
@@ -49,7 +49,7 @@ function statsRow(view: SummaryView): HTMLElement {
   if (view.usage) {
     add('Summary call', `${fmt(view.usage.input)} in · ${fmt(view.usage.output)} out`, 'stat-usage');
     add('Cost', view.usage.cost !== undefined ? `$${view.usage.cost.toFixed(4)}` : '–', 'stat-cost');
-  }
+  } else if (view.summarizerNote) add('Summary call', view.summarizerNote, 'stat-usage');
   if (view.author) add('Summarizer', view.author, 'stat-author');
   return row;
 }
@@ -105,7 +105,7 @@ function section(key: keyof SummarySections | string, title: string, markdown: s
   const s = el('section', { class: 'section', 'data-section': key });
   s.append(el(level === 2 ? 'h2' : 'h3', {}, title));
   const body = el('div', { class: 'markdown' });
-  renderBlocks(parseMarkdown(markdown), body, 2);
+  renderMarkdown(parseMarkdown(markdown), body, 2);
   s.append(body);
   return s;
 }

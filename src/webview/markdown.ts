@@ -1,265 +1,278 @@
+import MarkdownIt from 'markdown-it';
+
+type Md = ReturnType<typeof MarkdownIt>;
+
 /**
- * A small markdown parser for summaries: it produces a tree of plain data
- * (no HTML strings), which the webview turns into DOM nodes with
- * textContent only. Raw HTML in the input is never interpreted: it stays text.
- * Covers what summaries use: headings, paragraphs, nested bullet/numbered
- * lists, task items (- [x] / - [ ]), fenced code, block quotes, rules, and
- * inline code, **bold**, *italic*, and links (http/https only).
+ * Markdown for the panel: markdown-it (CommonMark + tables and strikethrough,
+ * raw HTML off) parses, and its token stream becomes a tree of plain data
+ * (MdNode), which dom.ts turns into elements and text nodes. No HTML string
+ * is ever produced. Raw HTML in the input stays text; links keep their text
+ * and show the address as a tooltip (the panel opens nothing but the file
+ * links the extension lists). Pure: no DOM, testable in node.
  */
 
-export type Inline =
-  | { t: 'text'; text: string }
-  | { t: 'code'; text: string }
-  | { t: 'strong'; children: Inline[] }
-  | { t: 'em'; children: Inline[] }
-  | { t: 'link'; href: string; children: Inline[] };
+/** Elements the tree may hold; anything else markdown-it emits becomes a span. */
+export type MdTag =
+  | 'p' | 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6'
+  | 'ul' | 'ol' | 'li' | 'blockquote' | 'pre' | 'code' | 'hr' | 'br'
+  | 'em' | 'strong' | 's' | 'span'
+  | 'table' | 'thead' | 'tbody' | 'tr' | 'th' | 'td';
 
-export interface ListItem {
-  /** true/false for a task item ([x] / [ ]), undefined otherwise. */
-  checked: boolean | undefined;
-  content: Inline[];
-  children: Block[];
-}
+export type MdNode = { t: 'text'; text: string } | { t: 'el'; tag: MdTag; attrs: Record<string, string>; children: MdNode[] };
 
-export type Block =
-  | { t: 'heading'; level: number; content: Inline[] }
-  | { t: 'paragraph'; content: Inline[] }
-  | { t: 'list'; ordered: boolean; start: number; items: ListItem[] }
-  | { t: 'code'; lang: string; text: string }
-  | { t: 'quote'; children: Block[] }
-  | { t: 'rule' };
+const TAGS = new Set<string>(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'hr', 'br', 'em', 'strong', 's', 'span', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
 
-const LIST_RE = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
-const TASK_RE = /^\[([ xX])\]\s+(.*)$/;
+type Token = ReturnType<Md['parse']>[number];
 
-function indentOf(line: string): number {
+let parser: Md | undefined;
+
+/**
+ * Bounds on inline work (emphasis, links, code spans), so that no input
+ * costs more than a linear pass with a small constant: markdown-it's inline
+ * parse is linear but makes a token per delimiter, and on dense markup
+ * (1 MB of `*a ` or `![[`) that took seconds. An inline run (a paragraph, a
+ * heading, a table cell) longer than MAX_INLINE_CHARS is shown as its plain
+ * source text; and once a document's inline runs have used MAX_MARKUP_CHARS
+ * characters that can start markup (see markupChars), the runs after that
+ * are shown as plain text too. An ordinary summary is far below both.
+ */
+export const MAX_INLINE_CHARS = 32 * 1024;
+export const MAX_MARKUP_CHARS = 32 * 1024;
+
+/** Characters an inline rule may start at (emphasis, strikethrough, code, links, images, autolinks, escapes, entities, breaks), counted up to just past `limit`. */
+function markupChars(src: string, limit: number): number {
   let n = 0;
-  for (const ch of line) {
-    if (ch === ' ') n++;
-    else if (ch === '\t') n += 4;
-    else break;
+  for (let i = 0; i < src.length; i++) {
+    switch (src.charCodeAt(i)) {
+      case 0x2a: // *
+      case 0x5f: // _
+      case 0x7e: // ~
+      case 0x60: // `
+      case 0x5b: // [
+      case 0x5d: // ]
+      case 0x21: // !
+      case 0x3c: // <
+      case 0x5c: // \
+      case 0x26: // &
+      case 0x0a: // line break
+        if (++n > limit) return n;
+    }
   }
   return n;
 }
 
-export function parseMarkdown(src: string): Block[] {
-  const lines = src.replace(/\r\n?/g, '\n').split('\n');
-  return parseBlocks(lines);
-}
-
-function parseBlocks(lines: string[]): Block[] {
-  const blocks: Block[] = [];
-  let i = 0;
-  let para: string[] = [];
-  const flush = () => {
-    if (para.length) blocks.push({ t: 'paragraph', content: parseInline(para.join(' ')) });
-    para = [];
-  };
-  while (i < lines.length) {
-    const line = lines[i];
-    const trimmed = line.trim();
-    if (!trimmed) {
-      flush();
-      i++;
-      continue;
+/** Core rule before markdown-it's inline parse: runs past the bounds become plain text tokens. */
+function boundInlineWork(state: { tokens: Token[] }): void {
+  let budget = MAX_MARKUP_CHARS;
+  for (const tok of state.tokens) {
+    if (tok.type !== 'inline') continue;
+    const cost = tok.content.length > MAX_INLINE_CHARS ? Infinity : markupChars(tok.content, budget);
+    if (cost <= budget) budget -= cost;
+    else {
+      tok.type = 'text';
+      tok.children = [];
     }
-    const fence = /^(`{3,}|~{3,})\s*([\w+-]*)\s*$/.exec(trimmed);
-    if (fence) {
-      flush();
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !lines[i].trim().startsWith(fence[1])) body.push(lines[i++]);
-      i++;
-      blocks.push({ t: 'code', lang: fence[2] ?? '', text: body.join('\n') });
-      continue;
-    }
-    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(trimmed);
-    if (heading && indentOf(line) < 4) {
-      flush();
-      blocks.push({ t: 'heading', level: heading[1].length, content: parseInline(heading[2]) });
-      i++;
-      continue;
-    }
-    if (/^([-*_])(\s*\1){2,}$/.test(trimmed)) {
-      flush();
-      blocks.push({ t: 'rule' });
-      i++;
-      continue;
-    }
-    if (trimmed.startsWith('>')) {
-      flush();
-      const body: string[] = [];
-      while (i < lines.length && lines[i].trim().startsWith('>')) body.push(lines[i++].trim().replace(/^>\s?/, ''));
-      blocks.push({ t: 'quote', children: parseBlocks(body) });
-      continue;
-    }
-    if (LIST_RE.test(line)) {
-      flush();
-      const { block, next } = parseList(lines, i);
-      blocks.push(block);
-      i = next;
-      continue;
-    }
-    para.push(trimmed);
-    i++;
   }
-  flush();
-  return blocks;
 }
 
-function parseList(lines: string[], from: number): { block: Block; next: number } {
-  const first = LIST_RE.exec(lines[from])!;
-  const baseIndent = indentOf(first[1]);
-  const ordered = /\d/.test(first[2]);
-  const start = ordered ? parseInt(first[2], 10) : 1;
-  const items: ListItem[] = [];
-  let i = from;
-  while (i < lines.length) {
-    const line = lines[i];
-    if (!line.trim()) {
-      // A blank line ends the list unless the next line continues it.
-      const nextLine = lines[i + 1];
-      if (nextLine !== undefined && (LIST_RE.test(nextLine) ? indentOf(nextLine) >= baseIndent : indentOf(nextLine) > baseIndent) && nextLine.trim()) {
-        i++;
-        continue;
-      }
-      break;
-    }
-    const m = LIST_RE.exec(line);
-    const indent = indentOf(line);
-    if (m && indent === baseIndent) {
-      if (/\d/.test(m[2]) !== ordered) break;
-      let text = m[3];
-      let checked: boolean | undefined;
-      const task = TASK_RE.exec(text);
-      if (task) {
-        checked = task[1] !== ' ';
-        text = task[2];
-      }
-      const contLines: string[] = [text];
-      const childLines: string[] = [];
-      i++;
-      while (i < lines.length) {
-        const l = lines[i];
-        if (!l.trim()) {
-          const nextLine = lines[i + 1];
-          if (nextLine !== undefined && nextLine.trim() && indentOf(nextLine) > baseIndent) {
-            childLines.push('');
-            i++;
-            continue;
-          }
-          break;
-        }
-        const ind = indentOf(l);
-        if (ind <= baseIndent) break;
-        if (childLines.length === 0 && !LIST_RE.test(l)) contLines.push(l.trim());
-        else childLines.push(l.slice(Math.min(ind, baseIndent + 2)));
-        i++;
-      }
-      items.push({ checked, content: parseInline(contLines.join(' ')), children: childLines.length ? parseBlocks(dedent(childLines)) : [] });
-      continue;
-    }
-    if (indent < baseIndent || m) break;
-    // A lazy continuation line of the previous item.
-    const last = items[items.length - 1];
-    if (!last) break;
-    last.content.push({ t: 'text', text: ' ' }, ...parseInline(line.trim()));
-    i++;
+function md(): Md {
+  if (parser) return parser;
+  parser = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: false });
+  // Only http(s) addresses count as links (shown as text with a tooltip); anything else stays literal text.
+  parser.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
+  parser.core.ruler.before('inline', 'arbor_bound_inline', boundInlineWork);
+  return parser;
+}
+
+function text(s: string): MdNode {
+  return { t: 'text', text: s };
+}
+
+function element(tag: string, attrs: Record<string, string> = {}, children: MdNode[] = []): Extract<MdNode, { t: 'el' }> {
+  return { t: 'el', tag: (TAGS.has(tag) ? tag : 'span') as MdTag, attrs, children };
+}
+
+/**
+ * Markdown past MAX_MARKDOWN_CHARS characters or MAX_MARKDOWN_LINES lines
+ * is shown as plain text. markdown-it's block parse is linear but costs
+ * several tokens per line, and its tokens are slow to make (the 15.x build
+ * sets each class field through a helper call): 1 MB of one-line blocks
+ * (`- a`, `# a`, blank-line paragraphs: 350,000 blocks) took seconds, mostly
+ * in the garbage collector. The document is cut after the line break that
+ * reaches either limit; the rest follows as one preformatted text block. A
+ * summary or a message part (at most 100,000 characters are sent) of
+ * ordinary lines is below both.
+ */
+export const MAX_MARKDOWN_CHARS = 128 * 1024;
+export const MAX_MARKDOWN_LINES = 8192;
+
+/** Where a document too long to render whole is cut (see MAX_MARKDOWN_CHARS); its length when it is not. */
+function markdownCut(src: string): number {
+  // Just after the MAX_MARKDOWN_LINES-th line break (the end of the text when it has fewer).
+  let end = 0;
+  for (let lines = 0; lines < MAX_MARKDOWN_LINES && end < src.length; lines++) {
+    const nl = src.indexOf('\n', end);
+    end = nl < 0 ? src.length : nl + 1;
   }
-  return { block: { t: 'list', ordered, start, items }, next: i };
+  if (end <= MAX_MARKDOWN_CHARS) return end;
+  // Too many characters first: after the last line break before the limit (at the limit when a line is that long).
+  const nl = src.lastIndexOf('\n', MAX_MARKDOWN_CHARS - 1);
+  return nl >= MAX_MARKDOWN_CHARS / 2 ? nl + 1 : MAX_MARKDOWN_CHARS;
 }
 
-function dedent(lines: string[]): string[] {
-  let min = Infinity;
-  for (const l of lines) if (l.trim()) min = Math.min(min, indentOf(l));
-  if (!Number.isFinite(min) || min === 0) return lines;
-  return lines.map((l) => l.slice(Math.min(min, indentOf(l))));
+/** The tree for one markdown document. */
+export function parseMarkdown(src: string): MdNode[] {
+  const cut = markdownCut(src);
+  const nodes = fromTokens(md().parse(cut < src.length ? src.slice(0, cut) : src, {}));
+  if (cut < src.length) nodes.push(element('pre', { class: 'markdown-rest' }, [element('code', {}, [text(src.slice(cut))])]));
+  return nodes;
 }
 
-/** Inline markup. Unmatched markers stay as text. */
-export function parseInline(src: string): Inline[] {
-  const out: Inline[] = [];
-  let text = '';
-  const pushText = () => {
-    if (text) out.push({ t: 'text', text });
-    text = '';
-  };
-  let i = 0;
-  while (i < src.length) {
-    const ch = src[i];
-    if (ch === '\\' && i + 1 < src.length && /[\\`*_[\]()#+\-.!<>]/.test(src[i + 1])) {
-      text += src[i + 1];
-      i += 2;
-      continue;
-    }
-    if (ch === '`') {
-      let ticks = 1;
-      while (src[i + ticks] === '`') ticks++;
-      const marker = '`'.repeat(ticks);
-      const end = src.indexOf(marker, i + ticks);
-      if (end > i) {
-        pushText();
-        out.push({ t: 'code', text: src.slice(i + ticks, end).trim() || src.slice(i + ticks, end) });
-        i = end + ticks;
-        continue;
-      }
-    }
-    if ((ch === '*' || ch === '_') && src[i + 1] === ch) {
-      const marker = ch + ch;
-      const end = src.indexOf(marker, i + 2);
-      if (end > i + 2) {
-        pushText();
-        out.push({ t: 'strong', children: parseInline(src.slice(i + 2, end)) });
-        i = end + 2;
-        continue;
-      }
-    }
-    if ((ch === '*' || ch === '_') && src[i + 1] !== ch && src[i + 1] !== ' ' && src[i + 1] !== undefined) {
-      const prev = src[i - 1];
-      const wordInside = ch === '_' && prev !== undefined && /\w/.test(prev);
-      const end = findClosing(src, ch, i + 1);
-      if (!wordInside && end > i + 1) {
-        pushText();
-        out.push({ t: 'em', children: parseInline(src.slice(i + 1, end)) });
-        i = end + 1;
-        continue;
-      }
-    }
-    if (ch === '[') {
-      const close = src.indexOf('](', i + 1);
-      const endParen = close >= 0 ? src.indexOf(')', close + 2) : -1;
-      if (close > i && endParen > close) {
-        const href = src.slice(close + 2, endParen).trim();
-        const label = src.slice(i + 1, close);
-        pushText();
-        if (/^https?:\/\//i.test(href)) out.push({ t: 'link', href, children: parseInline(label) });
-        else out.push(...parseInline(label));
-        i = endParen + 1;
-        continue;
-      }
-    }
-    text += ch;
-    i++;
+/** The tree for one line of inline markdown (no blocks). */
+export function parseInline(src: string): MdNode[] {
+  return fromTokens(md().parseInline(src, {}));
+}
+
+/** The text a tree shows (what textContent of its DOM would be). */
+export function inlineText(nodes: readonly MdNode[]): string {
+  let out = '';
+  const stack: MdNode[] = [...nodes].reverse();
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.t === 'text') out += n.text;
+    else for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
   }
-  pushText();
   return out;
 }
 
-function findClosing(src: string, ch: string, from: number): number {
-  for (let j = from; j < src.length; j++) {
-    if (src[j] === '\\') {
-      j++;
-      continue;
-    }
-    if (src[j] === ch && src[j + 1] !== ch && src[j - 1] !== ' ') {
-      if (ch === '_' && src[j + 1] !== undefined && /\w/.test(src[j + 1])) continue;
-      return j;
-    }
+/** Number of nodes in a tree (for the size tests). */
+export function countNodes(nodes: readonly MdNode[]): number {
+  let count = 0;
+  const stack: MdNode[] = [...nodes];
+  while (stack.length) {
+    const n = stack.pop()!;
+    count++;
+    if (n.t === 'el') for (const c of n.children) stack.push(c);
   }
-  return -1;
+  return count;
 }
 
-/** Plain text of inline content (for titles and tests). */
-export function inlineText(nodes: Inline[]): string {
-  return nodes.map((n) => (n.t === 'text' || n.t === 'code' ? n.text : inlineText(n.children))).join('');
+function alignClass(tok: Token): Record<string, string> {
+  const style = String(tok.attrGet('style') ?? '');
+  const m = /^text-align:(left|right|center)$/.exec(style);
+  return m ? { class: `align-${m[1]}` } : {};
+}
+
+/**
+ * Token stream → tree, in one pass with an explicit stack (linear in the
+ * number of tokens, whatever the nesting).
+ */
+function fromTokens(tokens: Token[]): MdNode[] {
+  const root: MdNode[] = [];
+  // null marks an opening token that makes no element (a tight list's hidden paragraph).
+  const stack: (Extract<MdNode, { t: 'el' }> | null)[] = [];
+  const target = (): MdNode[] => {
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const s = stack[i];
+      if (s) return s.children;
+    }
+    return root;
+  };
+  const pending: Token[][] = [tokens];
+  const pos: number[] = [0];
+  while (pending.length) {
+    const list = pending[pending.length - 1];
+    const i = pos[pos.length - 1]++;
+    if (i >= list.length) {
+      pending.pop();
+      pos.pop();
+      continue;
+    }
+    const tok = list[i];
+    if (tok.nesting === 1) {
+      let node: Extract<MdNode, { t: 'el' }> | null;
+      switch (tok.type) {
+        case 'paragraph_open':
+          node = tok.hidden ? null : element('p');
+          break;
+        case 'link_open':
+          node = element('span', { class: 'link-text', title: String(tok.attrGet('href') ?? '') });
+          break;
+        case 'ordered_list_open': {
+          const start = tok.attrGet('start') === null ? undefined : String(tok.attrGet('start'));
+          node = element('ol', start && start !== '1' ? { start } : {});
+          break;
+        }
+        case 'th_open':
+        case 'td_open':
+          node = element(tok.tag, alignClass(tok));
+          break;
+        default:
+          node = element(tok.tag);
+      }
+      if (node) target().push(node);
+      stack.push(node);
+      continue;
+    }
+    if (tok.nesting === -1) {
+      const closed = stack.pop();
+      if (closed?.tag === 'li') markTask(closed);
+      if (closed && (closed.tag === 'ul' || closed.tag === 'ol') && closed.children.some((c) => c.t === 'el' && c.attrs.class?.startsWith('task'))) closed.attrs.class = 'tasks';
+      continue;
+    }
+    switch (tok.type) {
+      case 'inline':
+        if (tok.children?.length) {
+          pending.push(tok.children);
+          pos.push(0);
+        }
+        break;
+      case 'text':
+      case 'html_inline':
+      case 'html_block':
+        if (tok.content) target().push(text(tok.content));
+        break;
+      case 'code_inline':
+        target().push(element('code', {}, [text(tok.content)]));
+        break;
+      case 'softbreak':
+        target().push(text('\n'));
+        break;
+      case 'hardbreak':
+        target().push(element('br'));
+        break;
+      case 'hr':
+        target().push(element('hr'));
+        break;
+      case 'fence':
+      case 'code_block': {
+        const lang = tok.info.trim().split(/\s/, 1)[0] ?? '';
+        const code = element('code', lang ? { 'data-lang': lang } : {}, [text(tok.content.replace(/\n$/, ''))]);
+        target().push(element('pre', {}, [code]));
+        break;
+      }
+      case 'image':
+        // Never loaded: the alternative text, with the address as a tooltip.
+        target().push(element('span', { class: 'image-text', title: String(tok.attrGet('src') ?? '') }, [text(tok.content || 'image')]));
+        break;
+      default:
+        if (tok.content) target().push(text(tok.content));
+    }
+  }
+  return root;
+}
+
+const TASK = /^\[([ xX])\] /;
+
+/** `- [x] done` / `- [ ] open`: the item gets a check mark and loses the brackets. */
+function markTask(li: Extract<MdNode, { t: 'el' }>): void {
+  let first = li.children[0];
+  if (first?.t === 'el' && first.tag === 'p') first = first.children[0];
+  const holder = li.children[0]?.t === 'el' && (li.children[0] as Extract<MdNode, { t: 'el' }>).tag === 'p' ? (li.children[0] as Extract<MdNode, { t: 'el' }>).children : li.children;
+  if (!first || first.t !== 'text') return;
+  const m = TASK.exec(first.text);
+  if (!m) return;
+  const checked = m[1] !== ' ';
+  holder[0] = text(first.text.slice(m[0].length));
+  li.attrs.class = checked ? 'task checked' : 'task open';
 }

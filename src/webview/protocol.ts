@@ -76,6 +76,8 @@ export interface SummaryView {
   /** Estimated tokens of the context right after the summary (summary + kept entries). */
   tokensAfter?: number;
   usage?: UsageView;
+  /** Shown instead of call sizes and cost when no model was called (e.g. "offline summary: 12 messages read, no model call"). */
+  summarizerNote?: string;
   /** Who wrote it: "offline/arbor-offline", "openai/gpt-4.1-mini", or "hook". */
   author?: string;
   fromHook?: boolean;

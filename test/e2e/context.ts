@@ -11,6 +11,8 @@ export interface E2EContext {
   readonly workspacePath: string;
   /** The extension under test. */
   readonly extensionPath: string;
+  /** The test VS Code's machine settings.json (the server's user settings for machine-scoped settings, which a workspace cannot set). */
+  readonly userSettingsPath: string;
 }
 
 let current: E2EContext | undefined;
@@ -36,5 +38,8 @@ export const e2e: E2EContext = {
   },
   get extensionPath() {
     return get('extensionPath');
+  },
+  get userSettingsPath() {
+    return get('userSettingsPath');
   },
 };

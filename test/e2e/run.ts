@@ -13,6 +13,7 @@ import { startCodeServer, type CodeServer } from '../support/vscode/codeServer';
 import { summaryLine } from '../support/vscode/results';
 import { repoRoot, runLogDir, tempWorkspace } from '../support/vscode/sandbox';
 import { e2e, setE2EContext } from './context';
+import { FIXTURE_USER_SETTINGS } from '../support/vscode/userSettings';
 
 function findTests(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -80,11 +81,13 @@ async function main(): Promise<number> {
       workspaceFolder: workspace.folder,
       extensionDevelopmentPath: extensionPath,
       logDir,
+      userSettings: FIXTURE_USER_SETTINGS,
     });
     browser = await launchBrowser();
-    await browser.page.goto(server.url);
+    // A loaded machine can take more than the default 30 s to serve the workbench.
+    await browser.page.goto(server.url, { timeout: 180_000 });
     await waitForWorkbench(browser.page);
-    setE2EContext({ page: browser.page, serverUrl: server.url, workspacePath: workspace.folder, extensionPath });
+    setE2EContext({ page: browser.page, serverUrl: server.url, workspacePath: workspace.folder, extensionPath, userSettingsPath: path.join(server.userDataDir, 'Machine', 'settings.json') });
     const { passed, failed } = await runMocha(files, values.grep ?? process.env.E2E_GREP);
     console.log(summaryLine(passed, failed));
     return failed > 0 ? 1 : 0;

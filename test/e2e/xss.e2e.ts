@@ -9,11 +9,12 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
 import type { FrameLocator, Page, Request } from 'playwright-core';
-import { runCommand, screenshot, waitForActivityBarIcon, webviewFrame } from '../support/vscode/browser';
+import { runCommand, screenshot, showActivityView, webviewFrame } from '../support/vscode/browser';
 import { hostileSession, loadPayloads, XSS_TITLE_PREFIX, type HostileSession, type XssPayload } from '../support/xss/hostileSession';
 import { inlineText, parseInline } from '../../src/webview/markdown';
-import { oneLine } from '../../src/vscode/tree/preview';
+import { oneLine } from '../../src/engine/tree/oneLine';
 import { e2e } from './context';
+import { collapseAll, row } from './sessionsView';
 
 // Functions passed to evaluate() run in the browser (this project compiles tests without the DOM lib).
 declare const document: any;
@@ -32,8 +33,6 @@ interface Watch {
   canaryHits: string[];
 }
 
-const sidebar = (page: Page) => page.locator('[id="workbench.parts.sidebar"]');
-const row = (page: Page, text: string | RegExp) => sidebar(page).locator('.monaco-list-row', { hasText: text }).first();
 
 /** Checks the rendered panel: structure, attributes, the one script, and the CSP. */
 async function panelDom(panel: FrameLocator): Promise<{ tags: string[]; handlers: string[]; hrefs: string[]; styles: number; scripts: { nonce: boolean; src: string; text: string }[]; csp: string; title: string }> {
@@ -125,10 +124,7 @@ describe('Hostile session content (XSS) in the summary panel', function () {
 
   /** Shows the Sessions view (clicking the activity bar icon of a view already shown would hide it). */
   async function showSessions(): Promise<void> {
-    const icon = await waitForActivityBarIcon(page, 'Arbor');
-    const shown = page.locator('.activitybar .action-item.checked a[aria-label^="Arbor"]');
-    if (!(await shown.count()) || !(await sidebar(page).isVisible())) await icon.click();
-    await shown.waitFor({ timeout: 15_000 });
+    await showActivityView(page, 'Arbor');
     await row(page, XSS_TITLE_PREFIX).waitFor({ timeout: 30_000 });
   }
 
@@ -136,17 +132,18 @@ describe('Hostile session content (XSS) in the summary panel', function () {
     // A fresh panel each time: a new webview document (the init script above watches it from the start).
     await runCommand(page, 'View: Close All Editors');
     await showSessions();
-    const collapse = sidebar(page).locator('.action-label[aria-label^="Collapse All"]');
-    if (await collapse.count()) await collapse.first().click();
+    await collapseAll(page);
     const sessionRow = row(page, XSS_TITLE_PREFIX);
     await sessionRow.waitFor({ timeout: 30_000 });
     await sessionRow.click();
     if (kind === 'compaction') {
       await runCommand(page, 'Arbor: Show Summary');
     } else {
+      // The row's inline Show Summary action (a click on the row itself opens the entry panel).
       const summaryRow = row(page, 'Branch summary');
       await summaryRow.waitFor({ timeout: 15_000 });
-      await summaryRow.click();
+      await summaryRow.hover();
+      await summaryRow.locator('.action-label[aria-label^="Show Summary"]').click();
     }
     const panel = webviewFrame(page);
     const id = kind === 'compaction' ? session.compactionId : session.branchSummaryId;

@@ -7,6 +7,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { runExtensionTests } from '../support/vscode/runExtensionTests';
 import { repoRoot, runLogDir, tempWorkspace } from '../support/vscode/sandbox';
+import { FIXTURE_USER_SETTINGS } from '../support/vscode/userSettings';
 
 async function main(): Promise<number> {
   const root = repoRoot();
@@ -21,6 +22,7 @@ async function main(): Promise<number> {
       extensionTestsPath: path.resolve(values.tests ?? path.join(root, 'out/test/integration/suite/index.js')),
       workspaceFolder: workspace.folder,
       logDir,
+      userSettings: FIXTURE_USER_SETTINGS,
     });
   } finally {
     workspace.dispose();

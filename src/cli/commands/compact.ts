@@ -1,11 +1,11 @@
 import { intFlag, parseCommand, requireFile, stringFlag } from '../args';
-import { printJson, reportDiagnostics, type Io } from '../output';
+import { printJson, reportDiagnostics, type Io, shortField } from '../output';
 import { SUMMARIZER_FLAGS, interruptSignal, summarizerFrom } from '../summarizerArgs';
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { compactSession } from '../../engine/operations/compact';
 import { entryIdsAt } from '../../engine/compaction/planCompaction';
 
-const USAGE = 'arbor compact FILE [--instructions TEXT] [--provider offline|openai|anthropic] [--model ID] [--base-url URL] [--keep-recent-tokens N] [--estimator chars|tokenizer] [--json]';
+const USAGE = 'arbor compact FILE [--instructions TEXT] [--provider offline|openai|anthropic] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--keep-recent-tokens N] [--estimator chars|tokenizer] [--json]';
 
 export async function compactCommand(argv: string[], io: Io): Promise<number> {
   const p = parseCommand(argv, { ...SUMMARIZER_FLAGS, instructions: { type: 'string' }, 'keep-recent-tokens': { type: 'string' }, estimator: { type: 'string' } });
@@ -41,7 +41,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
     });
     return 0;
   }
-  io.out(`compacted ${file} with ${summarizer.provider}/${summarizer.model}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${entry.tokensBefore} tokens before`);
+  io.out(`compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${entry.tokensBefore} tokens before`);
   io.out('');
   io.out(entry.summary);
   return 0;

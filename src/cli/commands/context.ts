@@ -1,20 +1,44 @@
-import { parseCommand, requireFile } from '../args';
+import { intFlag, parseCommand, requireFile } from '../args';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
-import { printJson, reportDiagnostics, type Io } from '../output';
+import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { buildContext } from '../../engine/context/buildContext';
 import { estimateContextTokens } from '../../engine/tokens/contextTokens';
-import { entryPreview } from '../../engine/tree/entryPreview';
+import { rowPreview } from '../../engine/tree/rowPreview';
+import { entryTokens, isOversizedEntry } from '../../engine/tokens/entryTokens';
+import { compactionNumbers, contextTokensAt, percentOfWindow } from '../../engine/context/contextNumbers';
+import { contextWindowForModel } from '../contextWindow';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
+import type { TokenEstimator } from '../../engine/tokens/estimators';
 
-const USAGE = 'arbor context FILE [--leaf ID] [--estimator chars|tokenizer] [--json]';
+const USAGE = 'arbor context FILE [--leaf ID] [--estimator chars|tokenizer] [--context-window N] [--json]';
+
+/** Every compaction of the session with its before/after, as the tree and the panel show them. */
+function compactions(index: SessionIndex, estimator: TokenEstimator): { entryId: string; tokensBefore: number | null; tokensAfter: number }[] {
+  const out = [];
+  for (let i = 0; i < index.entryCount; i++) {
+    if (index.record(i).type !== 'compaction') continue;
+    const n = compactionNumbers(index, i, estimator);
+    out.push({ entryId: index.record(i).id, tokensBefore: n.tokensBefore ?? null, tokensAfter: n.tokensAfter });
+  }
+  return out;
+}
 
 export async function contextCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { leaf: { type: 'string' }, estimator: { type: 'string' } });
+  const p = parseCommand(argv, { leaf: { type: 'string' }, estimator: { type: 'string' }, 'context-window': { type: 'string' } });
   const index = await openSession(requireFile(p, USAGE));
   reportDiagnostics(io, index);
   const estimator = estimatorFrom(p.flags);
-  const ctx = buildContext(index, leafIndexFrom(index, p.flags));
+  const leafIndex = leafIndexFrom(index, p.flags);
+  const ctx = buildContext(index, leafIndex);
+  // Pi's own estimate (usage of the last assistant message + what follows), kept for parity with Pi.
   const est = estimateContextTokens(ctx.messages.map((m) => m.message), estimator);
-  const messages = ctx.messages.map((m) => ({ entryId: index.record(m.entryIndex).id, role: m.message.role, tokens: estimator.estimate(m.message) }));
+  // The numbers the extension shows (status bar, tree, panel): one function, one window resolver.
+  const contextWindow = contextWindowForModel(ctx.model, intFlag(p.flags, 'context-window'));
+  const projected = contextTokensAt(index, leafIndex, estimator).tokens;
+  const numbers = { tokens: projected, contextWindow, percent: percentOfWindow(projected, contextWindow) };
+  // An entry too large to parse shows empty: its row carries the estimate from its size.
+  const rowTokens = (m: (typeof ctx.messages)[number]) => (isOversizedEntry(index, m.entryIndex) ? entryTokens(index, m.entryIndex, estimator) : estimator.estimate(m.message));
+  const messages = ctx.messages.map((m) => ({ entryId: index.record(m.entryIndex).id, role: m.message.role, tokens: rowTokens(m) }));
   if (p.flags.json) {
     printJson(io, {
       leafId: ctx.leafId,
@@ -23,14 +47,16 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
       estimator: estimator.name,
       messages,
       contextTokens: { tokens: est.tokens, usageTokens: est.usageTokens, trailingTokens: est.trailingTokens },
+      numbers: { ...numbers, compactions: compactions(index, estimator) },
     });
     return 0;
   }
-  io.out(`leaf ${ctx.leafId}  model ${ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : '-'}  thinking ${ctx.thinkingLevel}`);
+  io.out(`leaf ${shortField(String(ctx.leafId))}  model ${ctx.model ? shortField(`${ctx.model.provider}/${ctx.model.modelId}`) : '-'}  thinking ${shortField(String(ctx.thinkingLevel))}`);
   ctx.messages.forEach((m, k) => {
-    const pv = entryPreview(index.entry(m.entryIndex), 70);
-    io.out(`${messages[k].entryId} ${m.message.role.padEnd(17)} ${String(messages[k].tokens).padStart(7)}  ${pv.text}`);
+    const pv = rowPreview(index, m.entryIndex, 200);
+    io.out(`${shortField(messages[k].entryId)} ${shortField(m.message.role, 24).padEnd(17)} ${String(messages[k].tokens).padStart(7)}  ${shortField(pv.text, 70)}`);
   });
   io.out(`context tokens: ${est.tokens} (${est.usageTokens} reported by the provider + ${est.trailingTokens} estimated, ${estimator.name})`);
+  io.out(`context window: ${contextWindow}; context as VS Code shows it: ${projected} tokens (${numbers.percent}%)`);
   return 0;
 }

@@ -5,7 +5,7 @@ import { estimatorFrom, openSession } from '../sessionArgs';
 import { navigateSession } from '../../engine/operations/navigate';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 
-const USAGE = 'arbor navigate FILE --to ID [--summarize] [--instructions TEXT] [--replace-instructions] [--label TEXT] [--provider ...] [--model ID] [--base-url URL] [--json]';
+const USAGE = 'arbor navigate FILE --to ID [--summarize] [--instructions TEXT] [--replace-instructions] [--label TEXT] [--provider ...] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--json]';
 
 export async function navigateCommand(argv: string[], io: Io): Promise<number> {
   const p = parseCommand(argv, {

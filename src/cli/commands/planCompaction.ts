@@ -26,7 +26,7 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   const leafIndex = leafIndexFrom(index, p.flags);
   const model = contextSettings(index, index.pathTo(leafIndex)).model;
   const { compaction } = await resolveSettings(index.header.cwd, model, { compaction: { keepRecentTokens: keep, reserveTokens: reserve } });
-  const contextWindow = windowFlag ?? contextWindowForModel(model);
+  const contextWindow = contextWindowForModel(model, windowFlag);
   const plan = planCompaction(index, { leafIndex, settings: compaction, estimator, contextWindow });
   if (plan.kind === 'nothing') {
     if (p.flags.json) printJson(io, { nothingToCompact: true, reason: plan.reason });

@@ -1,3 +1,4 @@
+import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
 import { parseCommand, requireFile, stringFlag } from '../args';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { openSession } from '../sessionArgs';
@@ -23,10 +24,11 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
   const id = stringFlag(p.flags, 'entry');
   const i = id ? index.indexOf(id) : latestSummaryIndex(index);
   if (i < 0) throw new ArborUsageError(id ? `entry "${id}" is not in ${index.file}` : `${index.file} has no compaction or branch summary`);
-  const entry = index.entry(i) as Record<string, unknown>;
-  if (entry.type !== 'compaction' && entry.type !== 'branch_summary') {
-    throw new ArborUsageError(`entry "${entry.id}" is a ${entry.type}, not a compaction or branch summary`);
+  const e = index.entry(i);
+  if (e.type !== 'compaction' && e.type !== 'branch_summary') {
+    throw new ArborUsageError(`entry "${e.id}" is a ${entryTypeOf(e)}, not a compaction or branch summary`);
   }
+  const entry = entryFields(e);
   const text = String(entry.summary ?? '');
   const parsed = parseSummary(text);
   if (p.flags.json) {

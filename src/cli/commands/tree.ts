@@ -1,85 +1,185 @@
 import { parseCommand, requireFile } from '../args';
 import { openSession, estimatorFrom } from '../sessionArgs';
-import { printJson, reportDiagnostics, type Io } from '../output';
-import { entryPreview } from '../../engine/tree/entryPreview';
-import { entryContextMessages } from '../../engine/context/entryMessages';
+import { reportDiagnostics, shortField, type Io } from '../output';
+import { rowPreview } from '../../engine/tree/rowPreview';
+import { entryTokens } from '../../engine/tokens/entryTokens';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { TokenEstimator } from '../../engine/tokens/estimators';
 
 const USAGE = 'arbor tree FILE [--estimator chars|tokenizer] [--json]';
+
+/** Nesting levels drawn as guides; deeper rows show a depth marker instead (a 20,000-level session stays readable). */
+export const MAX_DRAWN_DEPTH = 8;
+/** Entries parsed, described and written at a time (one read of their lines, then their output). */
+const BATCH = 2048;
+/** Output is written in chunks of about this many characters. */
+const CHUNK = 64 * 1024;
 
 export async function treeCommand(argv: string[], io: Io): Promise<number> {
   const p = parseCommand(argv, { estimator: { type: 'string' } });
   const index = await openSession(requireFile(p, USAGE));
   reportDiagnostics(io, index);
   const estimator = estimatorFrom(p.flags);
-  const id = (i: number) => index.record(i).id;
-  if (p.flags.json) {
-    const branchPoints: Record<string, string[]> = {};
-    for (const [bp, kids] of index.branchPoints()) branchPoints[id(bp)] = kids.map(id);
-    printJson(io, {
-      leafId: index.leafId,
-      entryCount: index.entryCount,
-      roots: index.roots().map(id),
-      branchPoints,
-      labels: Object.fromEntries(index.labels()),
-      entries: Array.from({ length: index.entryCount }, (_, i) => {
-        const pv = entryPreview(index.entry(i));
-        return { id: id(i), parentId: index.record(i).parentId, type: index.record(i).type, kind: pv.kind, line: index.record(i).line, tokens: entryTokens(index, i, estimator), preview: pv.text };
-      }),
-    });
-    return 0;
-  }
-  io.out(drawTree(index, estimator).join('\n'));
+  await writeLines(io, p.flags.json ? jsonLines(index, estimator) : drawTree(index, estimator));
   return 0;
 }
 
-function entryTokens(index: SessionIndex, i: number, estimator: TokenEstimator): number {
-  return entryContextMessages(index.entry(i)).reduce((s, m) => s + estimator.estimate(m), 0);
+/**
+ * Lines gathered into chunks of about CHUNK characters and written as they
+ * are made, never held whole; after each chunk, waits while the output
+ * still holds earlier ones (a slow pipe), so memory stays bounded.
+ */
+async function writeLines(io: Io, lines: Iterable<string>): Promise<void> {
+  let buf: string[] = [];
+  let size = 0;
+  for (const text of lines) {
+    buf.push(text);
+    size += text.length + 1;
+    if (size < CHUNK) continue;
+    io.out(`${buf.join('\n')}\n`);
+    buf = [];
+    size = 0;
+    const waiting = io.ready?.();
+    if (waiting) await waiting;
+  }
+  if (buf.length) io.out(`${buf.join('\n')}\n`);
 }
 
-/**
- * A linear run of entries stays at one indent; only a branch point nests its
- * children, the way Pi's /tree shows a session.
- */
-export function drawTree(index: SessionIndex, estimator: TokenEstimator): string[] {
-  const h = index.header;
-  const lines = [`session ${h.id} (v${index.version}) cwd ${h.cwd}: ${index.entryCount} entries, leaf ${index.leafId ?? '-'}`];
-  const onLeafPath = new Set(index.pathTo(index.leafIndex));
-  const labels = index.labels();
-  const describe = (i: number) => {
-    const rec = index.record(i);
-    const pv = entryPreview(index.entry(i), 70);
-    const tokens = entryTokens(index, i, estimator);
-    const label = labels.get(rec.id);
-    const marks = [tokens ? `${tokens} tok` : '', label ? `[${label}]` : '', i === index.leafIndex ? '◀ leaf' : ''].filter(Boolean).join(' ');
-    return `${rec.id} ${pv.kind.padEnd(13)} ${pv.text}${marks ? `  ${marks}` : ''}`;
+/** The entries in batches of BATCH, parsed together (one read per batch for a streamed session). */
+function* inBatches(index: SessionIndex, order: Iterable<number>): Generator<number> {
+  let batch: number[] = [];
+  const run = function* () {
+    index.parseEntries(batch, { keep: false });
+    yield* batch;
+    index.forgetParsed(batch); // a pass over a 1e6-entry session keeps one batch parsed, not the session
+    batch = [];
   };
-  // Iterative walk: each frame draws a chain from `start` with a prefix.
-  const stack: { start: number; prefix: string; head: string }[] = index
-    .roots()
+  for (const i of order) {
+    batch.push(i);
+    if (batch.length >= BATCH) yield* run();
+  }
+  yield* run();
+}
+
+function* fileOrder(index: SessionIndex): Generator<number> {
+  for (let i = 0; i < index.entryCount; i++) yield i;
+}
+
+/** The lines of `"key": { ... }` or `"key": [ ... ]`, one member per line (a 1e6-entry session is never one string). */
+function* memberLines(key: string, open: '{' | '[', members: Iterable<string>, last = false): Generator<string> {
+  yield `  ${JSON.stringify(key)}: ${open}`;
+  let first = true;
+  for (const m of members) {
+    if (!first) yield ',';
+    yield `    ${m}`;
+    first = false;
+  }
+  yield `  ${open === '{' ? '}' : ']'}${last ? '' : ','}`;
+}
+
+function* mapped<T>(items: Iterable<T>, f: (item: T) => string): Generator<string> {
+  for (const item of items) yield f(item);
+}
+
+/** `--json`: the same document as one JSON.stringify would give, made member by member. */
+function* jsonLines(index: SessionIndex, estimator: TokenEstimator): Generator<string> {
+  const id = (i: number) => index.record(i).id;
+  yield '{';
+  yield `  "leafId": ${JSON.stringify(index.leafId)},`;
+  yield `  "entryCount": ${index.entryCount},`;
+  yield* memberLines('roots', '[', mapped(index.roots(), (r) => JSON.stringify(id(r))));
+  yield* memberLines('branchPoints', '{', mapped(branchPoints(index), ([bp, kids]) => `${JSON.stringify(id(bp))}: ${JSON.stringify(kids.map(id))}`));
+  yield* memberLines('labels', '{', mapped(index.labels(), ([target, label]) => `${JSON.stringify(target)}: ${JSON.stringify(label)}`));
+  const entries = mapped(inBatches(index, fileOrder(index)), (i) => {
+    const rec = index.record(i);
+    const pv = rowPreview(index, i);
+    return JSON.stringify({ id: rec.id, parentId: rec.parentId, type: rec.type, kind: pv.kind, line: rec.line, tokens: entryTokens(index, i, estimator), preview: pv.text });
+  });
+  yield* memberLines('entries', '[', entries, true);
+  yield '}';
+}
+
+/** The branch points in file order with their children, one at a time (500,000 of them are never one map). */
+function* branchPoints(index: SessionIndex): Generator<[number, readonly number[]]> {
+  for (let i = 0; i < index.entryCount; i++) if (index.childCount(i) > 1) yield [i, index.children(i)];
+}
+
+/** Rows in tree order: each chain from `start`, nested under its branch point at `depth`. */
+interface Frame {
+  start: number;
+  depth: number;
+  /** The guides of the first MAX_DRAWN_DEPTH levels (bounded). */
+  prefix: string;
+  head: string;
+}
+
+/** The entries in the order the tree shows them, with the prefix of each row. */
+function* treeRows(index: SessionIndex): Generator<{ i: number; prefix: string }> {
+  const onLeafPath = new Uint8Array(index.entryCount);
+  for (const i of index.pathTo(index.leafIndex)) onLeafPath[i] = 1;
+  const roots = index.roots();
+  const many = roots.length > 1;
+  const stack: Frame[] = roots
     .reverse()
-    .map((r, k, all) => ({ start: r, prefix: all.length > 1 ? '   ' : '', head: all.length > 1 ? (k === 0 ? '└─ ' : '├─ ') : '' }));
+    .map((r, k) => ({ start: r, depth: many ? 1 : 0, prefix: many ? '   ' : '', head: many ? (k === 0 ? '└─ ' : '├─ ') : '' }));
   while (stack.length) {
-    const { start, prefix, head } = stack.pop()!;
+    const { start, depth, prefix, head } = stack.pop()!;
+    const deep = depth > MAX_DRAWN_DEPTH;
+    const marker = deep ? `┆${depth} ` : '';
     let i = start;
     let first = true;
     for (;;) {
-      lines.push(`${first ? prefix.slice(0, -3) + head : prefix}${describe(i)}`.replace(/^$/, ''));
+      yield { i, prefix: `${first ? prefix.slice(0, -3) + head : prefix}${marker}` };
       first = false;
-      const kids = index.children(i);
-      if (kids.length === 1) {
-        i = kids[0];
+      const count = index.childCount(i);
+      if (count === 1) {
+        i = index.childAt(i, 0);
         continue;
       }
+      if (count === 0) break;
       // Children of a branch point: the one on the leaf's path last, so the active path reads on.
-      const ordered = [...kids].sort((a, b) => Number(onLeafPath.has(a)) - Number(onLeafPath.has(b)));
+      const ordered = [...index.children(i)].sort((a, b) => onLeafPath[a] - onLeafPath[b]);
       for (let k = ordered.length - 1; k >= 0; k--) {
         const last = k === ordered.length - 1;
-        stack.push({ start: ordered[k], prefix: `${prefix}${last ? '   ' : '│  '}`, head: last ? '└─ ' : '├─ ' });
+        const nested = depth + 1 > MAX_DRAWN_DEPTH;
+        stack.push({
+          start: ordered[k],
+          depth: depth + 1,
+          prefix: nested ? prefix : `${prefix}${last ? '   ' : '│  '}`,
+          head: nested ? prefix.slice(-3) : last ? '└─ ' : '├─ ',
+        });
       }
       break;
     }
   }
-  return lines;
+}
+
+function* rowIndexes(rows: Iterable<{ i: number; prefix: string }>, prefixes: Map<number, string>): Generator<number> {
+  for (const r of rows) {
+    prefixes.set(r.i, r.prefix);
+    yield r.i;
+  }
+}
+
+/**
+ * A linear run of entries stays at one indent; only a branch point nests its
+ * children, the way Pi's /tree shows a session. Past MAX_DRAWN_DEPTH nested
+ * branch points the indent stops growing and rows show their depth (`┆12`).
+ * Lines are made as they are written (a generator), a batch at a time.
+ */
+export function* drawTree(index: SessionIndex, estimator: TokenEstimator): Generator<string> {
+  const h = index.header;
+  yield `session ${shortField(h.id)} (v${index.version}) cwd ${h.cwd}: ${index.entryCount} entries, leaf ${index.leafId === null ? '-' : shortField(index.leafId)}`;
+  const labels = index.labels();
+  const prefixes = new Map<number, string>();
+  for (const i of inBatches(index, rowIndexes(treeRows(index), prefixes))) {
+    const rec = index.record(i);
+    // A longer preview than shown: shortField cuts it to 70 as shown, never inside an escape or a pair.
+    const pv = rowPreview(index, i, 200);
+    const tokens = entryTokens(index, i, estimator);
+    const label = labels.get(rec.id);
+    const marks = [tokens ? `${tokens} tok` : '', label ? `[${shortField(label)}]` : '', i === index.leafIndex ? '◀ leaf' : ''].filter(Boolean).join(' ');
+    yield `${prefixes.get(i)}${shortField(rec.id)} ${shortField(pv.kind, 24).padEnd(13)} ${shortField(pv.text, 70)}${marks ? `  ${marks}` : ''}`;
+    prefixes.delete(i);
+  }
 }

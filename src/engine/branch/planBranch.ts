@@ -1,6 +1,7 @@
 import { applyContextEdit, entryContextMessages } from '../context/entryMessages';
 import { addDetailsFileOps, addMessageFileOps, createFileOps, fileLists, type FileOps } from '../compaction/fileOps';
 import { ArborUsageError } from '../session/diagnostics';
+import { isTextBlock } from '../session/contentBlocks';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { AgentMessage, ContextEditEntry, UserContentBlock } from '../session/types';
 import type { TokenEstimator } from '../tokens/estimators';
@@ -94,12 +95,12 @@ function branchMessage(index: SessionIndex, i: number, edit: ContextEditEntry | 
     case 'custom_message':
       return applyContextEdit(entryContextMessages(index.entry(i)), edit)[0];
     case 'branch_summary': {
-      const e = index.entry(i) as { summary?: unknown; fromId?: unknown };
-      return { role: 'branchSummary', summary: String(e.summary ?? ''), fromId: String(e.fromId ?? '') };
+      const e = index.entryOfType(i, 'branch_summary');
+      return { role: 'branchSummary', summary: String(e?.summary ?? ''), fromId: String(e?.fromId ?? '') };
     }
     case 'compaction': {
-      const e = index.entry(i) as { summary?: unknown; tokensBefore?: unknown };
-      return { role: 'compactionSummary', summary: String(e.summary ?? ''), tokensBefore: Number(e.tokensBefore) || 0 };
+      const e = index.entryOfType(i, 'compaction');
+      return { role: 'compactionSummary', summary: String(e?.summary ?? ''), tokensBefore: Number(e?.tokensBefore) || 0 };
     }
     default:
       return undefined;
@@ -122,11 +123,11 @@ export function prepareBranchMessages(
   for (const i of entryIndexes) {
     const rec = index.record(i);
     if (rec.type === 'branch_summary') {
-      const e = index.entry(i) as { fromHook?: unknown; details?: unknown };
-      if (e.fromHook !== true) addDetailsFileOps(e.details, fileOps);
+      const e = index.entryOfType(i, 'branch_summary');
+      if (e && e.fromHook !== true) addDetailsFileOps(e.details, fileOps);
     } else if (rec.type === 'context_edit') {
-      const e = index.entry(i) as ContextEditEntry;
-      edits.set(e.targetId, e);
+      const e = index.entryOfType(i, 'context_edit');
+      if (e) edits.set(e.targetId, e);
     }
   }
   const messages: PreparedMessage[] = [];
@@ -155,19 +156,19 @@ export function prepareBranchMessages(
 function contentToText(content: string | UserContentBlock[] | undefined): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.filter((b) => b && b.type === 'text').map((b) => (b as { text: string }).text).join('');
+  return content.filter(isTextBlock).map((b) => b.text).join('');
 }
 
 /** Step 5: a user message or custom_message target puts the leaf on its parent and hands its text back. */
 export function newLeafFor(index: SessionIndex, targetIndex: number): { newLeafId: string | null; editorText: string | null } {
   const rec = index.record(targetIndex);
   if (rec.type === 'message' && rec.role === 'user') {
-    const m = (index.entry(targetIndex) as { message: { content?: string | UserContentBlock[] } }).message;
-    return { newLeafId: rec.parentId, editorText: contentToText(m.content) };
+    const m = index.entryOfType(targetIndex, 'message')?.message;
+    return { newLeafId: rec.parentId, editorText: contentToText(m?.role === 'user' ? m.content : undefined) };
   }
   if (rec.type === 'custom_message') {
-    const e = index.entry(targetIndex) as { content?: string | UserContentBlock[] };
-    return { newLeafId: rec.parentId, editorText: contentToText(e.content) };
+    const e = index.entryOfType(targetIndex, 'custom_message');
+    return { newLeafId: rec.parentId, editorText: contentToText(e?.content) };
   }
   return { newLeafId: rec.id, editorText: null };
 }

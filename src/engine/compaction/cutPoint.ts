@@ -33,7 +33,7 @@ function isIntrinsicallyVisible(p: Projection, pos: number): boolean {
   if (rec.type === 'context_edit') return false;
   if (rec.type === 'message' || rec.type === 'custom_message' || rec.type === 'compaction') return true;
   if (rec.type === 'branch_summary') {
-    const s = (p.index.entry(p.entries[pos]) as { summary?: unknown }).summary;
+    const s: unknown = p.index.entryOfType(p.entries[pos], 'branch_summary')?.summary;
     return typeof s === 'string' && s.length > 0;
   }
   return false;
@@ -98,8 +98,8 @@ function isRecoveryOmissionSuffix(p: Projection, from: number, end: number): boo
   for (let pos = from; pos < end; pos++) {
     const rec = p.index.record(p.entries[pos]);
     if (rec.type === 'context_edit') {
-      const edit = p.index.entry(p.entries[pos]) as { replacement?: unknown; targetId?: unknown };
-      if (edit.replacement !== null && edit.replacement !== undefined && !omitted.has(String(edit.targetId))) return false;
+      const edit = p.index.entryOfType(p.entries[pos], 'context_edit');
+      if (edit && edit.replacement !== null && edit.replacement !== undefined && !omitted.has(String(edit.targetId))) return false;
     }
     if (rec.type === 'compaction') return false;
     if (isIntrinsicallyVisible(p, pos) && !isOmitted(pos)) return false;

@@ -1,3 +1,4 @@
+import { isRecord } from '../session/jsonObject';
 import type { AgentMessage } from '../session/types';
 
 /** Paths touched by the `read`, `write` and `edit` tools (spec 4.6). */
@@ -12,7 +13,7 @@ export function createFileOps(): FileOps {
 }
 
 function addFileOp(name: unknown, args: unknown, ops: FileOps): void {
-  const path = args && typeof args === 'object' ? (args as { path?: unknown }).path : undefined;
+  const path = isRecord(args) ? args.path : undefined;
   if (typeof path !== 'string' || !path) return;
   if (name === 'read') ops.read.add(path);
   else if (name === 'write') ops.written.add(path);
@@ -22,8 +23,9 @@ function addFileOp(name: unknown, args: unknown, ops: FileOps): void {
 /** Adds the file operations of an assistant message's tool calls (and a tool result's nested calls). */
 export function addMessageFileOps(message: AgentMessage, ops: FileOps): void {
   if (message.role === 'toolResult') {
-    const nested = (message as { nestedCalls?: { calls?: { name?: unknown; arguments?: unknown }[] } }).nestedCalls;
-    for (const call of nested?.calls ?? []) addFileOp(call.name, call.arguments, ops);
+    const nested = message.nestedCalls;
+    const calls: unknown[] = isRecord(nested) && Array.isArray(nested.calls) ? nested.calls : [];
+    for (const call of calls) if (isRecord(call)) addFileOp(call.name, call.arguments, ops);
     return;
   }
   if (message.role !== 'assistant' || !Array.isArray(message.content)) return;
@@ -34,8 +36,8 @@ export function addMessageFileOps(message: AgentMessage, ops: FileOps): void {
 
 /** Adds the lists a previous summary recorded in its `details`. */
 export function addDetailsFileOps(details: unknown, ops: FileOps): void {
-  if (!details || typeof details !== 'object') return;
-  const d = details as { readFiles?: unknown; modifiedFiles?: unknown };
+  if (!isRecord(details)) return;
+  const d = details;
   if (Array.isArray(d.readFiles)) for (const f of d.readFiles) if (typeof f === 'string') ops.read.add(f);
   if (Array.isArray(d.modifiedFiles)) for (const f of d.modifiedFiles) if (typeof f === 'string') ops.edited.add(f);
 }

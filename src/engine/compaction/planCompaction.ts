@@ -1,9 +1,10 @@
 import { Projection } from '../context/projection';
 import { estimateProjectedContextTokens, shouldCompact, type ContextTokens } from '../tokens/contextTokens';
 import { findCutPoint } from './cutPoint';
+import { collectPins, type PinnedEntry } from './pins';
 import { addDetailsFileOps, addMessageFileOps, createFileOps, fileLists, type FileOps } from './fileOps';
 import type { SessionIndex } from '../session/sessionIndex';
-import type { AgentMessage, CompactionEntry } from '../session/types';
+import type { AgentMessage } from '../session/types';
 import type { TokenEstimator } from '../tokens/estimators';
 
 export interface CompactionSettings {
@@ -42,6 +43,8 @@ export interface CompactionPlan {
   fileOps: FileOps;
   readFiles: string[];
   modifiedFiles: string[];
+  /** Pinned entries on the path before the first kept entry (carried verbatim into the summary). */
+  pinned: PinnedEntry[];
   shouldCompact: boolean | null;
 }
 
@@ -85,8 +88,8 @@ export function planCompaction(index: SessionIndex, options: PlanCompactionOptio
   const fileOps = createFileOps();
   let previousSummary: string | null = null;
   let previousCompactionId: string | null = null;
-  if (hasPrevious) {
-    const prev = index.entry(p.entries[0]) as CompactionEntry;
+  const prev = hasPrevious ? index.entryOfType(p.entries[0], 'compaction') : undefined;
+  if (prev) {
     previousSummary = typeof prev.summary === 'string' ? prev.summary : '';
     previousCompactionId = prev.id;
     if (prev.fromHook !== true) addDetailsFileOps(prev.details, fileOps);
@@ -114,6 +117,7 @@ export function planCompaction(index: SessionIndex, options: PlanCompactionOptio
     fileOps,
     readFiles: lists.readFiles,
     modifiedFiles: lists.modifiedFiles,
+    pinned: collectPins(p, p.entries[cut.firstKeptPos]),
     shouldCompact: options.contextWindow === undefined ? null : shouldCompact(contextTokens.tokens, options.contextWindow, options.settings),
   };
 }

@@ -1,6 +1,6 @@
 import { Projection } from './projection';
 import type { SessionIndex } from '../session/sessionIndex';
-import type { AgentMessage, AssistantMessage } from '../session/types';
+import type { AgentMessage } from '../session/types';
 
 export interface ModelRef {
   provider: string;
@@ -37,13 +37,14 @@ export function contextSettings(index: SessionIndex, path: readonly number[]): {
   for (let k = path.length - 1; k >= 0 && (model === undefined || thinkingLevel === undefined); k--) {
     const rec = index.record(path[k]);
     if (thinkingLevel === undefined && rec.type === 'thinking_level_change') {
-      thinkingLevel = String((index.entry(path[k]) as { thinkingLevel?: unknown }).thinkingLevel);
+      thinkingLevel = String(index.entryOfType(path[k], 'thinking_level_change')?.thinkingLevel);
     } else if (model === undefined && rec.type === 'model_change') {
-      const e = index.entry(path[k]) as { provider?: unknown; modelId?: unknown };
-      model = { provider: String(e.provider), modelId: String(e.modelId) };
+      const e = index.entryOfType(path[k], 'model_change');
+      model = { provider: String(e?.provider), modelId: String(e?.modelId) };
     } else if (model === undefined && rec.type === 'message' && rec.role === 'assistant') {
-      const m = (index.entry(path[k]) as { message: AssistantMessage }).message;
-      model = { provider: String(m.provider), modelId: String(m.model) };
+      const m = index.entryOfType(path[k], 'message')?.message;
+      const assistant = m?.role === 'assistant' ? m : undefined;
+      model = { provider: String(assistant?.provider), modelId: String(assistant?.model) };
     }
   }
   return { model: model ?? null, thinkingLevel: thinkingLevel ?? 'off' };

@@ -2,7 +2,6 @@ import type {
   AgentMessage,
   ContextEditEntry,
   SessionEntry,
-  UserContentBlock,
 } from '../session/types';
 
 function timeOf(timestamp: unknown): number {
@@ -19,15 +18,15 @@ function timeOf(timestamp: unknown): number {
 export function entryContextMessages(entry: SessionEntry): AgentMessage[] {
   switch (entry.type) {
     case 'message': {
-      const m = (entry as { message: AgentMessage }).message;
+      const m = entry.message;
       if (m.role === 'system' && m.content == null) return [{ ...m, content: '' }];
       if ((m.role === 'user' || m.role === 'assistant' || m.role === 'toolResult') && m.content == null) {
-        return [{ ...m, content: [] } as AgentMessage];
+        return [{ ...m, content: [] }];
       }
       return [m];
     }
     case 'custom_message': {
-      const e = entry as { customType?: string; content?: string | UserContentBlock[]; display?: boolean; details?: unknown; timestamp?: string };
+      const e = entry;
       return [
         {
           role: 'custom',
@@ -40,12 +39,12 @@ export function entryContextMessages(entry: SessionEntry): AgentMessage[] {
       ];
     }
     case 'branch_summary': {
-      const e = entry as { summary?: unknown; fromId?: unknown; timestamp?: string };
+      const e = entry;
       if (typeof e.summary !== 'string' || !e.summary) return [];
       return [{ role: 'branchSummary', summary: e.summary, fromId: String(e.fromId ?? ''), timestamp: timeOf(e.timestamp) }];
     }
     case 'compaction': {
-      const e = entry as { summary?: unknown; tokensBefore?: unknown; systemMessage?: AgentMessage; timestamp?: string };
+      const e = entry;
       const summary: AgentMessage = {
         role: 'compactionSummary',
         summary: typeof e.summary === 'string' ? e.summary : '',
@@ -70,6 +69,8 @@ export function applyContextEdit(messages: AgentMessage[], edit: ContextEditEntr
       (m.role === 'assistant' || m.role === 'toolResult') && typeof replacement.content === 'string'
         ? [{ type: 'text' as const, text: replacement.content }]
         : replacement.content;
+    // The edit's blocks (text, image) go in as written, whatever the role: an assistant message may so
+    // hold an image block, which AssistantMessage does not list. This is the one place that happens.
     return { ...m, content } as AgentMessage;
   });
 }

@@ -1,6 +1,6 @@
 import { applyContextEdit, entryContextMessages, entryContextRoles } from './entryMessages';
 import type { SessionIndex } from '../session/sessionIndex';
-import type { AgentMessage, CompactionEntry, ContextEditEntry } from '../session/types';
+import type { AgentMessage, ContextEditEntry } from '../session/types';
 
 /**
  * The compaction-aware view of one path (spec 2, Pi 1.6's projection): the
@@ -39,12 +39,12 @@ export class Projection {
     if (compactionPos < 0) {
       entries = path.slice();
     } else {
-      const compaction = index.entry(path[compactionPos]) as CompactionEntry;
+      const compaction = index.entryOfType(path[compactionPos], 'compaction');
       entries = [path[compactionPos]];
       let found = false;
       for (let i = 0; i < compactionPos; i++) {
         const rec = index.record(path[i]);
-        if (rec.id === compaction.firstKeptEntryId) found = true;
+        if (rec.id === compaction?.firstKeptEntryId) found = true;
         if (found && !(rec.type === 'message' && rec.role === 'system')) entries.push(path[i]);
       }
       for (let i = compactionPos + 1; i < path.length; i++) entries.push(path[i]);
@@ -53,8 +53,8 @@ export class Projection {
     this.edits = new Map();
     for (const i of entries) {
       if (index.record(i).type === 'context_edit') {
-        const e = index.entry(i) as ContextEditEntry;
-        if (typeof e.targetId === 'string') this.edits.set(e.targetId, e);
+        const e = index.entryOfType(i, 'context_edit');
+        if (e && typeof e.targetId === 'string') this.edits.set(e.targetId, e);
       }
     }
   }

@@ -14,8 +14,17 @@ export interface HookFailure {
  * registration order. A handler that throws is reported through `onError` and
  * the default behaviour proceeds, as if that handler had returned nothing.
  */
+/** Each hook's handlers, typed by hook (a mapped type, so `handlers[hook]` keeps the hook's types). */
+type HandlerLists = { [K in HookName]: HookHandler<K>[] };
+
 export class HookBus {
-  private readonly handlers = new Map<HookName, HookHandler<HookName>[]>();
+  private readonly handlers: HandlerLists = {
+    session_before_compact: [],
+    session_compact: [],
+    session_compact_failed: [],
+    session_before_tree: [],
+    session_tree: [],
+  };
   onError: (failure: HookFailure) => void;
 
   constructor(options: { onError?: (failure: HookFailure) => void } = {}) {
@@ -23,20 +32,18 @@ export class HookBus {
   }
 
   on<K extends HookName>(hook: K, handler: HookHandler<K>): Disposable {
-    const list = this.handlers.get(hook) ?? [];
-    list.push(handler as unknown as HookHandler<HookName>);
-    this.handlers.set(hook, list);
+    const list: HookHandler<K>[] = this.handlers[hook];
+    list.push(handler);
     return {
       dispose: () => {
-        const l = this.handlers.get(hook);
-        const i = l ? l.indexOf(handler as unknown as HookHandler<HookName>) : -1;
-        if (l && i >= 0) l.splice(i, 1);
+        const i = list.indexOf(handler);
+        if (i >= 0) list.splice(i, 1);
       },
     };
   }
 
   has(hook: HookName): boolean {
-    return (this.handlers.get(hook)?.length ?? 0) > 0;
+    return this.handlers[hook].length > 0;
   }
 
   /**
@@ -49,10 +56,11 @@ export class HookBus {
     stop: (result: HookEvents[K]['result']) => boolean = () => false,
   ): Promise<HookEvents[K]['result'][]> {
     const results: HookEvents[K]['result'][] = [];
-    for (const handler of [...(this.handlers.get(hook) ?? [])]) {
+    const handlers: HookHandler<K>[] = this.handlers[hook];
+    for (const handler of [...handlers]) {
       let result: HookEvents[K]['result'];
       try {
-        result = (await (handler as unknown as HookHandler<K>)(event)) as HookEvents[K]['result'];
+        result = await handler(event);
       } catch (error) {
         this.onError({ hook, error });
         result = undefined as HookEvents[K]['result'];

@@ -1,13 +1,17 @@
 import { loadSession } from '../session/loadSession';
-import { appendEntries, type AppendOptions } from '../session/writer';
+import { appendEntries, type AppendOptions, type NewEntry } from '../session/writer';
+import { expectEntryOfType } from '../session/entryKinds';
 import { contextSettings } from '../context/buildContext';
 import { planCompaction, messagesAt, type CompactionPlan, type CompactionSettings } from '../compaction/planCompaction';
 import { fileLists, formatFileLists } from '../compaction/fileOps';
 import { estimateProjectedContextTokens } from '../tokens/contextTokens';
 import { Projection } from '../context/projection';
+import { currentSystemMessage, projectedSystemMessages } from '../context/systemMessage';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { buildSummaryRequest, mergeSplitTurnSummary } from '../summarize/prompts';
-import { addUsage, type Summarizer } from '../summarize/summarizer';
+import { addOptionalUsage, type Summarizer } from '../summarize/summarizer';
+import { redactKnownSecrets } from '../secrets/redact';
+import { ensurePinned, formatPinnedBlock, stripPinned } from '../compaction/pins';
 import { resolveSettings, type SettingsOverrides } from './sessionSettings';
 import type { HookBus } from '../hooks/hookBus';
 import type { CompactionReason, HookCompaction } from '../hooks/events';
@@ -93,37 +97,31 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     if (decisive && 'compaction' in decisive) return hookProposal(index, plan, decisive.compaction, settings, estimatorName);
   }
 
-  const include = { includeThinking: options.includeThinking };
-  const common = { maxOutputTokens: options.summarizer.maxOutputTokens, ...include };
+  const lists = fileLists(plan.fileOps);
+  // Pins are re-collected from the labels every time: an earlier checkpoint's Pinned part is not carried over.
+  const pinned = formatPinnedBlock(plan.pinned);
+  const previousSummary = plan.previousSummary !== null ? stripPinned(plan.previousSummary) : undefined;
+  const common = { maxOutputTokens: options.summarizer.maxOutputTokens, includeThinking: options.includeThinking, customInstructions: options.customInstructions };
   const kind = plan.previousSummary !== null ? 'update' : 'history';
+  const checkpoint = { kind, previousSummary, pinned, files: lists, ...common } as const;
   let summary: string;
-  let usage: Usage;
+  let usage: Usage | undefined;
   if (plan.isSplitTurn && prefix.length > 0) {
-    let historyText = plan.previousSummary ?? '';
+    let historyText = previousSummary ?? '';
     let historyUsage: Usage | undefined;
     if (history.length > 0) {
-      const r = await options.summarizer.summarize(
-        buildSummaryRequest({ kind, messages: history, previousSummary: plan.previousSummary ?? undefined, customInstructions: options.customInstructions, ...common }),
-        signal,
-      );
+      const r = await options.summarizer.summarize(buildSummaryRequest({ ...checkpoint, messages: history }), signal);
       historyText = r.text;
       historyUsage = r.usage;
     }
-    const t = await options.summarizer.summarize(
-      buildSummaryRequest({ kind: 'turnPrefix', messages: prefix, customInstructions: options.customInstructions, ...common }),
-      signal,
-    );
-    summary = mergeSplitTurnSummary(historyText, t.text);
-    usage = historyUsage ? addUsage(historyUsage, t.usage) : t.usage;
+    const t = await options.summarizer.summarize(buildSummaryRequest({ kind: 'turnPrefix', messages: prefix, ...common }), signal);
+    summary = mergeSplitTurnSummary(ensurePinned(historyText, pinned), t.text);
+    usage = addOptionalUsage(historyUsage, t.usage);
   } else {
-    const r = await options.summarizer.summarize(
-      buildSummaryRequest({ kind, messages: history, previousSummary: plan.previousSummary ?? undefined, customInstructions: options.customInstructions, ...common }),
-      signal,
-    );
-    summary = r.text;
+    const r = await options.summarizer.summarize(buildSummaryRequest({ ...checkpoint, messages: history }), signal);
+    summary = ensurePinned(r.text, pinned);
     usage = r.usage;
   }
-  const lists = fileLists(plan.fileOps);
   return {
     kind: 'proposal',
     index,
@@ -173,12 +171,15 @@ export interface ApplyCompactionOptions {
  */
 export async function applyCompaction(proposal: CompactionProposal, options: ApplyCompactionOptions = {}): Promise<CompactionEntry> {
   const { index } = proposal;
-  const summary = options.summary ?? proposal.summary;
+  // No form of a known API key is ever written, whoever produced the text (provider, hook, user edit).
+  const summary = redactKnownSecrets(options.summary ?? proposal.summary);
   if (!summary.trim()) throw new Error('the summary is empty; nothing was written');
-  const tokensBefore = proposal.fromHook
-    ? proposal.tokensBefore
-    : estimateProjectedContextTokens(new Projection(index, index.indexOf(proposal.leafId)), estimatorByName(proposal.estimator)).tokens;
-  const entry: Record<string, unknown> = {
+  const projection = new Projection(index, index.indexOf(proposal.leafId));
+  const tokensBefore = proposal.fromHook ? proposal.tokensBefore : estimateProjectedContextTokens(projection, estimatorByName(proposal.estimator)).tokens;
+  const now = new Date();
+  // Spec 4.8: the context after the compaction still starts with the system message in effect.
+  const system = currentSystemMessage(projectedSystemMessages(projection));
+  const entry: NewEntry = {
     type: 'compaction',
     summary,
     firstKeptEntryId: proposal.firstKeptEntryId,
@@ -187,9 +188,16 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
   if (proposal.details !== undefined) entry.details = proposal.details;
   if (proposal.usage !== undefined) entry.usage = proposal.usage;
   if (proposal.fromHook) entry.fromHook = true;
-  const [written] = await appendEntries(index, [entry as { type: string }], { expectedLeafId: proposal.leafId, signal: options.signal, beforeWrite: options.beforeWrite });
-  await options.hooks?.emit('session_compact', { file: index.file, entry: written as CompactionEntry, fromHook: proposal.fromHook });
-  return written as CompactionEntry;
+  if (system) entry.systemMessage = { ...system, timestamp: now.getTime() };
+  const [written] = await appendEntries(index, [entry], {
+    expectedLeafId: proposal.leafId,
+    signal: options.signal,
+    beforeWrite: options.beforeWrite,
+    now: () => now,
+  });
+  const compaction = expectEntryOfType(written, 'compaction');
+  await options.hooks?.emit('session_compact', { file: index.file, entry: compaction, fromHook: proposal.fromHook });
+  return compaction;
 }
 
 export type CompactResult =
@@ -198,7 +206,7 @@ export type CompactResult =
   | { kind: 'cancelled'; reason: string };
 
 /** propose + apply, reporting a failure through `session_compact_failed` (and rethrowing it). */
-export async function compactSession(options: CompactOptions & { summary?: string }): Promise<CompactResult> {
+export async function compactSession(options: CompactOptions): Promise<CompactResult> {
   try {
     const proposal = await proposeCompaction(options);
     if (proposal.kind !== 'proposal') return proposal;

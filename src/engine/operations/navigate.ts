@@ -1,5 +1,6 @@
 import { loadSession } from '../session/loadSession';
 import { appendEntries, newEntryId, type AppendOptions, type NewEntry } from '../session/writer';
+import { expectEntryOfType } from '../session/entryKinds';
 import { ArborUsageError } from '../session/diagnostics';
 import { planBranch, type BranchPlan } from '../branch/planBranch';
 import { formatFileLists } from '../compaction/fileOps';
@@ -10,9 +11,13 @@ import type { HookBus } from '../hooks/hookBus';
 import type { Summarizer } from '../summarize/summarizer';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { BranchSummaryEntry, SessionEntry, Usage } from '../session/types';
+import { redactKnownSecrets } from '../secrets/redact';
 
 /** customType of the entry Arbor appends to persist a leaf move without a summary (spec 6.5). */
 export const ARBOR_LEAF_MARKER = 'arbor/leaf-move';
+
+/** The branch summary written when the branch left behind has entries but no message to summarize (spec 6.5). */
+export const NOTHING_TO_SUMMARIZE = 'The branch left behind holds no messages, so there was nothing to summarize.';
 
 export interface NavigateOptions extends SettingsOverrides {
   file: string;
@@ -92,7 +97,10 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   let summary: NavigationProposal['summary'];
   if (hookSummary) {
     summary = { text: hookSummary.summary, usage: hookSummary.usage, details: hookSummary.details, fromHook: true };
-  } else if (options.summarize && plan.prepared.length > 0) {
+  } else if (options.summarize && plan.entryIndexes.length > 0 && plan.prepared.length === 0) {
+    // Spec 6.5: the branch left behind has entries but none yields a message to summarize.
+    summary = { text: NOTHING_TO_SUMMARIZE, details: { readFiles: [], modifiedFiles: [] }, fromHook: false };
+  } else if (options.summarize && plan.entryIndexes.length > 0) {
     if (!options.summarizer) throw new ArborUsageError('a summary was asked for but no summarizer was given');
     const r = await options.summarizer.summarize(
       buildSummaryRequest({
@@ -147,20 +155,21 @@ export async function applyNavigation(proposal: NavigationProposal, options: App
   const entries: NewEntry[] = [];
   const firstId = newEntryId(index.hasId);
   if (proposal.summary) {
-    const e: Record<string, unknown> = { type: 'branch_summary', id: firstId, summary: options.summary ?? proposal.summary.text, fromId: proposal.oldLeafId ?? '' };
+    const e: NewEntry = { type: 'branch_summary', id: firstId, summary: redactKnownSecrets(options.summary ?? proposal.summary.text), fromId: proposal.oldLeafId ?? '' };
     if (proposal.summary.details !== undefined) e.details = proposal.summary.details;
     if (proposal.summary.usage !== undefined) e.usage = proposal.summary.usage;
     if (proposal.summary.fromHook) e.fromHook = true;
-    entries.push(e as NewEntry);
+    entries.push(e);
   } else {
-    entries.push({ type: 'custom', id: firstId, customType: ARBOR_LEAF_MARKER, data: { fromId: proposal.oldLeafId, targetId: proposal.plan.targetId } } as NewEntry);
+    entries.push({ type: 'custom', id: firstId, customType: ARBOR_LEAF_MARKER, data: { fromId: proposal.oldLeafId, targetId: proposal.plan.targetId } });
   }
   if (proposal.label) {
-    const target = proposal.summary ? firstId : proposal.newLeafId ?? firstId;
+    // Spec 6.5: on the branch summary when one is written, otherwise on the selected target.
+    const target = proposal.summary ? firstId : proposal.plan.targetId;
     entries.push({ type: 'label', targetId: target, label: proposal.label });
   }
   const written = await appendEntries(index, entries, { parentId: proposal.newLeafId, expectedLeafId: proposal.oldLeafId, signal: options.signal, beforeWrite: options.beforeWrite });
-  const summaryEntry = proposal.summary ? (written[0] as BranchSummaryEntry) : undefined;
+  const summaryEntry = proposal.summary ? expectEntryOfType(written[0], 'branch_summary') : undefined;
   await options.hooks?.emit('session_tree', { file: index.file, oldLeafId: proposal.oldLeafId, newLeafId: proposal.newLeafId, summaryEntry, written });
   return { written, summaryEntry, newLeafId: proposal.newLeafId, editorText: proposal.editorText };
 }

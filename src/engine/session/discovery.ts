@@ -1,6 +1,9 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { piAgentDir } from '../settings/piSettings';
+import { openRegularFile } from './sessionFile';
+import { findHeader } from './lineReader';
+import type { SessionHeader } from './types';
 
 /** Pi's sessions folder for a working directory (spec 1, "Location"). */
 export function sessionsDirFor(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -44,16 +47,13 @@ export async function listSessions(dir: string): Promise<SessionFileInfo[]> {
   return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
 
-async function readHeader(file: string): Promise<Record<string, unknown> | undefined> {
-  const fh = await fsp.open(file, 'r');
+async function readHeader(file: string): Promise<SessionHeader | undefined> {
+  const fh = await openRegularFile(file);
   try {
     const buf = Buffer.alloc(64 * 1024);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    let text = buf.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, '');
-    const nl = text.indexOf('\n');
-    if (nl >= 0) text = text.slice(0, nl);
-    const h = JSON.parse(text.trim()) as Record<string, unknown>;
-    return h && h.type === 'session' ? h : undefined;
+    const found = findHeader(file, buf.subarray(0, bytesRead), bytesRead, true);
+    return found === 'need-more' ? undefined : found.header;
   } catch {
     return undefined;
   } finally {

@@ -1,5 +1,6 @@
 import type { EntryRecord } from './entryRecord';
 import { forEachLineOnDisk } from './lineBlocks';
+import { MAX_PARSED_ENTRY_BYTES } from './entryLimits';
 import type { SessionEntry } from './types';
 
 /**
@@ -21,11 +22,11 @@ function needleFor(role: string | undefined): Buffer | undefined {
 /** Exact, from a parsed entry: an assistant message with a toolCall block, or a tool result with nestedCalls. */
 export function entryMayHoldFileOps(entry: SessionEntry): boolean {
   if (entry.type !== 'message') return false;
-  const m = (entry as { message?: { role?: unknown; content?: unknown; nestedCalls?: unknown } }).message;
+  const m = entry.message;
   if (!m) return false;
   if (m.role === 'toolResult') return m.nestedCalls !== undefined;
   if (m.role !== 'assistant' || !Array.isArray(m.content)) return false;
-  return m.content.some((b) => !!b && typeof b === 'object' && (b as { type?: unknown }).type === 'toolCall');
+  return m.content.some((b) => !!b && typeof b === 'object' && b.type === 'toolCall');
 }
 
 /**
@@ -75,7 +76,8 @@ export function resolveFileOpHints(file: string, records: readonly EntryRecord[]
   for (const rec of records) {
     if (rec.mayHoldFileOps !== undefined) continue;
     const needle = needleFor(rec.role);
-    if (!needle) rec.mayHoldFileOps = false;
+    // A line too long to parse shows empty (parseLine.ts): it holds no call to read.
+    if (!needle || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES) rec.mayHoldFileOps = false;
     else if (rec.chunk) rec.mayHoldFileOps = rec.chunk.subarray(rec.start, rec.end).indexOf(needle) >= 0;
     else onDisk.push(rec);
   }

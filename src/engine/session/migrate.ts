@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SessionEntry } from './types';
+import { isRecord } from './jsonObject';
 
 /**
  * Version 1 files are linear and have no ids. Arbor gives each entry an id
@@ -13,9 +13,10 @@ export function migrateV1Entries(sessionId: string, entries: Record<string, unkn
   const used = new Set<string>();
   let previous: string | null = null;
   entries.forEach((entry, i) => {
-    entry.id = deterministicId(`${sessionId}:${i + 1}`, used);
+    const id = deterministicId(`${sessionId}:${i + 1}`, used);
+    entry.id = id;
     entry.parentId = previous;
-    previous = entry.id as string;
+    previous = id;
   });
   for (const entry of entries) {
     if (entry.type !== 'compaction' || typeof entry.firstKeptEntryIndex !== 'number') continue;
@@ -25,8 +26,8 @@ export function migrateV1Entries(sessionId: string, entries: Record<string, unkn
     delete entry.firstKeptEntryIndex;
   }
   for (const entry of entries) {
-    const m = entry.message as { role?: unknown } | undefined;
-    if (entry.type === 'message' && m && m.role === 'hookMessage') m.role = 'custom';
+    const m = entry.message;
+    if (entry.type === 'message' && isRecord(m) && m.role === 'hookMessage') m.role = 'custom';
   }
 }
 
@@ -40,4 +41,3 @@ export function deterministicId(seed: string, used: Set<string>): string {
   }
 }
 
-export type MigratedEntry = SessionEntry;

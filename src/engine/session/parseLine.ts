@@ -1,10 +1,17 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import type { Diagnostic } from './diagnostics';
+import { MAX_PARSED_ENTRY_BYTES, oversizedLineMessage } from './entryLimits';
 import type { EntryRecord } from './entryRecord';
-import type { AgentMessage, SessionEntry } from './types';
+import { entryFromObject, entryTypeOf, hasTypeString, type EntryObject } from './entryKinds';
+import { isRecord } from './jsonObject';
+import type { AgentMessage, MessageEntry, SessionEntry } from './types';
 
 export type LineCheck =
   | { ok: true; entry: SessionEntry }
+  | { ok: false; message: string };
+
+/** A line's object once checked, before it becomes an entry (version 1 entries are migrated first). */
+export type ObjectCheck =
+  | { ok: true; value: EntryObject }
   | { ok: false; message: string };
 
 function describeJsonError(err: unknown): string {
@@ -23,11 +30,17 @@ export function checkEntryText(text: string, version: number): LineCheck {
 }
 
 export function checkEntryValue(value: unknown, version: number): LineCheck {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  const checked = checkEntryObject(value, version);
+  return checked.ok ? { ok: true, entry: entryFromObject(checked.value) } : checked;
+}
+
+/** The checks of checkEntryValue, giving the object itself (its fields as read). */
+export function checkEntryObject(value: unknown, version: number): ObjectCheck {
+  if (!isRecord(value)) {
     return { ok: false, message: 'not a JSON object; line skipped' };
   }
-  const e = value as Record<string, unknown>;
-  if (typeof e.type !== 'string' || e.type.length === 0) {
+  const e = value;
+  if (!hasTypeString(e) || e.type.length === 0) {
     return { ok: false, message: 'entry has no "type" string; line skipped' };
   }
   if (e.type === 'session') {
@@ -42,34 +55,38 @@ export function checkEntryValue(value: unknown, version: number): LineCheck {
     }
   }
   if (e.type === 'message') {
-    const m = e.message as Record<string, unknown> | null | undefined;
-    if (typeof m !== 'object' || m === null || typeof m.role !== 'string') {
+    const m = e.message;
+    if (!isRecord(m) || typeof m.role !== 'string') {
       return { ok: false, message: `message entry "${String(e.id)}" has no "message.role"; line skipped` };
     }
     if (version < 3 && m.role === 'hookMessage') m.role = 'custom';
   }
-  return { ok: true, entry: e as unknown as SessionEntry };
+  return { ok: true, value: e };
 }
 
 /**
  * Lazily parses an indexed line. A line that looked right to the fast indexer
  * but does not parse keeps its place in the tree with empty content, and the
- * problem is reported with its file and line. `lineText` is the line when
- * the caller already read it.
+ * problem is reported with its file and line. `lineText` is the line of a
+ * record whose bytes are on disk (the index reads them, a block at a time).
  */
 export function parseEntryLine(rec: EntryRecord, file: string, version: number, diagnostics: Diagnostic[], lineText?: string): SessionEntry {
-  const text = lineText ?? (rec.chunk ? rec.chunk.toString('utf8', rec.start, rec.end) : readLineFromFile(file, rec.start, rec.end));
-  const checked = checkEntryText(text, version);
-  if (checked.ok && checked.entry.type === rec.type) return checked.entry;
+  const oversized = rec.end - rec.start > MAX_PARSED_ENTRY_BYTES;
+  // No text for a line on disk: its bytes are gone (the file shrank); it is reported as unreadable.
+  const text = oversized ? '' : (lineText ?? (rec.chunk ? rec.chunk.toString('utf8', rec.start, rec.end) : ''));
+  const checked: LineCheck = oversized ? { ok: false, message: oversizedLineMessage(rec.end - rec.start) } : checkEntryText(text, version);
+  if (checked.ok && entryTypeOf(checked.entry) === rec.type) return checked.entry;
   diagnostics.push({
     file,
     line: rec.line,
     message: checked.ok ? `entry type changed while reading; content ignored` : `${checked.message.replace('; line skipped', '')}; content ignored`,
   });
-  const placeholder: Record<string, unknown> = { type: rec.type, id: rec.id, parentId: rec.parentId, timestamp: '' };
-  if (rec.type === 'message') placeholder.message = emptyMessage(rec.role ?? 'custom');
+  const base = { id: rec.id, parentId: rec.parentId, timestamp: '' };
+  const placeholder: SessionEntry = rec.type === 'message'
+    ? ({ type: 'message', ...base, message: emptyMessage(rec.role ?? 'custom') } satisfies MessageEntry)
+    : entryFromObject({ type: rec.type, ...base });
   placeholders.add(placeholder);
-  return placeholder as unknown as SessionEntry;
+  return placeholder;
 }
 
 const placeholders = new WeakSet<object>();
@@ -89,22 +106,5 @@ function emptyMessage(role: string): AgentMessage {
       return { role: 'bashExecution', command: '', output: '', excludeFromContext: true };
     default:
       return { role: 'user', content: [] };
-  }
-}
-
-/** The bytes of one line of a streamed session, read back from the file (append-only: they never change). */
-function readLineFromFile(file: string, start: number, end: number): string {
-  const buf = Buffer.allocUnsafe(end - start);
-  const fd = openSync(file, 'r');
-  try {
-    let off = 0;
-    while (off < buf.length) {
-      const n = readSync(fd, buf, off, buf.length - off, start + off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.toString('utf8', 0, off);
-  } finally {
-    closeSync(fd);
   }
 }

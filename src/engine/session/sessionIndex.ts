@@ -1,9 +1,14 @@
-import { parseEntryLine } from './parseLine';
+import { isPlaceholderEntry, parseEntryLine } from './parseLine';
 import { entryMayHoldFileOps, resolveFileOpHints } from './fileOpHints';
-import { forEachLineOnDisk } from './lineBlocks';
+import { forEachLineOnDisk, LineBlockReader } from './lineBlocks';
+import { DEFAULT_ENTRY_CACHE_LIMITS, EntryCache, type EntryCacheLimits } from './entryCache';
 import type { Diagnostic } from './diagnostics';
+import { MAX_PARSED_ENTRY_BYTES } from './entryLimits';
 import type { EntryRecord } from './entryRecord';
+import { ChildTable } from './childTable';
+import type { TokenCounts } from '../tokens/tokenCounts';
 import type { SessionEntry, SessionHeader } from './types';
+import { isEntryOfType, type EntryOfType } from './entryKinds';
 
 export interface SessionIndexInit {
   file: string;
@@ -22,6 +27,8 @@ export interface SessionIndexInit {
   endsWithNewline: boolean;
   /** Only the end of the file was read (see tailPreview.ts): entries whose parent lies before it are roots. */
   partial?: boolean;
+  /** How many entries parsed on demand stay parsed (see entryCache.ts). */
+  entryCache?: EntryCacheLimits;
 }
 
 /**
@@ -40,11 +47,23 @@ export class SessionIndex {
   endsWithNewline: boolean;
   /** Only the end of the file was read (a preview while the whole file is indexed). Never write with it. */
   readonly partial: boolean;
+  /**
+   * performance.now() when the current incomplete last line was first seen
+   * as it is (it did not change since); undefined without one. How long a
+   * torn line has stayed unchanged tells a dead writer from a live one.
+   */
+  incompleteSince: number | undefined;
   private readonly records: EntryRecord[];
   private readonly byId = new Map<string, number>();
   private parents: Int32Array;
-  private childLists: number[][] | undefined;
+  private childTable: ChildTable | undefined;
   private labelMap: Map<string, string> | undefined;
+  /** Entries parsed on demand, bounded: the least recently used are dropped and parsed again when needed. */
+  private readonly parsed: EntryCache;
+  /** Reads the lines of entries whose bytes stayed on disk, a block at a time. */
+  private readonly lines: LineBlockReader;
+  /** Tokens of each counted entry's own messages, by estimator name, then entry index (tokens/entryTokens.ts). */
+  readonly tokenCounts = new Map<string, TokenCounts>();
 
   constructor(init: SessionIndexInit) {
     this.file = init.file;
@@ -57,8 +76,16 @@ export class SessionIndex {
     this.size = init.size;
     this.endsWithNewline = init.endsWithNewline;
     this.partial = init.partial ?? false;
+    this.incompleteSince = this.hasIncompleteLine ? performance.now() : undefined;
     this.parents = new Int32Array(0);
+    this.parsed = new EntryCache(init.entryCache ?? DEFAULT_ENTRY_CACHE_LIMITS, (i) => (this.records[i].entry = undefined));
+    this.lines = new LineBlockReader(init.file);
     this.indexRecords(0);
+  }
+
+  /** Bytes after the last line break that are not a complete entry (a writer mid-line, or one that died in it). */
+  get hasIncompleteLine(): boolean {
+    return this.committedSize < this.size;
   }
 
   get entryCount(): number {
@@ -106,26 +133,50 @@ export class SessionIndex {
   /** Ids in use, for generating new unique ids. */
   hasId = (id: string): boolean => this.byId.has(id);
 
-  /** The parsed entry at `index` (parsed on first use, then cached). */
+  /**
+   * The parsed entry at `index`. Entries the loader did not parse are parsed
+   * on first use and kept in a bounded cache; the bytes of a streamed
+   * session's line are read a block at a time (see LineBlockReader).
+   */
   entry(index: number): SessionEntry {
     const rec = this.records[index];
     if (rec.entry === undefined) {
-      rec.entry = parseEntryLine(rec, this.file, this.version, this.diagnostics);
+      // A line too long to parse is never read (parseEntryLine gives its placeholder).
+      const text = rec.chunk || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES ? undefined : this.lines.text(rec.start, rec.end);
+      rec.entry = parseEntryLine(rec, this.file, this.version, this.diagnostics, text);
+      this.keepParsed(index);
+    } else if (this.parsed.has(index)) {
+      this.parsed.touch(index, rec.end - rec.start);
     }
     return rec.entry;
+  }
+
+  /** File opens made to read entry lines one by one (for the bench). */
+  get lineReadOpens(): number {
+    return this.lines.opens;
+  }
+
+  /** Puts an entry parsed on demand in the bounded cache (a line that did not parse keeps its placeholder: it was reported once). */
+  private keepParsed(index: number): void {
+    const rec = this.records[index];
+    if (this.version < 2 || isPlaceholderEntry(rec.entry!)) return;
+    this.parsed.touch(index, rec.end - rec.start);
   }
 
   /**
    * Parses many entries at once (a page of the tree, say): the lines of a
    * streamed session are read back in file order, neighbours in one read.
+   * With `keep: false` they stay out of the bounded cache (a caller that
+   * forgets them right after, like a pass over every entry, saves its upkeep).
    */
-  parseEntries(indexes: readonly number[]): void {
+  parseEntries(indexes: readonly number[], options: { keep?: boolean } = {}): void {
+    const keep = options.keep ?? true;
     const onDisk: EntryRecord[] = [];
     const at = new Map<EntryRecord, number>();
     for (const i of indexes) {
       const rec = this.records[i];
       if (rec.entry !== undefined) continue;
-      if (rec.chunk) this.entry(i);
+      if (rec.chunk || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES) this.entry(i);
       else {
         onDisk.push(rec);
         at.set(rec, i);
@@ -136,9 +187,23 @@ export class SessionIndex {
       onDisk,
       (rec, block, start, end) => {
         rec.entry = parseEntryLine(rec, this.file, this.version, this.diagnostics, block.toString('utf8', start, end));
+        if (keep) this.keepParsed(at.get(rec)!);
       },
       (rec) => this.entry(at.get(rec)!),
     );
+  }
+
+  /**
+   * Drops the parsed bodies of entries a caller is done with (a pass over
+   * every entry, like `arbor tree`, keeps memory bounded): their lines are
+   * parsed again if asked for. Entries with no line to read back stay.
+   */
+  forgetParsed(indexes: readonly number[]): void {
+    if (this.version < 2) return; // a version 1 file's entries were migrated in memory: their lines are not them
+    for (const i of indexes) {
+      const rec = this.records[i];
+      if (rec.entry !== undefined && rec.end > rec.start && !isPlaceholderEntry(rec.entry)) rec.entry = undefined;
+    }
   }
 
   /**
@@ -166,6 +231,16 @@ export class SessionIndex {
     resolveFileOpHints(this.file, pending);
   }
 
+  /**
+   * The entry at `index` when it is of `type` (known from its record without
+   * parsing: a line parses to an entry of its record's type, or to a
+   * placeholder of that type), else undefined.
+   */
+  entryOfType<T extends SessionEntry['type']>(index: number, type: T): EntryOfType<T> | undefined {
+    const e = this.entry(index);
+    return isEntryOfType(e, type) ? e : undefined;
+  }
+
   entryById(id: string): SessionEntry | undefined {
     const i = this.byId.get(id);
     return i === undefined ? undefined : this.entry(i);
@@ -187,7 +262,17 @@ export class SessionIndex {
   }
 
   children(index: number): readonly number[] {
-    return this.buildChildren()[index] ?? [];
+    return this.buildChildren().list(index);
+  }
+
+  /** How many children an entry has (no array made). */
+  childCount(index: number): number {
+    return this.buildChildren().count(index);
+  }
+
+  /** The k-th child of an entry in file order (k < childCount). */
+  childAt(index: number, k: number): number {
+    return this.buildChildren().at(index, k);
   }
 
   /** Entries without a parent in the file (the first entry, and orphans). */
@@ -200,16 +285,16 @@ export class SessionIndex {
   /** Entries with more than one child, with the children in file order. */
   branchPoints(): Map<number, readonly number[]> {
     const out = new Map<number, readonly number[]>();
-    const lists = this.buildChildren();
-    for (let i = 0; i < lists.length; i++) if (lists[i] && lists[i].length > 1) out.set(i, lists[i]);
+    const table = this.buildChildren();
+    for (let i = 0; i < this.records.length; i++) if (table.count(i) > 1) out.set(i, table.list(i));
     return out;
   }
 
   /** Entries nobody points to as parent. */
   leaves(): number[] {
-    const lists = this.buildChildren();
+    const table = this.buildChildren();
     const out: number[] = [];
-    for (let i = 0; i < this.records.length; i++) if (!lists[i] || lists[i].length === 0) out.push(i);
+    for (let i = 0; i < this.records.length; i++) if (table.count(i) === 0) out.push(i);
     return out;
   }
 
@@ -230,18 +315,21 @@ export class SessionIndex {
   /** Adds records read from bytes appended to the file after it was loaded. */
   appendRecords(records: EntryRecord[], progress: { committedSize: number; lineCount: number; size: number; endsWithNewline: boolean }): void {
     const first = this.records.length;
+    const grew = progress.size !== this.size;
     for (const r of records) this.records.push(r);
     this.committedSize = progress.committedSize;
     this.lineCount = progress.lineCount;
     this.size = progress.size;
     this.endsWithNewline = progress.endsWithNewline;
+    if (!this.hasIncompleteLine) this.incompleteSince = undefined;
+    else if (grew || this.incompleteSince === undefined) this.incompleteSince = performance.now();
     if (records.length) this.indexRecords(first);
   }
 
   private applyLabel(map: Map<string, string>, i: number): void {
     const rec = this.records[i];
-    if (rec.type !== 'label') return;
-    const e = this.entry(i) as { targetId?: unknown; label?: unknown };
+    const e = rec.type === 'label' ? this.entryOfType(i, 'label') : undefined;
+    if (!e) return;
     if (typeof e.targetId !== 'string') return;
     if (typeof e.label === 'string' && e.label.length > 0) map.set(e.targetId, e.label);
     else map.delete(e.targetId);
@@ -284,13 +372,13 @@ export class SessionIndex {
     }
     this.breakCycles(parents, from);
     this.parents = parents;
-    if (this.childLists && from === first) {
+    if (this.childTable && from === first) {
       for (let i = first; i < n; i++) {
         const p = parents[i];
-        if (p >= 0) (this.childLists[p] ??= []).push(i);
+        if (p >= 0) this.childTable.add(p, i);
       }
     } else {
-      this.childLists = undefined;
+      this.childTable = undefined;
     }
     if (this.labelMap) for (let i = first; i < n; i++) this.applyLabel(this.labelMap, i);
   }
@@ -340,15 +428,8 @@ export class SessionIndex {
     }
   }
 
-  private buildChildren(): number[][] {
-    if (!this.childLists) {
-      const lists: number[][] = new Array(this.records.length);
-      for (let i = 0; i < this.records.length; i++) {
-        const p = this.parents[i];
-        if (p >= 0) (lists[p] ??= []).push(i);
-      }
-      this.childLists = lists;
-    }
-    return this.childLists;
+  private buildChildren(): ChildTable {
+    this.childTable ??= new ChildTable(this.parents);
+    return this.childTable;
   }
 }

@@ -1,5 +1,5 @@
-import { promises as fsp } from 'node:fs';
-import { parseHeaderText, readRecords } from './loadSession';
+import { openRegularFile } from './sessionFile';
+import { bomLength, parseHeader, readRecords, trimEnd, trimStart } from './lineReader';
 import { SessionIndex } from './sessionIndex';
 import type { Diagnostic } from './diagnostics';
 import type { EntryRecord } from './entryRecord';
@@ -24,17 +24,17 @@ export interface TailPreviewOptions {
  * file is small enough to read whole (then there is nothing to preview).
  */
 export async function loadTailPreview(file: string, options: TailPreviewOptions): Promise<SessionIndex | undefined> {
-  const fh = await fsp.open(file, 'r');
+  const fh = await openRegularFile(file);
   try {
     const { size } = await fh.stat();
     const headerBuf = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
     const { bytesRead: headLen } = await fh.read(headerBuf, 0, headerBuf.length, 0);
     const headNl = headerBuf.subarray(0, headLen).indexOf(10);
     if (headNl < 0) return undefined; // a header longer than 64 KB (or no line yet): wait for the full index
-    const bom = headLen >= 3 && headerBuf[0] === 0xef && headerBuf[1] === 0xbb && headerBuf[2] === 0xbf ? 3 : 0;
-    const headerText = headerBuf.toString('utf8', bom, headNl).trim();
-    if (!headerText) return undefined;
-    const header = parseHeaderText(file, 1, headerText);
+    const headStart = trimStart(headerBuf, bomLength(headerBuf.subarray(0, headLen)), headNl);
+    const headEnd = trimEnd(headerBuf, headStart, headNl);
+    if (headStart === headEnd) return undefined;
+    const header = parseHeader(file, headerBuf, { line: 1, start: headStart, end: headEnd });
     const version = typeof header.version === 'number' ? header.version : 1;
     const from = Math.max(headNl + 1, size - options.bytes);
     if (version < 2 || from <= headNl + 1) return undefined;

@@ -55,6 +55,8 @@ export interface ToolResultMessage {
   details?: unknown;
   isError?: boolean;
   timestamp?: number;
+  /** Tool calls made inside this tool (a subagent's), when the tool reports them; read defensively. */
+  nestedCalls?: unknown;
 }
 export interface BashExecutionMessage {
   role: 'bashExecution';
@@ -80,6 +82,8 @@ export interface SystemMessage {
   content: string | UserContentBlock[];
   sections?: Record<string, string | null>;
   toolsAdded?: unknown[];
+  /** Tools removed since the previous system message (declarations with a `name`). */
+  toolsRemoved?: unknown[];
   timestamp?: number;
 }
 export interface BranchSummaryMessage { role: 'branchSummary'; summary: string; fromId: string; timestamp?: number }
@@ -141,8 +145,20 @@ export interface ContextEditEntry extends EntryBase {
   replacement: { content: string | UserContentBlock[] } | null;
 }
 export interface UsageEntry extends EntryBase { type: 'usage'; usage?: Usage; [key: string]: unknown }
-/** Any entry type Arbor does not know: loaded, shown, preserved, never in the context. */
-export interface UnknownEntry extends EntryBase { type: string; [key: string]: unknown }
+/**
+ * An entry whose `type` Arbor does not know: loaded, shown, preserved, never
+ * in the context. The parser wraps it so the union narrows on `type` (its
+ * own `type` is 'unknown'); `originalType` is the type as written and `raw`
+ * the parsed line itself, every field as read: anything that writes the
+ * entry out writes `raw` (see entryJson), never this wrapper.
+ */
+export interface UnknownEntry extends Omit<EntryBase, 'timestamp'> {
+  type: 'unknown';
+  /** The line's `timestamp` when it is a string (nothing else is trusted to be one). */
+  timestamp?: string;
+  originalType: string;
+  raw: Readonly<Record<string, unknown>>;
+}
 
 export type KnownEntry =
   | MessageEntry
@@ -156,6 +172,8 @@ export type KnownEntry =
   | SessionInfoEntry
   | ContextEditEntry
   | UsageEntry;
+
+export type KnownEntryType = KnownEntry['type'];
 
 export type SessionEntry = KnownEntry | UnknownEntry;
 

@@ -130,7 +130,7 @@ export interface LoadedPiSettings {
 /** Spec 9: Pi's global and project settings, merged recursively (the project wins), validated. */
 export async function loadPiSettings(options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<LoadedPiSettings> {
   const files = settingsFiles(options.cwd, options.env);
-  let merged: Json = DEFAULT_PI_SETTINGS as unknown as Json;
+  let merged: Json = { ...DEFAULT_PI_SETTINGS };
   const sources: string[] = [];
   for (const file of [files.global, files.project]) {
     const raw = await readJsonFile(file);
@@ -139,7 +139,24 @@ export async function loadPiSettings(options: { cwd: string; env?: NodeJS.Proces
     merged = deepMerge(merged, raw);
     sources.push(file);
   }
-  return { settings: merged as unknown as PiSettings, sources };
+  if (!hasSettingsShape(merged)) throw new Error('merged Pi settings lost their shape (a bug: every file was validated)');
+  return { settings: merged, sources };
+}
+
+/** The defaults merged with validated files: every key Arbor reads, of its type. */
+function hasSettingsShape(v: Json): v is Json & PiSettings {
+  const c = v.compaction;
+  const b = v.branchSummary;
+  return (
+    isObject(c) &&
+    typeof c.enabled === 'boolean' &&
+    typeof c.reserveTokens === 'number' &&
+    typeof c.keepRecentTokens === 'number' &&
+    isObject(c.modelOverrides) &&
+    isObject(b) &&
+    typeof b.reserveTokens === 'number' &&
+    typeof b.skipPrompt === 'boolean'
+  );
 }
 
 /** Compaction numbers in effect for a model, `modelOverrides["provider/modelId"]` applied. */

@@ -1,4 +1,6 @@
 import { TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR } from './prompts';
+import { FENCE, RULE, type ListKey, type SectionKey } from './summaryHeadings';
+import { outlineOf } from './summaryOutline';
 
 /**
  * Reading and writing the summary format (spec 7). The parser is tolerant:
@@ -29,8 +31,6 @@ export interface ParsedSummary {
   unknownSections: { heading: string; body: string }[];
 }
 
-type ListKey = 'goal' | 'constraints' | 'done' | 'inProgress' | 'blocked' | 'nextSteps' | 'criticalContext';
-type SectionKey = ListKey | 'decisions' | 'progress';
 
 export function emptySummary(): ParsedSummary {
   return {
@@ -53,98 +53,7 @@ export function emptySummary(): ParsedSummary {
 // ---------------------------------------------------------------------------
 // Parsing
 
-const SECTION_NAMES: Record<string, SectionKey> = {
-  goal: 'goal',
-  goals: 'goal',
-  objective: 'goal',
-  objectives: 'goal',
-  'overall goal': 'goal',
-  'constraints and preferences': 'constraints',
-  'constraints preferences': 'constraints',
-  constraints: 'constraints',
-  preferences: 'constraints',
-  requirements: 'constraints',
-  'user preferences': 'constraints',
-  progress: 'progress',
-  done: 'done',
-  completed: 'done',
-  complete: 'done',
-  finished: 'done',
-  'in progress': 'inProgress',
-  inprogress: 'inProgress',
-  ongoing: 'inProgress',
-  'work in progress': 'inProgress',
-  wip: 'inProgress',
-  'current work': 'inProgress',
-  blocked: 'blocked',
-  blockers: 'blocked',
-  blocking: 'blocked',
-  'blocked issues': 'blocked',
-  'open issues': 'blocked',
-  'key decisions': 'decisions',
-  decisions: 'decisions',
-  'decisions made': 'decisions',
-  'next steps': 'nextSteps',
-  'next step': 'nextSteps',
-  next: 'nextSteps',
-  todo: 'nextSteps',
-  'to do': 'nextSteps',
-  'remaining work': 'nextSteps',
-  'critical context': 'criticalContext',
-  'important context': 'criticalContext',
-  'key context': 'criticalContext',
-  context: 'criticalContext',
-};
-
-const MAIN_SECTIONS = new Set<SectionKey>(['goal', 'constraints', 'progress', 'decisions', 'nextSteps', 'criticalContext']);
-
-/** "## Key Decisions:" / "**Next steps**" / "In-Progress" -> "key decisions", "next steps", "in progress". */
-function normalizeHeading(text: string): string {
-  return text
-    .replace(/[*_`]/g, '')
-    .replace(/\(.*?\)/g, ' ')
-    .replace(/&/g, ' and ')
-    .replace(/[-/]/g, ' ')
-    .replace(/[:.]+\s*$/, '')
-    .replace(/^\s*\d+[.)]\s*/, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
-}
-
-function sectionOf(headingText: string): SectionKey | undefined {
-  return SECTION_NAMES[normalizeHeading(headingText)];
-}
-
-const ATX = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$/;
-const ATX_EMPTY = /^ {0,3}#{1,6}[ \t]*$/;
-const BOLD_LINE = /^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$/;
-const LABEL_LINE = /^\s*([A-Za-z][A-Za-z &/-]{1,40}):\s*(.*)$/;
-const FENCE = /^\s{0,3}(```|~~~)/;
-const RULE = /^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/;
-
-interface Heading {
-  text: string;
-  /** Text after a "Label: text" heading, kept as the section's first line. */
-  inline?: string;
-  /** A markdown (#) heading, as opposed to a bold line or label recognized by name. */
-  atx: boolean;
-}
-
-function headingOf(line: string): Heading | undefined {
-  const atx = ATX.exec(line);
-  if (atx) return { text: atx[2], atx: true };
-  if (ATX_EMPTY.test(line)) return { text: '', atx: true };
-  const bold = BOLD_LINE.exec(line);
-  if (bold && sectionOf(bold[1])) return { text: bold[1].replace(/:\s*$/, ''), atx: false };
-  const label = LABEL_LINE.exec(line);
-  if (label && !/^\s*[-*+•]/.test(line) && sectionOf(label[1])) {
-    return { text: label[1], inline: label[2].trim() || undefined, atx: false };
-  }
-  return undefined;
-}
-
-const PLACEHOLDER = /^[(\[_*]*\s*(none|none yet|nothing|nothing yet|n\/?a|not applicable|no\s+\w+(\s+\w+)?\s+yet|empty|tbd|-+|—)\s*\.?\s*[)\]_*]*\.?$/i;
+const PLACEHOLDER = /^[(\[_*]*\s*(none|none yet|nothing|nothing yet|n\/?a|not applicable|no\s+\w+(\s+\w+)?\s+yet|empty|tbd|-+|—)\s*(?:\.\s*)?[)\]_*]*\.?$/i;
 
 function isPlaceholder(text: string): boolean {
   return !text.trim() || PLACEHOLDER.test(text.trim());
@@ -172,7 +81,7 @@ function itemsOf(lines: string[]): Item[] {
     items.push(current);
   };
   for (const raw of lines) {
-    const line = raw.replace(/\s+$/, '');
+    const line = raw.trimEnd();
     if (inFence) {
       if (current) (current as Item).text += `\n${line}`;
       else push(line);
@@ -229,18 +138,104 @@ function decisionOf(text: string): SummaryDecision {
   // Not a colon inside a code span or parentheses.
   const balanced = (t: string) => (t.split('`').length - 1) % 2 === 0 && t.split('(').length === t.split(')').length;
   if (colon && balanced(colon[1])) return { title: colon[1].trim(), rationale: colon[2].trim() };
-  const dash = /^(.{1,160}?)\s+[–—-]{1,2}\s+(.+)$/s.exec(text);
-  if (dash) return { title: dash[1].trim(), rationale: dash[2].trim() };
+  // The shortest title never ends in a space (items are trimmed); the spaces after it are taken whole (no backtracking).
+  const dash = /^(.{0,159}?\S)(?=(\s+))\2[–—-]{1,2}\s+(.+)$/s.exec(text);
+  if (dash) return { title: dash[1].trim(), rationale: dash[3].trim() };
   return { title: text.trim(), rationale: '' };
+}
+
+/** Appends to a list only what it does not hold yet (a Set beside it: `includes` on every add is quadratic). */
+function uniqueAppender<T>(list: T[], keyOf: (item: T) => string): (item: T) => void {
+  const seen = new Set(list.map(keyOf));
+  return (item) => {
+    const key = keyOf(item);
+    if (seen.has(key)) return;
+    seen.add(key);
+    list.push(item);
+  };
 }
 
 function fileList(body: string): string[] {
   const out: string[] = [];
+  const add = uniqueAppender(out, (f) => f);
   for (const raw of body.split('\n')) {
     const line = raw.trim().replace(/^[-*+•]\s+/, '').replace(/^`(.*)`$/, '$1').trim();
-    if (line && !out.includes(line)) out.push(line);
+    if (line) add(line);
   }
   return out;
+}
+
+/**
+ * The text with ASCII letters lowered and every offset kept, for a
+ * case-insensitive tag search (toLowerCase also changes a few non-ASCII
+ * letters, some into two characters or into ASCII: then only A-Z are lowered).
+ */
+function asciiLower(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length && !/[\u0130\u212a]/.test(text)) return lower;
+  return text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/** Where an unclosed block's body ends: the next `<tag>`/`</tag>`, blank line, or the end of the text. */
+function unclosedBodyEnd(lower: string, from: number): number {
+  for (let p = from; p < lower.length; p++) {
+    const c = lower.charCodeAt(p);
+    if (c === 0x3c /* < */) {
+      let k = p + 1;
+      if (lower.charCodeAt(k) === 0x2f /* / */) k++;
+      const nameStart = k;
+      while (k < lower.length && ((lower.charCodeAt(k) >= 0x61 && lower.charCodeAt(k) <= 0x7a) || lower.charCodeAt(k) === 0x2d)) k++;
+      if (k > nameStart && lower.charCodeAt(k) === 0x3e /* > */) return p;
+    } else if (c === 0x0a) {
+      let k = p + 1;
+      while (k < lower.length && (lower.charCodeAt(k) === 0x20 || lower.charCodeAt(k) === 0x09)) k++;
+      if (lower.charCodeAt(k) === 0x0a) return p;
+    }
+  }
+  return lower.length;
+}
+
+/**
+ * Takes one kind of file block out of the text, in linear time: closed
+ * blocks first; then an unclosed one runs to the next tag, a blank line, or
+ * the end; then stray closing tags go. (The same as the lazy regexes
+ * `<tag>([\s\S]*?)</tag>` and `<tag>([\s\S]*?)(?=<\/?[a-z-]+>|\n[ \t]*\n|$)`,
+ * case-insensitive, which rescan to the end from every unclosed tag.)
+ */
+function takeFileBlocks(text: string, tag: string, take: (body: string) => void): string {
+  const open = `<${tag}>`;
+  const close = `</${tag}>`;
+  // Most summaries hold no such tag: one case-insensitive search instead of lowering the text three times.
+  if (!new RegExp(`</?${tag}>`, 'i').test(text)) return text;
+  const cut = (source: string, blockEnd: (lower: string, bodyStart: number) => { bodyEnd: number; end: number } | undefined): string => {
+    const lower = asciiLower(source);
+    let out = '';
+    let from = 0;
+    for (let o = lower.indexOf(open); o >= 0; o = lower.indexOf(open, from)) {
+      const block = blockEnd(lower, o + open.length);
+      if (!block) break;
+      take(source.slice(o + open.length, block.bodyEnd));
+      out += source.slice(from, o);
+      from = block.end;
+    }
+    return out + source.slice(from);
+  };
+  let rest = cut(text, (lower, bodyStart) => {
+    const c = lower.indexOf(close, bodyStart);
+    return c < 0 ? undefined : { bodyEnd: c, end: c + close.length };
+  });
+  rest = cut(rest, (lower, bodyStart) => {
+    const end = unclosedBodyEnd(lower, bodyStart);
+    return { bodyEnd: end, end };
+  });
+  const lower = asciiLower(rest);
+  let out = '';
+  let from = 0;
+  for (let c = lower.indexOf(close); c >= 0; c = lower.indexOf(close, from)) {
+    out += rest.slice(from, c);
+    from = c + close.length;
+  }
+  return out + rest.slice(from);
 }
 
 /** Takes the `<read-files>` / `<modified-files>` blocks out of the text, wherever they are. */
@@ -250,95 +245,18 @@ function extractFileBlocks(text: string, result: ParsedSummary): string {
     ['modified-files', 'modifiedFiles'],
   ];
   let rest = text;
-  const take = (key: 'readFiles' | 'modifiedFiles', body: string) => {
-    for (const f of fileList(body)) if (!result[key].includes(f)) result[key].push(f);
-    return '';
-  };
   for (const [tag, key] of tags) {
-    // Closed blocks first; then an unclosed one runs to the next tag, a blank line, or the end.
-    rest = rest.replace(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'gi'), (_m, body: string) => take(key, body));
-    rest = rest.replace(new RegExp(`<${tag}>([\\s\\S]*?)(?=<\\/?[a-z-]+>|\\n[ \\t]*\\n|$(?![\\s\\S]))`, 'gi'), (_m, body: string) => take(key, body));
-    rest = rest.replace(new RegExp(`</${tag}>`, 'gi'), '');
+    const add = uniqueAppender(result[key], (f) => f);
+    rest = takeFileBlocks(rest, tag, (body) => fileList(body).forEach(add));
   }
   return rest;
-}
-
-interface Line {
-  text: string;
-  inFence: boolean;
-}
-
-function markFences(lines: string[]): Line[] {
-  let inFence = false;
-  return lines.map((text) => {
-    const isFence = FENCE.test(text);
-    const mark = { text, inFence: inFence || isFence };
-    if (isFence) inFence = !inFence;
-    return mark;
-  });
-}
-
-const TURN_HEADING_NORM = normalizeHeading(TURN_CONTEXT_HEADING.replace(/^#+\s*/, ''));
-
-function isTurnHeading(text: string): boolean {
-  const n = normalizeHeading(text);
-  return n === TURN_HEADING_NORM || /\bturn\b/.test(n);
-}
-
-/**
- * Finds where the split-turn part starts: a separator line followed by a
- * heading naming the turn, or by no main-section heading at all; or, without
- * a separator, Arbor's turn-context heading itself.
- */
-function splitTurnContext(lines: Line[]): { body: Line[]; turn: string | null } {
-  const firstHeadingAfter = (from: number): Heading | undefined => {
-    for (let k = from; k < lines.length; k++) {
-      if (lines[k].inFence) continue;
-      const h = headingOf(lines[k].text);
-      if (h) return h;
-    }
-    return undefined;
-  };
-  const hasMainHeadingAfter = (from: number): boolean => {
-    for (let k = from; k < lines.length; k++) {
-      if (lines[k].inFence) continue;
-      const h = headingOf(lines[k].text);
-      const key = h && sectionOf(h.text);
-      if (key && MAIN_SECTIONS.has(key)) return true;
-    }
-    return false;
-  };
-  const turnFrom = (start: number): string | null => {
-    let k = start;
-    while (k < lines.length && !lines[k].text.trim()) k++;
-    if (k < lines.length && !lines[k].inFence) {
-      const h = headingOf(lines[k].text);
-      if (h && isTurnHeading(h.text)) k++;
-    }
-    const text = lines.slice(k).map((l) => l.text).join('\n').trim();
-    return text || null;
-  };
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i].inFence) continue;
-    const text = lines[i].text;
-    if (text.trim() === TURN_CONTEXT_SEPARATOR || RULE.test(text)) {
-      const rest = lines.slice(i + 1).some((l) => l.text.trim());
-      if (!rest) continue;
-      const h = firstHeadingAfter(i + 1);
-      if ((h && isTurnHeading(h.text)) || !hasMainHeadingAfter(i + 1)) return { body: lines.slice(0, i), turn: turnFrom(i + 1) };
-    } else {
-      const h = headingOf(text);
-      if (h && h.atx && normalizeHeading(h.text) === TURN_HEADING_NORM) return { body: lines.slice(0, i), turn: turnFrom(i) };
-    }
-  }
-  return { body: lines, turn: null };
 }
 
 function parseInto(markdown: string, result: ParsedSummary): void {
   let text = markdown.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');
   text = extractFileBlocks(text, result);
-  const { body, turn } = splitTurnContext(markFences(text.split('\n')));
-  result.turnContext = turn;
+  const outline = outlineOf(text);
+  result.turnContext = outline.turn;
 
   interface Section {
     heading: string;
@@ -348,22 +266,28 @@ function parseInto(markdown: string, result: ParsedSummary): void {
   const preamble: string[] = [];
   const sections: Section[] = [];
   let current: Section | null = null;
-  for (const line of body) {
-    const h = line.inFence ? undefined : headingOf(line.text);
+  const { lines, headings } = outline;
+  for (let i = 0; i < outline.bodyEnd; i++) {
+    const h = headings[i];
     if (h) {
-      current = { heading: h.text.trim(), key: sectionOf(h.text), lines: h.inline ? [h.inline] : [] };
+      current = { heading: h.text.trim(), key: h.key, lines: h.inline ? [h.inline] : [] };
       sections.push(current);
       continue;
     }
-    if (current) current.lines.push(line.text);
-    else preamble.push(line.text);
+    if (current) current.lines.push(lines[i]);
+    else preamble.push(lines[i]);
   }
   const pre = preamble.join('\n').trim();
   result.preamble = pre || null;
 
-  const addAll = (key: ListKey, items: string[]) => {
-    for (const item of items) if (!result[key].includes(item)) result[key].push(item);
+  const adders = new Map<ListKey, (item: string) => void>();
+  const adderFor = (key: ListKey) => {
+    let add = adders.get(key);
+    if (!add) adders.set(key, (add = uniqueAppender(result[key], (t) => t)));
+    return add;
   };
+  const addDecision = uniqueAppender(result.decisions, (d) => JSON.stringify([d.title, d.rationale]));
+  const addAll = (key: ListKey, items: string[]) => items.forEach(adderFor(key));
   for (const s of sections) {
     const items = itemsOf(s.lines);
     switch (s.key) {
@@ -378,14 +302,13 @@ function parseInto(markdown: string, result: ParsedSummary): void {
       case 'progress':
         // Items straight under "Progress": the checkbox says where they belong; plain items are done work.
         for (const item of items) {
-          const key: ListKey = item.check === ' ' ? 'inProgress' : 'done';
-          if (!result[key].includes(item.text)) result[key].push(item.text);
+          adderFor(item.check === ' ' ? 'inProgress' : 'done')(item.text);
         }
         break;
       case 'decisions':
         for (const item of items) {
           const d = decisionOf(item.text);
-          if (d.title && !result.decisions.some((x) => x.title === d.title && x.rationale === d.rationale)) result.decisions.push(d);
+          if (d.title) addDecision(d);
         }
         break;
       default:

@@ -1,4 +1,5 @@
 import type { AgentMessage, UserContentBlock } from '../session/types';
+import { isTextBlock, isThinkingBlock, isToolCallBlock } from '../session/contentBlocks';
 
 export const TOOL_RESULT_MAX_CHARS = 2000;
 
@@ -18,7 +19,7 @@ export const SUMMARY_TAGS = {
 function blocksText(content: string | UserContentBlock[] | undefined, separator: string): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.filter((b) => b && b.type === 'text').map((b) => (b as { text: string }).text).join(separator);
+  return content.filter(isTextBlock).map((b) => b.text).join(separator);
 }
 
 /** Cuts `text` to `max` UTF-16 units without splitting a surrogate pair, and says how much was cut. */
@@ -72,16 +73,15 @@ export function serializeConversation(messages: readonly AgentMessage[], options
       case 'assistant': {
         const blocks = Array.isArray(m.content) ? m.content : [];
         if (includeThinking) {
-          const thinking = blocks.filter((b) => b.type === 'thinking').map((b) => (b as { thinking: string }).thinking).filter(Boolean);
+          const thinking = blocks.filter(isThinkingBlock).map((b) => b.thinking).filter(Boolean);
           if (thinking.length) parts.push(`[Assistant thinking]: ${thinking.join('\n')}`);
         }
         if (blocks.some((b) => b.type === 'text')) {
-          parts.push(`[Assistant]: ${blocks.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n')}`);
+          parts.push(`[Assistant]: ${blocks.filter(isTextBlock).map((b) => b.text).join('\n')}`);
         }
         const calls = blocks
-          .filter((b) => b.type === 'toolCall')
-          .map((b) => {
-            const call = b as { name: string; arguments?: Record<string, unknown> };
+          .filter(isToolCallBlock)
+          .map((call) => {
             const args = Object.entries(call.arguments ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
             return `${call.name}(${args})`;
           });

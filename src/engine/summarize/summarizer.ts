@@ -18,13 +18,18 @@ export interface SummaryRequest {
   customInstructions?: string;
   /** Output budget in tokens (from the model's output limit). */
   maxOutputTokens: number;
+  /** The "Pinned" part of Critical Context (compaction pins, see compaction/pins.ts), to be kept verbatim. */
+  pinned?: string;
+  /** Files the summarized span (and earlier checkpoints) changed and read, sorted. */
+  files?: { readFiles: string[]; modifiedFiles: string[] };
   /** A fresh routing/session id for this one-off request. */
   requestId: string;
 }
 
 export interface SummaryResult {
   text: string;
-  usage: Usage;
+  /** What the model call cost; absent when no model was called (the offline summarizer). */
+  usage?: Usage;
 }
 
 export interface Summarizer {
@@ -78,6 +83,11 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 
 export function emptyUsage(): Usage {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+}
+
+/** The sum of two optional usages: absent when neither was recorded. */
+export function addOptionalUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  return a && b ? addUsage(a, b) : a ?? b;
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {

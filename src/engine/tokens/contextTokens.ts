@@ -1,6 +1,8 @@
+import { mergeSystemMessages } from '../context/systemMessage';
 import type { Projection } from '../context/projection';
-import type { AgentMessage, AssistantMessage, SystemMessage, Usage } from '../session/types';
+import type { AgentMessage, SystemMessage, Usage } from '../session/types';
 import type { TokenEstimator } from './estimators';
+import { projectedEntryTokens } from './entryTokens';
 
 export interface ContextTokens {
   tokens: number;
@@ -19,7 +21,7 @@ export function usageTotal(usage: Usage): number {
 /** Usage of an assistant message that completed normally and reported a non-zero count. */
 export function validUsage(message: AgentMessage): Usage | undefined {
   if (message.role !== 'assistant') return undefined;
-  const m = message as AssistantMessage;
+  const m = message;
   if (m.stopReason === 'aborted' || m.stopReason === 'error' || !m.usage || typeof m.usage !== 'object') return undefined;
   return usageTotal(m.usage) > 0 ? m.usage : undefined;
 }
@@ -67,6 +69,12 @@ export function estimateProjectedContextTokens(projection: Projection, estimator
     const roles = projection.roles(pos);
     if (roles.length === 0) continue;
     const msgs = projection.messages(pos);
+    if (!msgs.some((m) => validUsage(m))) {
+      // No usage here: the entry's count (cached per entry) is what it adds.
+      trailing += projectedEntryTokens(projection, pos, estimator);
+      messagesAfter += msgs.length;
+      continue;
+    }
     for (let j = msgs.length - 1; j >= 0; j--) {
       const usage = validUsage(msgs[j]);
       if (usage) {
@@ -96,7 +104,12 @@ function wholeEstimate(projection: Projection, estimator: TokenEstimator): Conte
   for (let pos = 0; pos < projection.length; pos++) {
     const roles = projection.roles(pos);
     if (roles.length === 0) continue;
-    for (const m of projection.messages(pos)) {
+    const msgs = projection.messages(pos);
+    if (!msgs.some((m) => m.role === 'system')) {
+      tokens += projectedEntryTokens(projection, pos, estimator);
+      continue;
+    }
+    for (const m of msgs) {
       if (m.role === 'system') systems.push(m);
       else tokens += estimator.estimate(m);
     }
@@ -104,31 +117,6 @@ function wholeEstimate(projection: Projection, estimator: TokenEstimator): Conte
   const system = mergeSystemMessages(systems);
   if (system) tokens += estimator.estimate(system);
   return { tokens, usageTokens: 0, trailingTokens: tokens, lastUsageIndex: null };
-}
-
-/** The system prompt in effect after every system message: content appended, sections patched, tools by name. */
-export function mergeSystemMessages(messages: readonly SystemMessage[]): SystemMessage | undefined {
-  if (messages.length === 0) return undefined;
-  const content: string[] = [];
-  const sections = new Map<string, string>();
-  const tools = new Map<string, unknown>();
-  for (const m of messages) {
-    const text = typeof m.content === 'string' ? m.content : (m.content ?? []).filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
-    if (text.length > 0) content.push(text);
-    for (const [name, value] of Object.entries(m.sections ?? {})) {
-      if (value === null) sections.delete(name);
-      else sections.set(name, value);
-    }
-    const removed = (m as { toolsRemoved?: { name: string }[] }).toolsRemoved ?? [];
-    for (const t of removed) tools.delete(t.name);
-    for (const t of m.toolsAdded ?? []) tools.set(String((t as { name?: unknown }).name), t);
-  }
-  return {
-    role: 'system',
-    content: content.join('\n\n'),
-    ...(sections.size ? { sections: Object.fromEntries(sections) } : {}),
-    ...(tools.size ? { toolsAdded: [...tools.values()] } : {}),
-  };
 }
 
 export function shouldCompact(contextTokens: number, contextWindow: number, settings: { enabled: boolean; reserveTokens: number }): boolean {

@@ -1,30 +1,86 @@
+import { entryContextMessages } from '../context/entryMessages';
+import { estimatorByName, type EstimatorName, type TokenEstimator } from './estimators';
+import { MAX_PARSED_ENTRY_BYTES } from '../session/entryLimits';
 import type { Projection } from '../context/projection';
 import type { SessionIndex } from '../session/sessionIndex';
-import type { TokenEstimator } from './estimators';
-
-const caches = new WeakMap<SessionIndex, Map<string, Map<number, number>>>();
-
-function cacheFor(index: SessionIndex, estimator: TokenEstimator): Map<number, number> {
-  let byEstimator = caches.get(index);
-  if (!byEstimator) caches.set(index, (byEstimator = new Map()));
-  let cache = byEstimator.get(estimator.name);
-  if (!cache) byEstimator.set(estimator.name, (cache = new Map()));
-  return cache;
-}
+import { TokenCounts } from './tokenCounts';
 
 /**
- * Tokens the entry at projected position `pos` adds to the context. Counts of
- * unedited entries are cached per entry and estimator, so re-planning after an
- * append or on another leaf does not count the same entry twice.
+ * The one per-entry token counter (engine planning, the CLI and the editor's
+ * tree): the tokens an entry's own context messages add, counted once per
+ * index and estimator and kept in the index (`index.tokenCounts`), so a
+ * second plan, a re-render or another leaf never count an entry again.
+ * Only entries somebody asks about are counted (a plan's keep-recent window,
+ * the rows on screen): nothing counts a whole session up front.
+ */
+
+/**
+ * Tokens estimated for an entry too large to parse (its line is longer than
+ * MAX_PARSED_ENTRY_BYTES): its byte length / 4, Pi's characters / 4 rule
+ * applied to bytes (an over-estimate for non-ASCII text). The line is never
+ * read for it.
+ */
+export function estimateFromBytes(bytes: number): number {
+  return Math.ceil(bytes / 4);
+}
+
+function toEstimator(estimator: TokenEstimator | EstimatorName): TokenEstimator {
+  return typeof estimator === 'string' ? estimatorByName(estimator) : estimator;
+}
+
+function countsFor(index: SessionIndex, name: string): TokenCounts {
+  let counts = index.tokenCounts.get(name);
+  if (!counts) index.tokenCounts.set(name, (counts = new TokenCounts()));
+  return counts;
+}
+
+/** Whether the entry's line is too large to be parsed for a count (then it is estimated from its length). */
+export function isOversizedEntry(index: SessionIndex, i: number): boolean {
+  const rec = index.record(i);
+  return rec.end - rec.start > MAX_PARSED_ENTRY_BYTES;
+}
+
+/** Tokens entry `i` adds to the context (its own messages, unedited), cached in the index per estimator. */
+export function entryTokens(index: SessionIndex, i: number, estimator: TokenEstimator | EstimatorName): number {
+  const est = toEstimator(estimator);
+  const counts = countsFor(index, est.name);
+  const hit = counts.get(i);
+  if (hit !== undefined) return hit;
+  let tokens = 0;
+  if (isOversizedEntry(index, i)) {
+    const rec = index.record(i);
+    tokens = entryContextTypes.has(rec.type) ? estimateFromBytes(rec.end - rec.start) : 0;
+  } else {
+    for (const m of entryContextMessages(index.entry(i))) tokens += est.estimate(m);
+  }
+  counts.set(i, tokens);
+  return tokens;
+}
+
+/** Entry types that can add messages to the context (see entryContextMessages). */
+const entryContextTypes = new Set(['message', 'custom_message', 'branch_summary', 'compaction']);
+
+/**
+ * Tokens the entry at projected position `pos` adds to the context: the
+ * cached per-entry count, unless a context edit changes the entry or it is
+ * an older compaction inside the range (those are counted from the projection).
  */
 export function projectedEntryTokens(projection: Projection, pos: number, estimator: TokenEstimator): number {
   const entryIndex = projection.entries[pos];
-  const cacheable = !projection.editFor(pos) && !(pos > 0 && projection.index.record(entryIndex).type === 'compaction');
-  const cache = cacheable ? cacheFor(projection.index, estimator) : undefined;
-  const hit = cache?.get(entryIndex);
-  if (hit !== undefined) return hit;
+  const own = !projection.editFor(pos) && !(pos > 0 && projection.index.record(entryIndex).type === 'compaction');
+  if (own) return entryTokens(projection.index, entryIndex, estimator);
   let tokens = 0;
   for (const m of projection.messages(pos)) tokens += estimator.estimate(m);
-  cache?.set(entryIndex, tokens);
   return tokens;
+}
+
+/** Copies the counts made on one index to another (a preview to the full index), by position map. */
+export function adoptTokenCounts(from: SessionIndex, to: SessionIndex, positions: ReadonlyMap<number, number>): void {
+  for (const [name, counts] of from.tokenCounts) {
+    const into = countsFor(to, name);
+    for (const [p, tokens] of counts) {
+      const q = positions.get(p);
+      if (q !== undefined && !into.has(q)) into.set(q, tokens);
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import { IMAGE_TOKENS, messageParts } from './messageText';
+import { countTextTokens } from './countText';
 import type { AgentMessage } from '../session/types';
 
 export type EstimatorName = 'chars' | 'tokenizer';
@@ -20,8 +21,10 @@ export const charsEstimator: TokenEstimator = {
   },
 };
 
-type CountTokens = (text: string) => number;
+type CountTokens = (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
 let countTokensFn: CountTokens | undefined;
+/** Special-token text such as `<|endoftext|>` in a session is counted as ordinary text (the default throws). */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** gpt-tokenizer's encoder tables take a while to load (about 0.4 s): only when a count is first needed, or preloaded. */
 function loadTokenizer(): CountTokens {
@@ -30,8 +33,13 @@ function loadTokenizer(): CountTokens {
   return countTokensFn;
 }
 
-function countTokens(text: string): number {
-  return (countTokensFn ?? loadTokenizer())(text);
+function countPiece(text: string): number {
+  return (countTokensFn ?? loadTokenizer())(text, AS_TEXT);
+}
+
+/** Tokens of one text: linear in its length whatever it holds (see countText.ts). */
+export function countTokens(text: string): number {
+  return countTextTokens(text, countPiece);
 }
 
 /**
@@ -49,7 +57,7 @@ export function preloadTokenizer(): boolean {
   return true;
 }
 
-/** A real BPE count (gpt-tokenizer, o200k) of the same pieces, for accuracy. */
+/** A real BPE count (gpt-tokenizer, o200k) of the same pieces, for accuracy; bounded on pathological text (countText.ts). */
 export const tokenizerEstimator: TokenEstimator = {
   name: 'tokenizer',
   estimate(message) {

@@ -1,85 +1,147 @@
+import { isRecord } from '../session/jsonObject';
+import { isImageBlock, isTextBlock, isThinkingBlock, isToolCallBlock, messageRole } from '../session/contentBlocks';
 import type { AgentMessage, SessionEntry, UserContentBlock } from '../session/types';
+import { ONE_LINE_MAX, oneLine } from './oneLine';
+
+/**
+ * The one description of an entry shared by the CLI (`arbor tree`, `arbor
+ * context`) and the extension (tree rows, pickers, search results): `kind`
+ * says what the entry is (icons, menus, filters), `title` names it in a word
+ * or two, `text` is a one-line preview of its content.
+ */
+export type EntryKind =
+  | 'user'
+  | 'assistant'
+  | 'toolCalls'
+  | 'toolResult'
+  | 'toolError'
+  | 'bash'
+  | 'system'
+  | 'custom'
+  | 'customMessage'
+  | 'compaction'
+  | 'branchSummary'
+  | 'modelChange'
+  | 'thinkingLevel'
+  | 'label'
+  | 'sessionInfo'
+  | 'contextEdit'
+  | 'usage'
+  | 'assistantError'
+  | 'unknown';
 
 export interface EntryPreview {
-  /** e.g. 'user', 'assistant', 'toolResult', 'compaction', 'branch_summary', 'model_change', or an unknown type. */
-  kind: string;
-  /** One line, at most `max` characters. */
+  kind: EntryKind;
+  /** Short role/type word shown first (e.g. "You", "Assistant"). */
+  title: string;
+  /** The one-line preview text. */
   text: string;
 }
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-function blocks(content: string | UserContentBlock[] | undefined): string {
+/** The text of a message's content (a string, or blocks: text kept, images as "[image]"); anything else reads as ''. */
+export function contentText(content: string | UserContentBlock[] | unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((b) => (b?.type === 'text' ? b.text : b?.type === 'image' ? '[image]' : '')).filter(Boolean).join(' ');
+  const parts: string[] = [];
+  for (const b of content) {
+    if (isTextBlock(b) && typeof b.text === 'string') parts.push(b.text);
+    else if (isImageBlock(b)) parts.push('[image]');
+  }
+  return parts.join(' ');
 }
 
-function messageText(m: AgentMessage): string {
+function toolCallText(name: unknown, args: unknown): string {
+  const a = isRecord(args) ? args : {};
+  const key = ['path', 'command', 'pattern', 'url', 'query'].find((k) => typeof a[k] === 'string');
+  return key ? `${String(name)}(${oneLine(String(a[key]), 60)})` : `${String(name)}()`;
+}
+
+export function messagePreview(m: AgentMessage, max = ONE_LINE_MAX): EntryPreview {
+  const fit = (t: string, n = max) => oneLine(t, Math.min(n, max));
   switch (m.role) {
     case 'user':
-    case 'custom':
-    case 'toolResult':
-    case 'system':
-      return m.role === 'toolResult' ? `${m.toolName}: ${blocks(m.content)}` : blocks(m.content);
+      return { kind: 'user', title: 'User', text: fit(contentText(m.content)) };
     case 'assistant': {
-      const parts: string[] = [];
-      for (const b of Array.isArray(m.content) ? m.content : []) {
-        if (b.type === 'text' && b.text) parts.push(b.text);
-        else if (b.type === 'toolCall') parts.push(`${b.name}(${typeof b.arguments?.path === 'string' ? b.arguments.path : typeof b.arguments?.command === 'string' ? b.arguments.command : '…'})`);
+      const blocks = Array.isArray(m.content) ? m.content : [];
+      const text = blocks.filter(isTextBlock).map((b) => b.text).join(' ');
+      const calls = blocks.filter(isToolCallBlock).map((b) => toolCallText(b.name, b.arguments));
+      if (m.stopReason === 'error' || m.stopReason === 'aborted') {
+        return { kind: 'assistantError', title: 'Assistant', text: fit(`${m.stopReason}: ${m.errorMessage ?? text}`) };
       }
-      if (!parts.length && m.stopReason && m.stopReason !== 'stop') parts.push(`(${m.stopReason}${m.errorMessage ? `: ${m.errorMessage}` : ''})`);
-      return parts.join(' ');
+      if (calls.length && !text.trim()) return { kind: 'toolCalls', title: 'Assistant', text: fit(calls.join(', ')) };
+      if (calls.length) return { kind: 'toolCalls', title: 'Assistant', text: fit(`${text} → ${calls.join(', ')}`) };
+      if (!text.trim()) {
+        const thinking = blocks.find(isThinkingBlock);
+        return { kind: 'assistant', title: 'Assistant', text: thinking?.thinking ? fit(`(thinking) ${thinking.thinking}`) : '(empty)' };
+      }
+      return { kind: 'assistant', title: 'Assistant', text: fit(text) };
     }
+    case 'toolResult':
+      return {
+        kind: m.isError ? 'toolError' : 'toolResult',
+        title: m.toolName ? String(m.toolName) : 'Tool result',
+        text: fit(contentText(m.content)) || '(no output)',
+      };
     case 'bashExecution':
-      return `$ ${m.command}`;
+      return { kind: 'bash', title: 'Shell', text: fit(`$ ${m.command}${m.exitCode ? `  (exit ${m.exitCode})` : ''}`) };
+    case 'system':
+      return { kind: 'system', title: 'System prompt', text: fit(contentText(m.content)) };
+    case 'custom':
+      return { kind: 'customMessage', title: String(m.customType || 'Custom'), text: fit(contentText(m.content)) };
     case 'branchSummary':
+      return { kind: 'branchSummary', title: 'Branch summary', text: summaryPreview(m.summary, max) };
     case 'compactionSummary':
-      return m.summary;
+      return { kind: 'compaction', title: 'Compaction', text: summaryPreview(m.summary, max) };
+    default:
+      return { kind: 'unknown', title: String(messageRole(m) ?? 'message'), text: '' };
+  }
+}
+
+/** First meaningful line of a structured summary (the goal), for a preview. */
+export function summaryPreview(summary: unknown, max = ONE_LINE_MAX): string {
+  if (typeof summary !== 'string') return '';
+  const lines = summary.split('\n').map((l) => l.trim());
+  const goalAt = lines.findIndex((l) => /^#+\s*goal/i.test(l));
+  const from = goalAt >= 0 ? goalAt + 1 : 0;
+  for (let i = from; i < lines.length; i++) {
+    const l = lines[i].replace(/^[-*]\s*(\[.\]\s*)?/, '');
+    if (l && !l.startsWith('#') && !l.startsWith('<')) return oneLine(l, max);
   }
   return '';
 }
 
-/** The one-line description of an entry used by the tree views. */
-export function entryPreview(entry: SessionEntry, max = 80): EntryPreview {
-  const e = entry as Record<string, unknown>;
-  switch (entry.type) {
+export function entryPreview(e: SessionEntry, max = ONE_LINE_MAX): EntryPreview {
+  const fit = (t: string, n = max) => oneLine(t, Math.min(n, max));
+  switch (e.type) {
     case 'message': {
-      const m = e.message as AgentMessage;
-      return { kind: m.role, text: oneLine(messageText(m), max) };
+      const m: AgentMessage | undefined = e.message;
+      return m && typeof m === 'object' ? messagePreview(m, max) : { kind: 'unknown', title: 'Message', text: '' };
     }
     case 'compaction':
-      return { kind: 'compaction', text: oneLine(`compacted ${String(e.tokensBefore ?? '?')} tokens: ${firstGoal(String(e.summary ?? ''))}`, max) };
+      return { kind: 'compaction', title: 'Compaction', text: summaryPreview(e.summary, max) };
     case 'branch_summary':
-      return { kind: 'branch_summary', text: oneLine(`branch summary: ${firstGoal(String(e.summary ?? ''))}`, max) };
+      return { kind: 'branchSummary', title: 'Branch summary', text: summaryPreview(e.summary, max) };
     case 'model_change':
-      return { kind: 'model_change', text: oneLine(`model ${String(e.provider)}/${String(e.modelId)}`, max) };
+      return { kind: 'modelChange', title: 'Model', text: `${String(e.provider)}/${String(e.modelId)}` };
     case 'thinking_level_change':
-      return { kind: 'thinking_level_change', text: `thinking ${String(e.thinkingLevel)}` };
+      return { kind: 'thinkingLevel', title: 'Thinking', text: String(e.thinkingLevel) };
     case 'label':
-      return { kind: 'label', text: oneLine(e.label ? `label ${String(e.targetId)} "${String(e.label)}"` : `label ${String(e.targetId)} cleared`, max) };
+      return {
+        kind: 'label',
+        title: 'Label',
+        text: typeof e.label === 'string' && e.label ? `“${fit(e.label, 60)}” on ${String(e.targetId)}` : `cleared on ${String(e.targetId)}`,
+      };
     case 'session_info':
-      return { kind: 'session_info', text: oneLine(`session name: ${String(e.name ?? '')}`, max) };
+      return { kind: 'sessionInfo', title: 'Session name', text: fit(String(e.name ?? '')) };
     case 'custom':
-      return { kind: 'custom', text: oneLine(`${String(e.customType ?? 'custom')}`, max) };
+      return { kind: 'custom', title: 'Extension state', text: String(e.customType ?? '') };
     case 'custom_message':
-      return { kind: 'custom_message', text: oneLine(`${String(e.customType ?? '')}: ${blocks(e.content as string | UserContentBlock[])}`, max) };
+      return { kind: 'customMessage', title: String(e.customType || 'Custom message'), text: fit(contentText(e.content)) };
     case 'context_edit':
-      return { kind: 'context_edit', text: oneLine(e.replacement === null ? `hides ${String(e.targetId)} from the context` : `edits ${String(e.targetId)}`, max) };
+      return { kind: 'contextEdit', title: 'Context edit', text: `${e.replacement === null ? 'removes' : 'replaces'} ${String(e.targetId)}` };
     case 'usage':
-      return { kind: 'usage', text: oneLine(`usage ${String(e.kind ?? '')}`, max) };
-    default:
-      return { kind: entry.type, text: oneLine(`(${entry.type})`, max) };
+      return { kind: 'usage', title: 'Usage', text: '' };
+    case 'unknown':
+      return { kind: 'unknown', title: e.originalType, text: '' };
   }
-}
-
-/** The first Goal line of a structured summary, else its first non-empty line. */
-function firstGoal(summary: string): string {
-  const lines = summary.split('\n').map((l) => l.trim());
-  const g = lines.findIndex((l) => /^#+\s*goal/i.test(l));
-  const pick = (from: number) => lines.slice(from).find((l) => l && !l.startsWith('#')) ?? '';
-  return (g >= 0 ? pick(g + 1) : pick(0)).replace(/^[-*]\s*/, '');
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { applyCompaction, proposeCompaction, type CompactionProposal } from '../../engine/operations/compact';
+import { StaleSessionError } from '../../engine/session/writer';
 import type { CompactionReason } from '../../engine/hooks/events';
 import type { SummaryView } from '../../webview/protocol';
 import { viewFromEntry, viewFromProposal } from '../summaryView';
@@ -9,6 +10,7 @@ import { log, reportError } from '../logging';
 import { readConfig } from '../settings';
 import type { SessionModel } from '../sessionStore';
 import { showInfo } from '../notify';
+import { nothingToCompact, nothingToCompactMessage } from './compactCheck';
 
 /** Options for running Compact from code (other extensions, tests): no prompts. */
 export interface CompactCommandOptions {
@@ -35,6 +37,14 @@ export type CompactCommandResult =
 export async function compactCommand(arbor: ArborServices, target?: unknown, options: CompactCommandOptions = {}): Promise<CompactCommandResult | undefined> {
   const model = await arbor.resolveSession(target);
   if (!model) return undefined;
+  // Check first: with nothing to compact, say so now rather than after asking for instructions.
+  // (An error here, e.g. invalid Pi settings, is left for the compaction itself to report as it always did.)
+  const nothing = await nothingToCompact(arbor, model).catch(() => undefined);
+  if (nothing !== undefined) {
+    void showInfo(nothingToCompactMessage(model.title ?? model.file, nothing));
+    log().info(`compact ${model.file}: nothing: ${nothing}`);
+    return { kind: 'nothing', reason: nothing };
+  }
   let instructions = options.instructions;
   if (instructions === undefined) {
     instructions = await vscode.window.showInputBox({
@@ -61,6 +71,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
       report(`summarizing with ${author}…`);
       return proposeCompaction({
         file: model.file,
+        index: await arbor.store.ensureLoaded(model), // the view's index: no second read of the file
         summarizer,
         customInstructions,
         reason: options.reason ?? 'manual',
@@ -69,7 +80,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
       });
     });
     if (result.kind !== 'proposal') {
-      void showInfo(`Arbor: nothing to compact: ${result.reason}.`);
+      void showInfo(result.kind === 'nothing' ? nothingToCompactMessage(model.title ?? model.file, result.reason) : `Arbor: compaction cancelled: ${result.reason}.`);
       log().info(`compact ${model.file}: ${result.kind}: ${result.reason}`);
       return result;
     }
@@ -107,8 +118,10 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
 async function applyProposal(arbor: ArborServices, model: SessionModel, proposal: CompactionProposal, summary: string | undefined, skipLiveCheck = false): Promise<string | undefined> {
   if (!skipLiveCheck && !(await arbor.confirmAppend(model, 'Compacting'))) return undefined;
   try {
-    const entry = await applyCompaction(proposal, { summary, hooks: arbor.hooks, beforeWrite: arbor.store.noteOwnEntries });
-    await arbor.store.readTail(model.file);
+    const entry = await arbor.store.write(model, (index) => {
+      if (proposal.index !== index) throw new StaleSessionError(`${model.file} was reloaded since the compaction was planned. Nothing was written; compact again.`);
+      return applyCompaction(proposal, { summary, hooks: arbor.hooks, beforeWrite: arbor.store.noteOwnEntries });
+    });
     log().info(`compact ${model.file}: wrote compaction ${entry.id} (firstKept ${entry.firstKeptEntryId}, tokensBefore ${entry.tokensBefore})`);
     arbor.setActive(model.file);
     void arbor.revealEntry(model.file, entry.id);

@@ -23,24 +23,32 @@ export async function findOnPath(command: string, env: NodeJS.ProcessEnv = proce
   return undefined;
 }
 
-function shellQuote(s: string): string {
-  return process.platform === 'win32' ? `"${s.replace(/"/g, '""')}"` : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+/** The npm package of the Pi coding agent, named in the hint when `pi` is not found. */
+export const PI_PACKAGE = '@earendil-works/pi-coding-agent';
 
-/** Arbor: Continue in Pi. Opens a terminal running `pi --session FILE` in the session's folder. */
+/**
+ * Arbor: Continue in Pi. Opens a terminal running `pi --session FILE` in the
+ * session's folder. Pi is the terminal's process (shellPath/shellArgs): no
+ * shell reads a command line, so nothing in the file name is expanded.
+ */
 export async function continueInPiCommand(arbor: ArborServices, node?: unknown): Promise<vscode.Terminal | undefined> {
   const model = await arbor.resolveSession(node);
   if (!model) return undefined;
   const pi = readConfig().piPath;
   const found = await findOnPath(pi);
   if (!found) {
-    void showWarning(`Arbor: "${pi}" was not found on PATH. Install the Pi coding agent (npm install -g @mariozechner/pi-coding-agent) or set arbor.piPath.`, 'Open Settings').then((choice) => {
+    void showWarning(`Arbor: "${pi}" was not found on PATH. Install the Pi coding agent (npm install -g ${PI_PACKAGE}) or set arbor.piPath.`, 'Open Settings').then((choice) => {
       if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'arbor.piPath');
     });
     return undefined;
   }
-  const terminal = vscode.window.createTerminal({ name: `Pi: ${model.title ?? path.basename(model.file)}`, cwd: baseDirFor(model.cwd), iconPath: new vscode.ThemeIcon('hubot') });
+  const terminal = vscode.window.createTerminal({
+    name: `Pi: ${model.title ?? path.basename(model.file)}`,
+    cwd: baseDirFor(model.cwd),
+    iconPath: new vscode.ThemeIcon('hubot'),
+    shellPath: found,
+    shellArgs: ['--session', model.file],
+  });
   terminal.show();
-  terminal.sendText(`${shellQuote(found)} --session ${shellQuote(model.file)}`);
   return terminal;
 }

@@ -1,14 +1,19 @@
 import * as vscode from 'vscode';
 import { applyNavigation, proposeNavigation } from '../../engine/operations/navigate';
+import { StaleSessionError } from '../../engine/session/writer';
 import type { Summarizer } from '../../engine/summarize/summarizer';
 import { withCancellableProgress, type ArborServices } from '../services';
 import { log, reportError } from '../logging';
-import { entryPreview, oneLine } from '../tree/preview';
+import { entryPreview } from '../../engine/tree/entryPreview';
+import { oneLine } from '../../engine/tree/oneLine';
 import { viewFromEntry } from '../summaryView';
+import { selectedOrPickedEntry } from '../tree/entryPicker';
 import { readConfig } from '../settings';
 import type { ArborNode } from '../tree/nodes';
 import type { SessionModel } from '../sessionStore';
 import { showInfo } from '../notify';
+import { restoreFilesAfterJump } from '../files/fileCommands';
+import type { RestoreFilesOptions, RestoreFilesResult } from '../files/restoreFiles';
 
 export type JumpSummaryMode = 'none' | 'summarize' | 'custom' | 'replace';
 
@@ -19,6 +24,8 @@ export interface JumpCommandOptions {
   label?: string;
   /** Show the written branch summary in the panel (default: only when asked from the notification). */
   showSummary?: boolean;
+  /** Also restore files to the new leaf, without asking (see src/vscode/files/restoreFiles.ts). */
+  restoreFiles?: RestoreFilesOptions;
 }
 
 export interface JumpCommandResult {
@@ -29,6 +36,8 @@ export interface JumpCommandResult {
   written?: string[];
   /** The text of a user-message target, handed back for editing. */
   editorText?: string | null;
+  /** What "also restore files to this point" did, when it ran. */
+  files?: RestoreFilesResult;
 }
 
 interface ModePick extends vscode.QuickPickItem {
@@ -72,7 +81,7 @@ async function pickMode(model: SessionModel, targetText: string): Promise<JumpSu
  * `branchSummary.skipPrompt` (then: no summary, no question).
  */
 export async function jumpCommand(arbor: ArborServices, node?: unknown, options: JumpCommandOptions = {}): Promise<JumpCommandResult | undefined> {
-  let target = await targetOf(arbor, node ?? arbor.treeView.selection[0]);
+  let target = await targetOf(arbor, node ?? (await selectedOrPickedEntry(arbor, 'Jump Here: to which entry?')));
   if (!target) {
     void showInfo('Arbor: select an entry in the Sessions view to jump to.');
     return undefined;
@@ -119,6 +128,7 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
       if (summarizer) report(`with ${summarizer.provider}${summarizer.model ? `/${summarizer.model}` : ''}…`);
       const proposal = await proposeNavigation({
         file: model.file,
+        index, // the view's index: no second read of the file
         targetId: target!.entryId,
         summarize,
         customInstructions: instructions?.trim() || undefined,
@@ -129,7 +139,11 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
         signal,
       });
       if (proposal.kind !== 'proposal') return proposal;
-      return { kind: 'applied' as const, result: await applyNavigation(proposal, { hooks: engine.hooks, signal, beforeWrite: arbor.store.noteOwnEntries }) };
+      const applied = await arbor.store.write(model, (held) => {
+        if (held !== proposal.index) throw new StaleSessionError(`${model.file} was reloaded since the jump was planned. Nothing was written; jump again.`);
+        return applyNavigation(proposal, { hooks: engine.hooks, signal, beforeWrite: arbor.store.noteOwnEntries });
+      });
+      return { kind: 'applied' as const, result: applied };
     });
     if (result.kind !== 'applied') {
       void showInfo(`Arbor: ${result.reason}.`);
@@ -137,14 +151,14 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
     }
     const nav = result.result;
     const ids = nav.written.map((e) => e.id);
-    await arbor.store.readTail(model.file);
     arbor.setActive(model.file);
     log().info(`jump ${model.file}: ${target.entryId} (new leaf ${nav.newLeafId ?? 'root'}), wrote ${ids.join(', ')}`);
     await arbor.revealLeaf(model.file);
     const summaryEntryId = nav.summaryEntry?.id;
     if (summaryEntryId && options.showSummary) showWritten(arbor, model, summaryEntryId);
     void announce(arbor, model, nav.editorText, summaryEntryId, options);
-    return { kind: 'jumped', newLeafId: nav.newLeafId, summaryEntryId, written: ids, editorText: nav.editorText };
+    const files = await restoreFilesAfterJump(arbor, model.file, nav.newLeafId, options.summarize === undefined, options.restoreFiles);
+    return { kind: 'jumped', newLeafId: nav.newLeafId, summaryEntryId, written: ids, editorText: nav.editorText, files };
   } catch (err) {
     if (!(err instanceof Error && err.name === 'MissingApiKey')) await reportError('Jump', err);
     return undefined;

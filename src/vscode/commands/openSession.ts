@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import type { ArborServices } from '../services';
+import { rawUri } from '../readOnlyFiles';
 import { log, reportError } from '../logging';
 
 /** Arbor: Open Session File... Adds a JSONL session from anywhere to the Sessions view (remembered per workspace). */
@@ -33,9 +35,33 @@ export async function openSessionCommand(arbor: ArborServices, uri?: vscode.Uri)
   }
 }
 
-/** Arbor: Open Raw Session File. The JSONL itself, in a text editor. */
-export async function openRawCommand(arbor: ArborServices, node?: unknown): Promise<void> {
-  const model = await arbor.resolveSession(node);
-  if (!model) return;
-  await vscode.window.showTextDocument(vscode.Uri.file(model.file), { preview: true });
+/**
+ * Arbor: Open Raw Session File. The JSONL itself, read-only (the file is
+ * append-only: see readOnlyFiles.ts). Arguments: a session (tree node, file
+ * path or URI) and optionally a 1-based line to reveal; an entry node opens
+ * at its own line.
+ */
+export async function openRawCommand(arbor: ArborServices, target?: unknown, line?: number): Promise<vscode.TextEditor | undefined> {
+  let file: string | undefined;
+  if (typeof target === 'string') file = path.resolve(target);
+  else if (target instanceof vscode.Uri) file = target.fsPath;
+  else file = (await arbor.resolveSession(target))?.file;
+  if (!file) return undefined;
+  if (line === undefined) line = entryLine(arbor, file, target);
+  const editor = await vscode.window.showTextDocument(rawUri(file), { preview: true });
+  if (typeof line === 'number' && Number.isInteger(line) && line >= 1) {
+    const at = new vscode.Position(Math.min(line, editor.document.lineCount) - 1, 0);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
+  }
+  return editor;
+}
+
+/** The line of an entry node's entry in the store's index, if the target is one. */
+function entryLine(arbor: ArborServices, file: string, target: unknown): number | undefined {
+  const entryId = target && typeof target === 'object' ? (target as { entryId?: unknown }).entryId : undefined;
+  const index = arbor.store.get(file)?.index;
+  if (typeof entryId !== 'string' || !index) return undefined;
+  const i = index.indexOf(entryId);
+  return i >= 0 ? index.record(i).line : undefined;
 }

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { appendEntries } from '../../engine/session/writer';
-import { loadSession } from '../../engine/session/loadSession';
 import type { ArborServices } from '../services';
 import { log, reportError } from '../logging';
-import { entryPreview, oneLine } from '../tree/preview';
+import { entryPreview } from '../../engine/tree/entryPreview';
+import { oneLine } from '../../engine/tree/oneLine';
 import type { ArborNode } from '../tree/nodes';
+import { selectedOrPickedEntry } from '../tree/entryPicker';
 import { showInfo } from '../notify';
 
 /**
@@ -13,7 +14,7 @@ import { showInfo } from '../notify';
  * writes it, so the leaf stays where it is.
  */
 export async function setLabelCommand(arbor: ArborServices, node?: unknown, label?: string): Promise<string | undefined> {
-  const n = (node ?? arbor.treeView.selection[0]) as ArborNode | { file?: string; entryId?: string } | undefined;
+  const n = (node ?? (await selectedOrPickedEntry(arbor, 'Set Label: on which entry?'))) as ArborNode | { file?: string; entryId?: string } | undefined;
   if (!n || typeof n.file !== 'string' || typeof (n as { entryId?: unknown }).entryId !== 'string') {
     void showInfo('Arbor: select an entry in the Sessions view to label.');
     return undefined;
@@ -36,14 +37,14 @@ export async function setLabelCommand(arbor: ArborServices, node?: unknown, labe
   }
   label = label.trim();
   try {
-    // The file is the truth: the view's index may not yet have read a write still in flight.
-    const index = await loadSession(file);
-    if ((index.labelOf(entryId) ?? '') === label) return label;
+    // The file is the truth: read what was appended since the view's index last did (no reload).
+    await arbor.store.readTail(model.file);
+    if ((model.index.labelOf(entryId) ?? '') === label) return label;
     if (!(await arbor.confirmAppend(model, 'Labelling'))) return undefined;
     const entry: { type: string; targetId: string; label?: string } = { type: 'label', targetId: entryId };
     if (label) entry.label = label;
-    const written = await appendEntries(index, [entry], { beforeWrite: arbor.store.noteOwnEntries });
-    await arbor.store.readTail(file);
+    // The writer reads the file's new bytes into the store's index before it appends.
+    const written = await arbor.store.write(model, (index) => appendEntries(index, [entry], { beforeWrite: arbor.store.noteOwnEntries }));
     log().info(`label ${file}: ${entryId} -> ${label || '(cleared)'} (entry ${written[0].id})`);
     return label;
   } catch (err) {

@@ -4,6 +4,18 @@ import { readConfig } from '../settings';
 import { reportError } from '../logging';
 import type { SummaryView } from '../../webview/protocol';
 import { showInfo } from '../notify';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
+
+function isSummary(index: SessionIndex, i: number): boolean {
+  return i >= 0 && ['compaction', 'branch_summary'].includes(index.record(i).type);
+}
+
+/** The newest compaction or branch summary on the session's active path (what Show Summary shows for a session). */
+export function latestSummaryOnPath(index: SessionIndex): string | undefined {
+  const path = index.pathTo(index.leafIndex);
+  for (let k = path.length - 1; k >= 0; k--) if (isSummary(index, path[k])) return index.record(path[k]).id;
+  return undefined;
+}
 
 /**
  * Arbor: Show Summary. Opens a compaction or branch summary in the panel; on
@@ -15,15 +27,12 @@ export async function showSummaryCommand(arbor: ArborServices, node?: unknown): 
   if (!model?.index) return undefined;
   const index = model.index;
   let entryId = typeof n?.entryId === 'string' ? n.entryId : undefined;
-  const isSummary = (i: number) => ['compaction', 'branch_summary'].includes(index.record(i).type);
-  if (!entryId || !isSummary(index.indexOf(entryId))) {
-    const path = index.pathTo(index.leafIndex);
-    const found = [...path].reverse().find(isSummary);
-    if (found === undefined) {
+  if (!entryId || !isSummary(index, index.indexOf(entryId))) {
+    entryId = latestSummaryOnPath(index);
+    if (entryId === undefined) {
       void showInfo('Arbor: there is no compaction or branch summary on the current path of this session.');
       return undefined;
     }
-    entryId = index.record(found).id;
   }
   try {
     const view = viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);

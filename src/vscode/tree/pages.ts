@@ -59,6 +59,11 @@ export class LinePages {
     this.windows.set(this.key(file, line), { first: entries[Math.max(0, from)], last: to >= end ? undefined : entries[to] });
   }
 
+  /** Forgets every window (the rows of every line changed: another filter). */
+  forgetAll(): void {
+    this.windows.clear();
+  }
+
   /** Forgets the windows of a session's lines (its positions changed: a preview gave way to the full index). */
   forget(file: string): void {
     for (const key of [...this.windows.keys()]) if (key.startsWith(`${file}#`)) this.windows.delete(key);
@@ -81,6 +86,16 @@ export class LinePages {
       this.set(file, line, entries, from, Math.min(entries.length - 1, to + this.pageSize));
     }
     return true;
+  }
+
+  /** Shows the first page of the line ("Go to Start"). */
+  showStart(file: string, line: number, entries: readonly number[]): void {
+    if (entries.length > this.pageSize) this.set(file, line, entries, 0, this.pageSize - 1);
+  }
+
+  /** Shows the whole line (every row of it). */
+  showAll(file: string, line: number, entries: readonly number[]): void {
+    if (entries.length > 0) this.set(file, line, entries, 0, entries.length - 1);
   }
 
   /** Makes the window include `entry`. Returns whether the window changed. */

@@ -1,5 +1,6 @@
 import type { SessionIndex } from '../../engine/session/sessionIndex';
-import { entryPreview, type EntryPreview } from './preview';
+import type { EntryPreview } from '../../engine/tree/entryPreview';
+import { rowPreview } from '../../engine/tree/rowPreview';
 
 const caches = new WeakMap<SessionIndex, Map<number, EntryPreview>>();
 
@@ -13,6 +14,6 @@ export function cachedPreview(index: SessionIndex, i: number): EntryPreview {
   let cache = caches.get(index);
   if (!cache) caches.set(index, (cache = new Map()));
   let p = cache.get(i);
-  if (!p) cache.set(i, (p = entryPreview(index.entry(i))));
+  if (!p) cache.set(i, (p = rowPreview(index, i)));
   return p;
 }

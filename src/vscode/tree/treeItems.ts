@@ -1,17 +1,25 @@
 import * as vscode from 'vscode';
+import { countChangedFiles } from '../../engine/files/sessionFiles';
 import * as path from 'node:path';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
-import type { AssistantMessage } from '../../engine/session/types';
+import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
+import { isRecord } from '../../engine/session/jsonObject';
+import { isTextBlock, isThinkingBlock } from '../../engine/session/contentBlocks';
 import { usageTotal } from '../../engine/tokens/contextTokens';
 import type { SessionModel } from '../sessionStore';
 import type { SessionLayout } from './layout';
 import type { BranchNode, EntryNode, MoreNode, NoticeNode } from './nodes';
 import { PAGE_SIZE } from './pages';
 import { nodeKey } from './nodes';
-import { formatTokens, oneLine, type EntryKind } from './preview';
+import type { EntryKind } from '../../engine/tree/entryPreview';
+import { formatTokens } from '../../engine/tree/formatTokens';
+import { oneLine } from '../../engine/tree/oneLine';
 import { cachedPreview } from './previewCache';
-import { entryTokens } from './entryTokens';
-import type { EstimatorName } from '../../engine/tokens/estimators';
+import { entryTokens } from '../../engine/tokens/entryTokens';
+import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
+import { compactionNumbers } from '../../engine/context/contextNumbers';
+import { changesBefore, isJumpTarget, type TreeFilter } from './rowFilter';
+import type { ContextBoundary } from './contextBoundary';
 
 /** Codicon and theme colour per entry kind. */
 const ICONS: Record<EntryKind, [string, string?]> = {
@@ -36,6 +44,9 @@ const ICONS: Record<EntryKind, [string, string?]> = {
   unknown: ['question'],
 };
 
+/** The codicon id of each entry kind (for QuickPick labels: `$(id)`). */
+export const ICON_IDS = Object.fromEntries(Object.entries(ICONS).map(([k, [id]]) => [k, id])) as Record<EntryKind, string>;
+
 function icon(kind: EntryKind): vscode.ThemeIcon {
   const [id, color] = ICONS[kind];
   return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
@@ -54,39 +65,66 @@ export function relativeTime(ms: number, now = Date.now()): string {
   return new Date(ms).toLocaleDateString();
 }
 
-/** "Nov 29, 19:22" (this year) or "Nov 29 2025, 19:22". */
-export function shortDate(ms: number, now = Date.now()): string {
-  const d = new Date(ms);
-  const sameYear = d.getFullYear() === new Date(now).getFullYear();
-  const date = d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', ...(sameYear ? {} : { year: 'numeric' }) });
-  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
-  return `${date}, ${time}`;
+/** "34 KB", "101 MB". */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 }
 
-export function sessionItem(model: SessionModel, live: boolean): vscode.TreeItem {
+/** When the session was last active: its last entry's time (loaded index, else the peek), else the file's mtime. */
+export function lastActivityOf(model: SessionModel): number {
+  const index = model.index;
+  if (index && index.entryCount > 0) {
+    const t = Date.parse(String(index.entry(index.entryCount - 1).timestamp));
+    if (!Number.isNaN(t)) return t;
+  }
+  return model.peek?.lastActivityMs ?? model.mtimeMs;
+}
+
+/** "52 entries" (exact: loaded or counted) or "~48,100 entries" (estimated from the bytes read). */
+function entryCountText(model: SessionModel): string | undefined {
+  const exact = model.index !== undefined;
+  const n = model.index?.entryCount ?? model.peek?.entryCount;
+  if (n === undefined) return undefined;
+  const approx = !exact && !model.peek?.entryCountExact;
+  return `${approx ? '~' : ''}${n.toLocaleString('en-US')} entr${n === 1 ? 'y' : 'ies'}`;
+}
+
+export function sessionItem(model: SessionModel, live: boolean, now = Date.now()): vscode.TreeItem {
   const label = model.title || path.basename(model.file, '.jsonl');
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = nodeKey({ type: 'session', file: model.file });
+  const last = lastActivityOf(model);
+  const count = entryCountText(model);
+  const size = model.index?.size ?? model.size ?? model.peek?.size;
   const parts: string[] = [];
   if (live) parts.push('● live');
-  if (model.index) parts.push(`${model.index.entryCount} entries`);
-  const started = Date.parse(model.timestamp);
-  parts.push(Number.isNaN(started) ? relativeTime(model.mtimeMs) : shortDate(started));
+  parts.push(relativeTime(last, now) || 'no activity');
+  if (count) parts.push(count);
+  if (size) parts.push(formatBytes(size));
   if (model.source === 'opened') parts.push('opened');
-  item.description = parts.filter(Boolean).join(' · ');
+  item.description = parts.join(' · ');
   item.iconPath = live ? new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green')) : new vscode.ThemeIcon('comment-discussion');
   item.contextValue = `arborSession${live ? ':live' : ''}`;
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown('$(comment-discussion) **');
   tip.appendText(label);
-  tip.appendMarkdown('**\n\n');
-  tip.appendText(`File: ${model.file}\n`);
-  tip.appendMarkdown('\n\n');
-  if (model.cwd) tip.appendText(`Working directory: ${model.cwd}`);
-  tip.appendMarkdown('\n\n');
-  if (model.timestamp) tip.appendText(`Started: ${new Date(model.timestamp).toLocaleString()}`);
-  tip.appendMarkdown('\n\n');
-  if (model.mtimeMs) tip.appendText(`Last written: ${relativeTime(model.mtimeMs)}`);
+  tip.appendMarkdown('**');
+  if (model.peek?.name && model.peek.firstUserMessage) {
+    tip.appendMarkdown('\n\n');
+    tip.appendText(`First message: ${model.peek.firstUserMessage}`);
+  }
+  const row = (name: string, value: string) => {
+    tip.appendMarkdown('\n\n');
+    tip.appendText(`${name}: ${value}`);
+  };
+  row('File', model.file);
+  if (model.cwd) row('Working directory', model.cwd);
+  const started = Date.parse(model.timestamp);
+  if (!Number.isNaN(started)) row('First activity', `${new Date(started).toLocaleString()} (${relativeTime(started, now)})`);
+  if (last) row('Last activity', `${new Date(last).toLocaleString()} (${relativeTime(last, now)})`);
+  if (count || size) row('Size', [count && (count.startsWith('~') ? `${count} (estimated from the first and last 64 KB)` : count), size && formatBytes(size)].filter(Boolean).join(', '));
   if (live) tip.appendMarkdown('\n\n$(pulse) Another process wrote to this session in the last few seconds.');
   item.tooltip = tip;
   return item;
@@ -96,13 +134,24 @@ export interface EntryItemContext {
   index: SessionIndex;
   layout: SessionLayout;
   estimator: EstimatorName;
+  filter: TreeFilter;
+  /** The entry shown as current (the leaf, or its nearest ancestor that is a row under the filter). */
+  shownLeaf: number;
+  /** Where the model's context starts on the active path (undefined: no compaction on it). */
+  boundary: ContextBoundary | undefined;
 }
+
+/** Scheme of the resourceUri a summarized row carries, for its label to be dimmed (see SummarizedDecorations). */
+export const SUMMARIZED_SCHEME = 'arbor-summarized';
+
+/** The command a click on an entry row runs: the entry opened in the panel. */
+export const SHOW_ENTRY_COMMAND = 'arbor.showEntry';
 
 export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeItem {
   const { index, layout } = ctx;
   const entry = index.entry(node.index);
   const preview = cachedPreview(index, node.index);
-  const isLeaf = node.index === layout.leafIndex;
+  const isLeaf = node.index === ctx.shownLeaf;
   const branches = layout.branchesAt(node.index);
   // Conversation rows show their text; metadata rows say what they are; summaries are named as such.
   const isSummary = preview.kind === 'compaction' || preview.kind === 'branchSummary';
@@ -113,29 +162,42 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   const entryLabel = index.labelOf(node.entryId);
   const tokens = entryTokens(index, node.index, ctx.estimator);
   const desc: string[] = [];
+  const summarized = ctx.boundary?.isSummarized(node.index) ?? false;
   if (isLeaf) desc.push('● current');
+  if (summarized) desc.push('summarized');
+  if (ctx.boundary?.firstKept === node.index) desc.push('▶ context starts here');
+  if (ctx.boundary?.compaction === node.index) desc.push(`active compaction: ${ctx.boundary.summarizedCount} entries summarized`);
   if (entryLabel) desc.push(`#${entryLabel}`);
+  // What filtered-out bookkeeping says about this row: a jump's leaf move to it, the model/thinking it was sent with.
+  if (ctx.filter !== 'all' && isJumpTarget(index, node.index)) desc.push('↩ jumped here');
+  desc.push(...changesBefore(index, node.index, ctx.filter));
   if (branches.length) desc.push(`${branches.length} other branch${branches.length === 1 ? '' : 'es'}`);
   if (['toolResult', 'toolError', 'bash', 'customMessage'].includes(preview.kind)) desc.unshift(preview.title);
   if (entry.type === 'compaction') {
-    const before = (entry as { tokensBefore?: unknown }).tokensBefore;
-    if (typeof before === 'number') desc.push(`${formatTokens(before)} → ${formatTokens(tokens)} tokens`);
+    // Before and after as the panel and `arbor context` report them (one function).
+    const { tokensBefore, tokensAfter } = compactionNumbers(index, node.index, estimatorByName(ctx.estimator));
+    if (tokensBefore !== undefined) desc.push(`${formatTokens(tokensBefore)} → ${formatTokens(tokensAfter)} tokens`);
   } else if (tokens > 0) {
     desc.push(`${formatTokens(tokens)} tokens`);
   }
   if (isSummary && preview.text) desc.push(preview.text);
   item.description = desc.join(' · ');
-  item.iconPath = isLeaf ? new vscode.ThemeIcon('debug-stackframe', new vscode.ThemeColor('charts.green')) : icon(preview.kind);
-  const flags = [`type=${entry.type}`, `kind=${preview.kind}`];
+  item.iconPath = isLeaf
+    ? new vscode.ThemeIcon('debug-stackframe', new vscode.ThemeColor('charts.green'))
+    : summarized
+      ? new vscode.ThemeIcon(ICONS[preview.kind][0], new vscode.ThemeColor('disabledForeground'))
+      : icon(preview.kind);
+  // Dims the label too (a file decoration's colour): the model sees only the compaction's summary of this entry.
+  if (summarized) item.resourceUri = vscode.Uri.from({ scheme: SUMMARIZED_SCHEME, path: `/${node.entryId}` });
+  const flags = [`type=${entryTypeOf(entry)}`, `kind=${preview.kind}`];
   if (isLeaf) flags.push('leaf');
   if (preview.kind === 'compaction' || preview.kind === 'branchSummary') flags.push('summary');
   if (layout.isOnActivePath(node.index)) flags.push('active');
+  if (summarized) flags.push('summarized');
   item.contextValue = `arborEntry:${flags.join(':')}`;
   // The tooltip is made on hover (resolveTreeItem): building it for every row slowed down long lines.
-  item.accessibilityInformation = { label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : ''}` };
-  if (preview.kind === 'compaction' || preview.kind === 'branchSummary') {
-    item.command = { command: 'arbor.showSummary', title: 'Show Summary', arguments: [node] };
-  }
+  item.accessibilityInformation = { label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : ''}${summarized ? ', summarized by the active compaction' : ''}` };
+  item.command = { command: SHOW_ENTRY_COMMAND, title: 'Show Entry', arguments: [node.file, node.entryId] };
   return item;
 }
 
@@ -145,7 +207,7 @@ export function entryTooltip(node: EntryNode, ctx: EntryItemContext): vscode.Mar
   const title = cachedPreview(index, node.index).title;
   const tokens = entryTokens(index, node.index, ctx.estimator);
   const label = index.labelOf(node.entryId);
-  const e = index.entry(node.index) as unknown as Record<string, unknown>;
+  const e = index.entry(node.index);
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown('**');
   tip.appendText(title);
@@ -159,23 +221,24 @@ export function entryTooltip(node: EntryNode, ctx: EntryItemContext): vscode.Mar
   tip.appendMarkdown('\n\n');
   if (typeof e.timestamp === 'string') tip.appendText(`${new Date(e.timestamp).toLocaleString()} · `);
   tip.appendText(`${formatTokens(tokens)} tokens in context`);
-  const m = e.message as AssistantMessage | undefined;
+  const m = e.type === 'message' ? e.message : undefined;
   if (m && m.role === 'assistant' && m.usage && typeof m.usage === 'object') {
     tip.appendText(` · context at this reply: ${formatTokens(usageTotal(m.usage))} tokens (${String(m.provider)}/${String(m.model)})`);
   }
   tip.appendMarkdown('\n\n---\n\n');
   const full = cachedPreview(index, node.index).text;
-  tip.appendText(oneLine(fullText(e) || full, 600));
+  tip.appendText(oneLine(fullText(entryFields(e)) || full, 600));
   return tip;
 }
 
-function fullText(e: Record<string, unknown>): string {
+/** The longest text an entry holds (its summary, or its message's text and thinking), from its fields as read. */
+function fullText(e: Readonly<Record<string, unknown>>): string {
   if (typeof e.summary === 'string') return e.summary;
-  const m = e.message as { content?: unknown } | undefined;
+  const m = isRecord(e.message) ? e.message : undefined;
   if (m && typeof m.content === 'string') return m.content;
   if (m && Array.isArray(m.content)) {
     return m.content
-      .map((b: { type?: string; text?: string; thinking?: string }) => (b?.type === 'text' ? b.text : b?.type === 'thinking' ? `(thinking) ${b.thinking}` : ''))
+      .map((b: unknown) => (isTextBlock(b) ? b.text : isThinkingBlock(b) ? `(thinking) ${b.thinking}` : ''))
       .filter(Boolean)
       .join(' ');
   }
@@ -192,8 +255,10 @@ export function branchItem(node: BranchNode, ctx: EntryItemContext): vscode.Tree
   item.id = nodeKey(node);
   const size = layout.subtreeSize(node.start);
   const labels = line.map((i) => index.labelOf(index.record(i).id)).filter(Boolean);
-  const latest = index.entry(layout.latestUnder(node.start)) as { timestamp?: string };
+  const latest = index.entry(layout.latestUnder(node.start));
   const desc = [`branch · ${size} entr${size === 1 ? 'y' : 'ies'}`];
+  const changedFiles = countChangedFiles(index, line);
+  if (changedFiles) desc.push(`${changedFiles} file${changedFiles === 1 ? '' : 's'} changed`);
   if (labels.length) desc.push(`#${labels[0]}`);
   if (latest.timestamp) desc.push(relativeTime(Date.parse(latest.timestamp)));
   item.description = desc.join(' · ');
@@ -204,6 +269,7 @@ export function branchItem(node: BranchNode, ctx: EntryItemContext): vscode.Tree
   tip.appendText(node.startId);
   tip.appendMarkdown('`\n\n');
   tip.appendText(`${size} entries. Jump Here moves to its newest entry.`);
+  if (changedFiles) tip.appendText(` It changed ${changedFiles} file${changedFiles === 1 ? '' : 's'} (Show File Changes lists them).`);
   item.tooltip = tip;
   return item;
 }
@@ -229,4 +295,14 @@ export function moreItem(node: MoreNode, hidden: number, counting = false): vsco
   item.tooltip = `This line is long: the tree shows part of it. Click to show ${n} ${node.direction} entries.`;
   item.command = { command: 'arbor.showMore', title: 'Show More Entries', arguments: [node] };
   return item;
+}
+
+/** Dims the labels of summarized rows (their resourceUri has SUMMARIZED_SCHEME). */
+export class SummarizedDecorations implements vscode.FileDecorationProvider {
+  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
+    if (uri.scheme !== SUMMARIZED_SCHEME) return undefined;
+    const d = new vscode.FileDecoration(undefined, 'Summarized by the active compaction: the model sees its summary, not this entry', new vscode.ThemeColor('disabledForeground'));
+    d.propagate = false;
+    return d;
+  }
 }

@@ -4,22 +4,27 @@ import { readConfig } from '../settings';
 import { log } from '../logging';
 import type { ArborNode, BranchNode, EntryNode, MoreNode, SessionNode } from './nodes';
 import { nodeKey } from './nodes';
-import { branchItem, entryItem, entryTooltip, moreItem, noticeItem, sessionItem, type EntryItemContext } from './treeItems';
+import { branchItem, entryItem, entryTooltip, lastActivityOf, moreItem, noticeItem, sessionItem, type EntryItemContext } from './treeItems';
 import type { EstimatorName } from '../../engine/tokens/estimators';
 import type { LayoutNode } from './layout';
 import { LinePages } from './pages';
 import { adoptPreviewWork } from './adoptPreview';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { SessionLayout } from './layout';
+import { contextBoundary } from './contextBoundary';
+import { LineRows, isTreeFilter, passesFilter, shownAncestor, shownLeaf, type TreeFilter } from './rowFilter';
+
+const FILTER_KEY = 'arbor.treeFilter';
 
 /**
  * What an entry row shows that can change while the session grows: whether
  * it is the leaf, on the active path, its side branches and its label (its
  * text and tokens never change; the estimator is fixed until a redraw).
  */
-function rowStamp(data: TreeData, pos: number, id: string): string {
-  const { layout, index } = data;
-  return `${pos === layout.leafIndex ? 1 : 0}${layout.isOnActivePath(pos) ? 1 : 0}${layout.branchesAt(pos).length}:${index.labelOf(id) ?? ''}`;
+function rowStamp(data: TreeData & Pick<EntryItemContext, 'shownLeaf' | 'boundary'>, pos: number, id: string): string {
+  const { layout, index, boundary } = data;
+  const context = boundary ? `${boundary.isSummarized(pos) ? 's' : ''}${boundary.firstKept === pos ? 'f' : ''}${boundary.compaction === pos ? `c${boundary.summarizedCount}` : ''}` : '';
+  return `${context}${pos === data.shownLeaf ? 1 : 0}${layout.isOnActivePath(pos) ? 1 : 0}${layout.branchesAt(pos).length}:${index.children(pos).length}:${index.labelOf(id) ?? ''}`;
 }
 
 /** What rows are made from: a session's full index and layout, or a preview of its end while it loads. */
@@ -47,10 +52,25 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   private rows = new WeakMap<EntryNode, { stamp: string; index: SessionIndex; item: vscode.TreeItem }>();
   /** Sessions shown from a preview, waiting for their full index. */
   private readonly replacing = new Set<string>();
+  /** Who waits for VS Code to ask for a session's rows from its full index (see fullRowsShown). */
+  private readonly fullRowsWaiters = new Map<string, Array<() => void>>();
+  /** When VS Code was last answered a session's rows from its full index (performance.now()). */
+  private readonly fullRowsAnsweredAt = new Map<string, number>();
   /** arbor.tokenEstimator, read once per redraw (reading settings for every row is slow). */
   private estimator: EstimatorName | undefined;
+  private readonly lineRows = new LineRows();
+  private currentFilter: TreeFilter;
+  private readonly filterChanged = new vscode.EventEmitter<TreeFilter>();
+  /** Fires when the filter changes (the view's title and context keys follow it). */
+  readonly onDidChangeFilter = this.filterChanged.event;
 
-  constructor(private readonly store: SessionStore) {
+  constructor(
+    private readonly store: SessionStore,
+    /** Where the filter is remembered (the workspace's state). */
+    private readonly state?: vscode.Memento,
+  ) {
+    const saved = state?.get<string>(FILTER_KEY);
+    this.currentFilter = isTreeFilter(saved) ? saved : 'default';
     this.subscription = store.onDidChange((model) => {
       if (model) {
         // Node objects are kept (their keys are stable); only rows are redrawn.
@@ -65,13 +85,31 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   dispose(): void {
     this.subscription.dispose();
     this.emitter.dispose();
+    this.filterChanged.dispose();
+  }
+
+  /** Which entries are rows (see rowFilter.ts); remembered per workspace. */
+  get filter(): TreeFilter {
+    return this.currentFilter;
+  }
+
+  async setFilter(filter: TreeFilter): Promise<void> {
+    if (filter === this.currentFilter) return;
+    this.currentFilter = filter;
+    await this.state?.update(FILTER_KEY, filter);
+    // Row positions in each line change: the pages start again from the newest entries.
+    this.pages.forgetAll();
+    this.lineRows.clear();
+    this.redraw();
+    this.filterChanged.fire(filter);
   }
 
   /** Redraws every row (e.g. after a settings change) without re-reading files. */
   redraw(): void {
     this.estimator = undefined;
     this.rows = new WeakMap();
-    this.nodes.clear();
+    // Session nodes stay the same objects (VS Code knows elements by object: a reveal racing the refresh still finds them).
+    for (const file of this.nodes.keys()) this.forgetRows(file);
     this.emitter.fire(undefined);
   }
 
@@ -144,10 +182,10 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     return n.kind === 'entry' ? this.entryNode(model, n.index) : this.branchNode(model, n.start);
   }
 
-  /** The entries of a line (-1: the main line) in the layout. */
+  /** The rows of a line (-1: the main line) under the filter: its entries that pass it, and those where branches start. */
   private lineEntries(model: SessionModel, line: number): readonly number[] {
     const { layout } = this.data(model)!;
-    return line < 0 ? layout.mainLine : layout.lineFrom(line);
+    return this.lineRows.rows(layout, line, line < 0 ? layout.mainLine : layout.lineFrom(line), this.currentFilter);
   }
 
   /** The node holding a line's rows: the session for the main line, else the branch node. */
@@ -161,8 +199,13 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     const { hiddenBefore, hiddenAfter, shown } = this.pages.page(model.file, line, entries);
     const rows: ArborNode[] = hiddenBefore > 0 ? [this.moreNode(model, line, 'earlier')] : [];
     // VS Code asks for every row next: parse them in one pass over the file (neighbouring lines, one read).
-    this.data(model)!.index.parseEntries(shown);
-    for (const i of shown) rows.push(this.entryNode(model, i));
+    const { index, layout } = this.data(model)!;
+    index.parseEntries(shown);
+    for (const i of shown) {
+      if (passesFilter(index, i, this.currentFilter)) rows.push(this.entryNode(model, i));
+      // Filtered out, but side branches start there: they are rows of the line.
+      else for (const b of layout.branchesAt(i)) rows.push(this.branchNode(model, b));
+    }
     if (hiddenAfter > 0) rows.push(this.moreNode(model, line, 'later'));
     return rows;
   }
@@ -182,6 +225,84 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     const line = this.lineIn(this.data(model)!, node);
     if (node.line >= 0 && line < 0) return;
     if (this.pages.showMore(node.file, line, this.lineEntries(model, line), node.direction)) this.emitter.fire(this.lineOwner(model, line));
+  }
+
+  /**
+   * Resolves to true once VS Code has the session's rows from its full index:
+   * when it asks for them after loading, or after a preview gave way (revealing
+   * a row before that races VS Code's refresh of the session and leaves the
+   * preview's rows in the view). With `since` (a performance.now() time, e.g.
+   * when the row was expanded) an answer before that time does not count, as
+   * the rows VS Code is fetching for the expansion are not in the view yet.
+   * Resolves to false when the full rows are not there within `timeoutMs`
+   * (60 s; 1 s when the index is loaded already and only the answer is
+   * awaited: VS Code may hold the rows and not ask), so a caller that reveals
+   * leaves the view alone rather than move it much later.
+   */
+  fullRowsShown(file: string, options: { since?: number; timeoutMs?: number } = {}): Promise<boolean> {
+    const model = this.store.get(file);
+    if (!model) return Promise.resolve(false);
+    const ready = () => !!model.index && !model.preview && !this.replacing.has(file);
+    const answered = options.since === undefined || (this.fullRowsAnsweredAt.get(file) ?? -Infinity) >= options.since;
+    if (ready() && answered) return Promise.resolve(true);
+    const timeoutMs = options.timeoutMs ?? (ready() ? 1000 : 60_000);
+    return new Promise<boolean>((resolve) => {
+      const list = this.fullRowsWaiters.get(file) ?? [];
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        const waiting = this.fullRowsWaiters.get(file);
+        const at = waiting?.indexOf(wake) ?? -1;
+        if (waiting && at >= 0) waiting.splice(at, 1);
+        resolve(ready());
+      }, timeoutMs);
+      list.push(wake);
+      this.fullRowsWaiters.set(file, list);
+    });
+  }
+
+  private wakeFullRowsWaiters(file: string): void {
+    this.fullRowsAnsweredAt.set(file, performance.now());
+    const list = this.fullRowsWaiters.get(file);
+    if (!list) return;
+    this.fullRowsWaiters.delete(file);
+    // After VS Code got this answer (the waiters reveal rows of it).
+    setTimeout(() => list.forEach((wake) => wake()), 0);
+  }
+
+  /** "Go to Start": the first page of the session's main line; returns its first row (to reveal). */
+  async goToStart(file: string): Promise<ArborNode | undefined> {
+    const model = this.store.get(file);
+    if (!model) return undefined;
+    await this.store.ensureLoaded(model);
+    const rows = this.lineEntries(model, -1);
+    this.pages.showStart(file, -1, rows);
+    this.emitter.fire(this.sessionNode(file));
+    return this.pageOf(model, -1)[0];
+  }
+
+  /** Shows every row of a line: the one a "more" row or a branch node stands for (the main line for a session). */
+  async showWholeLine(node: ArborNode): Promise<boolean> {
+    const model = this.store.get(node.file);
+    if (!model) return false;
+    await this.store.ensureLoaded(model);
+    const data = this.data(model)!;
+    let line = -1;
+    if (node.type === 'more') line = this.lineIn(data, node);
+    else if (node.type === 'branch') line = this.positionIn(data, node);
+    if ((node.type === 'more' && node.line >= 0 && line < 0) || (node.type === 'branch' && line < 0)) return false;
+    this.pages.showAll(node.file, line, this.lineEntries(model, line));
+    this.emitter.fire(this.lineOwner(model, line));
+    return true;
+  }
+
+  /** The number of rows hidden above the page of the session's main line (0: it shows from the start). */
+  hiddenAtStart(file: string): number {
+    const model = this.store.get(file);
+    if (!model || !this.data(model)) return 0;
+    return this.pages.page(file, -1, this.lineEntries(model, -1)).hiddenBefore;
   }
 
   /**
@@ -242,7 +363,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   private itemContext(data: TreeData | undefined): (EntryItemContext & TreeData) | undefined {
     if (!data) return undefined;
     this.estimator ??= readConfig().estimator;
-    return { ...data, estimator: this.estimator };
+    return { ...data, estimator: this.estimator, filter: this.currentFilter, shownLeaf: shownLeaf(data.layout, this.currentFilter), boundary: contextBoundary(data.layout) };
   }
 
   /** On hover: the tooltip of an entry row. */
@@ -258,7 +379,10 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   async getChildren(node?: ArborNode): Promise<ArborNode[]> {
     if (!node) {
       if (!this.store.isListed) await this.store.refreshList();
-      return this.store.list().map((m) => this.sessionNode(m.file));
+      // Most recently active first (the file order of the list is not what users look for).
+      const byActivity = this.store.list().map((m) => ({ m, last: lastActivityOf(m) }));
+      byActivity.sort((a, b) => b.last - a.last || a.m.file.localeCompare(b.m.file));
+      return byActivity.map(({ m }) => this.sessionNode(m.file));
     }
     if (node.type === 'notice' || node.type === 'more') return [];
     const model = this.store.get(node.file);
@@ -278,11 +402,13 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
         if (data.index.entryCount === 0) return [{ type: 'notice', file: model.file, message: 'No entries yet', severity: 'info' }];
         // A preview's roots other than its main line are mostly lines cut where the preview starts: not shown.
         const extra = data.preview ? [] : data.layout.extraRoots.map((r) => this.branchNode(model, r));
+        if (!data.preview) this.wakeFullRowsWaiters(model.file);
         return [...this.pageOf(model, -1), ...extra];
       }
       case 'entry': {
         const pos = this.positionIn(data, node);
-        return pos < 0 ? [] : data.layout.branchesAt(pos).map((c) => this.branchNode(model, c));
+        if (pos < 0 || !passesFilter(data.index, pos, this.currentFilter)) return [];
+        return data.layout.branchesAt(pos).map((c) => this.branchNode(model, c));
       }
       case 'branch': {
         const pos = this.positionIn(data, node);
@@ -332,21 +458,31 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     const pos = this.positionIn(data, node);
     if (pos < 0) return this.sessionNode(node.file);
     const parent = data.layout.parentOf(node.type === 'entry' ? { kind: 'entry', index: pos } : { kind: 'branch', start: pos });
+    // A branch starting at a filtered-out entry is a row of that entry's line.
+    if (parent?.kind === 'entry' && !passesFilter(data.index, parent.index, this.currentFilter)) {
+      const start = data.layout.lineStart(parent.index);
+      return start === data.layout.mainLine[0] ? this.sessionNode(node.file) : this.branchNode(model, start);
+    }
     return parent ? this.fromLayout(model, parent) : this.sessionNode(node.file);
   }
 
-  /** The node of an entry by id (the session must be loaded). */
+  /**
+   * The row showing an entry (the session must be loaded): the entry's own,
+   * or when the filter hides it, the row of its nearest ancestor that passes.
+   */
   nodeForEntry(file: string, entryId: string): EntryNode | undefined {
     const model = this.store.get(file);
     if (!model?.index) return undefined;
     const i = model.index.indexOf(entryId);
-    return i < 0 ? undefined : this.entryNode(model, i);
+    const shown = i < 0 ? -1 : shownAncestor(model.index, i, this.currentFilter);
+    return shown < 0 ? undefined : this.entryNode(model, shown);
   }
 
-  /** The current leaf's node (the session must be loaded). */
+  /** The row the user sees as current (the session must be loaded): the leaf, or its nearest ancestor that is a row. */
   leafNode(file: string): EntryNode | undefined {
     const model = this.store.get(file);
-    if (!model?.index || model.index.leafIndex < 0) return undefined;
-    return this.entryNode(model, model.index.leafIndex);
+    if (!model?.index || !model.layout || model.index.leafIndex < 0) return undefined;
+    const shown = shownLeaf(model.layout, this.currentFilter);
+    return shown < 0 ? undefined : this.entryNode(model, shown);
   }
 }

@@ -6,19 +6,30 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ArborApi } from '../../../src/vscode/api';
+import type { ArborInternals } from '../../../src/vscode/testHooks';
 import type { ArborNode } from '../../../src/vscode/tree/nodes';
 import { fixturePath } from '../../support/fixtures';
 
 export const EXTENSION_ID = 'arbor-dev.arbor';
 
-let api: ArborApi | undefined;
+/** The public API plus what the tests observe inside the extension host (not part of the API: see src/vscode/testHooks.ts). */
+export type ArborTestApi = ArborApi & { readonly internals: ArborInternals };
 
-export async function arborApi(): Promise<ArborApi> {
+/** Registered by src/vscode/testHooks.ts in ExtensionMode.Test only. */
+export const TEST_INTERNALS_COMMAND = 'arbor.test.internals';
+
+let api: ArborTestApi | undefined;
+
+export async function arborApi(): Promise<ArborTestApi> {
   if (api) return api;
   const ext = vscode.extensions.getExtension<ArborApi>(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
-  api = await ext.activate();
-  await waitFor(() => api!.internals.services.store.isListed, 'the session list');
+  const publicApi = await ext.activate();
+  // Registered a moment after activation, and only because the tests run the extension in ExtensionMode.Test.
+  const internals = (await waitFor(async () => await vscode.commands.executeCommand<ArborInternals | undefined>(TEST_INTERNALS_COMMAND), 'the test-mode internals command'))!;
+  const full: ArborTestApi = { ...publicApi, internals };
+  await waitFor(() => full.internals.services.store.isListed, 'the session list');
+  api = full;
   return api;
 }
 
@@ -143,12 +154,27 @@ export function labelText(ti: vscode.TreeItem): string {
   return typeof ti.label === 'string' ? ti.label : (ti.label?.label ?? '');
 }
 
-/** Updates a setting in the workspace for one test; returns a restore function. */
+/** Settings a workspace cannot set (machine scope; package.json, src/vscode/settings.ts): tests set them as the user. */
+export const MACHINE_SETTINGS = ['summarizer.baseURL', 'piPath', 'piAgentDir', 'sessionDir'];
+
+/** Updates a setting for one test (in the workspace, or the user's settings for a machine setting); returns a restore function. */
 export async function withSetting(key: string, value: unknown): Promise<() => Promise<void>> {
   const config = vscode.workspace.getConfiguration('arbor');
-  const before = config.inspect(key)?.workspaceValue;
-  await config.update(key, value, vscode.ConfigurationTarget.Workspace);
+  const target = MACHINE_SETTINGS.includes(key) ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+  const inspected = config.inspect(key);
+  const before = target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : inspected?.workspaceValue;
+  await config.update(key, value, target);
   return async () => {
-    await vscode.workspace.getConfiguration('arbor').update(key, before, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('arbor').update(key, before, target);
   };
+}
+
+/** Runs `fn` with the Sessions view's filter set to `filter` (e.g. 'all': every entry a row), then back to Default. */
+export async function withTreeFilter<T>(filter: string, fn: () => Promise<T>): Promise<T> {
+  await vscode.commands.executeCommand(`arbor.filter.${filter}`);
+  try {
+    return await fn();
+  } finally {
+    await vscode.commands.executeCommand('arbor.filter.default');
+  }
 }

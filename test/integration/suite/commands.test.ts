@@ -6,7 +6,14 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SummaryView } from '../../../src/webview/protocol';
-import { arborApi, children, golden, ids, item, openCopy, rawTree, readEntries, sessionNode, waitFor, withSetting, workspaceDir, workspaceSession } from './arborHelpers';
+import type { ContextView, EntryView } from '../../../src/webview/viewsProtocol';
+import { contextUse } from '../../../src/vscode/contextInfo';
+import { loadSession } from '../../../src/engine/session/loadSession';
+
+async function contextUseFor(file: string) {
+  return contextUse(await loadSession(file));
+}
+import { arborApi, children, golden, ids, item, openCopy, rawTree, readEntries, sessionNode, waitFor, withSetting, workspaceDir, workspaceSession, withTreeFilter } from './arborHelpers';
 
 type Result = { kind: string; [k: string]: unknown };
 
@@ -60,7 +67,7 @@ describe('Arbor commands', () => {
       assert.match(String(last.summary), /<modified-files>/);
       assert.ok(typeof last.tokensBefore === 'number' && last.tokensBefore > 0);
       assert.deepStrictEqual(Object.keys(last.details as object).sort(), ['modifiedFiles', 'readFiles']);
-      assert.ok(last.usage, 'usage recorded');
+      assert.strictEqual(last.usage, undefined, 'the offline summarizer makes no model call, so it records no usage');
       // The tree shows the new leaf.
       await waitFor(async () => {
         const top = await children(await sessionNode(file));
@@ -174,7 +181,8 @@ describe('Arbor commands', () => {
       assert.strictEqual(last.customType, 'arbor/leaf-move');
       assert.strictEqual(last.parentId, 'a9dae875');
       assert.deepStrictEqual(last.data, { fromId: oldLeaf, targetId: 'a9dae875' });
-      await waitFor(async () => ids(await children(await sessionNode(file))).join() === rawTree(file).activePath.join(), 'the new active path');
+      // With every entry a row (All Entries filter), the rows are exactly the new active path.
+      await withTreeFilter('all', () => waitFor(async () => ids(await children(await sessionNode(file))).join() === rawTree(file).activePath.join(), 'the new active path'));
     });
 
     it('with a summary to a user message: writes a branch summary under its parent and hands the text back', async () => {
@@ -286,26 +294,51 @@ describe('Arbor commands', () => {
   });
 
   describe('Show Context', () => {
-    it('opens what the LLM sees with token counts', async () => {
+    // Issue 8 item 7 changed this command: a view (webview) instead of a Markdown document; the assertions follow the view's data.
+    it('shows what the LLM sees with token counts, the status bar numbers and a chart', async () => {
       const file = workspaceSession('02-compaction');
       const g = golden('02-compaction') as { leafId: string; contexts: Record<string, { messageEntryIds: string[]; estimateContextTokens: { tokens: number } }> };
-      const uri = await vscode.commands.executeCommand<vscode.Uri>('arbor.showContext', { file });
-      const doc = await vscode.workspace.openTextDocument(uri);
-      const text = doc.getText();
-      assert.match(text, /^# Context of/);
-      const expected = g.contexts[g.leafId].messageEntryIds.length;
-      const rows = text.split('\n').filter((l) => /^## \d+\. /.test(l));
-      assert.strictEqual(rows.length, expected, 'one section per context message');
-      assert.match(text, /Compaction summary|Compaction/);
-      assert.match(text, /\*\*Context: [\d,]+ tokens\*\* of 32,768/);
-      assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString());
+      const view = await vscode.commands.executeCommand<ContextView>('arbor.showContext', { file });
+      assert.strictEqual(view.kind, 'context');
+      assert.deepStrictEqual(view.messages.map((m) => m.entryId), g.contexts[g.leafId].messageEntryIds, 'one row per context message');
+      assert.ok(view.messages.some((m) => m.role === 'compactionSummary'));
+      assert.strictEqual(view.contextWindow, 32768);
+      assert.strictEqual(view.series[view.series.length - 1].tokens, view.tokens, 'the chart ends at the status bar number');
+      assert.ok(view.series.some((p) => p.marker === 'compaction'), 'the compaction is marked');
+      assert.strictEqual(view.byRole.reduce((s, r) => s + r.count, 0), view.messages.length);
+      const use = await contextUseFor(file);
+      assert.strictEqual(view.tokens, use.tokens.tokens, 'the same number as contextUse (the status bar)');
+      assert.strictEqual(view.threshold, use.threshold);
     });
 
     it('at an earlier entry', async () => {
       const file = workspaceSession('03-tree');
-      const uri = await vscode.commands.executeCommand<vscode.Uri>('arbor.showContext', { type: 'entry', file, entryId: '088cfc63', index: 5 });
-      const text = (await vscode.workspace.openTextDocument(uri)).getText();
-      assert.match(text, /Leaf: `088cfc63`/);
+      const view = await vscode.commands.executeCommand<ContextView>('arbor.showContext', { type: 'entry', file, entryId: '088cfc63', index: 5 });
+      assert.strictEqual(view.leafId, '088cfc63');
+    });
+  });
+
+  describe('Show Entry and Export Branch', () => {
+    it('arbor.showEntry(file, id) shows the whole entry with its line, tokens and parts', async () => {
+      const file = workspaceSession('02-compaction');
+      const entries = readEntries(file);
+      const k = entries.findIndex((e) => e.type === 'message' && (e.message as { role: string }).role === 'assistant');
+      const id = entries[k].id as string;
+      const view = await vscode.commands.executeCommand<EntryView>('arbor.showEntry', file, id);
+      assert.strictEqual(view.entryId, id);
+      assert.strictEqual(view.line, k + 2, 'line of the entry in the file (the header is line 1)');
+      assert.strictEqual(view.role, 'assistant');
+      assert.ok(view.parts.length > 0);
+      assert.ok(view.tokens !== undefined && view.tokens > 0);
+    });
+
+    it('arbor.exportBranch writes Markdown and HTML of the branch', async () => {
+      const file = workspaceSession('02-compaction');
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-export-'));
+      const md = await vscode.commands.executeCommand<vscode.Uri>('arbor.exportBranch', { file }, { format: 'md', target: vscode.Uri.file(path.join(dir, 'b.md')) });
+      assert.match(fs.readFileSync(md.fsPath, 'utf8'), /^# /);
+      const html = await vscode.commands.executeCommand<vscode.Uri>('arbor.exportBranch', { file }, { format: 'html', target: vscode.Uri.file(path.join(dir, 'b.html')) });
+      assert.match(fs.readFileSync(html.fsPath, 'utf8'), /default-src 'none'; style-src 'unsafe-inline'/);
     });
   });
 

@@ -1,8 +1,11 @@
 // Live sessions (another process appends), the status bar, and settings.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { execFileSync } from 'child_process';
 import * as vscode from 'vscode';
-import { arborApi, children, item, openCopy, rawTree, sessionNode, waitFor, withSetting, workspaceSession } from './arborHelpers';
+import { arborApi, children, fixtureFile, item, openCopy, rawTree, sessionNode, waitFor, withSetting, workspaceSession } from './arborHelpers';
 
 function piAppend(file: string, entry: Record<string, unknown>): void {
   fs.appendFileSync(file, `${JSON.stringify({ timestamp: new Date().toISOString(), ...entry })}\n`);
@@ -33,6 +36,28 @@ describe('Live sessions and the status bar', () => {
     await new Promise((r) => setTimeout(r, 400));
     fs.appendFileSync(file, `${line.slice(40)}\n`);
     await waitFor(async () => services.tree.nodeForEntry(file, 'feed0002'), 'the completed entry');
+  });
+
+  it('a session copied a moment ago is not live (liveness comes from bytes arriving, not the modification time)', async () => {
+    const fresh = path.join(os.tmpdir(), `arbor-fresh-${Date.now().toString(36)}.jsonl`);
+    fs.copyFileSync(fixtureFile('01-plain'), fresh); // mtime: now
+    const opened = await vscode.commands.executeCommand<string>('arbor.openSessionFile', vscode.Uri.file(fresh));
+    assert.strictEqual(opened, fresh);
+    const { services } = (await arborApi()).internals;
+    await children(await sessionNode(fresh));
+    const model = services.store.get(fresh)!;
+    assert.strictEqual(services.store.isLive(model), false);
+    assert.doesNotMatch(String((await item(await sessionNode(fresh))).description), /live/);
+  });
+
+  it('Open Session File refuses a FIFO at once (no hang), naming it', async function () {
+    if (process.platform === 'win32') this.skip();
+    const fifo = path.join(os.tmpdir(), `arbor-fifo-${Date.now().toString(36)}.jsonl`);
+    execFileSync('mkfifo', [fifo]);
+    const opened = await vscode.commands.executeCommand<string | undefined>('arbor.openSessionFile', vscode.Uri.file(fifo));
+    assert.strictEqual(opened, undefined);
+    const { services } = (await arborApi()).internals;
+    assert.strictEqual(services.store.get(fifo), undefined);
   });
 
   it('picks up a new session file in the sessions folder', async () => {

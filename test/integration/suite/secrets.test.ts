@@ -8,7 +8,8 @@ import * as path from 'path';
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { Notification } from '../../../src/vscode/notify';
-import { startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
+import { ALL_KEY_ECHO_FORMS, keyEcho, startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
+import { secretForms } from '../../../src/engine/secrets/redact';
 import { USER_DATA_DIR_ENV } from '../../support/vscode/codeServer';
 import { arborApi, openCopy, readEntries, waitFor, withSetting, workspaceDir } from './arborHelpers';
 
@@ -47,11 +48,18 @@ describe('API keys', () => {
     for (const r of restore.splice(0).reverse()) await r();
     restore.push(await withSetting('summarizer.provider', name));
     restore.push(await withSetting('summarizer.baseURL', name === 'openai' ? provider.openaiBaseURL : provider.anthropicBaseURL));
-    restore.push(await withSetting('summarizer.model', name === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-5'));
+    restore.push(await withSetting('summarizer.model', name === 'openai' ? 'gpt-4o-mini' : 'claude-haiku-4-5'));
   }
 
-  /** Looks for `key` everywhere it must not be. */
+  /** Every form of `key` that must be nowhere: raw, Bearer, base64 (of the key and of user:key forms, any alignment), URL-encoded. */
+  const forms = (key: string) => [...new Set([...ALL_KEY_ECHO_FORMS.map((f) => keyEcho(key, f)), ...secretForms(key)])];
+
+  /** Looks for every form of `key` everywhere it must not be. */
   async function assertNowhere(key: string): Promise<void> {
+    for (const form of forms(key)) await assertFormNowhere(form);
+  }
+
+  async function assertFormNowhere(key: string): Promise<void> {
     const { services } = (await arborApi()).internals;
     for (const line of logLines) assert.ok(!line.includes(key), `the key is in a log line: ${line}`);
     for (const n of notes) assert.ok(!JSON.stringify(n).includes(key), `the key is in a notification: ${n.message}`);
@@ -148,6 +156,37 @@ describe('API keys', () => {
       hook.dispose();
     }
   });
+
+  for (const name of ['openai', 'anthropic'] as const) {
+    it(`${name}: a successful answer echoing the key (raw, Bearer, base64, user:key, URL-encoded) reaches no panel, log, notification or session file`, async () => {
+      const key = newKey(`arbor-echo-${name}`);
+      await useProvider(name);
+      await vscode.commands.executeCommand('arbor.setApiKey', name, key);
+      provider.reset();
+      provider.setFallback({ type: 'echoKey', text: '## Goal\n- Keep going\n\n## Next Steps\n1. Ship it' });
+      // Reviewed: the proposal in the panel.
+      const reviewed = await openCopy('01-plain', `keys-echo-review-${name}`);
+      files.push(reviewed);
+      const proposed = await vscode.commands.executeCommand<Result>('arbor.compact', { file: reviewed }, { instructions: '', review: true });
+      assert.strictEqual(proposed?.kind, 'proposed', JSON.stringify(notes));
+      assert.match(JSON.stringify(proposed), /Keep going/);
+      assert.match(JSON.stringify(proposed), /raw: \[redacted\]/, 'the echo reached the answer and was redacted');
+      await assertNowhere(key);
+      // Written at once, then shown from the file.
+      const file = await openCopy('01-plain', `keys-echo-${name}`);
+      files.push(file);
+      const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '', review: false });
+      assert.strictEqual(result?.kind, 'compacted', JSON.stringify(notes));
+      const entry = readEntries(file).pop()!;
+      assert.strictEqual(entry.type, 'compaction');
+      assert.match(String(entry.summary), /base64UserKey: \S*\[redacted\]/);
+      const view = await vscode.commands.executeCommand('arbor.showSummary', { file, entryId: result.entryId });
+      assert.ok(view, 'the written summary is in the panel');
+      assert.ok(provider.requests.every((r) => `${r.headers.authorization} ${r.headers['x-api-key']}`.includes(key)), 'the key did go to the provider');
+      await new Promise((r) => setTimeout(r, 1500)); // let VS Code flush its log files
+      await assertNowhere(key);
+    });
+  }
 
   it('a successful compaction writes no key into the session file', async () => {
     const key = newKey('arbor-ok');

@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ArborNode } from '../../../src/vscode/tree/nodes';
-import { arborApi, children, golden, iconId, ids, item, labelText, rawTree, sessionNode, workspaceSession } from './arborHelpers';
+import { arborApi, children, golden, iconId, ids, item, labelText, rawTree, sessionNode, withTreeFilter, workspaceSession } from './arborHelpers';
 
 const FIXTURES = ['01-plain', '02-compaction', '03-tree', '04-split-turn', '05-misc', '01-pi16'];
 
@@ -23,7 +23,8 @@ describe('Sessions view', () => {
   });
 
   for (const fixture of FIXTURES) {
-    it(`shows ${fixture}: the active path flat, branch points holding the other branches, every entry once`, async () => {
+    // With the All Entries filter (bookkeeping entries are rows too: see treeFilters.test.ts for the default).
+    it(`shows ${fixture}: the active path flat, branch points holding the other branches, every entry once`, () => withTreeFilter('all', async () => {
       const file = workspaceSession(fixture);
       const raw = rawTree(file);
       const g = golden(fixture) as { leafId: string; entryCount: number; tree: { branchPoints: Record<string, string[]> } };
@@ -72,7 +73,7 @@ describe('Sessions view', () => {
       const leaf = await item(top[top.length - 1]);
       assert.match(String(leaf.description), /current/);
       assert.match(String(leaf.contextValue), /:leaf/);
-    });
+    }));
   }
 
   it('gives entries icons by role and type, tokens and labels, and marks summaries', async () => {
@@ -87,7 +88,8 @@ describe('Sessions view', () => {
     const summary = await byId('6bc1493a');
     assert.strictEqual(iconId(summary), 'note');
     assert.match(String(summary.contextValue), /:summary/);
-    assert.strictEqual(summary.command?.command, 'arbor.showSummary');
+    // Issue 8 item 2: a click on any entry row opens it in the panel (Show Summary stays an inline action).
+    assert.deepStrictEqual(summary.command && { command: summary.command.command, args: summary.command.arguments }, { command: 'arbor.showEntry', args: [file, '6bc1493a'] });
     // 03-tree's label entries: 88f696d0 "resume-original" (active path), b0d9510b "alt-multiply" (side branch).
     const labelled = await byId('88f696d0');
     assert.match(String(labelled.description), /#resume-original/);

@@ -42,7 +42,58 @@ export type Behaviour =
   /** Send part of the answer, then destroy the connection (`clean`, streaming only: end the response properly instead, without finishing the answer). */
   | { type: 'cut'; text: string; pieces?: number; clean?: boolean }
   /** Destroy the connection before any response. */
-  | { type: 'reset' };
+  | { type: 'reset' }
+  /**
+   * A normal, successful answer (`text`) followed by the request's own API key (from its Authorization or
+   * x-api-key header) in the given forms: raw, `Bearer <key>`, base64 of the key, of `user:key`, `:key` and
+   * `key:`, and URL-encoded. For tests that no form of a key is ever written or shown.
+   */
+  | { type: 'echoKey'; text: string; forms?: KeyEchoForm[] }
+  /**
+   * A provider that never finishes: the answer's bytes (an endless stream of one-character deltas, or for
+   * a non-streamed request an endless JSON body) sent one byte every `intervalMs`.
+   */
+  | { type: 'drip'; intervalMs: number }
+  /** A complete, successful answer of `chars` characters ('x' lines), streamed in large pieces or as one JSON body. */
+  | { type: 'huge'; chars: number }
+  /**
+   * A model that keeps exactly what the request asked it to keep (see keptAnswer): the user's lines of
+   * the conversation, the earlier checkpoint, the files-touched and pinned-entries blocks. A prompt that
+   * stops sending one of them gives an answer without it.
+   */
+  | { type: 'echoKept' };
+
+
+export type KeyEchoForm = 'raw' | 'bearer' | 'base64' | 'base64UserKey' | 'base64ColonKey' | 'base64KeyColon' | 'urlEncoded';
+export const ALL_KEY_ECHO_FORMS: readonly KeyEchoForm[] = ['raw', 'bearer', 'base64', 'base64UserKey', 'base64ColonKey', 'base64KeyColon', 'urlEncoded'];
+
+/** The API key a request carried (Authorization: Bearer … or x-api-key), or ''. */
+export function requestKey(headers: http.IncomingHttpHeaders): string {
+  const auth = String(headers.authorization ?? '');
+  if (/^Bearer\s+/i.test(auth)) return auth.replace(/^Bearer\s+/i, '');
+  return String(headers['x-api-key'] ?? '');
+}
+
+/** `key` in one echo form. */
+export function keyEcho(key: string, form: KeyEchoForm): string {
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  switch (form) {
+    case 'raw':
+      return key;
+    case 'bearer':
+      return `Bearer ${key}`;
+    case 'base64':
+      return b64(key);
+    case 'base64UserKey':
+      return b64(`user:${key}`);
+    case 'base64ColonKey':
+      return b64(`:${key}`);
+    case 'base64KeyColon':
+      return b64(`${key}:`);
+    case 'urlEncoded':
+      return encodeURIComponent(key);
+  }
+}
 
 export interface RecordedRequest {
   api: 'openai' | 'anthropic' | 'unknown';
@@ -59,6 +110,48 @@ export interface RecordedRequest {
 
 const DEFAULT_USAGE: FakeUsage = { input: 120, output: 40 };
 
+/** `chars` characters: lines of 'x'. */
+function hugeText(chars: number): string {
+  const line = `${'x'.repeat(99)}\n`;
+  return line.repeat(Math.floor(chars / line.length)) + 'x'.repeat(chars % line.length);
+}
+
+/** The text between `<tag>` and `</tag>` (first occurrence), or ''. */
+function tagged(text: string, tag: string): string {
+  const open = text.indexOf(`<${tag}>\n`);
+  if (open < 0) return '';
+  const close = text.indexOf(`\n</${tag}>`, open);
+  return close < 0 ? '' : text.slice(open + tag.length + 3, close);
+}
+
+/**
+ * The answer of the 'echoKept' model: a checkpoint built only from what the request carries and
+ * its instructions ask to keep: every [User] line (requests, constraints), the previous checkpoint,
+ * the changed files of <files-touched> when the instructions mention that block, and the
+ * <pinned-entries> block verbatim when the instructions mention it.
+ */
+export function keptAnswer(api: 'openai' | 'anthropic' | 'unknown', body: any): string {
+  const messages: { role: string; content: unknown }[] = Array.isArray(body?.messages) ? body.messages : [];
+  const userMsg = messages.find((m) => m.role === 'user');
+  const prompt = typeof userMsg?.content === 'string' ? userMsg.content : Array.isArray(userMsg?.content) ? (userMsg!.content as { text?: string }[]).map((b) => b.text ?? '').join('') : '';
+  void api;
+  const conversation = tagged(prompt, 'conversation');
+  const instructions = tagged(prompt, 'instructions');
+  const users = conversation.split('\n\n').filter((p) => p.startsWith('[User]: ')).map((p) => p.slice(8).split('\n').join(' '));
+  const out = ['## Goal', ...users.map((u) => `- ${u}`)];
+  const previous = tagged(prompt, 'previous-summary');
+  if (previous) out.push('', '## Earlier Checkpoint', previous);
+  out.push('', '## Critical Context');
+  const files = tagged(prompt, 'files-touched');
+  if (files && instructions.includes('<files-touched>')) {
+    const changed = files.split('\nread:')[0].split('\n').filter((l) => l.startsWith('- '));
+    out.push(`- Changed: ${changed.map((l) => l.slice(2)).join(', ')}`);
+  }
+  const pinned = tagged(prompt, 'pinned-entries');
+  if (pinned && instructions.includes('<pinned-entries>')) out.push('', pinned);
+  return out.join('\n');
+}
+
 function answerOf(b: Behaviour): FakeAnswer {
   switch (b.type) {
     case 'text':
@@ -72,6 +165,8 @@ function answerOf(b: Behaviour): FakeAnswer {
     case 'stall':
     case 'cut':
       return { text: b.text, finish: 'stop', usage: DEFAULT_USAGE };
+    case 'huge':
+      return { text: hugeText(b.chars), finish: 'stop', usage: DEFAULT_USAGE };
     default:
       return { text: '', finish: 'stop', usage: DEFAULT_USAGE };
   }
@@ -185,6 +280,11 @@ export class FakeProviderServer {
     const b = body as { stream?: unknown; model?: unknown; stream_options?: { include_usage?: unknown } } | undefined;
     const stream = b?.stream === true;
     const model = typeof b?.model === 'string' ? b.model : 'fake-model';
+    if (behaviour.type === 'drip') return this.drip(api, model, stream, behaviour.intervalMs, res);
+    const scripted: Behaviour =
+      behaviour.type === 'echoKey'
+        ? { type: 'text', text: [behaviour.text, ...(behaviour.forms ?? ALL_KEY_ECHO_FORMS).map((f) => `- ${f}: ${keyEcho(requestKey(req.headers), f)}`)].join('\n') }
+        : behaviour;
 
     switch (behaviour.type) {
       case 'reset':
@@ -208,7 +308,7 @@ export class FakeProviderServer {
         break;
     }
 
-    const answer = answerOf(behaviour);
+    const answer = behaviour.type === 'echoKept' ? { text: keptAnswer(api, body), finish: 'stop' as const, usage: DEFAULT_USAGE } : answerOf(scripted);
     if (!stream) {
       if (behaviour.type === 'stall') return; // nothing to send early without streaming: same as hang
       const full = api === 'openai' ? openaiCompletion(model, answer) : anthropicMessage(model, answer);
@@ -225,8 +325,8 @@ export class FakeProviderServer {
 
     // Streaming
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const chunkSize = behaviour.type === 'text' ? behaviour.chunkSize ?? 24 : 24;
-    const delay = behaviour.type === 'text' ? behaviour.chunkDelayMs ?? 0 : 0;
+    const chunkSize = scripted.type === 'text' ? scripted.chunkSize ?? 24 : scripted.type === 'huge' ? 65536 : 24;
+    const delay = scripted.type === 'text' ? scripted.chunkDelayMs ?? 0 : 0;
     const upTo = behaviour.type === 'stall' || behaviour.type === 'cut' ? behaviour.pieces ?? 2 : undefined;
     const frames: string[] =
       api === 'openai'
@@ -249,6 +349,29 @@ export class FakeProviderServer {
       return;
     }
     res.end();
+  }
+
+  /** Sends an endless answer one byte every `intervalMs` until the client goes away. */
+  private drip(api: RecordedRequest['api'], model: string, stream: boolean, intervalMs: number, res: http.ServerResponse): void {
+    const answer: FakeAnswer = { text: 'x', finish: 'stop', usage: DEFAULT_USAGE };
+    let pending = '';
+    const more = (): string => {
+      if (!stream) return api === 'openai' ? '{"id":"chatcmpl-drip","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"' : '{"id":"msg_drip","type":"message","role":"assistant","content":[{"type":"text","text":"';
+      if (api === 'openai') return openaiChunks(model, answer, { chunkSize: 1, includeUsage: false, upTo: 1 }).slice(1).map((c) => `data: ${JSON.stringify(c)}\n\n`).join('');
+      return anthropicEvents(model, answer, { chunkSize: 1, upTo: 1 }).slice(3).map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+    };
+    res.writeHead(200, stream ? { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } : { 'content-type': 'application/json' });
+    if (stream) res.write(api === 'openai' ? `data: ${JSON.stringify(openaiChunks(model, answer, { chunkSize: 1, includeUsage: false, upTo: 0 })[0])}\n\n` : anthropicEvents(model, answer, { chunkSize: 1, upTo: 0 }).map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join(''));
+    else pending = more();
+    let first = true;
+    const timer = setInterval(() => {
+      if (res.destroyed || res.writableEnded) return clearInterval(timer);
+      if (!pending) pending = stream || first ? more() : 'x';
+      first = false;
+      res.write(pending[0]);
+      pending = pending.slice(1);
+    }, intervalMs);
+    res.on('close', () => clearInterval(timer));
   }
 
   private json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

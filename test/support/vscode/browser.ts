@@ -72,20 +72,60 @@ export async function waitForActivityBarIcon(page: Page, labelPrefix: string, ti
   return icon;
 }
 
-/** Runs a command by its palette title, e.g. 'Arbor: Open Panel'. */
+/**
+ * Shows the view container of that activity-bar entry and returns its icon. Clicking the icon of a
+ * container already shown would hide the side bar, so it is clicked only when needed.
+ */
+export async function showActivityView(page: Page, labelPrefix: string, timeoutMs = 60_000): Promise<Locator> {
+  const icon = await waitForActivityBarIcon(page, labelPrefix, timeoutMs);
+  const shown = page.locator(`.activitybar .action-item.checked a[aria-label^=${JSON.stringify(labelPrefix)}]`);
+  const sidebar = page.locator('[id="workbench.parts.sidebar"]');
+  if (!(await shown.count()) || !(await sidebar.isVisible())) await icon.click();
+  await shown.waitFor({ timeout: 15_000 });
+  await sidebar.waitFor({ state: 'visible', timeout: 15_000 });
+  return icon;
+}
+
+/**
+ * Runs a command by its palette title, e.g. 'Arbor: Open Panel'. Tries again after Escape when the
+ * palette does not take the text (it is briefly inert while a panel or dialog opens or closes).
+ */
 export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(`>${title}`); // F1 pre-types '>'; fill replaces it
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: timeoutMs });
+      await input.fill(`>${title}`, { timeout: 5_000 }); // F1 pre-types '>'; fill replaces it
+      break;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
   await row.click();
 }
 
-/** The content frame of a webview (the inner #active-frame of its two nested iframes). */
 export function webviewFrame(page: Page, nth = 0): FrameLocator {
   return page.locator('iframe.webview.ready').nth(nth).contentFrame().frameLocator('iframe#active-frame');
+}
+
+/** The first ready webview (of several: panels, views) whose page has `selector`; waits for one. */
+export async function webviewWith(page: Page, selector: string, timeoutMs = 30_000): Promise<FrameLocator> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const frames = page.locator('iframe.webview.ready');
+    const n = await frames.count();
+    for (let i = 0; i < n; i++) {
+      const f = frames.nth(i).contentFrame().frameLocator('iframe#active-frame');
+      if (await f.locator(selector).count().catch(() => 0)) return f;
+    }
+    if (Date.now() > end) throw new Error(`no webview shows ${selector} after ${timeoutMs} ms`);
+    await page.waitForTimeout(250);
+  }
 }
 
 export function screenshotsDir(): string {

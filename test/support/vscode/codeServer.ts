@@ -128,6 +128,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     path.join(userDataDir, 'User', 'settings.json'),
     JSON.stringify({ ...DEFAULT_SETTINGS, ...options.userSettings }, null, 2),
   );
+  // The workbench is a remote window: machine-scoped settings are read from the server's machine settings, not User/.
+  fs.mkdirSync(path.join(userDataDir, 'Machine'), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), JSON.stringify({ ...options.userSettings }, null, 2));
   // Without --config code-server creates ~/.config/code-server/config.yaml with password auth.
   const configFile = path.join(runDir, 'config.yaml');
   fs.writeFileSync(configFile, '');

@@ -15,6 +15,8 @@ export interface RunExtensionTestsOptions {
   extensionTestsPath: string;
   workspaceFolder: string;
   env?: Record<string, string>;
+  /** Added to the test VS Code's user settings. */
+  userSettings?: object;
   /** Whole-run limit (default: $E2E_TIMEOUT_MS or 900000 = 15 min). */
   timeoutMs?: number;
   /** Keeps code-server.log and the VS Code logs here. */
@@ -57,6 +59,7 @@ export async function runExtensionTests(options: RunExtensionTestsOptions): Prom
       workspaceFolder: options.workspaceFolder,
       env: { ...options.env, [RESULT_FILE_ENV]: resultFile },
       logDir: options.logDir,
+      userSettings: options.userSettings,
     });
     browser = await launchBrowser();
     const { page } = browser;
@@ -83,6 +86,8 @@ export async function runExtensionTests(options: RunExtensionTestsOptions): Prom
         extensionDevelopmentPath: options.extensionDevelopmentPath,
         extensionTestsPath: testsPath,
       }),
+      // A loaded machine (several suites at once) can take more than the default 30 s to serve the workbench.
+      { timeout: 180_000 },
     );
     const result = await outcome;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { backoffDelay, parseRetryAfter, sleep, withRetry, isRetryableStatus } from '../../../src/engine/summarize/providers/retry';
-import { classifyError, redact } from '../../../src/engine/summarize/providers/common';
+import { classifyError } from '../../../src/engine/summarize/providers/common';
+import { redact } from '../../../src/engine/secrets/redact';
 import { AbortError, SummarizationError } from '../../../src/engine/summarize/summarizer';
 import { rejection } from './helpers';
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { loadTailPreview } from '../../../src/engine/session/tailPreview';
 import { adoptPreviewWork } from '../../../src/vscode/tree/adoptPreview';
-import { entryTokens } from '../../../src/vscode/tree/entryTokens';
+import { entryTokens } from '../../../src/engine/tokens/entryTokens';
 
 function line(id: string, parentId: string | null, text: string): string {
   return JSON.stringify({ type: 'message', id, parentId, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text }], timestamp: 1 } });

@@ -1,8 +1,11 @@
 // The Sessions view's layout (src/vscode/tree/layout.ts, no vscode import) on the Pi fixtures.
 import * as assert from 'assert';
 import { loadSession } from '../../../src/engine/session/loadSession';
+import { entryFromObject } from '../../../src/engine/session/entryKinds';
 import { SessionLayout } from '../../../src/vscode/tree/layout';
-import { entryPreview, formatTokens, oneLine } from '../../../src/vscode/tree/preview';
+import { entryPreview } from '../../../src/engine/tree/entryPreview';
+import { formatTokens } from '../../../src/engine/tree/formatTokens';
+import { oneLine } from '../../../src/engine/tree/oneLine';
 import { oracleCases } from '../../support/fixtures';
 
 describe('vscode tree layout', () => {
@@ -70,6 +73,6 @@ describe('vscode tree previews', () => {
     for (const k of ['user', 'assistant', 'toolCalls', 'toolResult', 'bash', 'custom', 'customMessage', 'compaction', 'modelChange', 'thinkingLevel', 'sessionInfo', 'assistantError']) {
       assert.ok(kinds.has(k), `05-misc has a ${k} entry`);
     }
-    assert.deepStrictEqual(entryPreview({ type: 'brand_new_kind', id: 'x', parentId: null, timestamp: '' }), { kind: 'unknown', title: 'brand_new_kind', text: '' });
+    assert.deepStrictEqual(entryPreview(entryFromObject({ type: 'brand_new_kind', id: 'x', parentId: null, timestamp: '' })), { kind: 'unknown', title: 'brand_new_kind', text: '' });
   });
 });

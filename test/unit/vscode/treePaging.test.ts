@@ -8,6 +8,7 @@ import { loadSession } from '../../../src/engine/session/loadSession';
 import { readAppended } from '../../../src/engine/session/tail';
 import { SessionLayout } from '../../../src/vscode/tree/layout';
 import { LinePages } from '../../../src/vscode/tree/pages';
+import { LineRows, TREE_FILTERS } from '../../../src/vscode/tree/rowFilter';
 import { oracleCases } from '../../support/fixtures';
 
 function sameLayout(a: SessionLayout, b: SessionLayout): void {
@@ -91,6 +92,40 @@ describe('vscode tree paging', () => {
         fs.appendFileSync(file, JSON.stringify({ type: 'message', id: 'ext00100', parentId: early, timestamp: new Date().toISOString(), message: { role: 'user', content: 'elsewhere', timestamp: 9 } }) + '\n');
         await readAppended(index);
         assert.strictEqual(layout.extend(), false, `${c.name}: a branch needs a rebuild`);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('the rows of a line after Pi-style appends (messages, a label on an older entry) equal rows computed afresh, under every filter', async () => {
+    for (const c of oracleCases()) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-rows-'));
+      try {
+        const file = path.join(dir, 's.jsonl');
+        fs.copyFileSync(c.sessionFile, file);
+        const index = await loadSession(file);
+        const layout = new SessionLayout(index);
+        const cached = new LineRows();
+        for (const f of TREE_FILTERS) cached.rows(layout, -1, layout.mainLine, f.id);
+        // A user message, an assistant reply, then a label on the first entry of the main line (Pi appends it under the leaf).
+        let leaf = index.leafId!;
+        const target = index.record(layout.mainLine[0]).id;
+        const entries = [
+          { type: 'message', id: 'rows0001', message: { role: 'user', content: 'one more', timestamp: 1 } },
+          { type: 'message', id: 'rows0002', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], timestamp: 2 } },
+          { type: 'label', id: 'rows0003', targetId: target, label: 'late-label' },
+          { type: 'message', id: 'rows0004', message: { role: 'toolResult', toolCallId: 'x', toolName: 'bash', content: [{ type: 'text', text: 'out' }], isError: false, timestamp: 3 } },
+        ];
+        for (const e of entries) {
+          fs.appendFileSync(file, `${JSON.stringify({ ...e, parentId: leaf, timestamp: new Date().toISOString() })}\n`);
+          leaf = e.id;
+          await readAppended(index);
+          assert.strictEqual(layout.extend(), true);
+          for (const f of TREE_FILTERS) {
+            assert.deepStrictEqual([...cached.rows(layout, -1, layout.mainLine, f.id)], [...new LineRows().rows(layout, -1, layout.mainLine, f.id)], `${c.name}, ${f.id}, after ${e.id}`);
+          }
+        }
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

@@ -2,32 +2,62 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { inlineText, parseInline, parseMarkdown, type Block } from '../../../src/webview/markdown';
+import { inlineText, parseInline, parseMarkdown, type MdNode } from '../../../src/webview/markdown';
 import { parseFromWebview } from '../../../src/webview/protocol';
 import { repoRoot } from '../../support/fixtures';
 
 describe('webview markdown', () => {
+  const els = (nodes: MdNode[], tag: string): Extract<MdNode, { t: 'el' }>[] => {
+    const out: Extract<MdNode, { t: 'el' }>[] = [];
+    const stack = [...nodes];
+    while (stack.length) {
+      const n = stack.shift()!;
+      if (n.t === 'el') {
+        if (n.tag === tag) out.push(n);
+        stack.push(...n.children);
+      }
+    }
+    return out;
+  };
+
   it('parses the summary format: headings, task lists, numbered steps, decisions', () => {
     const blocks = parseMarkdown('## Goal\n- Ship it\n\n### Done\n- [x] Read `a.ts`\n- [ ] Write **b**\n\n## Next Steps\n1. One\n2. Two\n   - nested');
-    assert.deepStrictEqual(blocks.map((b) => b.t), ['heading', 'list', 'heading', 'list', 'heading', 'list']);
-    const done = blocks[3] as Extract<Block, { t: 'list' }>;
-    assert.deepStrictEqual(done.items.map((i) => i.checked), [true, false]);
-    assert.strictEqual(inlineText(done.items[0].content), 'Read a.ts');
-    const steps = blocks[5] as Extract<Block, { t: 'list' }>;
-    assert.strictEqual(steps.ordered, true);
-    assert.strictEqual(steps.items[1].children[0].t, 'list');
+    assert.deepStrictEqual(blocks.map((b) => (b.t === 'el' ? b.tag : 'text')), ['h2', 'ul', 'h3', 'ul', 'h2', 'ol']);
+    const done = blocks[3] as Extract<MdNode, { t: 'el' }>;
+    assert.strictEqual(done.attrs.class, 'tasks');
+    assert.deepStrictEqual(done.children.map((i) => (i.t === 'el' ? i.attrs.class : undefined)), ['task checked', 'task open']);
+    assert.strictEqual(inlineText([done.children[0]]), 'Read a.ts');
+    const steps = blocks[5] as Extract<MdNode, { t: 'el' }>;
+    assert.strictEqual(els([steps.children[1]], 'ul').length, 1, 'nested list');
   });
 
   it('keeps raw HTML as text and only links http(s)', () => {
     const inline = parseInline('<img src=x onerror="alert(1)"> [a](javascript:alert(1)) [b](https://example.com) **<b>x</b>**');
-    const links = inline.filter((n) => n.t === 'link');
+    const links = els(inline, 'span').filter((n) => n.attrs.class === 'link-text');
     assert.strictEqual(links.length, 1);
-    assert.strictEqual((links[0] as { href: string }).href, 'https://example.com');
+    assert.strictEqual(links[0].attrs.title, 'https://example.com');
     assert.match(inlineText(inline), /<img src=x onerror="alert\(1\)">/);
+    assert.match(inlineText(inline), /\[a\]\(javascript:alert\(1\)\)/);
     const blocks = parseMarkdown('<script>alert(1)</script>\n\n```html\n<b>code</b>\n```');
-    assert.strictEqual(blocks[0].t, 'paragraph');
-    assert.strictEqual(inlineText((blocks[0] as Extract<Block, { t: 'paragraph' }>).content), '<script>alert(1)</script>');
-    assert.deepStrictEqual(blocks[1], { t: 'code', lang: 'html', text: '<b>code</b>' });
+    assert.strictEqual(blocks[0].t === 'el' && blocks[0].tag, 'p');
+    assert.strictEqual(inlineText([blocks[0]]), '<script>alert(1)</script>');
+    assert.deepStrictEqual(blocks[1], { t: 'el', tag: 'pre', attrs: {}, children: [{ t: 'el', tag: 'code', attrs: { 'data-lang': 'html' }, children: [{ t: 'text', text: '<b>code</b>' }] }] });
+  });
+
+  it('only makes elements from a closed set of tags, with no attribute from the text but title, start, lang, class', () => {
+    const payloads = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'xss', 'payloads.json'), 'utf8')) as { payloads: { payload: string }[] };
+    const allowed = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'hr', 'br', 'em', 'strong', 's', 'span', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+    for (const { payload } of payloads.payloads) {
+      const src = `# ${payload}\n\n- ${payload}\n\n| a | ${payload} |\n|---|---|\n| ${payload} | [x](${payload}) ![i](${payload}) |\n\n> ${payload}`;
+      const stack = parseMarkdown(src);
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (n.t !== 'el') continue;
+        assert.ok(allowed.has(n.tag), n.tag);
+        for (const k of Object.keys(n.attrs)) assert.ok(['title', 'start', 'data-lang', 'class'].includes(k), k);
+        for (const c of n.children) stack.push(c);
+      }
+    }
   });
 
   it('never assigns HTML in the webview code; the panel has a nonce CSP and no inline handlers', () => {
@@ -36,10 +66,16 @@ describe('webview markdown', () => {
       const text = fs.readFileSync(path.join(dir, f), 'utf8');
       assert.doesNotMatch(text, /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|\beval\(|new Function\(/, f);
     }
-    const panel = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', 'summaryPanel.ts'), 'utf8');
-    assert.match(panel, /default-src 'none'/);
-    assert.match(panel, /script-src 'nonce-\$\{nonce\}'/);
-    assert.doesNotMatch(panel, /\bon(click|load|error)=/i);
+    // Both panels' pages come from webviewPage.ts, which holds the CSP.
+    const page = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', 'webviewPage.ts'), 'utf8');
+    assert.match(page, /default-src 'none'/);
+    assert.match(page, /script-src 'nonce-\$\{nonce\}'/);
+    assert.doesNotMatch(page, /\bon(click|load|error)=/i);
+    for (const host of ['summaryPanel.ts', 'viewPanel.ts']) {
+      const panel = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', host), 'utf8');
+      assert.match(panel, /webviewPage\(\{/, host);
+      assert.doesNotMatch(panel, /\bon(click|load|error)=|<script/i, host);
+    }
   });
 
   it('validates messages from the webview', () => {

@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../../session/types';
 import { SummarizationError, emptyUsage, type Summarizer, type SummaryRequest } from '../summarizer';
-import { httpSummarizer, isObject, num, redact, resolveHttpSetup, type HttpSummarizerOptions } from './common';
+import { httpSummarizer, isObject, num, resolveHttpSetup, type HttpSummarizerOptions } from './common';
+import { redact } from '../../secrets/redact';
 import { withCost } from './models';
 
 /**
@@ -59,7 +60,7 @@ function mergeUsage(into: Record<string, unknown>, from: unknown): void {
 }
 
 export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): Summarizer {
-  const { provider, baseURL, configuredKey, info, pricing, stream, timeoutMs } = resolveHttpSetup(options, {
+  const { provider, baseURL, configuredKey, info, pricing, stream, timeoutMs, deadlineMs, maxAnswerChars, fetch } = resolveHttpSetup(options, {
     provider: 'anthropic',
     keyVariable: 'ANTHROPIC_API_KEY',
     baseURLVariable: 'ANTHROPIC_BASE_URL',
@@ -86,13 +87,13 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
       // Engine code does not write to the console: failures come back as SummarizationErrors.
       logLevel: 'off',
       openTelemetry: false,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch,
     });
   } catch (err) {
     throw new SummarizationError(`${provider}: could not set up the client: ${redact(err instanceof Error ? err.message : String(err), secrets)}`);
   }
 
-  async function once(request: SummaryRequest, signal: AbortSignal, touch: () => void): Promise<Answer> {
+  async function once(request: SummaryRequest, signal: AbortSignal, touch: (answerChars?: number) => void): Promise<Answer> {
     const body = {
       model: options.model,
       max_tokens: Math.max(1, Math.min(request.maxOutputTokens, info.maxOutputTokens)),
@@ -146,6 +147,7 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
           answer.complete = true;
           break;
       }
+      touch(answer.text.length);
     }
     return answer;
   }
@@ -156,6 +158,8 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
     contextWindow: info.contextWindow,
     maxOutputTokens: info.maxOutputTokens,
     timeoutMs,
+    deadlineMs,
+    maxAnswerChars,
     secrets,
     retry: options.retry,
     maxRetries: options.maxRetries,

@@ -2,6 +2,8 @@ import { AbortError, SummarizationError, emptyUsage, isAbortError, throwIfAborte
 import { withRetry, type RetryOptions } from './retry';
 import { isRetryableStatus, parseRetryAfter } from './retry';
 import { resolveModelInfo, type ModelPricing, type ResolvedModelInfo } from './models';
+import { AnswerTooLargeError, DEFAULT_DEADLINE_MS, DEFAULT_MAX_ANSWER_CHARS, DeadlineError, answerTooLargeIn, baseURLProblem, bodyByteLimit, cappedFetch } from './limits';
+import { containsKnownSecret, redact, redactKnownSecrets, rememberSecret } from '../../secrets/redact';
 
 /** Shared plumbing of the HTTP summarizers: one attempt with a timeout, error mapping, secret redaction. */
 
@@ -29,6 +31,10 @@ export interface HttpSummarizerOptions {
   retry?: Omit<RetryOptions, 'maxRetries'>;
   /** Inactivity timeout per request in ms (default 120 s streaming, 600 s not): no response / no streamed chunk for this long fails the attempt. */
   timeoutMs?: number;
+  /** Overall deadline of one summary request in ms, every attempt and retry wait included (default 600 s). */
+  deadlineMs?: number;
+  /** Answer-size cap in characters (default 1,000,000): a larger answer fails, nothing is written. */
+  maxAnswerChars?: number;
   /** Custom fetch (proxies, tests). */
   fetch?: typeof fetch;
   /** Provider name reported in `Summarizer.provider` and in errors (default: the provider's). */
@@ -49,6 +55,10 @@ export interface HttpSetup {
   pricing: ModelPricing | undefined;
   stream: boolean;
   timeoutMs: number;
+  deadlineMs: number;
+  maxAnswerChars: number;
+  /** The fetch to give the SDK: response bodies capped for `maxAnswerChars`. */
+  fetch: typeof fetch;
 }
 
 export function resolveHttpSetup(
@@ -58,25 +68,30 @@ export function resolveHttpSetup(
   const env = options.env ?? process.env;
   const info = resolveModelInfo(options.model, options);
   const stream = options.stream ?? true;
+  const configuredKey = options.apiKey || env[defaults.keyVariable] || undefined;
+  rememberSecret(configuredKey);
+  const provider = options.providerName ?? defaults.provider;
+  const baseURL = (options.baseURL || env[defaults.baseURLVariable] || defaults.baseURL).replace(/\/+$/, '');
+  const problem = baseURLProblem(baseURL);
+  if (problem) throw new SummarizationError(`${provider}: the base URL ${problem}`);
+  const maxAnswerChars = positiveInt(options.maxAnswerChars) ?? DEFAULT_MAX_ANSWER_CHARS;
   return {
-    provider: options.providerName ?? defaults.provider,
-    baseURL: (options.baseURL || env[defaults.baseURLVariable] || defaults.baseURL).replace(/\/+$/, ''),
-    configuredKey: options.apiKey || env[defaults.keyVariable] || undefined,
+    provider,
+    baseURL,
+    configuredKey,
     info,
     pricing: options.pricing ?? info.pricing,
     stream,
     // Without streaming there is no sign of life until the whole answer is written: allow more time.
     timeoutMs: options.timeoutMs ?? (stream ? DEFAULT_TIMEOUT_MS : DEFAULT_NONSTREAMING_TIMEOUT_MS),
+    deadlineMs: positiveInt(options.deadlineMs) ?? DEFAULT_DEADLINE_MS,
+    maxAnswerChars,
+    fetch: cappedFetch(options.fetch ?? globalThis.fetch, bodyByteLimit(maxAnswerChars, stream), () => new AnswerTooLargeError(provider, maxAnswerChars)),
   };
 }
 
-const REDACTED = '[redacted]';
-
-/** Replaces every secret (and anything shaped like a provider API key) in `text`. */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join(REDACTED);
-  return out.replace(/\b(sk-[A-Za-z0-9_-]{8,}|sk-ant-[A-Za-z0-9_-]{8,})/g, REDACTED);
+function positiveInt(n: number | undefined): number | undefined {
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.ceil(n) : undefined;
 }
 
 const NETWORK_CODES = new Set([
@@ -158,12 +173,14 @@ function transientErrorType(err: unknown): boolean {
 /** Maps whatever one attempt threw to an AbortError or a SummarizationError (retryable or not), with secrets removed. */
 export function classifyError(err: unknown, ctx: ClassifyContext): AbortError | SummarizationError {
   const { provider, secrets } = ctx;
+  const tooLarge = answerTooLargeIn(err);
+  if (tooLarge && !ctx.aborted) return tooLarge;
   if (ctx.aborted) return err instanceof AbortError ? err : new AbortError(undefined, { cause: safeCause(err, secrets) });
   if (ctx.timedOut) {
     return new SummarizationError(`${provider}: no response within ${ctx.timeoutMs} ms (timed out)`, { retryable: true, cause: safeCause(err, secrets) });
   }
   if (err instanceof SummarizationError) {
-    if (!secrets.some((s) => s && s.length >= 4 && err.message.includes(s))) return err;
+    if (!containsKnownSecret(err.message, secrets)) return err;
     return new SummarizationError(redact(err.message, secrets), { retryable: err.retryable, status: err.status, retryAfterMs: err.retryAfterMs });
   }
   const e = (err ?? {}) as { name?: unknown; status?: unknown; headers?: unknown; message?: unknown };
@@ -198,8 +215,8 @@ export function classifyError(err: unknown, ctx: ClassifyContext): AbortError | 
 export interface AttemptContext {
   /** Pass to the SDK call: fires on the caller's abort or on the timeout. */
   signal: AbortSignal;
-  /** Restarts the inactivity timer (call on every streamed chunk). */
-  touch: () => void;
+  /** Restarts the inactivity timer (call on every streamed chunk, with the answer's length so far: past the cap it throws). */
+  touch: (answerChars?: number) => void;
 }
 
 /**
@@ -208,7 +225,7 @@ export interface AttemptContext {
  * not cut while a stalled one is. Errors come out classified.
  */
 export async function runAttempt<T>(
-  options: { provider: string; signal?: AbortSignal; timeoutMs: number; secrets: readonly (string | undefined)[] },
+  options: { provider: string; signal?: AbortSignal; timeoutMs: number; secrets: readonly (string | undefined)[]; maxAnswerChars?: number },
   fn: (ctx: AttemptContext) => Promise<T>,
 ): Promise<T> {
   const outer = options.signal;
@@ -226,12 +243,20 @@ export async function runAttempt<T>(
   const onAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onAbort, { once: true });
   arm();
+  const touch = (answerChars?: number) => {
+    if (options.maxAnswerChars !== undefined && answerChars !== undefined && answerChars > options.maxAnswerChars) {
+      throw new AnswerTooLargeError(options.provider, options.maxAnswerChars);
+    }
+    arm();
+  };
   try {
-    const result = await fn({ signal: controller.signal, touch: arm });
+    const result = await fn({ signal: controller.signal, touch });
     // An SDK stream ends quietly when its signal fires: make sure that is not taken for success.
     if (controller.signal.aborted) throw new AbortError();
     return result;
   } catch (err) {
+    // Whatever failed, the request is over: close its connection.
+    if (!controller.signal.aborted) controller.abort(new Error('attempt failed'));
     throw classifyError(err, { provider: options.provider, secrets: options.secrets, aborted: !!outer?.aborted, timedOut, timeoutMs: options.timeoutMs });
   } finally {
     if (timer) clearTimeout(timer);
@@ -253,18 +278,23 @@ export interface HttpSummarizerParts<A> {
   contextWindow: number;
   maxOutputTokens: number;
   timeoutMs: number;
+  deadlineMs: number;
+  maxAnswerChars: number;
   secrets: readonly (string | undefined)[];
   retry?: Omit<RetryOptions, 'maxRetries'>;
   maxRetries?: number;
-  /** One request to the provider; calls `touch` on every streamed chunk. */
-  request(request: SummaryRequest, signal: AbortSignal, touch: () => void): Promise<A>;
+  /** One request to the provider; calls `touch` on every streamed chunk (with the answer's length so far). */
+  request(request: SummaryRequest, signal: AbortSignal, touch: (answerChars?: number) => void): Promise<A>;
   /** Checks the answer (throws SummarizationError if it is no summary) and maps it to a result. */
   result(answer: A): SummaryResult;
 }
 
-/** A Summarizer over an HTTP provider: attempts with an inactivity timeout, bounded retries, abort at once. */
+/**
+ * A Summarizer over an HTTP provider: attempts with an inactivity timeout,
+ * bounded retries, an overall deadline and an answer-size cap, abort at once.
+ */
 export function httpSummarizer<A>(parts: HttpSummarizerParts<A>): Summarizer {
-  const { provider, timeoutMs, secrets } = parts;
+  const { provider, timeoutMs, secrets, deadlineMs, maxAnswerChars } = parts;
   return {
     provider,
     model: parts.model,
@@ -272,15 +302,28 @@ export function httpSummarizer<A>(parts: HttpSummarizerParts<A>): Summarizer {
     maxOutputTokens: parts.maxOutputTokens,
     async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       throwIfAborted(signal);
-      return withRetry(
-        () =>
-          runAttempt({ provider, signal, timeoutMs, secrets }, async ({ signal: attemptSignal, touch }) => {
-            const answer = await parts.request(request, attemptSignal, touch);
-            if (attemptSignal.aborted) return { text: '', usage: emptyUsage() };
-            return parts.result(answer);
-          }),
-        { ...parts.retry, maxRetries: parts.maxRetries, signal },
-      );
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(new DeadlineError(provider, deadlineMs)), deadlineMs);
+      const bounded = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+      try {
+        return await withRetry(
+          () =>
+            runAttempt({ provider, signal: bounded, timeoutMs, secrets, maxAnswerChars }, async ({ signal: attemptSignal, touch }) => {
+              const answer = await parts.request(request, attemptSignal, touch);
+              if (attemptSignal.aborted) return { text: '', usage: emptyUsage() };
+              const result = parts.result(answer);
+              if (result.text.length > maxAnswerChars) throw new AnswerTooLargeError(provider, maxAnswerChars);
+              // A successful answer may echo the key too: no form of it goes on.
+              return { ...result, text: redactKnownSecrets(result.text, secrets) };
+            }),
+          { ...parts.retry, maxRetries: parts.maxRetries, signal: bounded },
+        );
+      } catch (err) {
+        if (deadline.signal.aborted && !signal?.aborted) throw deadline.signal.reason as DeadlineError;
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

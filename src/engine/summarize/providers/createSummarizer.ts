@@ -1,5 +1,5 @@
 import { SummarizationError, type Summarizer } from '../summarizer';
-import { redact } from './common';
+import { redact, redactKnownSecrets } from '../../secrets/redact';
 import { createOfflineSummarizer } from './offline';
 import type { RetryOptions } from './retry';
 
@@ -29,10 +29,18 @@ export interface CreateSummarizerOptions {
   retry?: Omit<RetryOptions, 'maxRetries'>;
   /** Inactivity timeout per request in ms (default 120 s streaming, 600 s not). */
   timeoutMs?: number;
+  /** Overall deadline of one summary request in ms, retries included (default 600 s). */
+  deadlineMs?: number;
+  /** Answer-size cap in characters (default 1,000,000). */
+  maxAnswerChars?: number;
   fetch?: typeof fetch;
 }
 
-/** Models used when none is configured: fast, inexpensive, with large windows. */
+/**
+ * Models used when none is configured (CLI and extension): fast, inexpensive,
+ * with large windows, and not on the Anthropic SDK's deprecation list
+ * (claude-sonnet-4-5 is: end-of-life November 30th, 2026).
+ */
 export const DEFAULT_SUMMARY_MODELS: Readonly<Record<Exclude<SummarizerProvider, 'offline'>, string>> = Object.freeze({
   openai: 'gpt-4.1-mini',
   anthropic: 'claude-haiku-4-5',
@@ -55,6 +63,8 @@ export function createSummarizer(options: CreateSummarizerOptions = {}): Summari
     maxRetries: options.maxRetries,
     retry: options.retry,
     timeoutMs: options.timeoutMs,
+    deadlineMs: options.deadlineMs,
+    maxAnswerChars: options.maxAnswerChars,
     fetch: options.fetch,
     env,
   };
@@ -81,7 +91,7 @@ function sanitize(err: unknown, secrets: readonly (string | undefined)[]): unkno
   return new SummarizationError(message, { retryable: err instanceof SummarizationError && err.retryable });
 }
 
-/** A last line of defence: whatever escapes a provider leaves without keys. */
+/** A last line of defence: whatever a provider returns or throws leaves without keys (in any form). */
 function guard(inner: Summarizer, secrets: readonly (string | undefined)[]): Summarizer {
   return {
     provider: inner.provider,
@@ -89,8 +99,11 @@ function guard(inner: Summarizer, secrets: readonly (string | undefined)[]): Sum
     contextWindow: inner.contextWindow,
     maxOutputTokens: inner.maxOutputTokens,
     summarize: (request, signal) =>
-      inner.summarize(request, signal).catch((err: unknown) => {
-        throw sanitize(err, secrets);
-      }),
+      inner.summarize(request, signal).then(
+        (result) => ({ ...result, text: redactKnownSecrets(result.text, secrets) }),
+        (err: unknown) => {
+          throw sanitize(err, secrets);
+        },
+      ),
   };
 }

@@ -108,6 +108,34 @@ export function resolveModelInfo(model: string, overrides: { contextWindow?: num
   return info;
 }
 
+/** Where a context window can come from, strongest first (the one precedence for CLI and extension). */
+export interface ContextWindowSources {
+  /** An explicit window: the CLI's --context-window, the extension's arbor.contextWindow (0 / undefined: none). */
+  explicit?: number;
+  /** Per-model windows keyed `provider/modelId` or `modelId` (the extension's arbor.modelContextWindows). */
+  perModel?: Readonly<Record<string, unknown>>;
+  /** The session's model (from its model_change entries), or null. */
+  model: { provider: string; modelId: string } | null;
+}
+
+/** The window used when nothing else knows one (no model, or a model not in the table): FALLBACK_MODEL_INFO's. */
+export const DEFAULT_CONTEXT_WINDOW = FALLBACK_MODEL_INFO.contextWindow;
+
+/**
+ * The context window of a session, for the CLI and the extension alike:
+ * explicit > per-model setting > the model table for the session's model
+ * (any Claude: 200k) > DEFAULT_CONTEXT_WINDOW.
+ */
+export function resolveContextWindow(sources: ContextWindowSources): number {
+  const positive = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined);
+  const explicit = positive(sources.explicit);
+  if (explicit) return explicit;
+  const { model, perModel } = sources;
+  if (!model) return DEFAULT_CONTEXT_WINDOW;
+  const configured = perModel && (positive(perModel[`${model.provider}/${model.modelId}`]) ?? positive(perModel[model.modelId]));
+  return configured || resolveModelInfo(model.modelId).contextWindow;
+}
+
 /** Fills `usage.cost` from a price table entry (all zero without one). */
 export function withCost(usage: Usage, pricing: ModelPricing | undefined): Usage {
   const per = (tokens: number, price: number | undefined) => round(((price ?? 0) * tokens) / 1e6);

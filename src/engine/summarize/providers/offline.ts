@@ -1,15 +1,21 @@
-import type { AgentMessage, AssistantMessage, ToolCallBlock, UserContentBlock } from '../../session/types';
-import { emptySummary, formatSummary, parseSummary, type ParsedSummary, type SummaryDecision } from '../parseSummary';
+import { emptySummary, formatSummary, parseSummary, type ParsedSummary } from '../parseSummary';
 import { BRANCH_SUMMARY_PREAMBLE, TURN_PREFIX_HEADINGS } from '../prompts';
-import { emptyUsage, throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
+import { throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
+import { callPath, extract, isModifying, isShell, type Call, type Decision, type Extraction, type Turn } from '../offline/extract';
+import { backticked, clip, code, isQuestion, latest, sentences, squash, trimEndChars, unique } from '../offline/text';
+import { stripPinned } from '../../compaction/pins';
 import { FALLBACK_MODEL_INFO } from './models';
 
 /**
  * A deterministic, extractive summarizer: no network, no key, no model. It
- * fills the spec 7 sections from the structure of the messages (requests,
- * tool calls and their results, errors, the assistant's stated intentions).
- * The same request always gives byte-identical text. Custom instructions
- * cannot steer it and are ignored.
+ * writes a checkpoint (spec 7), not a log: the user's objectives, their
+ * constraints, each finished request as one outcome with its numbers, the
+ * work left open and the errors no later step resolved, the exact paths,
+ * commands and error messages that still matter, and the pinned entries.
+ * Bounded: at most SUMMARY_MAX_TOKENS (about 4 characters a token) however
+ * long the span. The same request always gives byte-identical text. Custom
+ * instructions cannot steer it and are ignored. It calls no model, so its
+ * result carries no usage.
  */
 
 export interface OfflineSummarizerOptions {
@@ -17,327 +23,139 @@ export interface OfflineSummarizerOptions {
   maxOutputTokens?: number;
 }
 
-export const OFFLINE_MODEL = 'extractive-v1';
+export const OFFLINE_MODEL = 'extractive-v2';
+
+/** The size bound of an offline summary (pinned part included, file lists excluded). */
+export const SUMMARY_MAX_TOKENS = 1500;
 
 // ---------------------------------------------------------------------------
-// Text helpers
+// Turns into checkpoint items
 
-function contentText(content: string | UserContentBlock[] | undefined, sep = '\n'): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((b) => b && b.type === 'text' && typeof (b as { text?: unknown }).text === 'string')
-    .map((b) => (b as { text: string }).text)
-    .join(sep);
+const CONSTRAINT_WORDS = /\b(?:must|never|always|don't|do not|prefer|avoid|make sure)\b/i;
+
+/** A message that only states constraints ("Prefer X. Always Y."): it goes to Constraints, not to Goal or Done. */
+function onlyConstraints(request: string): boolean {
+  const all = sentences(request, 20);
+  return all.length > 0 && all.every((s) => CONSTRAINT_WORDS.test(s));
 }
 
-function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+/** A request as an objective: its sentences minus the constraint ones (those go to Constraints). */
+function objective(request: string, max: number): string {
+  const all = sentences(request, 20);
+  const constraintFree = all.filter((s) => !CONSTRAINT_WORDS.test(s));
+  const chosen = (constraintFree.length ? constraintFree : all).slice(0, 2).join(' ');
+  return clip(chosen || squash(request), max);
 }
 
-/** Shortens to `max` characters at a word boundary, marking the cut with an ellipsis. */
-function clip(text: string, max: number): string {
-  const t = squash(text);
-  if (t.length <= max) return t;
-  const cut = t.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+function requestIsQuestion(request: string): boolean {
+  const s = sentences(request, 20);
+  return s.length > 0 && s.every((x) => isQuestion(x));
 }
 
-/** Sentences of a text (prose split on . ! ? and line breaks; code fences dropped). */
-function sentences(text: string): string[] {
-  const noCode = text.replace(/```[\s\S]*?```/g, ' ');
-  return noCode
-    .split(/\n+|(?<=[.!?])\s+(?=[A-Z`"'(\[])/)
-    .map((s) => squash(s.replace(/^[-*+•>\s]+|^\d+[.)]\s+/, '')))
-    .filter((s) => s.length >= 3);
+/** Thanks, acknowledgements and sign-offs: not objectives. */
+function isSocial(request: string): boolean {
+  const t = squash(request);
+  return t.length < 30 && /^(?:thanks|thank you|thx|ok|okay|great|cool|nice|perfect|good|yes|no|sure|bye)\b/i.test(t);
 }
 
-function firstSentence(text: string): string {
-  return sentences(text)[0] ?? squash(text);
-}
-
-function firstLine(text: string): string {
-  return (
-    text
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l) ?? ''
-  );
-}
-
-function code(text: string): string {
-  const t = text.replace(/`/g, "'");
-  return `\`${t}\``;
-}
-
-function unique<T>(items: readonly T[], key: (t: T) => string = (t) => String(t)): T[] {
-  const seen = new Set<string>();
-  const out: T[] = [];
-  for (const item of items) {
-    const k = key(item);
-    if (seen.has(k)) continue;
-    seen.add(k);
-    out.push(item);
+/** Joins sentences, marking the boundary of those (list items, lines) that had no end punctuation. */
+function joinSentences(items: readonly string[]): string {
+  let out = '';
+  for (const s of items) {
+    if (!out) out = s;
+    else out += /[.!?:;]$/.test(out) ? ` ${s}` : `; ${s}`;
   }
   return out;
 }
 
-/** The last `n` items (the newest matter most). */
-function latest<T>(items: readonly T[], n: number): T[] {
-  return n <= 0 ? [] : items.slice(Math.max(0, items.length - n));
+/** A placeholder item of a model-written summary ("(none)", "(nothing completed yet)"). */
+function isPlaceholder(item: string): boolean {
+  const t = item.trim();
+  return t.startsWith('(') && t.endsWith(')') && t.length < 60;
 }
 
-// ---------------------------------------------------------------------------
-// Reading the messages
-
-interface Call {
-  block: ToolCallBlock;
-  request: string | null;
-  result?: { isError: boolean; text: string };
-  order: number;
-  /** Index of the assistant message that made the call. */
-  messageIndex: number;
+/** Filler that carries no fact ("Done.", "Sure!", "Here it is:"). */
+function isFiller(sentence: string): boolean {
+  const words = sentence.split(' ').length;
+  return words <= 3 && !/[0-9`/]/.test(sentence);
 }
 
-interface Extraction {
-  requests: string[];
-  constraints: string[];
-  done: string[];
-  inProgress: string[];
-  blocked: string[];
-  decisions: SummaryDecision[];
-  nextSteps: string[];
-  filesRead: string[];
-  filesModified: string[];
-  commands: string[];
-  names: string[];
-  errors: string[];
-  /** Summaries found inside the span (compaction / branch summary messages). */
-  embedded: string[];
-  finishedTurn: boolean;
-  lastRequest: string | null;
-  lastTurnOpen: boolean;
-}
-
-const CONSTRAINT_CUES =
-  /\b(must|mustn't|must not|don't|do not|never|always|should|shouldn't|prefer|preferably|please use|make sure|ensure|without|avoid|keep|need|needs|required?|only)\b/i;
-const DECISION_CUES = /\b(I'll|I will|I'm going to|let's|let me|we'll|we will|decided|decide|instead|rather than|chose|choose|opted|going with|switch(?:ed|ing)? to|plan is)\b/i;
-const REASON_SPLIT = /\s+(?:because|since|so that|to avoid|in order to)\s+|;\s+|\s+[–—]\s+/i;
-
-const PATH_ARGS = ['path', 'file_path', 'filePath', 'file', 'filename'];
-const MODIFYING_TOOLS = new Set(['write', 'edit', 'multiedit', 'multi_edit', 'create', 'apply_patch', 'str_replace', 'patch']);
-
-function argString(args: Record<string, unknown> | undefined, keys: readonly string[]): string | undefined {
-  if (!args || typeof args !== 'object') return undefined;
-  for (const k of keys) if (typeof args[k] === 'string' && (args[k] as string).trim()) return (args[k] as string).trim();
-  return undefined;
-}
-
-function callTarget(block: ToolCallBlock): string | undefined {
-  const args = block.arguments;
-  return argString(args, PATH_ARGS) ?? argString(args, ['command', 'cmd', 'pattern', 'query', 'url', 'glob']) ?? undefined;
-}
-
-function describeCall(call: Call): string {
-  const { name, arguments: args } = call.block;
-  const path = argString(args, PATH_ARGS);
-  const lower = name.toLowerCase();
-  if (lower === 'bash' || lower === 'shell' || lower === 'exec') {
-    const cmd = argString(args, ['command', 'cmd']) ?? '';
-    let text = `Ran ${code(clip(cmd, 100))}`;
-    const out = call.result?.text.trim() ?? '';
-    const lines = out.split('\n').map((l) => l.trim()).filter(Boolean);
-    if (out && lines.length <= 3 && out.length <= 100) text += ` (output: ${lines.join('; ')})`;
-    return text;
-  }
-  if (lower === 'read' && path) return `Read ${code(path)}`;
-  if (lower === 'write' && path) return `Wrote ${code(path)}`;
-  if (lower === 'edit' && path) return `Edited ${code(path)}`;
-  const target = callTarget(call.block);
-  return target ? `Used ${code(name)} on ${code(clip(target, 80))}` : `Used ${code(name)}`;
-}
-
-function errorText(text: string): string {
-  return clip(firstLine(text) || text, 200);
-}
-
-function backticked(text: string): string[] {
+/** The facts of an answer: its sentences without filler, sentences with numbers, names or paths first when it must be cut. */
+function answerFacts(answer: string, max: number): string {
+  const all = sentences(answer, 40).filter((s) => !isFiller(s));
+  const joined = joinSentences(all);
+  if (joined.length <= max) return joined;
+  const factual = all.filter((s) => /[0-9`/]/.test(s));
+  const rest = all.filter((s) => !/[0-9`/]/.test(s));
   const out: string[] = [];
-  for (const m of text.matchAll(/`([^`\n]{1,80})`/g)) {
-    const v = m[1].trim();
-    if (v && !/\s{2,}/.test(v)) out.push(v);
+  let used = 0;
+  for (const s of [...factual, ...rest]) {
+    if (used + s.length + 1 > max) {
+      if (!out.length) return clip(s, max);
+      continue;
+    }
+    out.push(s);
+    used += s.length + 1;
   }
-  return out;
+  // Keep the answer's own order among the chosen sentences.
+  const chosen = new Set(out);
+  const ordered = joinSentences(all.filter((s) => chosen.has(s)));
+  return ordered || clip(joined, max);
 }
 
-function extract(messages: readonly AgentMessage[]): Extraction {
-  const x: Extraction = {
-    requests: [],
-    constraints: [],
-    done: [],
-    inProgress: [],
-    blocked: [],
-    decisions: [],
-    nextSteps: [],
-    filesRead: [],
-    filesModified: [],
-    commands: [],
-    names: [],
-    errors: [],
-    embedded: [],
-    finishedTurn: false,
-    lastRequest: null,
-    lastTurnOpen: false,
+function shortOutput(text: string | undefined): string | null {
+  const out = (text ?? '').trim();
+  if (!out) return null;
+  const lines = out.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (lines.length > 3 || out.length > 120) return null;
+  return lines.join('; ');
+}
+
+/** What a turn's tool work came to: files changed, commands run with their short results. */
+function turnOutcome(turn: Turn, maxRuns: number): string {
+  const changed = unique(turn.calls.filter((c) => isModifying(c.tool) && c.result && !c.result.isError).map((c) => callPath(c)).filter((p): p is string => !!p));
+  // One entry per command, with its latest result (a re-run after a fix replaces the earlier one).
+  const runs = new Map<string, string>();
+  const run = (command: string, text: string) => {
+    runs.delete(command);
+    runs.set(command, text);
   };
-  const calls: Call[] = [];
-  const byId = new Map<string, Call>();
-  let request: string | null = null;
-  let lastAssistant: AssistantMessage | null = null;
-  let lastAssistantIndex = -1;
-  let lastRequestIndex = -1;
-  let order = 0;
-  const doneItems: { text: string; order: number }[] = [];
+  for (const c of turn.calls) {
+    if (!isShell(c.tool) || !c.result || c.result.isError || !c.target) continue;
+    const out = shortOutput(c.result.text);
+    run(c.target, out ? `${code(clip(c.target, 80))} → ${clip(out, 120)}` : code(clip(c.target, 80)));
+  }
+  for (const r of turn.userRuns) {
+    if (r.cancelled || (typeof r.exitCode === 'number' && r.exitCode !== 0)) continue;
+    const out = shortOutput(r.output);
+    run(r.command, `${code(clip(r.command, 80))} (by the user)${out ? ` → ${clip(out, 120)}` : ''}`);
+  }
+  const parts: string[] = [];
+  if (changed.length) parts.push(`changed ${latest(changed, 6).map(code).join(', ')}${changed.length > 6 ? ` and ${changed.length - 6} more` : ''}`);
+  const shown = latest([...runs.values()], maxRuns);
+  if (shown.length) parts.push(`ran ${shown.join('; ')}`);
+  return parts.join('; ');
+}
 
-  for (let index = 0; index < messages.length; index++) {
-    const m = messages[index];
-    switch (m.role) {
-      case 'user': {
-        const text = contentText(m.content);
-        if (!text.trim()) break;
-        request = clip(text, 240);
-        x.requests.push(request);
-        lastRequestIndex = index;
-        for (const s of sentences(text)) if (CONSTRAINT_CUES.test(s)) x.constraints.push(clip(s, 200));
-        x.names.push(...backticked(text));
-        break;
-      }
-      case 'bashExecution': {
-        if (m.excludeFromContext) break;
-        x.commands.push(clip(m.command, 120));
-        if (!m.cancelled && typeof m.exitCode === 'number' && m.exitCode !== 0) {
-          const out = m.output.trim().split('\n').filter((l) => l.trim());
-          const last = out.length ? `: ${clip(out[out.length - 1], 160)}` : '';
-          x.blocked.push(`${code(clip(m.command, 100))} (run by the user) exited with code ${m.exitCode}${last}`);
-          if (out.length) x.errors.push(clip(out[out.length - 1], 200));
-        } else if (!m.cancelled) {
-          doneItems.push({ text: `User ran ${code(clip(m.command, 100))}`, order: order++ });
-        }
-        break;
-      }
-      case 'branchSummary':
-      case 'compactionSummary':
-        x.embedded.push(m.summary);
-        break;
-      case 'assistant': {
-        lastAssistant = m;
-        lastAssistantIndex = index;
-        const blocks = Array.isArray(m.content) ? m.content : [];
-        for (const b of blocks) {
-          if (!b || typeof b !== 'object') continue;
-          if (b.type === 'toolCall') {
-            const call: Call = { block: b, request, order: order++, messageIndex: index };
-            calls.push(call);
-            if (typeof b.id === 'string') byId.set(b.id, call);
-            const path = argString(b.arguments, PATH_ARGS);
-            const lower = String(b.name).toLowerCase();
-            if (path) (MODIFYING_TOOLS.has(lower) ? x.filesModified : x.filesRead).push(path);
-            if (lower === 'bash' || lower === 'shell' || lower === 'exec') {
-              const cmd = argString(b.arguments, ['command', 'cmd']);
-              if (cmd) x.commands.push(clip(cmd, 120));
-            }
-          } else if (b.type === 'text' && typeof b.text === 'string') {
-            x.names.push(...backticked(b.text));
-            for (const s of sentences(b.text)) {
-              if (!DECISION_CUES.test(s)) continue;
-              const [title, ...why] = s.split(REASON_SPLIT);
-              const rationale = why.length ? clip(why.join('; '), 200) : request ? `while working on "${clip(request, 100)}"` : '';
-              x.decisions.push({ title: clip(title.replace(/[.:;,]+$/, ''), 160), rationale });
-            }
-          }
-        }
-        if (m.stopReason === 'error') {
-          const msg = m.errorMessage ? errorText(m.errorMessage) : 'the model request failed';
-          x.errors.push(msg);
-          x.blocked.push(`Model request failed: ${msg}`);
-        }
-        const reply = blocks.filter((b) => b && b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
-        if ((m.stopReason === 'stop' || m.stopReason === undefined) && !blocks.some((b) => b && b.type === 'toolCall') && reply.trim()) {
-          x.finishedTurn = true;
-          const what = request ? `Answered "${clip(request, 100)}"` : 'Answered';
-          doneItems.push({ text: `${what}: ${clip(firstSentence(reply), 160).replace(/[:;,]$/, '')}`, order: order++ });
-        }
-        break;
-      }
-      case 'toolResult': {
-        const call = byId.get(m.toolCallId);
-        const text = contentText(m.content);
-        if (call) call.result = { isError: !!m.isError, text };
-        if (m.isError) x.errors.push(errorText(text));
-        break;
-      }
-      case 'custom':
-        // Extension messages are context, not requests: only their exact names are kept.
-        x.names.push(...backticked(contentText(m.content)));
-        break;
-      case 'system':
-        break;
-    }
-  }
+function doneItem(turn: Turn, itemMax: number): string {
+  const outcome = turnOutcome(turn, 2);
+  const facts = turn.answer ? answerFacts(turn.answer, Math.max(80, itemMax - 160)) : '';
+  const req = turn.request;
+  let head: string;
+  if (!req) head = 'Earlier work';
+  else if (requestIsQuestion(req)) head = `Answered ${JSON.stringify(clip(req, 100))}`;
+  else head = objective(req, 110);
+  const body = [facts, outcome ? `(${outcome})` : ''].filter(Boolean).join(' ');
+  const stopped = turn.answer ? '' : ' (stopped before a final answer)';
+  return `${trimEndChars(head, '.')}${stopped}${body ? `: ${body}` : ''}`;
+}
 
-  // Done: completed calls whose result was not an error. Blocked: failed calls (marked when a later call on the same target succeeded).
-  for (const call of calls) {
-    // Branch summaries leave tool results out (the calls carry them): a call the assistant moved on from counts as done.
-    const movedOn = !call.result && call.messageIndex < lastAssistantIndex;
-    if ((call.result && !call.result.isError) || movedOn) doneItems.push({ text: describeCall(call), order: call.order });
-    if (call.result?.isError) {
-      const target = callTarget(call.block);
-      const later = calls.some(
-        (c) => c.order > call.order && c.block.name === call.block.name && callTarget(c.block) === target && c.result && !c.result.isError,
-      );
-      // The "resolved" mark goes before the error text, so that shortening the item never loses it.
-      const what = `${code(call.block.name)}${target ? ` on ${code(clip(target, 80))}` : ''} failed${later ? ' (resolved later: a retry succeeded)' : ''}`;
-      x.blocked.push(`${what}: ${errorText(call.result.text)}`);
-    }
-  }
-  x.done = unique(doneItems.sort((a, b) => a.order - b.order).map((d) => d.text));
-
-  // In progress: calls still waiting for a result, and a last turn that did not end in a reply.
-  for (const call of calls) {
-    if (call.result || call.messageIndex < lastAssistantIndex) continue;
-    const target = callTarget(call.block);
-    x.inProgress.push(`${code(call.block.name)}${target ? ` on ${code(clip(target, 80))}` : ''} (started, no result yet)`);
-  }
-  const last = lastAssistant as AssistantMessage | null;
-  const endedWithReply =
-    last !== null &&
-    lastAssistantIndex > lastRequestIndex &&
-    (last.stopReason === 'stop' || last.stopReason === undefined) &&
-    !(last.content ?? []).some((b) => b && b.type === 'toolCall');
-  x.lastRequest = request;
-  x.lastTurnOpen = request !== null && !endedWithReply;
-  if (x.lastTurnOpen && request) {
-    let item = `Working on "${clip(request, 160)}"`;
-    if (last && lastAssistantIndex > lastRequestIndex) {
-      if (last.stopReason === 'aborted') item += ' (interrupted by the user)';
-      else if (last.stopReason === 'length') item += ' (the last answer was cut off)';
-      else if (last.stopReason === 'error') item += ' (the last model request failed)';
-    } else if (lastAssistantIndex < lastRequestIndex) item += ' (no answer yet)';
-    x.inProgress.push(item);
-  }
-  x.blocked = unique(x.blocked);
-  x.errors = unique(x.errors);
-  x.constraints = unique(x.constraints);
-  x.decisions = unique(x.decisions, (d) => d.title);
-  x.names = unique(x.names.filter((n) => n.length <= 60));
-  x.filesRead = unique(x.filesRead);
-  x.filesModified = unique(x.filesModified);
-  x.commands = unique(x.commands);
-  return x;
+function pendingItem(call: Call): string {
+  return `${code(call.block.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} (started, no result yet)`;
 }
 
 // ---------------------------------------------------------------------------
-// Building the summary
+// The checkpoint
 
 interface Caps {
   goal: number;
@@ -347,169 +165,246 @@ interface Caps {
   blocked: number;
   decisions: number;
   nextSteps: number;
-  list: number;
+  files: number;
+  commands: number;
   errors: number;
   item: number;
 }
 
-const FULL_CAPS: Caps = { goal: 10, constraints: 15, done: 40, inProgress: 10, blocked: 12, decisions: 15, nextSteps: 8, list: 30, errors: 8, item: 400 };
+const FULL_CAPS: Caps = { goal: 4, constraints: 8, done: 10, inProgress: 4, blocked: 6, decisions: 6, nextSteps: 5, files: 25, commands: 5, errors: 5, item: 360 };
 
-const CONTEXT_LABELS = {
+function shrink(caps: Caps): Caps {
+  const half = (n: number) => Math.max(1, Math.floor(n / 2));
+  return {
+    goal: Math.max(2, half(caps.goal)),
+    constraints: Math.max(3, half(caps.constraints)),
+    done: half(caps.done),
+    inProgress: Math.max(2, half(caps.inProgress)),
+    blocked: Math.max(2, half(caps.blocked)),
+    decisions: half(caps.decisions),
+    nextSteps: Math.max(2, half(caps.nextSteps)),
+    files: Math.max(5, half(caps.files)),
+    commands: half(caps.commands),
+    errors: Math.max(2, half(caps.errors)),
+    item: Math.max(120, Math.floor(caps.item * 0.7)),
+  };
+}
+
+/** Critical Context items Arbor writes and re-derives at every checkpoint (an earlier checkpoint's copies are merged, not repeated). */
+const LABELS = {
   modified: 'Modified files:',
-  read: 'Files read:',
-  commands: 'Commands run:',
-  names: 'Names mentioned:',
-  error: 'Error seen:',
+  commands: 'Recent commands:',
+  error: 'Unresolved error:',
 } as const;
+/** Items older Arbor versions wrote that are noise now (incidental names, every read, every command). */
+const DROPPED_LABELS = ['Names mentioned:', 'Files read:', 'Commands run:'];
+const OLD_ERROR_LABEL = 'Error seen:';
 
-function listItem(label: string, values: readonly string[]): string {
-  return `${label} ${values.map(code).join(', ')}`;
+interface Earlier {
+  summary: ParsedSummary;
+  /** The request of a turn an earlier checkpoint split (its turn-context part), which the span continues. */
+  openRequest: string | null;
+  modified: string[];
+  errors: string[];
+  other: string[];
 }
 
-/** The backticked values of a "Label: `a`, `b`" item. */
-function listValues(item: string): string[] {
-  return backticked(item);
-}
-
-/** Merges an earlier summary (previous checkpoint or a summary inside the span) into `into`. */
-function absorb(into: ParsedSummary, text: string): void {
-  const prev = parseSummary(text);
-  into.goal.push(...prev.goal);
-  into.constraints.push(...prev.constraints);
-  into.done.push(...prev.done);
-  into.inProgress.push(...prev.inProgress);
-  // A problem an earlier summary recorded as resolved does not block anything any more.
-  into.blocked.push(...prev.blocked.filter((b) => !/\(resolved\b/i.test(b)));
-  into.decisions.push(...prev.decisions);
-  into.nextSteps.push(...prev.nextSteps);
-  into.criticalContext.push(...prev.criticalContext);
-  if (prev.preamble && prev.preamble.trim() !== BRANCH_SUMMARY_PREAMBLE && !prev.goal.length && !prev.done.length) {
-    into.criticalContext.push(`Earlier notes: ${clip(prev.preamble, 300)}`);
-  }
-  for (const u of prev.unknownSections) if (!into.unknownSections.some((v) => v.heading === u.heading)) into.unknownSections.push(u);
-}
-
-function mergeContext(earlier: readonly string[], x: Extraction, caps: Caps): string[] {
-  const lists: Record<keyof typeof CONTEXT_LABELS, string[]> = { modified: [], read: [], commands: [], names: [], error: [] };
+/** Reads an earlier checkpoint (the previous summary, or a summary inside the span). */
+function readEarlier(texts: readonly string[]): Earlier {
+  const into = emptySummary();
+  const modified: string[] = [];
+  const errors: string[] = [];
   const other: string[] = [];
-  for (const item of earlier) {
-    const key = (Object.keys(CONTEXT_LABELS) as (keyof typeof CONTEXT_LABELS)[]).find((k) => item.startsWith(CONTEXT_LABELS[k]));
-    if (!key) other.push(item);
-    else if (key === 'error') lists.error.push(item.slice(CONTEXT_LABELS.error.length).trim());
-    else lists[key].push(...listValues(item));
+  let openRequest: string | null = null;
+  for (const text of texts) {
+    const prev = parseSummary(stripPinned(text));
+    if (prev.turnContext) {
+      const at = prev.turnContext.indexOf(`${TURN_PREFIX_HEADINGS.request}\n`);
+      const body = at >= 0 ? prev.turnContext.slice(at + TURN_PREFIX_HEADINGS.request.length + 1) : '';
+      const end = body.indexOf('\n\n');
+      const req = (end >= 0 ? body.slice(0, end) : body).trim();
+      if (req && !req.startsWith('(')) openRequest = req;
+    }
+    const real = (items: string[]) => items.filter((i) => !isPlaceholder(i));
+    into.goal.push(...real(prev.goal));
+    into.constraints.push(...real(prev.constraints));
+    into.done.push(...real(prev.done));
+    into.inProgress.push(...real(prev.inProgress));
+    into.blocked.push(...real(prev.blocked).filter((b) => !/\(resolved\b/i.test(b)));
+    into.decisions.push(...prev.decisions);
+    into.nextSteps.push(...real(prev.nextSteps));
+    for (const u of prev.unknownSections) if (!into.unknownSections.some((v) => v.heading === u.heading)) into.unknownSections.push(u);
+    modified.push(...prev.modifiedFiles);
+    for (const item of prev.criticalContext) {
+      if (item.startsWith(LABELS.modified) || item.startsWith("Modified files")) modified.push(...backticked(item));
+      else if (item.startsWith(LABELS.error)) errors.push(item.slice(LABELS.error.length).trim());
+      else if (item.startsWith(OLD_ERROR_LABEL)) errors.push(item.slice(OLD_ERROR_LABEL.length).trim());
+      else if (item.startsWith(LABELS.commands) || DROPPED_LABELS.some((l) => item.startsWith(l))) continue;
+      else other.push(item);
+    }
+    if (prev.preamble && prev.preamble.trim() !== BRANCH_SUMMARY_PREAMBLE && !prev.goal.length && !prev.done.length) {
+      other.push(`Earlier notes: ${clip(prev.preamble, 300)}`);
+    }
   }
-  lists.modified.push(...x.filesModified);
-  lists.read.push(...x.filesRead);
-  lists.commands.push(...x.commands);
-  lists.names.push(...x.names);
-  lists.error.push(...x.errors);
-  const modified = unique(lists.modified);
-  const read = unique(lists.read).filter((f) => !modified.includes(f));
-  const out = [...unique(other)];
-  if (modified.length) out.push(listItem(CONTEXT_LABELS.modified, latest(modified, caps.list)));
-  if (read.length) out.push(listItem(CONTEXT_LABELS.read, latest(read, caps.list)));
-  const commands = unique(lists.commands);
-  if (commands.length) out.push(`${CONTEXT_LABELS.commands} ${latest(commands, Math.min(caps.list, 10)).map(code).join('; ')}`);
-  const names = unique(lists.names).filter((n) => !modified.includes(n) && !read.includes(n) && !commands.includes(n));
-  if (names.length) out.push(listItem(CONTEXT_LABELS.names, latest(names, Math.min(caps.list, 25))));
-  for (const e of latest(unique(lists.error), caps.errors)) out.push(`${CONTEXT_LABELS.error} ${e}`);
-  return out;
+  return { summary: into, openRequest, modified, errors, other };
 }
 
-function build(request: SummaryRequest, caps: Caps): string {
-  const x = extract(request.messages);
-  const seed = emptySummary();
-  for (const s of x.embedded) absorb(seed, s);
-  if (request.kind === 'update' && request.previousSummary) absorb(seed, request.previousSummary);
+/** True when a text names (in backticks) a target that later work used successfully. */
+function resolvedBy(item: string, x: Extraction): boolean {
+  const names = backticked(item);
+  if (!names.length) return false;
+  return x.turns.some((t) => t.calls.some((c) => c.result && !c.result.isError && c.target !== undefined && names.includes(c.target)));
+}
+
+interface Parts {
+  x: Extraction;
+  earlier: Earlier;
+  kind: SummaryRequest['kind'];
+}
+
+function build(parts: Parts, caps: Caps): string {
+  const { x, earlier, kind } = parts;
   const cut = (items: readonly string[]) => items.map((i) => clip(i, caps.item));
-
-  if (request.kind === 'turnPrefix') return buildTurnPrefix(x, caps);
-
   const s = emptySummary();
-  // Goal: the user's requests (the first ones frame the work, the latest steer it).
-  const goals = unique([...seed.goal, ...x.requests]);
-  const firstGoals = Math.floor(caps.goal / 3);
-  s.goal = goals.length > caps.goal ? [...goals.slice(0, firstGoals), ...latest(goals, caps.goal - firstGoals)] : goals;
-  s.goal = cut(unique(s.goal));
-  s.constraints = cut(latest(unique([...seed.constraints, ...x.constraints]), caps.constraints));
+  const turns = x.turns;
+  const lastTurn = turns.length ? turns[turns.length - 1] : null;
+  const lastRequest = [...turns].reverse().find((t) => t.request)?.request ?? null;
+  const lastOpen = !!lastTurn && lastTurn.request !== null && lastTurn.answer === null;
+  const unresolved = x.problems.filter((p) => !p.resolved);
 
-  // Earlier in-progress work counts as done once a later turn was finished.
-  const carriedInProgress = x.finishedTurn ? [] : seed.inProgress;
-  const movedToDone = x.finishedTurn ? seed.inProgress : [];
-  s.done = cut(latest(unique([...seed.done, ...movedToDone, ...x.done]), caps.done));
-  s.inProgress = cut(latest(unique([...carriedInProgress, ...x.inProgress]), caps.inProgress));
-  s.blocked = cut(latest(unique([...seed.blocked, ...x.blocked]), caps.blocked));
-  s.decisions = latest(
-    unique([...seed.decisions, ...x.decisions], (d) => d.title),
-    caps.decisions,
-  ).map((d) => ({ title: clip(d.title, Math.min(caps.item, 160)), rationale: clip(d.rationale, caps.item) }));
-
-  // Next steps: the latest request first, then open work, then unresolved problems.
-  const steps: string[] = [];
-  if (x.lastRequest) {
-    steps.push(
-      x.lastTurnOpen
-        ? `Finish the latest request: "${clip(x.lastRequest, 200)}"`
-        : `Check with the user that the latest request is settled: "${clip(x.lastRequest, 200)}", then take the next instruction`,
-    );
-  } else {
-    steps.push(...seed.nextSteps);
+  // Goal: objectives, newest first; a question only while it is still open (answered ones are in Done).
+  const goals: string[] = [];
+  for (let k = turns.length - 1; k >= 0; k--) {
+    const t = turns[k];
+    if (!t.request) continue;
+    const isLast = t === lastTurn;
+    if (requestIsQuestion(t.request)) {
+      if (isLast && lastOpen) goals.push(`Answer the user's question: ${clip(t.request, 200)}`);
+      continue;
+    }
+    if (!isLast && (isSocial(t.request) || onlyConstraints(t.request) || squash(t.request).length < 12)) continue; // "ok", "thanks", "go on": not objectives
+    goals.push(objective(t.request, isLast ? 300 : 200));
   }
-  for (const item of s.inProgress) if (!item.startsWith('Working on')) steps.push(`Complete: ${item}`);
-  for (const b of s.blocked) if (!/\(resolved\b/i.test(b)) steps.push(`Resolve: ${b}`);
-  if (!steps.length) steps.push('Wait for the next instruction from the user');
+  const allGoals = unique([...goals, ...earlier.summary.goal], (g) => g.toLowerCase());
+  s.goal = cut(allGoals.slice(0, caps.goal));
+  if (allGoals.length > caps.goal) s.goal.push(`(${allGoals.length - caps.goal} earlier objectives, see Done)`);
+
+  s.constraints = cut(latest(unique([...earlier.summary.constraints, ...x.constraints], (c) => c.toLowerCase()), caps.constraints));
+
+  // Done: one outcome per finished request (and work of requests the user moved on from).
+  const finishedNow = turns
+    .filter((t) => t !== lastTurn || !lastOpen)
+    .filter((t) => t.calls.some((c) => c.result) || t.userRuns.length || (t.answer && !(t.request && (isSocial(t.request) || onlyConstraints(t.request)))));
+  const earlierInProgress = earlier.summary.inProgress;
+  const carriedDone = [...earlier.summary.done, ...(turns.some((t) => t.answer) ? earlierInProgress : [])];
+  const doneAll = unique([...carriedDone, ...finishedNow.map((t) => doneItem(t, caps.item))]);
+  s.done = cut(latest(doneAll, caps.done));
+  if (doneAll.length > caps.done) s.done.unshift(`${doneAll.length - caps.done} earlier ${doneAll.length - caps.done === 1 ? 'step' : 'steps'} completed (not listed)`);
+
+  // In progress: the open request and its calls without results.
+  const inProgress: string[] = turns.some((t) => t.answer) ? [] : [...earlierInProgress];
+  if (lastOpen && lastTurn) {
+    let item = `Working on: ${clip(lastTurn.request!, 240)}`;
+    const outcome = turnOutcome(lastTurn, 2);
+    if (lastTurn.lastStop === 'aborted') item += ' (interrupted by the user)';
+    else if (lastTurn.lastStop === 'length') item += ' (the last answer was cut off)';
+    else if (lastTurn.lastStop === 'error') item += ' (the last model request failed)';
+    else if (lastTurn.lastStop === 'none') item += ' (no answer yet)';
+    if (outcome) item += `; so far ${outcome}`;
+    inProgress.push(item);
+  }
+  for (const c of x.pending) inProgress.push(pendingItem(c));
+  s.inProgress = cut(latest(unique(inProgress), caps.inProgress));
+
+  // Blocked: failures nothing later resolved.
+  const blocked = [
+    ...earlier.summary.blocked.filter((b) => !resolvedBy(b, x)),
+    ...unresolved.map((p) => `${p.what}: ${p.error}`),
+  ];
+  s.blocked = cut(latest(unique(blocked), caps.blocked));
+
+  s.decisions = latest(unique([...earlier.summary.decisions, ...x.decisions], (d: Decision) => d.title.toLowerCase()), caps.decisions).map((d) => ({
+    title: clip(d.title, Math.min(caps.item, 160)),
+    rationale: clip(d.rationale, caps.item),
+  }));
+
+  // Next steps: from the last open request, then what is still broken.
+  const steps: string[] = [];
+  if (lastOpen && lastTurn) steps.push(`Finish the open request: ${clip(lastTurn.request!, 240)}`);
+  for (const c of x.pending) steps.push(`Get the result of ${pendingItem(c).replace(' (started, no result yet)', '')}`);
+  for (const p of latest(unresolved, 3)) steps.push(`Fix: ${p.what} (${clip(p.error, 120)})`);
+  if (!turns.length) steps.push(...earlier.summary.nextSteps);
+  if (!steps.length) {
+    steps.push(lastRequest ? `Wait for the user's next instruction (the last request was answered: ${clip(lastRequest, 160)})` : "Wait for the user's next instruction");
+  }
   s.nextSteps = cut(unique(steps).slice(0, caps.nextSteps));
 
-  if (request.kind !== 'branch') s.criticalContext = cut(mergeContext(seed.criticalContext, x, caps));
-  s.unknownSections = seed.unknownSections;
-  return formatSummary(s, { criticalContext: request.kind !== 'branch', fileLists: false });
+  if (kind !== 'branch') {
+    const cc: string[] = [...unique(earlier.other)];
+    const modified = unique([...earlier.modified, ...x.filesModified]);
+    if (modified.length) {
+      const shown = latest(modified, caps.files);
+      cc.push(`${LABELS.modified} ${shown.map(code).join(', ')}${modified.length > shown.length ? ` (and ${modified.length - shown.length} earlier ones, all in <modified-files>)` : ''}`);
+    }
+    const commands = unique(
+      turns.slice(-2).flatMap((t) => [...t.calls.filter((c) => isShell(c.tool) && c.target).map((c) => c.target!), ...t.userRuns.map((r) => r.command)]).map((c) => clip(c, 120)),
+    );
+    if (commands.length) cc.push(`${LABELS.commands} ${latest(commands, caps.commands).map(code).join('; ')}`);
+    const carriedErrors = earlier.errors.filter((e) => !resolvedBy(e, x));
+    for (const e of latest(unique([...carriedErrors, ...unresolved.map((p) => p.error)]), caps.errors)) cc.push(`${LABELS.error} ${e}`);
+    s.criticalContext = cut(cc);
+  }
+  s.unknownSections = earlier.summary.unknownSections;
+  return formatSummary(s, { criticalContext: kind !== 'branch', fileLists: false });
 }
 
 function buildTurnPrefix(x: Extraction, caps: Caps): string {
   const out: string[] = [TURN_PREFIX_HEADINGS.request];
-  out.push(x.requests.length ? clip(x.requests[0], caps.item) : '(the request is not part of this excerpt)');
+  const first = x.turns.find((t) => t.request);
+  out.push(first ? clip(first.request!, caps.item) : '(the request is not part of this excerpt)');
   out.push('', TURN_PREFIX_HEADINGS.progress);
-  const progress = [
-    ...latest(x.done, caps.done).map((d) => `- [x] ${clip(d, caps.item)}`),
-    ...latest(x.inProgress, caps.inProgress).map((d) => `- [ ] ${clip(d, caps.item)}`),
-    ...latest(x.blocked, caps.blocked).map((b) => `- Problem: ${clip(b, caps.item)}`),
-  ];
+  const progress: string[] = [];
+  for (const t of x.turns) {
+    const outcome = turnOutcome(t, 3);
+    if (outcome) progress.push(`- [x] ${clip(outcome.charAt(0).toUpperCase() + outcome.slice(1), caps.item)}`);
+  }
+  const reads = unique(x.turns.flatMap((t) => t.calls.filter((c) => c.tool === 'read' && c.result && !c.result.isError).map((c) => callPath(c) ?? '')).filter(Boolean));
+  if (reads.length) progress.push(`- [x] Read ${latest(reads, caps.files).map(code).join(', ')}`);
+  for (const c of x.pending) progress.push(`- [ ] ${pendingItem(c)}`);
+  for (const p of x.problems.filter((q) => !q.resolved)) progress.push(`- Problem: ${clip(`${p.what}: ${p.error}`, caps.item)}`);
   out.push(...(progress.length ? progress : ['(none)']));
   out.push('', TURN_PREFIX_HEADINGS.needed);
-  const needed = mergeContext([], x, caps).map((c) => `- ${clip(c, caps.item)}`);
-  const decisions = latest(x.decisions, Math.min(caps.decisions, 5)).map((d) => `- Intended: ${clip(d.title, caps.item)}`);
-  out.push(...(needed.length || decisions.length ? [...needed, ...decisions] : ['(none)']));
+  const needed: string[] = [];
+  if (x.filesModified.length) needed.push(`- ${LABELS.modified} ${latest(x.filesModified, caps.files).map(code).join(', ')}`);
+  for (const d of latest(x.decisions, 3)) needed.push(`- Decided: ${clip(d.title, caps.item)}${d.rationale ? ` (${clip(d.rationale, 160)})` : ''}`);
+  out.push(...(needed.length ? needed : ['(none)']));
   return out.join('\n');
-}
-
-/** Smaller caps, for summaries that would not fit the output budget. */
-function shrink(caps: Caps): Caps {
-  const half = (n: number) => Math.max(1, Math.floor(n / 2));
-  return {
-    goal: half(caps.goal),
-    constraints: half(caps.constraints),
-    done: half(caps.done),
-    inProgress: half(caps.inProgress),
-    blocked: half(caps.blocked),
-    decisions: half(caps.decisions),
-    nextSteps: half(caps.nextSteps),
-    list: half(caps.list),
-    errors: half(caps.errors),
-    item: Math.max(60, Math.floor(caps.item * 0.75)),
-  };
 }
 
 /** The offline summary text for a request (pure and deterministic). */
 export function offlineSummaryText(request: SummaryRequest): string {
-  const budgetChars = Math.max(1, request.maxOutputTokens) * 4;
+  const x = extract(request.messages);
+  const pinned = request.kind === 'history' || request.kind === 'update' ? request.pinned?.trim() ?? '' : '';
+  const budgetChars = Math.min(Math.max(1, request.maxOutputTokens), SUMMARY_MAX_TOKENS) * 4 - (pinned ? pinned.length + 2 : 0);
+  const render = (caps: Caps) => {
+    if (request.kind === 'turnPrefix') return buildTurnPrefix(x, caps);
+    const earlierTexts = [...x.embedded, ...(request.kind === 'update' && request.previousSummary ? [request.previousSummary] : [])];
+    const earlier = readEarlier(earlierTexts);
+    // The span continues a turn the previous checkpoint split: that turn's request is the one being worked on.
+    if (earlier.openRequest && x.turns.length && x.turns[0].request === null) x.turns[0].request = earlier.openRequest;
+    return build({ x, earlier, kind: request.kind }, caps);
+  };
   let caps = FULL_CAPS;
-  let text = build(request, caps);
+  let text = render(caps);
   for (let k = 0; k < 8 && text.length > budgetChars; k++) {
     caps = shrink(caps);
-    text = build(request, caps);
+    text = render(caps);
   }
-  return text;
+  if (text.length > Math.max(200, budgetChars)) text = `${text.slice(0, Math.max(200, budgetChars) - 40).trimEnd()}\n[summary cut at its size limit]`;
+  return pinned ? `${text}\n\n${pinned}` : text;
 }
+
+/** What the offline summarizer did, for the panel and the CLI (it makes no model call, so there is no usage). */
 
 export function createOfflineSummarizer(options: OfflineSummarizerOptions = {}): Summarizer {
   return {
@@ -521,11 +416,7 @@ export function createOfflineSummarizer(options: OfflineSummarizerOptions = {}):
       throwIfAborted(signal);
       const text = offlineSummaryText(request);
       throwIfAborted(signal);
-      const usage = emptyUsage();
-      usage.input = Math.ceil((request.systemPrompt.length + request.prompt.length) / 4);
-      usage.output = Math.ceil(text.length / 4);
-      usage.totalTokens = usage.input + usage.output;
-      return { text, usage };
+      return { text };
     },
   };
 }

@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import type { Usage } from '../../session/types';
 import { SummarizationError, emptyUsage, type Summarizer, type SummaryRequest } from '../summarizer';
-import { httpSummarizer, isObject, num, redact, resolveHttpSetup, type HttpSummarizerOptions } from './common';
+import { httpSummarizer, isObject, num, resolveHttpSetup, type HttpSummarizerOptions } from './common';
+import { redact } from '../../secrets/redact';
 import { withCost } from './models';
 
 /**
@@ -76,7 +77,7 @@ function validate(provider: string, a: Answer): string {
 }
 
 export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summarizer {
-  const { provider, baseURL, configuredKey, info, pricing, stream, timeoutMs } = resolveHttpSetup(options, {
+  const { provider, baseURL, configuredKey, info, pricing, stream, timeoutMs, deadlineMs, maxAnswerChars, fetch } = resolveHttpSetup(options, {
     provider: 'openai',
     keyVariable: 'OPENAI_API_KEY',
     baseURLVariable: 'OPENAI_BASE_URL',
@@ -99,13 +100,13 @@ export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summar
       timeout: timeoutMs,
       // Engine code does not write to the console: failures come back as SummarizationErrors.
       logLevel: 'off',
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch,
     });
   } catch (err) {
     throw new SummarizationError(`${provider}: could not set up the client: ${redact(err instanceof Error ? err.message : String(err), secrets)}`);
   }
 
-  async function once(request: SummaryRequest, signal: AbortSignal, touch: () => void): Promise<Answer> {
+  async function once(request: SummaryRequest, signal: AbortSignal, touch: (answerChars?: number) => void): Promise<Answer> {
     const body = {
       model: options.model,
       messages: [
@@ -148,6 +149,7 @@ export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summar
         if ((Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) || isObject(delta.function_call)) answer.toolCall = true;
         if (typeof choice.finish_reason === 'string' && choice.finish_reason) answer.finishReason = choice.finish_reason;
       }
+      touch(answer.text.length + answer.refusal.length);
     }
     return answer;
   }
@@ -158,6 +160,8 @@ export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summar
     contextWindow: info.contextWindow,
     maxOutputTokens: info.maxOutputTokens,
     timeoutMs,
+    deadlineMs,
+    maxAnswerChars,
     secrets,
     retry: options.retry,
     maxRetries: options.maxRetries,

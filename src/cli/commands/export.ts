@@ -1,0 +1,30 @@
+import { writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { parseCommand, requireFile, stringFlag } from '../args';
+import { openSession } from '../sessionArgs';
+import { reportDiagnostics, type Io } from '../output';
+import { ArborUsageError } from '../../engine/session/diagnostics';
+import { exportBranch, type ExportFormat } from '../../engine/export/exportBranch';
+
+const USAGE = 'arbor export FILE [--leaf ID] [--format md|html] [--out PATH]';
+
+/** `arbor export`: one branch (the current one, or the one ending at --leaf) as Markdown or a self-contained HTML page. */
+export async function exportCommand(argv: string[], io: Io): Promise<number> {
+  const p = parseCommand(argv, { leaf: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
+  const file = requireFile(p, USAGE);
+  const format = stringFlag(p.flags, 'format') ?? 'md';
+  if (format !== 'md' && format !== 'html') throw new ArborUsageError(`--format takes md or html, got "${format}"`);
+  const out = stringFlag(p.flags, 'out');
+  if (out !== undefined && path.resolve(out) === path.resolve(file)) throw new ArborUsageError(`--out ${out} is the session file itself: refusing to overwrite it`);
+  const index = await openSession(file);
+  reportDiagnostics(io, index);
+  const leafId = stringFlag(p.flags, 'leaf');
+  if (leafId !== undefined && index.indexOf(leafId) < 0) throw new ArborUsageError(`--leaf ${leafId}: no such entry in ${index.file}`);
+  const text = exportBranch(index, { format: format as ExportFormat, leafId, title: path.basename(file, '.jsonl') });
+  if (out === undefined) io.out(text);
+  else {
+    await writeFile(out, text, 'utf8');
+    io.err(`wrote ${out}`);
+  }
+  return 0;
+}

@@ -1,0 +1,47 @@
+import { parseCommand, requireFile } from '../args';
+import { printJson, reportDiagnostics, type Io } from '../output';
+import { leafIndexFrom, openSession } from '../sessionArgs';
+import { historyToEntry, sessionFiles } from '../../engine/files/sessionFiles';
+import type { FileHistory } from '../../engine/files/types';
+
+const USAGE = 'arbor files FILE [--leaf ID] [--json]';
+
+/** A path from a session as one safe terminal line: control characters shown escaped (JSON string form). */
+export function shownPath(p: string): string {
+  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(p) ? JSON.stringify(p) : p;
+}
+
+export function fileSummary(f: FileHistory): { path: string; changes: { entryId: string; kind: string }[]; knownContent: boolean; state: string; reason?: string } {
+  const final = f.final;
+  return {
+    path: f.path,
+    changes: f.changes.map((c) => ({ entryId: c.entryId, kind: c.kind })),
+    knownContent: final.state === 'known',
+    state: final.state,
+    ...(final.state === 'known' ? {} : { reason: final.reason }),
+  };
+}
+
+/** `arbor files`: the files changed on the path from the root to the leaf, with what the session knows of their content. */
+export async function filesCommand(argv: string[], io: Io): Promise<number> {
+  const p = parseCommand(argv, { leaf: { type: 'string' } });
+  const index = await openSession(requireFile(p, USAGE));
+  reportDiagnostics(io, index);
+  const leaf = leafIndexFrom(index, p.flags);
+  const history = historyToEntry(index, leaf, sessionFiles(index));
+  const files = [...history.files.values()].filter((f) => f.changes.length > 0).map(fileSummary);
+  if (p.flags.json) {
+    printJson(io, { leafId: leaf >= 0 ? index.record(leaf).id : null, files });
+    return 0;
+  }
+  if (!files.length) {
+    io.out('no file changes on this path');
+    return 0;
+  }
+  for (const f of files) {
+    const state = f.state === 'known' ? 'content known' : `${f.state === 'assumed' ? 'content not verified' : 'content unknown'}: ${f.reason}`;
+    io.out(`${shownPath(f.path)}  (${f.changes.length} change${f.changes.length === 1 ? '' : 's'}; ${shownPath(state)})`);
+    for (const c of f.changes) io.out(`  ${c.kind.padEnd(5)} ${shownPath(c.entryId)}`);
+  }
+  return 0;
+}

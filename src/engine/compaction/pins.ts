@@ -1,0 +1,176 @@
+import type { Projection } from '../context/projection';
+import type { SessionEntry } from '../session/types';
+import { messageRole, textOfContent } from '../session/contentBlocks';
+import { entryTypeOf } from '../session/entryKinds';
+
+/**
+ * Pinned entries (issue 9): an entry whose current label is a pin is carried
+ * verbatim into every later compaction summary, as the "Pinned" part of
+ * Critical Context, until the label is removed (the latest label entry for
+ * the target wins, as everywhere in Arbor and Pi).
+ *
+ * A label is a pin when, trimmed and compared case-insensitively, it is
+ * `pin` or `pinned`, starts with `pin:`, or starts with 📌.
+ *
+ * Pure: no I/O. Linear in the text sizes (indexOf scans only).
+ */
+
+export const PIN_EMOJI = '📌';
+export const PINNED_HEADING = '### Pinned';
+const OPEN_TAG = '<pinned';
+const CLOSE_TAG = '</pinned>';
+
+/** At most this many characters of one pinned entry's text, and of all of them together. */
+export const PIN_TEXT_MAX_CHARS = 1500;
+export const PINNED_TOTAL_MAX_CHARS = 3000;
+
+export interface PinnedEntry {
+  id: string;
+  label: string;
+  /** What the entry is: user, assistant, toolResult, bashExecution, custom_message, branch_summary, compaction... */
+  kind: string;
+  text: string;
+}
+
+export function isPinLabel(label: string | undefined | null): boolean {
+  if (typeof label !== 'string') return false;
+  const l = label.trim().toLowerCase();
+  return l === 'pin' || l === 'pinned' || l.startsWith('pin:') || l.startsWith(PIN_EMOJI);
+}
+
+/** The label that pins an entry, keeping its current (non-pin) label after the pin mark. */
+export function pinLabel(current: string | undefined): string {
+  const c = (current ?? '').trim();
+  if (isPinLabel(c)) return c;
+  return c ? `${PIN_EMOJI} ${c}` : PIN_EMOJI;
+}
+
+/** The label after unpinning: the rest of a `📌 name` / `pin: name` label, or nothing. */
+export function unpinLabel(current: string | undefined): string {
+  const c = (current ?? '').trim();
+  if (!isPinLabel(c)) return c;
+  if (c.startsWith(PIN_EMOJI)) return c.slice(PIN_EMOJI.length).trim();
+  if (c.toLowerCase().startsWith('pin:')) return c.slice(4).trim();
+  return '';
+}
+
+/** The text of an entry as it is pinned. */
+export function pinnedText(entry: SessionEntry): { kind: string; text: string } {
+  const e = entry;
+  if (e.type === 'message' && e.message && typeof e.message === 'object') {
+    const m = e.message;
+    const role = String(messageRole(m));
+    if (m.role === 'bashExecution') return { kind: role, text: `$ ${String(m.command ?? '')}\n${String(m.output ?? '')}`.trim() };
+    if (m.role === 'branchSummary' || m.role === 'compactionSummary') return { kind: role, text: String(m.summary ?? '') };
+    return { kind: role, text: textOfContent(m.content) };
+  }
+  if (e.type === 'custom_message') return { kind: 'custom_message', text: textOfContent(e.content) };
+  if (e.type === 'branch_summary' || e.type === 'compaction') return { kind: e.type, text: typeof e.summary === 'string' ? e.summary : '' };
+  return { kind: entryTypeOf(e), text: '' };
+}
+
+/**
+ * The pinned entries on the projection's path before `beforeEntryIndex` (the
+ * first kept entry: pins in the kept part are still in the context word for
+ * word), oldest first.
+ */
+export function collectPins(p: Projection, beforeEntryIndex: number): PinnedEntry[] {
+  const pinnedIds: [string, string][] = [];
+  for (const [target, label] of p.index.labels()) if (isPinLabel(label)) pinnedIds.push([target, label]);
+  if (!pinnedIds.length) return [];
+  const pathPos = new Map<number, number>();
+  for (let i = 0; i < p.path.length; i++) pathPos.set(p.path[i], i);
+  const limit = pathPos.get(beforeEntryIndex) ?? p.path.length;
+  const found: { pos: number; pin: PinnedEntry }[] = [];
+  for (const [id, label] of pinnedIds) {
+    const i = p.index.indexOf(id);
+    const pos = i >= 0 ? pathPos.get(i) : undefined;
+    if (pos === undefined || pos >= limit) continue;
+    const { kind, text } = pinnedText(p.index.entry(i));
+    if (!text.trim()) continue;
+    found.push({ pos, pin: { id, label, kind, text } });
+  }
+  return found.sort((a, b) => a.pos - b.pos).map((f) => f.pin);
+}
+
+function attr(value: string): string {
+  let out = '';
+  for (const ch of value) out += ch === '"' || ch === '<' || ch === '>' || ch === '\n' || ch === '\r' ? "'" : ch;
+  return out.length > 80 ? `${out.slice(0, 79)}…` : out;
+}
+
+function cutText(text: string, max: number, id: string): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return `${text.slice(0, end)}\n[pinned text cut here: ${text.length - end} more characters; the whole text is entry ${id}]`;
+}
+
+/**
+ * The "Pinned" part of Critical Context: a heading, then each pinned entry
+ * verbatim inside `<pinned>` tags. Bounded: each text at most
+ * PIN_TEXT_MAX_CHARS, all together at most PINNED_TOTAL_MAX_CHARS, with a
+ * visible note for what was cut or left out. Empty string without pins.
+ */
+export function formatPinnedBlock(pins: readonly PinnedEntry[]): string {
+  if (!pins.length) return '';
+  const parts: string[] = [PINNED_HEADING];
+  let used = 0;
+  const left: string[] = [];
+  // The newest pins are kept first when not all fit; they are written oldest first.
+  const kept: string[] = [];
+  for (let k = pins.length - 1; k >= 0; k--) {
+    const pin = pins[k];
+    const room = Math.min(PIN_TEXT_MAX_CHARS, PINNED_TOTAL_MAX_CHARS - used);
+    if (room < 200) {
+      left.unshift(pin.id);
+      continue;
+    }
+    const text = cutText(pin.text.trim(), room, pin.id);
+    used += text.length;
+    kept.unshift(`${OPEN_TAG} id="${attr(pin.id)}" kind="${attr(pin.kind)}" label="${attr(pin.label)}">\n${text}\n${CLOSE_TAG}`);
+  }
+  parts.push(...kept);
+  if (left.length) parts.push(`(${left.length} older pinned ${left.length === 1 ? 'entry' : 'entries'} not shown, over the pinned-text limit: ${left.join(', ')})`);
+  return parts.join('\n');
+}
+
+/** [start, end) of a Pinned part in a summary, or null. */
+function pinnedRange(summary: string): [number, number] | null {
+  let start = summary.startsWith(`${PINNED_HEADING}\n`) ? 0 : summary.indexOf(`\n${PINNED_HEADING}\n`);
+  if (start < 0) {
+    if (summary.endsWith(`\n${PINNED_HEADING}`)) start = summary.length - PINNED_HEADING.length - 1;
+    else return null;
+  }
+  const lastClose = summary.lastIndexOf(CLOSE_TAG);
+  let end = lastClose > start ? lastClose + CLOSE_TAG.length : start + PINNED_HEADING.length + 1;
+  // A "not shown" note line right after the last entry belongs to the part.
+  if (summary.startsWith('\n(', end)) {
+    const nl = summary.indexOf('\n', end + 1);
+    const line = summary.slice(end + 1, nl < 0 ? summary.length : nl);
+    if (line.includes('pinned')) end = nl < 0 ? summary.length : nl;
+  }
+  return [start, Math.min(end, summary.length)];
+}
+
+/** The summary without its Pinned part (pins are re-collected from the labels at every compaction). */
+export function stripPinned(summary: string): string {
+  const r = pinnedRange(summary);
+  if (!r) return summary;
+  return (summary.slice(0, r[0]).trimEnd() + '\n' + summary.slice(r[1]).replace(/^\n+/, '\n')).trimEnd();
+}
+
+/**
+ * Arbor's guarantee: the summary text (the history part, before the file
+ * lists and any turn context) holds the pinned block exactly. Keeps a model's
+ * answer that copied it; otherwise drops whatever Pinned part it wrote and
+ * appends the block at the end of Critical Context.
+ */
+export function ensurePinned(summary: string, block: string): string {
+  if (!block) return pinnedRange(summary) ? stripPinned(summary) : summary;
+  if (summary.includes(block)) return summary;
+  const base = stripPinned(summary).trimEnd();
+  const hasCritical = base.includes('\n## Critical Context') || base.startsWith('## Critical Context');
+  return `${base}${base ? '\n\n' : ''}${hasCritical ? '' : '## Critical Context\n\n'}${block}`;
+}

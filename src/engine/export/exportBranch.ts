@@ -1,0 +1,202 @@
+import type { SessionIndex } from '../session/sessionIndex';
+import type { SessionEntry } from '../session/types';
+import { describeEntry, type EntryDescription, type EntryPart } from './entryParts';
+
+/**
+ * Export Branch: the entries on the path from the root to a leaf as a
+ * Markdown document or a self-contained HTML page. Pure (no I/O): the CLI
+ * and the extension write the string where the user asked.
+ *
+ * Every piece of session text is hostile: in HTML it is escaped (the page
+ * has no script and a CSP that loads nothing); in Markdown it sits in
+ * fences longer than any backtick run it holds, or is backslash-escaped on
+ * heading lines; in both, control and bidi characters (terminal escapes,
+ * U+202E) are shown as visible `\u{…}` text.
+ */
+
+export type ExportFormat = 'md' | 'html';
+
+export interface ExportOptions {
+  format: ExportFormat;
+  /** The leaf whose branch to export (default: the session's current leaf). */
+  leafId?: string;
+  /** Shown as the document title (default: the session id). */
+  title?: string;
+  signal?: AbortSignal;
+}
+
+export interface ExportedEntry {
+  id: string;
+  line: number;
+  timestamp: string;
+  label: string | undefined;
+  description: EntryDescription;
+}
+
+/** Entry types that are bookkeeping, not conversation: left out of an export. */
+const SKIPPED = new Set(['label', 'custom', 'session_info', 'usage']);
+
+/** The entries of one branch, root first. Throws when the leaf id is not in the session. */
+export function branchEntries(index: SessionIndex, leafId?: string, signal?: AbortSignal): ExportedEntry[] {
+  let leaf = index.leafIndex;
+  if (leafId !== undefined) {
+    leaf = index.indexOf(leafId);
+    if (leaf < 0) throw new Error(`entry ${leafId} is not in ${index.file}`);
+  }
+  if (leaf < 0) return [];
+  const path = index.pathTo(leaf);
+  index.parseEntries(path);
+  const labels = index.labels();
+  const out: ExportedEntry[] = [];
+  for (const i of path) {
+    signal?.throwIfAborted();
+    const rec = index.record(i);
+    if (SKIPPED.has(rec.type)) continue;
+    const e: SessionEntry = index.entry(i);
+    out.push({ id: rec.id, line: rec.line, timestamp: typeof e.timestamp === 'string' ? e.timestamp : '', label: labels.get(rec.id), description: describeEntry(e) });
+  }
+  return out;
+}
+
+// C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates, line/paragraph separators.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+/** Control and bidi characters as visible text (`\u{1b}`), everything else unchanged. */
+export function visibleControls(text: string): string {
+  return text.replace(CONTROL, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
+export function escapeHtml(text: string): string {
+  return visibleControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** One line of Markdown that shows `text` literally (no markup, no HTML, no line break). */
+export function mdInline(text: string): string {
+  return visibleControls(text)
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[\\`*_{}[\]()<>#+\-.!|~&]/g, (c) => `\\${c}`);
+}
+
+/** A fenced block that `text` cannot close: longer than the longest backtick run in it. */
+export function mdFence(text: string, lang = ''): string {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) === 96) {
+      run++;
+      if (run > longest) longest = run;
+    } else run = 0;
+  }
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${visibleControls(text)}\n${fence}`;
+}
+
+function partTitle(p: EntryPart): string | undefined {
+  switch (p.kind) {
+    case 'thinking':
+      return 'Thinking';
+    case 'toolCall':
+      return `Tool call: ${p.name}${p.id ? ` (${p.id})` : ''}`;
+    case 'toolResult':
+      return `${p.isError ? 'Tool error' : 'Tool result'}${p.toolName ? `: ${p.toolName}` : ''}`;
+    case 'bash':
+      return `Shell${p.exitCode !== undefined && p.exitCode !== null ? ` (exit ${p.exitCode})` : ''}`;
+    case 'custom':
+      return `Custom message: ${p.customType}`;
+    case 'summary':
+      return p.summaryKind === 'compaction' ? 'Compaction summary' : 'Branch summary';
+    default:
+      return undefined;
+  }
+}
+
+function partBody(p: EntryPart): { text: string; lang: string } {
+  switch (p.kind) {
+    case 'toolCall':
+      return { text: p.args, lang: 'json' };
+    case 'image':
+      return { text: `[image: ${p.mimeType}, ${p.bytes.toLocaleString('en-US')} bytes]`, lang: '' };
+    case 'bash':
+      return { text: `$ ${p.command}\n${p.output}`, lang: '' };
+    default:
+      return { text: p.text, lang: '' };
+  }
+}
+
+function heading(e: ExportedEntry, n: number): string {
+  const bits = [`${n}. ${e.description.title}`];
+  if (e.description.model) bits.push(e.description.model);
+  if (e.timestamp) bits.push(e.timestamp);
+  return bits.join(' · ');
+}
+
+export function renderMarkdown(entries: ExportedEntry[], meta: { title: string; file: string; leafId: string | null }): string {
+  const out: string[] = [`# ${mdInline(meta.title)}`, '', `- Session file: ${mdInline(meta.file)}`, `- Leaf: ${mdInline(meta.leafId ?? '(none)')}`, `- Entries: ${entries.length}`, ''];
+  entries.forEach((e, i) => {
+    out.push(`## ${mdInline(heading(e, i + 1))}`, '');
+    out.push(`Entry ${mdInline(e.id)} · line ${e.line}${e.label ? ` · label ${mdInline(e.label)}` : ''}`, '');
+    for (const p of e.description.parts) {
+      const title = partTitle(p);
+      if (title) out.push(`**${mdInline(title)}**`, '');
+      const body = partBody(p);
+      out.push(mdFence(body.text, body.lang), '');
+    }
+  });
+  return out.join('\n');
+}
+
+const STYLE = `
+:root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #59636e; --border: #d1d9e0; --code: #f6f8fa; --accent: #0969da; --err: #cf222e; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9198a1; --border: #3d444d; --code: #151b23; --accent: #4493f8; --err: #f85149; } }
+body { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); max-width: 60rem; margin: 2rem auto; padding: 0 1rem; }
+h1 { font-size: 1.5rem; margin-bottom: .25rem; overflow-wrap: anywhere; }
+.meta { color: var(--muted); font-size: .85rem; overflow-wrap: anywhere; }
+article { border: 1px solid var(--border); border-radius: 6px; margin: 1rem 0; padding: .5rem 1rem; }
+article > h2 { font-size: 1rem; margin: .25rem 0; overflow-wrap: anywhere; }
+article.user { border-left: 4px solid var(--accent); }
+h3 { font-size: .85rem; margin: .75rem 0 .25rem; color: var(--muted); }
+pre { background: var(--code); padding: .5rem .75rem; border-radius: 4px; white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0; font: 12.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.error h3 { color: var(--err); }
+details > summary { cursor: pointer; color: var(--muted); }
+`;
+
+export function renderHtml(entries: ExportedEntry[], meta: { title: string; file: string; leafId: string | null }): string {
+  const out: string[] = [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(meta.title)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    `<h1>${escapeHtml(meta.title)}</h1>`,
+    `<p class="meta">${escapeHtml(meta.file)} · leaf ${escapeHtml(meta.leafId ?? '(none)')} · ${entries.length} entries</p>`,
+  ];
+  entries.forEach((e, i) => {
+    out.push(`<article class="${escapeHtml(e.description.role)}">`);
+    out.push(`<h2>${escapeHtml(heading(e, i + 1))}</h2>`);
+    out.push(`<p class="meta">entry ${escapeHtml(e.id)} · line ${e.line}${e.label ? ` · label ${escapeHtml(e.label)}` : ''}</p>`);
+    for (const p of e.description.parts) {
+      const title = partTitle(p);
+      const body = partBody(p);
+      const cls = p.kind === 'toolResult' && p.isError ? ' class="error"' : '';
+      const block = `<pre>${escapeHtml(body.text)}</pre>`;
+      if (p.kind === 'thinking') out.push(`<details><summary>${escapeHtml(title!)}</summary>${block}</details>`);
+      else out.push(`<section${cls}>${title ? `<h3>${escapeHtml(title)}</h3>` : ''}${block}</section>`);
+    }
+    out.push('</article>');
+  });
+  out.push('</body>', '</html>', '');
+  return out.join('\n');
+}
+
+/** The branch ending at `options.leafId` (or the current leaf) as one document. */
+export function exportBranch(index: SessionIndex, options: ExportOptions): string {
+  const entries = branchEntries(index, options.leafId, options.signal);
+  const leafId = options.leafId ?? index.leafId;
+  const meta = { title: options.title ?? `Pi session ${index.header.id ?? ''}`.trim(), file: index.file, leafId };
+  return options.format === 'html' ? renderHtml(entries, meta) : renderMarkdown(entries, meta);
+}

@@ -1,0 +1,260 @@
+import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../../session/types';
+import { clip, code, firstLine, isQuestion, sentences, squash, trimEndChars, unique } from './text';
+import { isTextBlock, textOfContent } from '../../session/contentBlocks';
+
+/**
+ * What the offline summarizer reads out of a span of messages, turn by turn:
+ * the requests, what each turn changed and ran and answered, the errors that
+ * no later step resolved, the user's constraints and the assistant's choices.
+ * One pass over the messages (plus maps), linear in their size.
+ */
+
+export interface Call {
+  block: ToolCallBlock;
+  tool: string;
+  target: string | undefined;
+  result?: { isError: boolean; text: string };
+  order: number;
+  messageIndex: number;
+}
+
+export interface Turn {
+  /** The user's request (full text), or null for work before the first request of the span. */
+  request: string | null;
+  calls: Call[];
+  userRuns: { command: string; exitCode: number | null | undefined; output: string; cancelled: boolean }[];
+  /** The assistant's final text when the turn ended with an answer. */
+  answer: string | null;
+  /** How the last assistant message of the turn stopped. */
+  lastStop: AssistantMessage['stopReason'] | 'none';
+}
+
+export interface Problem {
+  /** What failed, e.g. "`edit` on `src/a.ts` failed". */
+  what: string;
+  /** The exact first line of the error. */
+  error: string;
+  resolved: boolean;
+  order: number;
+}
+
+export interface Decision {
+  title: string;
+  rationale: string;
+}
+
+export interface Extraction {
+  turns: Turn[];
+  constraints: string[];
+  decisions: Decision[];
+  problems: Problem[];
+  filesModified: string[];
+  /** Summaries inside the span (compaction / branch summary messages). */
+  embedded: string[];
+  /** Calls still waiting for a result at the end of the span. */
+  pending: Call[];
+  /** Number of messages read. */
+  messageCount: number;
+}
+
+const PATH_ARGS = ['path', 'file_path', 'filePath', 'file', 'filename'];
+const TARGET_ARGS = ['command', 'cmd', 'pattern', 'query', 'url', 'glob'];
+const MODIFYING_TOOLS = new Set(['write', 'edit', 'multiedit', 'multi_edit', 'create', 'apply_patch', 'str_replace', 'patch']);
+const SHELL_TOOLS = new Set(['bash', 'shell', 'exec']);
+
+/** Words by which a user states a requirement or a preference. */
+const CONSTRAINT_CUES =
+  /\b(?:must|mustn't|never|always|prefer|preferably|don't|do not|dont|avoid|keep|use|using|make sure|should|shouldn't|only|without|no more than|at most|at least|stick to|instead of)\b/i;
+/** Words that mark a choice (not narration). */
+const CHOICE_CUES = /\b(?:decided|decide to|chose|choose|chosen|opted|opt for|going with|go with|instead of|rather than|switched to|switch to|settled on|picked)\b/i;
+/** Intentions, which count as decisions only with a stated reason. */
+const INTENT_CUES = /\b(?:I'll|I will|I'm going to|let's|we'll|we will|I'd rather)\b/i;
+const REASONS = [' because ', ' since ', ' so that ', ' to avoid ', ' as it ', ' as the ', ' given that ', ' which keeps ', ' which avoids '];
+
+function argString(args: Record<string, unknown> | undefined, keys: readonly string[]): string | undefined {
+  if (!args || typeof args !== 'object') return undefined;
+  for (const k of keys) {
+    const v = args[k];
+    if (typeof v === 'string' && v.trim()) return v.trim();
+  }
+  return undefined;
+}
+
+export function isShell(tool: string): boolean {
+  return SHELL_TOOLS.has(tool);
+}
+
+export function isModifying(tool: string): boolean {
+  return MODIFYING_TOOLS.has(tool);
+}
+
+export function callPath(call: Call): string | undefined {
+  return argString(call.block.arguments, PATH_ARGS);
+}
+
+/** Splits a sentence at its first reason connective: [choice, reason]. */
+function splitReason(sentence: string): [string, string] {
+  const lower = sentence.toLowerCase();
+  let at = -1;
+  let len = 0;
+  for (const r of REASONS) {
+    const i = lower.indexOf(r);
+    if (i > 0 && (at < 0 || i < at)) {
+      at = i;
+      len = r.length;
+    }
+  }
+  if (at < 0) {
+    const dash = sentence.search(/ [–—] /);
+    if (dash > 0) return [sentence.slice(0, dash), sentence.slice(dash + 3)];
+    return [sentence, ''];
+  }
+  return [sentence.slice(0, at), sentence.slice(at + len)];
+}
+
+function decisionOf(sentence: string): Decision | null {
+  if (isQuestion(sentence)) return null;
+  const [choice, reason] = splitReason(sentence);
+  const strong = CHOICE_CUES.test(sentence);
+  if (!strong && !(INTENT_CUES.test(choice) && reason)) return null;
+  return { title: clip(trimEndChars(choice, '.:;,'), 160), rationale: reason ? clip(trimEndChars(reason, '.'), 200) : '' };
+}
+
+/** The user's constraint sentences in a request. */
+export function constraintSentences(text: string): string[] {
+  return sentences(text, 40).filter((s) => !isQuestion(s) && CONSTRAINT_CUES.test(s));
+}
+
+export function errorLine(text: string): string {
+  return clip(firstLine(text) || squash(text), 200) || 'an error without a message';
+}
+
+export function extract(messages: readonly AgentMessage[]): Extraction {
+  const x: Extraction = { turns: [], constraints: [], decisions: [], problems: [], filesModified: [], embedded: [], pending: [], messageCount: messages.length };
+  const byId = new Map<string, Call>();
+  const allCalls: Call[] = [];
+  let turn: Turn | null = null;
+  let order = 0;
+  const modelErrors: { problem: Problem; index: number }[] = [];
+  let lastGoodAssistant = -1;
+  // Unresolved failures by what would resolve them (tool family + target): each is resolved at most once.
+  const failures = new Map<string, Problem[]>();
+  const familyKey = (tool: string, target: string | undefined) =>
+    `${MODIFYING_TOOLS.has(tool) ? 'modify' : SHELL_TOOLS.has(tool) ? 'shell' : tool}\u0000${target ?? ''}`;
+  const fail = (key: string, p: Problem) => {
+    x.problems.push(p);
+    const list = failures.get(key);
+    if (list) list.push(p);
+    else failures.set(key, [p]);
+  };
+  const succeed = (key: string) => {
+    const list = failures.get(key);
+    if (!list) return;
+    for (const p of list) p.resolved = true;
+    failures.delete(key);
+  };
+  const open = (request: string | null): Turn => {
+    const t: Turn = { request, calls: [], userRuns: [], answer: null, lastStop: 'none' };
+    x.turns.push(t);
+    return t;
+  };
+
+  for (let index = 0; index < messages.length; index++) {
+    const m = messages[index];
+    switch (m.role) {
+      case 'user': {
+        const text = textOfContent(m.content);
+        if (!text.trim()) break;
+        turn = open(text.length > 20_000 ? text.slice(0, 20_000) : text);
+        x.constraints.push(...constraintSentences(turn.request!).map((s) => clip(s, 240)));
+        break;
+      }
+      case 'bashExecution': {
+        if (m.excludeFromContext) break;
+        turn ??= open(null);
+        const output = typeof m.output === 'string' ? m.output : '';
+        turn.userRuns.push({ command: m.command, exitCode: m.exitCode, output, cancelled: !!m.cancelled });
+        if (!m.cancelled && typeof m.exitCode === 'number' && m.exitCode !== 0) {
+          const lines = output.trim().split('\n').filter((l) => l.trim());
+          fail(familyKey('bash', m.command.trim()), {
+            what: `${code(clip(m.command, 100))} (run by the user) exited with code ${m.exitCode}`,
+            error: lines.length ? clip(lines[lines.length - 1], 200) : `exit code ${m.exitCode}`,
+            resolved: false,
+            order: order++,
+          });
+        } else if (!m.cancelled) {
+          // A command that now succeeds resolves its earlier failures.
+          succeed(familyKey('bash', m.command.trim()));
+        }
+        break;
+      }
+      case 'branchSummary':
+      case 'compactionSummary':
+        if (typeof m.summary === 'string') x.embedded.push(m.summary);
+        break;
+      case 'assistant': {
+        turn ??= open(null);
+        const blocks = Array.isArray(m.content) ? m.content : [];
+        let hasCalls = false;
+        for (const b of blocks) {
+          if (!b || typeof b !== 'object') continue;
+          if (b.type === 'toolCall') {
+            hasCalls = true;
+            const tool = String(b.name).toLowerCase();
+            const target = argString(b.arguments, PATH_ARGS) ?? argString(b.arguments, TARGET_ARGS);
+            const call: Call = { block: b, tool, target, order: order++, messageIndex: index };
+            turn.calls.push(call);
+            allCalls.push(call);
+            if (typeof b.id === 'string') byId.set(b.id, call);
+            const path = argString(b.arguments, PATH_ARGS);
+            if (path && MODIFYING_TOOLS.has(tool)) x.filesModified.push(path);
+          } else if (b.type === 'text' && typeof b.text === 'string') {
+            for (const s of sentences(b.text, 60)) {
+              const d = decisionOf(s);
+              if (d) x.decisions.push(d);
+            }
+          }
+        }
+        turn.lastStop = m.stopReason ?? 'stop';
+        if (m.stopReason === 'error') {
+          const problem: Problem = { what: 'The model request failed', error: m.errorMessage ? errorLine(m.errorMessage) : 'no error message', resolved: false, order: order++ };
+          x.problems.push(problem);
+          modelErrors.push({ problem, index });
+        } else if (m.stopReason !== 'aborted') {
+          lastGoodAssistant = index;
+        }
+        const reply = blocks.filter(isTextBlock).map((b) => b.text).join('\n');
+        if ((m.stopReason === 'stop' || m.stopReason === undefined) && !hasCalls && reply.trim()) turn.answer = reply;
+        else if (hasCalls) turn.answer = null;
+        break;
+      }
+      case 'toolResult': {
+        const call = byId.get(m.toolCallId);
+        const text = textOfContent(m.content);
+        if (!call) break;
+        call.result = { isError: !!m.isError, text: text.length > 4000 ? text.slice(0, 4000) : text };
+        const key = familyKey(call.tool, call.target);
+        if (m.isError) {
+          const what = `${code(call.block.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} failed`;
+          fail(key, { what, error: errorLine(text), resolved: false, order: call.order });
+        } else {
+          // A later success on the same target resolves earlier failures there (an edit after a failed edit, a command that now passes).
+          succeed(key);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  // A failed model request is resolved by any later assistant message that did not fail.
+  for (const e of modelErrors) if (lastGoodAssistant > e.index) e.problem.resolved = true;
+  // Calls of the last assistant message still waiting for a result.
+  const lastIndex = allCalls.length ? allCalls[allCalls.length - 1].messageIndex : -1;
+  x.pending = allCalls.filter((c) => !c.result && c.messageIndex === lastIndex && lastIndex >= lastGoodAssistant);
+  // Branch summaries carry no tool results: a call the assistant moved on from is not pending.
+  x.constraints = unique(x.constraints, (c) => c.toLowerCase());
+  x.decisions = unique(x.decisions, (d) => d.title.toLowerCase());
+  x.filesModified = unique(x.filesModified);
+  return x;
+}

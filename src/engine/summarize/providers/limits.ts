@@ -1,0 +1,100 @@
+import { SummarizationError } from '../summarizer';
+
+/**
+ * Bounds of one summarization, past which nothing is written:
+ * - an overall deadline per summary request (every attempt, retry wait and
+ *   streamed byte included), so a provider that drips one byte every few
+ *   seconds cannot keep a compaction running;
+ * - an answer-size cap, checked on the streamed text as it grows and on the
+ *   response body's bytes as they arrive (so a huge answer is never held whole);
+ * - a base URL that is http(s), parsable and carries no credentials.
+ */
+
+/** Default overall deadline of one summary request, retries included. */
+export const DEFAULT_DEADLINE_MS = 600_000;
+/** Default answer-size cap in characters (a summary is a few KB; the largest output limits are ~0.5 M characters). */
+export const DEFAULT_MAX_ANSWER_CHARS = 1_000_000;
+
+/** The summary request did not finish within the deadline. Not retryable. */
+export class DeadlineError extends SummarizationError {
+  constructor(provider: string, deadlineMs: number) {
+    super(`${provider}: no complete answer within ${formatSeconds(deadlineMs)} (the summarization deadline; raise it with --deadline SECONDS or arbor.summarizer.deadlineSeconds); nothing was written`);
+    this.name = 'DeadlineError';
+  }
+}
+
+/** The answer is larger than the cap. Not retryable. */
+export class AnswerTooLargeError extends SummarizationError {
+  constructor(provider: string, maxChars: number) {
+    super(`${provider}: the answer is larger than ${maxChars.toLocaleString('en-US')} characters (the answer-size cap; raise it with --max-answer-chars N or arbor.summarizer.maxAnswerChars); nothing was written`);
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+/** The AnswerTooLargeError along an error's cause chain, if any (SDKs wrap what a body stream throws). */
+export function answerTooLargeIn(err: unknown): AnswerTooLargeError | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    if (e instanceof AnswerTooLargeError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Response bodies allowed for an answer cap: the non-streamed JSON answer is
+ * the text plus its escaping; a streamed answer repeats envelope bytes per chunk.
+ */
+export function bodyByteLimit(maxAnswerChars: number, stream: boolean): number {
+  return stream ? maxAnswerChars * 64 + (1 << 20) : maxAnswerChars * 6 + (64 << 10);
+}
+
+/** A fetch whose response bodies fail with AnswerTooLargeError once they pass `maxBytes`. */
+export function cappedFetch(inner: typeof fetch, maxBytes: number, tooLarge: () => AnswerTooLargeError): typeof fetch {
+  const capped = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]): Promise<Response> => {
+    const response = await inner(input, init);
+    const declared = Number(response.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    if (!response.body) return response;
+    let seen = 0;
+    const limited = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += chunk.byteLength;
+          if (seen > maxBytes) controller.error(tooLarge());
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    const out = new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
+    Object.defineProperty(out, 'url', { value: response.url });
+    return out;
+  };
+  return capped as typeof fetch;
+}
+
+/** Why `url` is not a usable base URL (undefined: it is). Never repeats the URL (it may hold a password). */
+export function baseURLProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not a valid URL';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `must be an http:// or https:// URL (got ${parsed.protocol.replace(/[^a-z0-9+.:-]/gi, '')})`;
+  if (parsed.username || parsed.password) return 'must not contain a user name or password (keys go in the API key setting or variable)';
+  return undefined;
+}
+
+/** A positive finite number of milliseconds from seconds, else undefined. */
+export function secondsToMs(seconds: number | undefined): number | undefined {
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : undefined;
+}

@@ -1,0 +1,131 @@
+import { contentText } from './entryPreview';
+import { oneLine } from './oneLine';
+import { isRecord } from '../session/jsonObject';
+import { openRegularFile } from '../session/sessionFile';
+
+/**
+ * What a session list shows about a session, from a bounded read of its
+ * file: the header and first user message from its head, its name
+ * (session_info) and last activity from its tail, its size from stat, and its
+ * entry count (exact for files up to `exactCountBytes`, else estimated from
+ * the average line length of the bytes read, and marked as such).
+ */
+export interface SessionPeek {
+  id: string;
+  cwd: string;
+  /** Header timestamp (ms since epoch); undefined when missing or invalid. */
+  startedMs: number | undefined;
+  /** The newest session_info name seen in the head or the tail. */
+  name: string | undefined;
+  firstUserMessage: string | undefined;
+  /** Timestamp of the last entry (ms since epoch), else undefined. */
+  lastActivityMs: number | undefined;
+  size: number;
+  /** Entry lines (the header not counted). */
+  entryCount: number;
+  entryCountExact: boolean;
+}
+
+export interface PeekOptions {
+  headBytes?: number;
+  tailBytes?: number;
+  /** Files up to this size have their lines counted (one read); larger ones get an estimate. */
+  exactCountBytes?: number;
+  signal?: AbortSignal;
+}
+
+const TITLE_MAX = 80;
+
+function parse(line: string): Record<string, unknown> | undefined {
+  try {
+    const o: unknown = JSON.parse(line);
+    return isRecord(o) ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function timeOf(o: Record<string, unknown>): number | undefined {
+  if (typeof o.timestamp !== 'string') return undefined;
+  const t = Date.parse(o.timestamp);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+function countNewlines(buf: Buffer, length: number): number {
+  let n = 0;
+  for (let at = buf.indexOf(10, 0); at >= 0 && at < length; at = buf.indexOf(10, at + 1)) n++;
+  return n;
+}
+
+export async function peekSession(file: string, options: PeekOptions = {}): Promise<SessionPeek> {
+  const headBytes = options.headBytes ?? 64 * 1024;
+  const tailBytes = options.tailBytes ?? 64 * 1024;
+  const exactCountBytes = options.exactCountBytes ?? 8 * 1024 * 1024;
+  const fh = await openRegularFile(file);
+  try {
+    const { size } = await fh.stat();
+    const whole = size <= exactCountBytes;
+    const head = Buffer.alloc(whole ? size : Math.min(size, headBytes));
+    const { bytesRead: headRead } = await fh.read(head, 0, head.length, 0);
+    options.signal?.throwIfAborted();
+    const peek: SessionPeek = { id: '', cwd: '', startedMs: undefined, name: undefined, firstUserMessage: undefined, lastActivityMs: undefined, size, entryCount: 0, entryCountExact: whole };
+
+    // Head: complete lines only (the last one may be cut off unless the whole file was read).
+    const headText = head.toString('utf8', 0, headRead);
+    const headLines = headText.split('\n');
+    if (!(whole && headRead === size)) headLines.pop();
+    let lineCount = 0;
+    headLines.forEach((line, k) => {
+      if (!line.trim()) return;
+      lineCount++;
+      // Scanning stops early only for what is already known; still linear in the bytes read.
+      const o = parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
+      if (!o) return;
+      if (k === 0 && o.type === 'session') {
+        peek.id = String(o.id ?? '');
+        peek.cwd = String(o.cwd ?? '');
+        peek.startedMs = timeOf(o);
+        return;
+      }
+      if (o.type === 'session_info' && typeof o.name === 'string' && o.name.trim()) peek.name = oneLine(o.name, TITLE_MAX);
+      const m = isRecord(o.message) ? o.message : undefined;
+      if (!peek.firstUserMessage && o.type === 'message' && m?.role === 'user') {
+        peek.firstUserMessage = oneLine(contentText(m.content), TITLE_MAX) || undefined;
+      }
+      peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
+    });
+
+    if (whole) {
+      peek.entryCount = Math.max(0, lineCount - 1);
+      return peek;
+    }
+
+    // Tail: the last complete lines give the newest name and the last activity.
+    const tail = Buffer.alloc(Math.min(size, tailBytes));
+    const from = size - tail.length;
+    const { bytesRead: tailRead } = await fh.read(tail, 0, tail.length, from);
+    options.signal?.throwIfAborted();
+    const tailLines = tail.toString('utf8', 0, tailRead).split('\n');
+    if (from > 0) tailLines.shift(); // cut off at the start
+    for (const line of tailLines) {
+      if (!line.trim()) continue;
+      const o = parse(line);
+      if (!o) continue;
+      if (o.type === 'session_info' && typeof o.name === 'string' && o.name.trim()) peek.name = oneLine(o.name, TITLE_MAX);
+      peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
+    }
+    // Estimate: the file's size over the average line length of the bytes read.
+    const sampledBytes = headRead + tailRead;
+    const sampledLines = countNewlines(head, headRead) + countNewlines(tail, tailRead);
+    peek.entryCount = sampledLines > 0 ? Math.max(0, Math.round((size * sampledLines) / sampledBytes) - 1) : 0;
+    peek.entryCountExact = false;
+    return peek;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The title of a session in a list: its name, else its first user message. */
+export function peekTitle(peek: SessionPeek): string | undefined {
+  return peek.name ?? peek.firstUserMessage;
+}

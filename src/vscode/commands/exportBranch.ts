@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { ArborServices } from '../services';
+import { exportBranch, type ExportFormat } from '../../engine/export/exportBranch';
+import { showInfo } from '../notify';
+
+export interface ExportBranchOptions {
+  format?: ExportFormat;
+  /** Where to write (skips the save dialog). */
+  target?: vscode.Uri;
+}
+
+/**
+ * Arbor: Export Branch. The active path of a session (from a session row),
+ * or the branch ending at an entry (from an entry row), as Markdown or a
+ * self-contained HTML page, written where the user picks.
+ */
+export async function exportBranchCommand(arbor: ArborServices, node?: unknown, options: ExportBranchOptions = {}): Promise<vscode.Uri | undefined> {
+  const n = (node ?? arbor.treeView.selection[0]) as { type?: string; file?: unknown; entryId?: unknown } | undefined;
+  const model = await arbor.resolveSession(n && typeof n.file === 'string' ? n.file : undefined);
+  if (!model) return undefined;
+  const session = await arbor.peekSession(model.file);
+  if (!session) throw new Error(`${model.file} could not be loaded`);
+  const leafId = n?.type === 'entry' && typeof n.entryId === 'string' ? n.entryId : undefined;
+  let format = options.format;
+  if (!format) {
+    const pick = await vscode.window.showQuickPick(
+      [
+        { label: 'Markdown', description: '.md', format: 'md' as const },
+        { label: 'HTML page', description: '.html, self-contained', format: 'html' as const },
+      ],
+      { title: `Arbor: export ${leafId ? `the branch ending at ${leafId}` : 'the current branch'}`, placeHolder: 'Format' },
+    );
+    if (!pick) return undefined;
+    format = pick.format;
+  }
+  const base = path.basename(model.file, '.jsonl');
+  let target = options.target;
+  if (!target) {
+    const dir = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(path.dirname(model.file));
+    target = await vscode.window.showSaveDialog({
+      title: 'Arbor: Export Branch',
+      defaultUri: vscode.Uri.joinPath(dir, `${base}${leafId ? `-${leafId}` : ''}.${format}`),
+      filters: format === 'html' ? { HTML: ['html'] } : { Markdown: ['md'] },
+    });
+    if (!target) return undefined;
+  }
+  if (path.resolve(target.fsPath) === path.resolve(model.file)) throw new Error('refusing to overwrite the session file with its export');
+  const text = exportBranch(session.index, { format, leafId, title: session.title });
+  await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+  void showInfo(`Arbor: exported to ${target.fsPath}`);
+  return target;
+}

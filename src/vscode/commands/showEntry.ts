@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import type { ArborServices } from '../services';
+import { ViewPanel } from '../viewPanel';
+import { buildEntryView, entryCopyText } from '../entryView';
+import { readConfig } from '../settings';
+import { showInfo } from '../notify';
+import { ENTRY_VIEW_TYPE, type EntryView } from '../../webview/viewsProtocol';
+
+/** The command vcore registers for a raw file opened read-only at a line. */
+const OPEN_RAW_AT_LINE = 'arbor.openRawSessionFile';
+
+/** The entry panel: its buttons act on the entry it shows, nothing else. */
+export function createEntryPanel(arbor: ArborServices): ViewPanel<EntryView> {
+  return new ViewPanel<EntryView>(
+    arbor.extensionUri,
+    ENTRY_VIEW_TYPE,
+    (v) => `${v.title} ${v.entryId}`,
+    async (msg, view) => {
+      switch (msg.type) {
+        case 'copy': {
+          const session = await arbor.peekSession(view.file);
+          const text = msg.what === 'id' ? view.entryId : session ? entryCopyText(session.index, view.entryId) : '';
+          await vscode.env.clipboard.writeText(text);
+          void vscode.window.setStatusBarMessage(msg.what === 'id' ? `Arbor: copied entry id ${view.entryId}` : `Arbor: copied the text of entry ${view.entryId}`, 3000);
+          break;
+        }
+        case 'openAtLine':
+          await openAtLine(view.file, view.line);
+          break;
+        case 'jump':
+          await vscode.commands.executeCommand('arbor.jumpHere', { file: view.file, entryId: view.entryId });
+          break;
+        case 'showEntry':
+          // Only the entry's parent is offered by the page.
+          if (msg.entryId === view.parentId) await vscode.commands.executeCommand('arbor.showEntry', view.file, msg.entryId);
+          break;
+      }
+    },
+  );
+}
+
+async function openAtLine(file: string, line: number): Promise<void> {
+  if ((await vscode.commands.getCommands(true)).includes(OPEN_RAW_AT_LINE)) {
+    await vscode.commands.executeCommand(OPEN_RAW_AT_LINE, file, line);
+    return;
+  }
+  // Until that command exists: the file at the line, as Open Raw Session File shows it.
+  const pos = new vscode.Position(Math.max(0, line - 1), 0);
+  await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, selection: new vscode.Range(pos, pos) });
+}
+
+/**
+ * Arbor: Show Entry (sessionFile, entryId): the whole entry in the entry
+ * panel. From the palette, the entry selected in the tree.
+ */
+export async function showEntryCommand(arbor: ArborServices, panel: ViewPanel<EntryView>, file?: unknown, entryId?: unknown, options?: { preserveFocus?: boolean }): Promise<EntryView | undefined> {
+  if (typeof file !== 'string' || typeof entryId !== 'string') {
+    const sel = arbor.treeView.selection[0] as { type?: string; file?: string; entryId?: string } | undefined;
+    if (sel?.type !== 'entry' || !sel.file || !sel.entryId) {
+      void showInfo('Arbor: select an entry in the Sessions view to show it.');
+      return undefined;
+    }
+    file = sel.file;
+    entryId = sel.entryId;
+  }
+  const session = await arbor.peekSession(file as string);
+  if (!session) throw new Error(`${String(file)} could not be loaded`);
+  const view = buildEntryView(session.index, entryId as string, { sessionTitle: session.title, estimator: readConfig().estimator });
+  panel.show(view, { preserveFocus: options?.preserveFocus ?? true });
+  return view;
+}

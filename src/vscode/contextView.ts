@@ -1,0 +1,61 @@
+import type { SessionIndex } from '../engine/session/sessionIndex';
+import { contextSeries } from '../engine/context/contextSeries';
+import { estimatorByName } from '../engine/tokens/estimators';
+import type { ContextView } from '../webview/viewsProtocol';
+import { contextUse } from './contextInfo';
+import { readConfig } from './settings';
+import { messagePreview } from '../engine/tree/entryPreview';
+import { formatTokens } from '../engine/tree/formatTokens';
+import { oneLine } from '../engine/tree/oneLine';
+
+/**
+ * What the context view shows for a session at a leaf: the numbers come from
+ * contextUse, the function the status bar shows, so they agree; the chart
+ * from contextSeries along the same path, its last point being that number.
+ */
+export async function buildContextView(index: SessionIndex, leafIndex: number, sessionTitle: string): Promise<ContextView> {
+  const use = await contextUse(index, leafIndex, { messages: true });
+  const estimatorName = readConfig().estimator;
+  const estimator = estimatorByName(estimatorName);
+  const byRole = new Map<string, { tokens: number; count: number }>();
+  const messages = use.messages.map((m) => {
+    const p = messagePreview(m.message);
+    const r = byRole.get(m.message.role) ?? { tokens: 0, count: 0 };
+    r.tokens += m.tokens;
+    r.count++;
+    byRole.set(m.message.role, r);
+    return { entryId: index.record(m.entryIndex).id, role: m.message.role, title: p.title, preview: oneLine(p.text, 120), tokens: m.tokens };
+  });
+  const series = contextSeries(index, leafIndex, estimator).map((p) => ({ entryId: index.record(p.entryIndex).id, tokens: p.tokens, ...(p.marker ? { marker: p.marker } : {}) }));
+  // The end of the chart is now: exactly the status bar's number.
+  const leafId = use.leafId;
+  if (leafId !== null) {
+    if (series.length && series[series.length - 1].entryId === leafId) series[series.length - 1].tokens = use.tokens.tokens;
+    else series.push({ entryId: leafId, tokens: use.tokens.tokens });
+  }
+  const pct = use.contextWindow > 0 ? Math.round((use.tokens.tokens / use.contextWindow) * 100) : 0;
+  const max = Math.max(use.contextWindow, ...series.map((p) => p.tokens), 1);
+  return {
+    kind: 'context',
+    // The status bar's text, from the same numbers and the same formatter.
+    short: { status: `${formatTokens(use.tokens.tokens)} / ${formatTokens(use.contextWindow)} (${pct}%)`, window: formatTokens(use.contextWindow), threshold: formatTokens(use.threshold) },
+    axis: { max, ticks: [0, 0.25, 0.5, 0.75, 1].map((f) => ({ value: max * f, label: formatTokens(max * f) })) },
+    file: index.file,
+    sessionTitle,
+    leafId,
+    model: use.model ? `${use.model.provider}/${use.model.modelId}` : undefined,
+    thinkingLevel: use.thinkingLevel,
+    estimator: estimatorName,
+    tokens: use.tokens.tokens,
+    usageTokens: use.tokens.usageTokens,
+    trailingTokens: use.tokens.trailingTokens,
+    contextWindow: use.contextWindow,
+    threshold: use.threshold,
+    reserveTokens: use.settings.reserveTokens,
+    overThreshold: use.overThreshold,
+    settingsError: use.settingsError,
+    messages,
+    byRole: [...byRole].map(([role, v]) => ({ role, ...v })).sort((a, b) => b.tokens - a.tokens),
+    series,
+  };
+}

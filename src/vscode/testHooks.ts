@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import type { ArborServices } from './services';
+import type { ContextStatusBar } from './statusBar';
+import type { LiveWatcher } from './liveWatcher';
+import type { FileLinkOpener } from './fileLinkOpener';
+import { onDidLog } from './logging';
+import { onDidNotify } from './notify';
+
+/**
+ * What Arbor's own integration tests observe inside the extension host. Not
+ * part of the API activate() returns: this module is loaded, and its command
+ * registered, only when VS Code runs the extension in ExtensionMode.Test.
+ */
+export interface ArborInternals {
+  services: ArborServices;
+  statusBar: ContextStatusBar;
+  liveWatcher: LiveWatcher;
+  /** Opens the panel's file links; tests replace its `confirm`. */
+  fileLinks: FileLinkOpener;
+  /** Whether gpt-tokenizer's tables are loaded (preloaded after start-up when the estimator is tokenizer). */
+  tokenizerLoaded: () => boolean;
+  /** Every log line (redacted), as written to Output > Arbor. */
+  onDidLog: typeof onDidLog;
+  /** Every notification shown (redacted). */
+  onDidNotify: typeof onDidNotify;
+}
+
+/** The command (not contributed, so not in the palette) that hands the internals to a test in the same extension host. */
+export const TEST_INTERNALS_COMMAND = 'arbor.test.internals';
+
+export function registerTestHooks(context: vscode.ExtensionContext, internals: Omit<ArborInternals, 'onDidLog' | 'onDidNotify'>): void {
+  const all: ArborInternals = { ...internals, onDidLog, onDidNotify };
+  context.subscriptions.push(vscode.commands.registerCommand(TEST_INTERNALS_COMMAND, () => all));
+}

@@ -1,0 +1,109 @@
+import * as vscode from 'vscode';
+import type { ArborServices } from '../services';
+import { reportError } from '../logging';
+import { SummarizedDecorations } from './treeItems';
+import { searchCommand } from './searchCommand';
+import type { ArborNode } from './nodes';
+import { TREE_FILTERS, filterTitle, isTreeFilter, type TreeFilter } from './rowFilter';
+
+/** The command that sets a filter, e.g. arbor.filter.userOnly. */
+export function filterCommand(filter: TreeFilter): string {
+  return `arbor.filter.${filter}`;
+}
+
+/**
+ * The Sessions view's own commands (filters, navigation inside long lines,
+ * search) and what follows the filter: a context key for the menus and the
+ * view's description.
+ */
+export function registerTreeCommands(arbor: ArborServices): vscode.Disposable {
+  const { tree, treeView } = arbor;
+  const subs: vscode.Disposable[] = [];
+  const register = (id: string, title: string, fn: (...args: unknown[]) => unknown) =>
+    subs.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          return await fn(...args);
+        } catch (err) {
+          await reportError(title, err);
+          return undefined;
+        }
+      }),
+    );
+
+  const showFilter = (filter: TreeFilter) => {
+    void vscode.commands.executeCommand('setContext', 'arbor.treeFilter', filter);
+    treeView.description = filter === 'default' ? undefined : `Filter: ${filterTitle(filter)}`;
+  };
+  showFilter(tree.filter);
+  subs.push(vscode.window.registerFileDecorationProvider(new SummarizedDecorations()));
+  subs.push(tree.onDidChangeFilter(showFilter));
+
+  for (const f of TREE_FILTERS) register(filterCommand(f.id), `Filter: ${f.title}`, () => tree.setFilter(f.id));
+  const chooseFilter = async (filter?: unknown) => {
+    if (isTreeFilter(filter)) return tree.setFilter(filter);
+    const picked = await vscode.window.showQuickPick(
+      TREE_FILTERS.map((f) => ({ label: `${f.id === tree.filter ? '$(check)' : '$(blank)'} ${f.title}`, detail: f.detail, filter: f.id })),
+      { title: 'Arbor: which entries the Sessions view shows', placeHolder: `Now: ${filterTitle(tree.filter)}` },
+    );
+    if (picked) await tree.setFilter(picked.filter);
+    return picked?.filter;
+  };
+  // Two ids for one action: the view title shows a filled icon while a filter other than Default is on.
+  register('arbor.chooseFilter', 'Filter', chooseFilter);
+  register('arbor.chooseFilterActive', 'Filter', chooseFilter);
+  register('arbor.search', 'Search', (target?: unknown, query?: unknown) => searchCommand(arbor, 'session', target, typeof query === 'string' ? query : undefined));
+  register('arbor.searchAll', 'Search', (query?: unknown) => searchCommand(arbor, 'all', undefined, typeof query === 'string' ? query : undefined));
+  register('arbor.goToStart', 'Go to Start', async (target?: unknown) => {
+    const model = await arbor.resolveSession(target);
+    if (!model) return undefined;
+    const first = await tree.goToStart(model.file);
+    if (!first) return undefined;
+    await vscode.commands.executeCommand('arbor.sessions.focus');
+    for (let attempt = 0; attempt < 10; attempt++) {
+      try {
+        await treeView.reveal(first, { select: true, focus: true });
+        return first;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100 + attempt * 100));
+      }
+    }
+    return first;
+  });
+  register('arbor.showWholeLine', 'Show All Entries', (node?: unknown) => {
+    const n = (node ?? treeView.selection[0]) as ArborNode | undefined;
+    return n ? tree.showWholeLine(n) : false;
+  });
+
+  // A large session opens at its newest page: show the current leaf there (not the top of the page).
+  subs.push(
+    treeView.onDidExpandElement((e) => {
+      const node = e.element;
+      if (node.type === 'session') {
+        // Shown from a preview first: reveal once the full index's rows are in the view (not while they replace the preview's).
+        // Not if the rows never came, or if the user moved to another row while a large session was
+        // being indexed: the view does not jump under them seconds later.
+        const selected = treeView.selection[0];
+        const expandedAt = performance.now();
+        void tree.fullRowsShown(node.file, { since: expandedAt }).then((shown) => {
+          const movedOn = performance.now() - expandedAt > 1000 && treeView.selection[0] !== selected;
+          if (shown && !movedOn && tree.hiddenAtStart(node.file) > 0) void arbor.revealLeaf(node.file);
+        });
+      } else if (node.type === 'branch') {
+        // An expanded branch is brought into view (its first rows, below it, would be off-screen at the bottom).
+        setTimeout(() => void revealFirstChild(arbor, node), 50);
+      }
+    }),
+  );
+  return vscode.Disposable.from(...subs);
+}
+
+async function revealFirstChild(arbor: ArborServices, branch: ArborNode): Promise<void> {
+  try {
+    const kids = await arbor.tree.getChildren(branch);
+    const last = kids[Math.min(kids.length - 1, 9)];
+    if (last) await arbor.treeView.reveal(last, { select: false, focus: false });
+  } catch {
+    // best effort: the tree may have changed meanwhile
+  }
+}

@@ -1,0 +1,100 @@
+// One index per open session (issue 11 item 1): every command acts on the store's index; none indexes the file again.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { generateSession } from '../../../bench/generateSession';
+import { arborApi, openCopy, rawTree, readEntries, waitFor } from './arborHelpers';
+
+type Result = { kind: string; [k: string]: unknown };
+
+async function store() {
+  return (await arborApi()).internals.services.store;
+}
+
+describe('Session store: one index per session', () => {
+  it('Compact, Jump Here, Set Label, Show Context and Show Summary use the held index; appends update it', async () => {
+    const file = await openCopy('03-tree', 'store-one-index');
+    const api = await arborApi();
+    const s = await store();
+    const index = await api.getSession(file);
+    const loads = s.loadCount(file);
+    assert.strictEqual(loads, 1, 'indexed once when opened');
+
+    const jumped = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file, entryId: 'a9dae875' }, { summarize: 'none' });
+    assert.strictEqual(jumped.kind, 'jumped');
+    const labelled = await vscode.commands.executeCommand<string>('arbor.setLabel', { file, entryId: 'a9dae875' }, 'store-check');
+    assert.strictEqual(labelled, 'store-check');
+    const compacted = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '', review: false });
+    assert.strictEqual(compacted.kind, 'compacted');
+    await vscode.commands.executeCommand('arbor.showContext', { file });
+    await vscode.commands.executeCommand('arbor.showSummary', { file, entryId: compacted.entryId });
+
+    assert.strictEqual(s.loadCount(file), loads, 'no command indexed the file again');
+    assert.strictEqual(await api.getSession(file), index, 'the same index object throughout');
+    // The held index took every append in: it matches the file read without Arbor.
+    const raw = rawTree(file);
+    assert.strictEqual(index.entryCount, raw.ids.length);
+    assert.strictEqual(index.leafId, raw.leafId);
+    assert.strictEqual(index.labelOf('a9dae875'), 'store-check');
+    const types = readEntries(file).slice(-3).map((e) => e.type);
+    assert.deepStrictEqual(types, ['custom', 'label', 'compaction']);
+  });
+
+  it('the writer still refuses a stale plan: the held index is brought to the file\'s end before the leaf is checked', async () => {
+    const file = await openCopy('01-plain', 'store-stale');
+    const api = await arborApi();
+    const s = await store();
+    const leaf = rawTree(file).leafId;
+    // Another writer appends while the compaction is being planned (the hook runs between plan and summary).
+    const sub = api.onHook('session_before_compact', (e) => {
+      if (e.file === file) fs.appendFileSync(file, `${JSON.stringify({ type: 'custom', id: 'feed0001', parentId: leaf, timestamp: new Date().toISOString(), customType: 'other-writer' })}\n`);
+      return undefined;
+    });
+    try {
+      const result = await vscode.commands.executeCommand<Result | undefined>('arbor.compact', { file }, { instructions: '', review: false, skipLiveCheck: true });
+      assert.strictEqual(result, undefined, 'refused');
+      const entries = readEntries(file);
+      assert.strictEqual(entries[entries.length - 1].id, 'feed0001', 'no compaction written after the other writer\'s entry');
+    } finally {
+      sub.dispose();
+    }
+    const index = await api.getSession(file);
+    assert.strictEqual(index.leafId, 'feed0001', 'the other writer\'s entry is in the held index');
+    assert.strictEqual(index.entryCount, rawTree(file).ids.length, 'read once, not twice');
+    assert.strictEqual(s.loadCount(file), 1);
+  });
+
+  it('Set Label on a large session appends without indexing the file again (much faster than indexing it)', async function () {
+    this.timeout(120_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-store-'));
+    const file = path.join(dir, 'large.jsonl');
+    await generateSession({ file, targetBytes: 24 * 1024 * 1024 });
+    const old = new Date(Date.now() - 3600_000);
+    fs.utimesSync(file, old, old);
+    try {
+      const api = await arborApi();
+      const s = await store();
+      const t0 = performance.now();
+      await vscode.commands.executeCommand('arbor.openSessionFile', vscode.Uri.file(file));
+      const index = await api.getSession(file);
+      const loadMs = performance.now() - t0;
+      const target = index.record(Math.floor(index.entryCount / 2)).id;
+      const sizeBefore = fs.statSync(file).size;
+      const t1 = performance.now();
+      assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, 'big-label'), 'big-label');
+      const labelMs = performance.now() - t1;
+      assert.strictEqual(s.loadCount(file), 1, 'indexed once');
+      assert.ok(fs.statSync(file).size > sizeBefore);
+      const last = JSON.parse(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop()!) as { type: string; targetId: string; label: string };
+      assert.deepStrictEqual([last.type, last.targetId, last.label], ['label', target, 'big-label']);
+      await waitFor(() => index.labelOf(target) === 'big-label', 'the label in the held index');
+      // A ratio in the same run, not an absolute time: appending one line costs a fraction of indexing the file.
+      assert.ok(labelMs * 4 < loadMs, `Set Label took ${labelMs.toFixed(0)} ms; opening and indexing ${loadMs.toFixed(0)} ms`);
+      console.log(`      Set Label on ${(sizeBefore / 1048576).toFixed(0)} MB: ${labelMs.toFixed(1)} ms (open + index ${loadMs.toFixed(0)} ms)`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  ensurePinned,
+  formatPinnedBlock,
+  isPinLabel,
+  pinLabel,
+  PINNED_TOTAL_MAX_CHARS,
+  PIN_TEXT_MAX_CHARS,
+  stripPinned,
+  unpinLabel,
+} from '../../../src/engine/compaction/pins';
+import { compactSession } from '../../../src/engine/operations/compact';
+import { loadSession } from '../../../src/engine/session/loadSession';
+import { appendEntries } from '../../../src/engine/session/writer';
+import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
+import { DEFAULT_PI_SETTINGS } from '../../../src/engine/settings/piSettings';
+import { fixturePath } from '../../support/fixtures';
+
+const PIN_TEXT = 'Prefer small pure functions. Always run `npm test` after an edit.';
+
+function copyShop(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pins-'));
+  const file = path.join(dir, 'shop.jsonl');
+  fs.copyFileSync(fixturePath('retention', 'shop-session.jsonl'), file);
+  return file;
+}
+
+async function compact(file: string) {
+  const r = await compactSession({ file, summarizer: createOfflineSummarizer(), estimator: 'chars', piSettings: DEFAULT_PI_SETTINGS, compaction: { keepRecentTokens: 60 } });
+  assert.equal(r.kind, 'compacted');
+  if (r.kind !== 'compacted') throw new Error('not compacted');
+  return r.entry;
+}
+
+async function moreWork(file: string, n: number) {
+  const index = await loadSession(file);
+  await appendEntries(index, [
+    { type: 'message', message: { role: 'user', content: [{ type: 'text', text: `Step ${n}: add a log line to src/log${n}.ts.` }] } },
+    { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: `Added the log line to src/log${n}.ts (${n} lines).` }], stopReason: 'stop' } },
+    { type: 'message', message: { role: 'user', content: [{ type: 'text', text: `Step ${n}b: and a test.` }] } },
+    { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: `Test added for step ${n}.` }], stopReason: 'stop' } },
+  ] as unknown as { type: string }[]);
+}
+
+describe('pins', () => {
+  it('a pin label: pin, pinned, pin:…, 📌… (case-insensitive, trimmed)', () => {
+    for (const l of ['pin', 'PIN', ' Pinned ', 'pin: rules', 'Pin:x', '📌', '📌 rules']) assert.ok(isPinLabel(l), l);
+    for (const l of ['', 'spin', 'pins', 'pinned-later', 'pineapple', 'important', undefined]) assert.ok(!isPinLabel(l), String(l));
+    assert.equal(pinLabel(undefined), '📌');
+    assert.equal(pinLabel('rules'), '📌 rules');
+    assert.equal(pinLabel('pin'), 'pin');
+    assert.equal(unpinLabel('📌 rules'), 'rules');
+    assert.equal(unpinLabel('pin: rules'), 'rules');
+    assert.equal(unpinLabel('PINNED'), '');
+    assert.equal(unpinLabel('rules'), 'rules');
+  });
+
+  it('the pinned block is bounded, with a visible note for what was cut or left out', () => {
+    const big = 'x'.repeat(PIN_TEXT_MAX_CHARS * 3);
+    const pins = Array.from({ length: 5 }, (_, k) => ({ id: `id${k}`, label: '📌', kind: 'user', text: big }));
+    const block = formatPinnedBlock(pins);
+    assert.ok(block.length < PINNED_TOTAL_MAX_CHARS + 1000, `${block.length}`);
+    assert.match(block, /\[pinned text cut here: \d+ more characters; the whole text is entry id4\]/);
+    assert.match(block, /older pinned entries not shown, over the pinned-text limit: id0, id1, id2/);
+    // Hostile labels cannot break the tag.
+    assert.ok(formatPinnedBlock([{ id: 'a', label: '📌 "><script>', kind: 'user', text: 't' }]).includes(`label="📌 '''script'"`));
+  });
+
+  it('strip and ensure: the canonical block replaces a changed or missing one, an exact copy is kept', () => {
+    const block = formatPinnedBlock([{ id: 'a1', label: 'pin', kind: 'user', text: 'KEEP ME\n## not a heading' }]);
+    const summary = `## Goal\n- g\n\n## Critical Context\n- c\n\n${block}`;
+    assert.equal(ensurePinned(summary, block), summary);
+    assert.equal(stripPinned(summary), '## Goal\n- g\n\n## Critical Context\n- c');
+    const altered = summary.replace('KEEP ME', 'KEPT');
+    assert.equal(ensurePinned(altered, block), summary);
+    assert.equal(ensurePinned('## Goal\n- g', block), `## Goal\n- g\n\n## Critical Context\n\n${block}`);
+    assert.equal(ensurePinned(summary, ''), '## Goal\n- g\n\n## Critical Context\n- c', 'unpinned: a stale Pinned part goes');
+    assert.equal(stripPinned('no pins here'), 'no pins here');
+  });
+
+  it('a pinned entry survives every later compaction verbatim, until its label is removed', async () => {
+    const file = copyShop();
+    const first = await compact(file);
+    assert.ok(first.summary.includes(`kind="user" label="📌 rules">\n${PIN_TEXT}\n</pinned>`), first.summary);
+    assert.equal(first.usage, undefined, 'no usage on an offline compaction');
+    // Second compaction: the pinned entry is now far behind the previous compaction.
+    await moreWork(file, 1);
+    const second = await compact(file);
+    assert.equal(second.summary.split('<pinned id="r000000e"').length - 1, 1, `the Pinned part once:\n${second.summary}`);
+    assert.ok(second.summary.includes(`\n${PIN_TEXT}\n</pinned>`));
+    // Unpin (the latest label entry for the target wins), then compact again.
+    const index = await loadSession(file);
+    await appendEntries(index, [{ type: 'label', targetId: 'r000000e' } as { type: string }]);
+    await moreWork(file, 2);
+    const third = await compact(file);
+    assert.ok(!third.summary.includes(PIN_TEXT), third.summary);
+    assert.ok(!third.summary.includes('### Pinned'));
+    // Pi reads it as an ordinary compaction: same keys as before.
+    assert.deepEqual(Object.keys(third).sort(), ['details', 'firstKeptEntryId', 'id', 'parentId', 'summary', 'timestamp', 'tokensBefore', 'type']);
+  });
+});
