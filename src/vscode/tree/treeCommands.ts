@@ -81,12 +81,14 @@ export function registerTreeCommands(arbor: ArborServices): vscode.Disposable {
       const node = e.element;
       if (node.type === 'session') {
         // Shown from a preview first: reveal once the full index's rows are in the view (not while they replace the preview's).
-        // Not if the rows never came, or if the user moved to another row while a large session was
-        // being indexed: the view does not jump under them seconds later.
+        // Not if the rows never came, or if the user (or a command) selected another row while a large
+        // session was being indexed: the view does not jump under them later. Selecting the session's
+        // own row (the click that expanded it) is not moving on.
         const selected = treeView.selection[0];
         const expandedAt = performance.now();
         void tree.fullRowsShown(node.file, { since: expandedAt }).then((shown) => {
-          const movedOn = performance.now() - expandedAt > 1000 && treeView.selection[0] !== selected;
+          const current = treeView.selection[0];
+          const movedOn = current !== undefined && current !== selected && !(current.type === 'session' && current.file === node.file);
           if (shown && !movedOn && tree.hiddenAtStart(node.file) > 0) void arbor.revealLeaf(node.file);
         });
       } else if (node.type === 'branch') {

@@ -87,26 +87,27 @@ export async function showActivityView(page: Page, labelPrefix: string, timeoutM
 }
 
 /**
- * Runs a command by its palette title, e.g. 'Arbor: Open Panel'. Tries again after Escape when the
- * palette does not take the text (it is briefly inert while a panel or dialog opens or closes).
+ * Runs a command by its palette title, e.g. 'Arbor: Open Panel'. Starts again after Escape when the
+ * palette does not take the text or closes before its row is clicked (it is briefly inert, or
+ * closed by focus moving, while a panel or dialog opens or closes).
  */
 export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
   const input = page.locator('.quick-input-widget input');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   for (let attempt = 1; ; attempt++) {
     try {
       await page.keyboard.press('F1');
       await input.waitFor({ state: 'visible', timeout: timeoutMs });
       await input.fill(`>${title}`, { timeout: 5_000 }); // F1 pre-types '>'; fill replaces it
-      break;
+      await row.waitFor({ state: 'visible', timeout: timeoutMs });
+      await row.click({ timeout: 5_000 });
+      return;
     } catch (err) {
-      if (attempt >= 3) throw err;
+      if (attempt >= 4) throw err;
       await page.keyboard.press('Escape');
       await page.waitForTimeout(500);
     }
   }
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: timeoutMs });
-  await row.click();
 }
 
 export function webviewFrame(page: Page, nth = 0): FrameLocator {
