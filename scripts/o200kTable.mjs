@@ -3,19 +3,19 @@
 // the tests, as the oracle). Run by `npm run build` (esbuild.mjs) and `npm run compile`;
 // on its own: `node scripts/o200kTable.mjs [OUT]`.
 //
-// The file holds the hash table too, so that loading it is one read and no pass over
-// its 200,000 tokens. Format (little-endian, 32-bit words first so they can be viewed in place):
+// The file is the hash table itself, so that loading it is one read and no pass over its
+// 200,000 tokens. Format (little-endian; the 32-bit words first, to be viewed in place):
 //   0  "o2kb"                magic
-//   4  u32 version (1)
+//   4  u32 version (2)
 //   8  u32 N                 number of ranks (0 .. N-1)
-//   12 u32 S                 number of hash slots (a power of two)
-//   16 u32 T                 total bytes of all tokens
+//   12 u32 B                 number of hash buckets (a power of two)
+//   16 u32 R                 bytes of records
 //   20 12 bytes of zeros
-//   32 i32[N + 1]            offsets: the token of rank r is bytes[offsets[r], offsets[r + 1])
-//   .. i32[S]                slots: a rank, or -1; a token's bytes hash (hashBytes below, the same
-//                            function as in src/engine/tokens/o200kTable.ts) to its first slot, then
-//                            linear probing. Tokens starting with a BOM are left out (see bpeCount.ts).
-//   .. u8[T]                 the tokens' bytes, concatenated in rank order
+//   32 u32[B + 1]            where each bucket's records start (and the last one ends) in the records
+//   .. u8[R]                 records, bucket by bucket, each [length u8][rank u24][token bytes]; a token
+//                            is in the bucket its bytes hash to (hashBytes below, the same function as in
+//                            src/engine/tokens/o200kTable.ts). Tokens starting with a BOM are left out
+//                            (gpt-tokenizer never finds them, see bpeCount.ts).
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -25,7 +25,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const O200K_TABLE_OUT = path.join(repo, 'dist', 'o200k.bin');
 
 const MAGIC = 'o2kb';
-const VERSION = 1;
+const VERSION = 2;
 const utf8 = new TextEncoder();
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const isValidUtf8 = (bytes) => {
@@ -71,34 +71,33 @@ export function o200kTableBytes() {
   const require = createRequire(import.meta.url);
   const ranks = require('gpt-tokenizer/bpeRanks/o200k_base').default;
   const tokens = tokensOf(ranks);
-  const n = tokens.length;
-  let slots = 1;
-  while (slots < n * 2) slots <<= 1;
-  const total = tokens.reduce((s, t) => s + t.length, 0);
-  const header = 32;
-  const out = Buffer.alloc(header + 4 * (n + 1) + 4 * slots + total);
+  let buckets = 1;
+  while (buckets * 2 < tokens.length) buckets <<= 1; // about 1.5 tokens a bucket
+  const inBucket = Array.from({ length: buckets }, () => []);
+  tokens.forEach((t, rank) => {
+    if (!startsWithBom(t)) inBucket[hashBytes(t, 0, t.length) & (buckets - 1)].push(rank);
+  });
+  const recordBytes = tokens.reduce((s, t) => s + (startsWithBom(t) ? 0 : 4 + t.length), 0);
+  const startsAt = 32;
+  const recordsAt = startsAt + 4 * (buckets + 1);
+  const out = Buffer.alloc(recordsAt + recordBytes);
   out.write(MAGIC, 0, 'latin1');
   out.writeUInt32LE(VERSION, 4);
-  out.writeUInt32LE(n, 8);
-  out.writeUInt32LE(slots, 12);
-  out.writeUInt32LE(total, 16);
-  const offsetsAt = header;
-  const slotsAt = offsetsAt + 4 * (n + 1);
-  const bytesAt = slotsAt + 4 * slots;
-  const slotRank = new Int32Array(slots).fill(-1);
+  out.writeUInt32LE(tokens.length, 8);
+  out.writeUInt32LE(buckets, 12);
+  out.writeUInt32LE(recordBytes, 16);
   let at = 0;
-  tokens.forEach((t, rank) => {
-    out.writeInt32LE(at, offsetsAt + 4 * rank);
-    out.set(t, bytesAt + at);
-    at += t.length;
-    // gpt-tokenizer never finds a token that starts with a BOM (see bpeCount.ts): neither does the table.
-    if (startsWithBom(t)) return;
-    let slot = hashBytes(t, 0, t.length) & (slots - 1);
-    while (slotRank[slot] !== -1) slot = (slot + 1) & (slots - 1);
-    slotRank[slot] = rank;
+  inBucket.forEach((rankList, b) => {
+    out.writeUInt32LE(at, startsAt + 4 * b);
+    for (const rank of rankList) {
+      const t = tokens[rank];
+      out[recordsAt + at] = t.length;
+      out.writeUIntLE(rank, recordsAt + at + 1, 3);
+      out.set(t, recordsAt + at + 4);
+      at += 4 + t.length;
+    }
   });
-  out.writeInt32LE(at, offsetsAt + 4 * n);
-  slotRank.forEach((r, i) => out.writeInt32LE(r, slotsAt + 4 * i));
+  out.writeUInt32LE(at, startsAt + 4 * buckets);
   return out;
 }
 

@@ -1,14 +1,15 @@
 /**
- * The o200k_base rank table: every token's bytes by rank, with an
- * open-addressing hash from a token's bytes to its rank, so that a byte range
- * of a buffer is looked up without making a string.
+ * The o200k_base rank table: a hash from a token's bytes to its rank, so that
+ * a byte range of a buffer is looked up without making a string.
  *
  * The table file is generated at build time from gpt-tokenizer's data by
  * scripts/o200kTable.mjs (its format is described there) into dist/o200k.bin,
- * next to the bundles. It holds the hash table as well, so loading it is one
- * readFileSync of its 4 MB and typed-array views of it: a few milliseconds
- * (building the hash of 200,000 tokens at load took 30 to 60 ms, mostly
- * before the JIT had compiled the loop).
+ * next to the bundles. The file is the hash table itself (buckets of
+ * records), so loading it is one readFileSync of its 2.7 MB and typed-array
+ * views of it. Building a hash of the 200,000 tokens at load took 30 to 60 ms
+ * on a 2-core VM, mostly before the JIT compiled the loop; there, reading the
+ * file costs about 3 ms a MB, most of it faulting in fresh memory, hence a
+ * compact file.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { endianness } from 'node:os';
@@ -16,7 +17,7 @@ import * as path from 'node:path';
 
 export const O200K_TABLE_FILE = 'o200k.bin';
 const MAGIC = 0x626b326f; // "o2kb", little-endian
-const VERSION = 1;
+const VERSION = 2;
 const HEADER = 32;
 
 export interface RankTable {
@@ -62,36 +63,35 @@ export function loadRankTable(file = findTable()): RankTable {
   if (data.length < HEADER || data.readUInt32LE(0) !== MAGIC) throw bad('not a table');
   if (data.readUInt32LE(4) !== VERSION) throw bad(`version ${data.readUInt32LE(4)}, expected ${VERSION}`);
   const n = data.readUInt32LE(8);
-  const slotCount = data.readUInt32LE(12);
-  const total = data.readUInt32LE(16);
-  const slotsAt = HEADER + 4 * (n + 1);
-  const bytesAt = slotsAt + 4 * slotCount;
-  if (data.length !== bytesAt + total) throw bad(`${data.length} bytes, expected ${bytesAt + total}`);
-  if (slotCount & (slotCount - 1) || slotCount < n) throw bad(`${slotCount} slots for ${n} tokens`);
-  // The 32-bit words are viewed in place: the file is little-endian, like every platform VS Code runs on.
+  const bucketCount = data.readUInt32LE(12);
+  const recordBytes = data.readUInt32LE(16);
+  const recordsAt = HEADER + 4 * (bucketCount + 1);
+  if (data.length !== recordsAt + recordBytes) throw bad(`${data.length} bytes, expected ${recordsAt + recordBytes}`);
+  if (bucketCount & (bucketCount - 1)) throw bad(`${bucketCount} buckets`);
+  // The bucket starts are viewed in place: the file is little-endian, like every platform VS Code runs on.
   if (endianness() !== 'LE') throw new Error(`the o200k token table ${file} is little-endian: this ${endianness()} platform cannot read it`);
   const words = data.byteOffset % 4 === 0 ? data : Buffer.from(data);
-  const offsets = new Int32Array(words.buffer, words.byteOffset + HEADER, n + 1);
-  const slots = new Int32Array(words.buffer, words.byteOffset + slotsAt, slotCount);
-  const bytes = new Uint8Array(words.buffer, words.byteOffset + bytesAt, total);
-  if (offsets[0] !== 0 || offsets[n] !== total) throw bad('token offsets do not add up');
-  const mask = slotCount - 1;
+  const bucketStarts = new Uint32Array(words.buffer, words.byteOffset + HEADER, bucketCount + 1);
+  const records = new Uint8Array(words.buffer, words.byteOffset + recordsAt, recordBytes);
+  if (bucketStarts[0] !== 0 || bucketStarts[bucketCount] !== recordBytes) throw bad('its buckets do not add up');
+  const mask = bucketCount - 1;
 
   function rank(key: Uint8Array, start: number, end: number): number {
     const len = end - start;
-    for (let slot = hashBytes(key, start, end) & mask; ; slot = (slot + 1) & mask) {
-      const r = slots[slot];
-      if (r < 0) return -1;
-      const s = offsets[r];
-      if (offsets[r + 1] - s !== len) continue;
+    const b = hashBytes(key, start, end) & mask;
+    for (let p = bucketStarts[b], last = bucketStarts[b + 1]; p < last; p += 4 + records[p]) {
+      if (records[p] !== len) continue;
       let i = 0;
-      while (i < len && bytes[s + i] === key[start + i]) i++;
-      if (i === len) return r;
+      while (i < len && records[p + 4 + i] === key[start + i]) i++;
+      if (i === len) return records[p + 1] | (records[p + 2] << 8) | (records[p + 3] << 16);
     }
+    return -1;
   }
-  // The file was hashed by the generator: every single byte must be found at its rank (its first 256).
-  for (let r = 0; r < 256 && r < n; r++) {
-    if (rank(bytes, offsets[r], offsets[r + 1]) !== r) throw bad(`rank ${r} is not found where it was hashed`);
+  // The generator hashed the file with the same function: every byte (a token each) must be found.
+  const byte = new Uint8Array(1);
+  for (let c = 0; c < 256; c++) {
+    byte[0] = c;
+    if (rank(byte, 0, 1) < 0) throw bad(`byte ${c} is not found where it was hashed`);
   }
   return { file, size: n, rank };
 }
