@@ -18,7 +18,8 @@
  *
  * Nothing is allocated per pre-token: only its end is found (preTokens.ts),
  * it is encoded into a scratch buffer and byte ranges of that are looked up
- * in the table.
+ * in the table; only a pre-token of CACHE_MIN_CHARS or more is made a string,
+ * to keep its count.
  * The merge is quadratic in the pre-token's length; callers hand it text whose
  * pre-tokens are short (countText.ts).
  */
@@ -26,13 +27,20 @@ import type { RankTable } from './o200kTable';
 import { preTokenEnd } from './preTokens';
 
 const NONE = 0x7fffffff;
+/** Pre-tokens of this many characters (up to CACHE_MAX_CHARS) are merged once and their count kept: a long repeated run costs one merge. */
+const CACHE_MIN_CHARS = 8;
+const CACHE_MAX_CHARS = 256;
+/** Counts kept; the cache is emptied when it holds this many. */
+const CACHE_SIZE = 8192;
 
 export class BpeCounter {
   private bytes = new Uint8Array(512);
-  /** Part starts while merging (part k is bytes[starts[k], starts[k + 1])). */
-  private starts = new Int32Array(513);
-  /** Rank of the merge of part k with part k + 1, or NONE. */
-  private ranks = new Int32Array(513);
+  // While merging, by the byte position where a part starts: the next part's start (or the
+  // length), the previous part's start (or -1), and the rank of the merge with the next part.
+  private next = new Int32Array(512);
+  private prev = new Int32Array(512);
+  private ranks = new Int32Array(512);
+  private readonly cache = new Map<string, number>();
 
   constructor(private readonly table: RankTable) {}
 
@@ -41,7 +49,18 @@ export class BpeCounter {
     let tokens = 0;
     for (let i = 0; i < text.length; ) {
       const end = preTokenEnd(text, i);
-      tokens += end - i === 1 && text.charCodeAt(i) < 0x80 ? 1 : this.countPreToken(text, i, end);
+      if (end - i === 1 && text.charCodeAt(i) < 0x80) tokens++;
+      else if (end - i < CACHE_MIN_CHARS || end - i > CACHE_MAX_CHARS) tokens += this.countPreToken(text, i, end);
+      else {
+        const key = text.slice(i, end);
+        let n = this.cache.get(key);
+        if (n === undefined) {
+          n = this.countPreToken(text, i, end);
+          if (this.cache.size >= CACHE_SIZE) this.cache.clear();
+          this.cache.set(key, n);
+        }
+        tokens += n;
+      }
       i = end;
     }
     return tokens;
@@ -95,29 +114,32 @@ export class BpeCounter {
     return r < 0 ? NONE : r;
   }
 
-  /** Parts left after merging bytes[0, n). */
+  /** Parts left after merging bytes[0, n): the lowest-ranked adjacent pair first, the leftmost of equal ones. */
   private merge(n: number): number {
-    const starts = this.starts;
-    const ranks = this.ranks;
+    const { next, prev, ranks } = this;
+    for (let p = 0; p < n; p++) {
+      next[p] = p + 1;
+      prev[p] = p - 1;
+      ranks[p] = p + 2 <= n ? this.pairRank(p, p + 2, n) : NONE;
+    }
     let parts = n;
-    for (let k = 0; k <= n; k++) starts[k] = k;
-    for (let k = 0; k + 1 < parts; k++) ranks[k] = this.pairRank(k, k + 2, n);
     while (parts > 1) {
       let best = NONE;
       let at = -1;
-      for (let k = 0; k + 1 < parts; k++) {
-        if (ranks[k] < best) {
-          best = ranks[k];
-          at = k;
+      for (let p = 0; p < n; p = next[p]) {
+        if (ranks[p] < best) {
+          best = ranks[p];
+          at = p;
         }
       }
       if (at < 0) break;
-      // Part `at` absorbs part at + 1.
-      starts.copyWithin(at + 1, at + 2, parts + 1);
-      ranks.copyWithin(at + 1, at + 2, parts - 1);
+      // The part at `at` absorbs the next one.
+      const after = next[next[at]];
+      next[at] = after;
+      if (after < n) prev[after] = at;
       parts--;
-      ranks[at] = at + 1 < parts ? this.pairRank(starts[at], starts[at + 2], n) : NONE;
-      if (at > 0) ranks[at - 1] = this.pairRank(starts[at - 1], starts[at + 1], n);
+      ranks[at] = after < n ? this.pairRank(at, next[after], n) : NONE;
+      if (prev[at] >= 0) ranks[prev[at]] = this.pairRank(prev[at], after, n);
     }
     return parts;
   }
@@ -126,7 +148,8 @@ export class BpeCounter {
     let size = this.bytes.length;
     while (size < min) size *= 2;
     this.bytes = new Uint8Array(size);
-    this.starts = new Int32Array(size + 1);
-    this.ranks = new Int32Array(size + 1);
+    this.next = new Int32Array(size);
+    this.prev = new Int32Array(size);
+    this.ranks = new Int32Array(size);
   }
 }

@@ -197,6 +197,15 @@ describe('o200k counter: exactly gpt-tokenizer\'s counts, from a table that load
     }
   });
 
+  it('stays exact when its cache of long pre-tokens fills and is emptied', () => {
+    const words = Array.from({ length: 12_000 }, (_, i) => ' ' + (i * 7919).toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]).padStart(9, 'k'));
+    const text = words.join('');
+    const fresh = new BpeCounter(table);
+    assert.equal(fresh.count(text), exact(text));
+    assert.equal(fresh.count(text), exact(text), 'a second time, from what the cache kept');
+    assert.equal(words.reduce((s, w) => s + fresh.count(w), 0), words.reduce((s, w) => s + exact(w), 0));
+  });
+
   it('hostile text: long runs counted directly, and whole megabytes through countText', () => {
     const direct: Record<string, string> = {
       base64: base64Blob(3000),
