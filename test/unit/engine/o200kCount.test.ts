@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { BpeCounter } from '../../../src/engine/tokens/bpeCount';
 import { O200K_PRE_TOKEN, preTokenEnd } from '../../../src/engine/tokens/preTokens';
-import { findTable, loadRankTable, tablePathCandidates, type RankTable } from '../../../src/engine/tokens/o200kTable';
+import { findTable, loadRankTable, O200K_TABLE_FILE, tablePathCandidates, type RankTable } from '../../../src/engine/tokens/o200kTable';
 import { countTextTokens } from '../../../src/engine/tokens/countText';
 import { countTokens, preloadTokenizer, tokenizerLoaded } from '../../../src/engine/tokens/estimators';
 import { fixturePath, repoRoot } from '../../support/fixtures';
@@ -71,6 +71,8 @@ describe('o200k counter: exactly gpt-tokenizer\'s counts, from a table that load
     const padded = Uint8Array.from([0x78, ...utf8.encode(' hello'), 0x78]);
     assert.equal(table.rank(padded, 1, padded.length - 1), ranks.indexOf(' hello'), 'a range inside a larger buffer');
     assert.equal(table.rank(padded, 0, padded.length), -1);
+    const vscodeignore = readFileSync(path.join(repoRoot, '.vscodeignore'), 'utf8').split('\n');
+    assert.ok(vscodeignore.includes(`!dist/${O200K_TABLE_FILE}`), 'the .vsix holds the table next to dist/extension.js');
   });
 
   it('a missing table is an error naming where it was looked for; a damaged one names the file', () => {
