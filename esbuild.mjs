@@ -1,6 +1,8 @@
-// Bundles the extension host code, the CLI and (when present) the webview script.
+// Bundles the extension host code, the CLI and (when present) the webview script,
+// and writes the tokenizer's table next to them (dist/o200k.bin, read at run time).
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
+import { writeO200kTable } from './scripts/o200kTable.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -22,7 +24,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     // Runtime dependencies of the npm package: loaded from node_modules, and only when used.
-    external: ['openai', '@anthropic-ai/sdk', 'gpt-tokenizer'],
+    external: ['openai', '@anthropic-ai/sdk'],
     banner: { js: '#!/usr/bin/env node' },
   },
   {
@@ -40,6 +42,8 @@ const builds = [
     target: 'es2022',
   },
 ].filter((b) => b.entryPoints.every((p) => existsSync(p)));
+
+writeO200kTable();
 
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'info' };
 

@@ -4,9 +4,11 @@
  * estimator and with the tokenizer estimator, in one bench run: each sample
  * is a fresh process (the tokenizer's load is part of what is measured), the
  * modes alternate, each is run ARBOR_BENCH_RUNS times (default 3) and the
- * median is reported, with the ratio to the chars median. (Loading the
- * tokenizer's tables on a worker thread while indexing was tried and gained
- * nothing on 2 cores: about 500 ms of the tokenizer's time is that load.)
+ * median is reported, with the ratio to the chars median. (With
+ * gpt-tokenizer, about 500 ms of the tokenizer's time was loading its tables,
+ * and loading them on a worker thread while indexing gained nothing on 2
+ * cores; Arbor's own counter loads its table in milliseconds.)
+ * bench/tokenizerSpeed.ts compares the counters' speed in one process.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';

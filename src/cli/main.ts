@@ -26,7 +26,7 @@ usage:
   arbor restore FILE --to ID [--cwd DIR] [--dry-run] [--delete-created] [--json]
   arbor export FILE [--leaf ID] [--format md|html] [--out PATH]   (stdout by default)
 
-The token estimator defaults to tokenizer (gpt-tokenizer); chars is Pi's chars/4 estimate.
+The token estimator defaults to tokenizer (o200k, gpt-tokenizer's counts); chars is Pi's chars/4 estimate.
 Exit codes: 0 success, 2 bad input (the message names the file and line), 1 anything else.`;
 
 /** Runs one CLI invocation and returns its exit code. */

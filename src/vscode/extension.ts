@@ -167,9 +167,9 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
 }
 
 /**
- * With the tokenizer estimator (the default), load gpt-tokenizer's tables a
- * little after start-up, while nobody waits, rather than on the first expand
- * of a session (they take about 0.4 s to load, once).
+ * With the tokenizer estimator (the default), load its table a little after
+ * start-up, while nobody waits, rather than on the first expand of a session
+ * (a few milliseconds, once).
  */
 function preloadTokenizerSoon(delayMs: number): vscode.Disposable {
   const timer = setTimeout(() => {

@@ -17,7 +17,7 @@ export interface ArborInternals {
   liveWatcher: LiveWatcher;
   /** Opens the panel's file links; tests replace its `confirm`. */
   fileLinks: FileLinkOpener;
-  /** Whether gpt-tokenizer's tables are loaded (preloaded after start-up when the estimator is tokenizer). */
+  /** Whether the tokenizer's table is loaded (preloaded after start-up when the estimator is tokenizer). */
   tokenizerLoaded: () => boolean;
   /** Every log line (redacted), as written to Output > Arbor. */
   onDidLog: typeof onDidLog;

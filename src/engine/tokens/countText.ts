@@ -1,7 +1,8 @@
 /**
  * Linear-time token counting of any text with a BPE counter whose own cost
- * is quadratic in the length of one pre-token (gpt-tokenizer merges a piece
- * by rescanning it: one 200,000-character base64 blob took 40 s).
+ * is quadratic in the length of one pre-token (bpeCount.ts, like
+ * gpt-tokenizer, merges a piece by rescanning it: one 200,000-character
+ * base64 blob took gpt-tokenizer 40 s).
  *
  * The text is handed to the counter in segments that end where a pre-token
  * boundary is certain (a space after a non-space, a line start that is not

@@ -1,5 +1,7 @@
 import { IMAGE_TOKENS, messageParts } from './messageText';
 import { countTextTokens } from './countText';
+import { BpeCounter } from './bpeCount';
+import { loadRankTable } from './o200kTable';
 import type { AgentMessage } from '../session/types';
 
 export type EstimatorName = 'chars' | 'tokenizer';
@@ -21,20 +23,17 @@ export const charsEstimator: TokenEstimator = {
   },
 };
 
-type CountTokens = (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
-let countTokensFn: CountTokens | undefined;
-/** Special-token text such as `<|endoftext|>` in a session is counted as ordinary text (the default throws). */
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
+let counter: BpeCounter | undefined;
 
-/** gpt-tokenizer's encoder tables take a while to load (about 0.4 s): only when a count is first needed, or preloaded. */
-function loadTokenizer(): CountTokens {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  countTokensFn ??= (require('gpt-tokenizer') as { countTokens: CountTokens }).countTokens;
-  return countTokensFn;
+/** The o200k table is read when a count is first needed, or preloaded (a few milliseconds). */
+function loadTokenizer(): BpeCounter {
+  counter ??= new BpeCounter(loadRankTable());
+  return counter;
 }
 
+/** Exactly gpt-tokenizer's count of o200k tokens, special-token text such as `<|endoftext|>` counted as ordinary text (bpeCount.ts). */
 function countPiece(text: string): number {
-  return (countTokensFn ?? loadTokenizer())(text, AS_TEXT);
+  return (counter ?? loadTokenizer()).count(text);
 }
 
 /** Tokens of one text: linear in its length whatever it holds (see countText.ts). */
@@ -42,22 +41,22 @@ export function countTokens(text: string): number {
   return countTextTokens(text, countPiece);
 }
 
+export function tokenizerLoaded(): boolean {
+  return counter !== undefined;
+}
+
 /**
  * Loads the tokenizer now (a host with idle time, like the editor after it
  * starts, calls this so that the first count a user waits for is fast).
  * Returns whether it was loaded by this call.
  */
-export function tokenizerLoaded(): boolean {
-  return countTokensFn !== undefined;
-}
-
 export function preloadTokenizer(): boolean {
-  if (countTokensFn) return false;
+  if (counter) return false;
   loadTokenizer();
   return true;
 }
 
-/** A real BPE count (gpt-tokenizer, o200k) of the same pieces, for accuracy; bounded on pathological text (countText.ts). */
+/** A real BPE count (o200k, the same counts as gpt-tokenizer) of the same pieces, for accuracy; bounded on pathological text (countText.ts). */
 export const tokenizerEstimator: TokenEstimator = {
   name: 'tokenizer',
   estimate(message) {

@@ -1,0 +1,155 @@
+/**
+ * Counts o200k_base tokens exactly as gpt-tokenizer 4's
+ * `countTokens(text, { disallowedSpecial: new Set() })` does (special-token
+ * text such as `<|endoftext|>` is ordinary text): the text is split into
+ * pre-tokens by the encoding's pattern, a pre-token that is itself a token
+ * counts 1, any other is UTF-8 encoded and merged pair by pair, lowest rank
+ * (leftmost on a tie) first, and counts as many tokens as parts remain.
+ *
+ * Two details of gpt-tokenizer are kept for exact parity:
+ * - A lone surrogate is encoded as U+FFFD (TextEncoder), but a pre-token
+ *   holding one is never a whole token (its string is not in gpt-tokenizer's
+ *   table; no o200k count depends on this today).
+ * - While merging, bytes that are valid UTF-8 starting with a BOM (EF BB BF)
+ *   are looked up without it (gpt-tokenizer's TextDecoder drops a leading
+ *   BOM), and the tokens that start with a BOM are never found (the table
+ *   leaves them out of its hash, scripts/o200kTable.mjs): so "\uFEFF名" is
+ *   one token.
+ *
+ * Nothing is allocated per pre-token: only its end is found (preTokens.ts),
+ * it is encoded into a scratch buffer and byte ranges of that are looked up
+ * in the table; only a pre-token of CACHE_MIN_CHARS or more is made a string,
+ * to keep its count.
+ * The merge is quadratic in the pre-token's length; callers hand it text whose
+ * pre-tokens are short (countText.ts).
+ */
+import type { RankTable } from './o200kTable';
+import { preTokenEnd } from './preTokens';
+
+const NONE = 0x7fffffff;
+/** Pre-tokens of this many characters (up to CACHE_MAX_CHARS) are merged once and their count kept: a long repeated run costs one merge. */
+const CACHE_MIN_CHARS = 8;
+const CACHE_MAX_CHARS = 256;
+/** Counts kept; the cache is emptied when it holds this many. */
+const CACHE_SIZE = 8192;
+
+export class BpeCounter {
+  private bytes = new Uint8Array(512);
+  // While merging, by the byte position where a part starts: the next part's start (or the
+  // length), the previous part's start (or -1), and the rank of the merge with the next part.
+  private next = new Int32Array(512);
+  private prev = new Int32Array(512);
+  private ranks = new Int32Array(512);
+  private readonly cache = new Map<string, number>();
+
+  constructor(private readonly table: RankTable) {}
+
+  /** Tokens of `text`. */
+  count(text: string): number {
+    let tokens = 0;
+    for (let i = 0; i < text.length; ) {
+      const end = preTokenEnd(text, i);
+      if (end - i === 1 && text.charCodeAt(i) < 0x80) tokens++;
+      else if (end - i < CACHE_MIN_CHARS || end - i > CACHE_MAX_CHARS) tokens += this.countPreToken(text, i, end);
+      else {
+        const key = text.slice(i, end);
+        let n = this.cache.get(key);
+        if (n === undefined) {
+          n = this.countPreToken(text, i, end);
+          if (this.cache.size >= CACHE_SIZE) this.cache.clear();
+          this.cache.set(key, n);
+        }
+        tokens += n;
+      }
+      i = end;
+    }
+    return tokens;
+  }
+
+  /** Tokens of the pre-token text[from, to). */
+  private countPreToken(text: string, from: number, to: number): number {
+    if (this.bytes.length < (to - from) * 3) this.grow((to - from) * 3);
+    const b = this.bytes;
+    let n = 0;
+    let lone = false;
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x80) b[n++] = c;
+      else if (c < 0x800) {
+        b[n++] = 0xc0 | (c >> 6);
+        b[n++] = 0x80 | (c & 0x3f);
+      } else if (c >= 0xd800 && c < 0xe000) {
+        const d = c < 0xdc00 && i + 1 < to ? text.charCodeAt(i + 1) : 0;
+        if (d >= 0xdc00 && d < 0xe000) {
+          const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          b[n++] = 0xf0 | (cp >> 18);
+          b[n++] = 0x80 | ((cp >> 12) & 0x3f);
+          b[n++] = 0x80 | ((cp >> 6) & 0x3f);
+          b[n++] = 0x80 | (cp & 0x3f);
+          i++;
+        } else {
+          b[n++] = 0xef;
+          b[n++] = 0xbf;
+          b[n++] = 0xbd;
+          lone = true;
+        }
+      } else {
+        b[n++] = 0xe0 | (c >> 12);
+        b[n++] = 0x80 | ((c >> 6) & 0x3f);
+        b[n++] = 0x80 | (c & 0x3f);
+      }
+    }
+    if (!lone && this.table.rank(b, 0, n) >= 0) return 1;
+    return this.merge(n);
+  }
+
+  /** Rank of bytes[start, end) as gpt-tokenizer finds it while merging (a leading BOM dropped when the range is whole characters). */
+  private pairRank(start: number, end: number, n: number): number {
+    const b = this.bytes;
+    if (end - start >= 3 && b[start] === 0xef && b[start + 1] === 0xbb && b[start + 2] === 0xbf && (end === n || (b[end] & 0xc0) !== 0x80)) {
+      start += 3;
+      if (start === end) return NONE;
+    }
+    const r = this.table.rank(b, start, end);
+    return r < 0 ? NONE : r;
+  }
+
+  /** Parts left after merging bytes[0, n): the lowest-ranked adjacent pair first, the leftmost of equal ones. */
+  private merge(n: number): number {
+    const { next, prev, ranks } = this;
+    for (let p = 0; p < n; p++) {
+      next[p] = p + 1;
+      prev[p] = p - 1;
+      ranks[p] = p + 2 <= n ? this.pairRank(p, p + 2, n) : NONE;
+    }
+    let parts = n;
+    while (parts > 1) {
+      let best = NONE;
+      let at = -1;
+      for (let p = 0; p < n; p = next[p]) {
+        if (ranks[p] < best) {
+          best = ranks[p];
+          at = p;
+        }
+      }
+      if (at < 0) break;
+      // The part at `at` absorbs the next one.
+      const after = next[next[at]];
+      next[at] = after;
+      if (after < n) prev[after] = at;
+      parts--;
+      ranks[at] = after < n ? this.pairRank(at, next[after], n) : NONE;
+      if (prev[at] >= 0) ranks[prev[at]] = this.pairRank(prev[at], after, n);
+    }
+    return parts;
+  }
+
+  private grow(min: number): void {
+    let size = this.bytes.length;
+    while (size < min) size *= 2;
+    this.bytes = new Uint8Array(size);
+    this.next = new Int32Array(size);
+    this.prev = new Int32Array(size);
+    this.ranks = new Int32Array(size);
+  }
+}

@@ -1,0 +1,234 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { BpeCounter } from '../../../src/engine/tokens/bpeCount';
+import { O200K_PRE_TOKEN, preTokenEnd } from '../../../src/engine/tokens/preTokens';
+import { findTable, loadRankTable, O200K_TABLE_FILE, tablePathCandidates, type RankTable } from '../../../src/engine/tokens/o200kTable';
+import { countTextTokens } from '../../../src/engine/tokens/countText';
+import { countTokens, preloadTokenizer, tokenizerLoaded } from '../../../src/engine/tokens/estimators';
+import { fixturePath, repoRoot } from '../../support/fixtures';
+import { base64Blob, fill } from '../../support/hostileText';
+
+// gpt-tokenizer 4 is the oracle: the counter must give exactly its counts.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const gpt = require('gpt-tokenizer') as { countTokens(text: string, o?: object): number };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const ranks = (require('gpt-tokenizer/bpeRanks/o200k_base') as { default: (string | number[])[] }).default;
+const exact = (t: string) => gpt.countTokens(t, { disallowedSpecial: new Set() });
+
+/** Every .jsonl session under a folder. */
+function sessionFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((d) => d.isFile() && d.name.endsWith('.jsonl'))
+    .map((d) => path.join(d.parentPath, d.name))
+    .sort();
+}
+
+/** Every string in a session: each line (parsed or not) and every string value in it. */
+function sessionTexts(file: string): string[] {
+  const texts: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') texts.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (texts.push(k), walk(x));
+  };
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    texts.push(line);
+    try {
+      walk(JSON.parse(line));
+    } catch {
+      // a deliberately broken line: its raw text is enough
+    }
+  }
+  return texts;
+}
+
+describe('o200k counter: exactly gpt-tokenizer\'s counts, from a table that loads fast (issue 11 item 7)', () => {
+  let table: RankTable;
+  let counter: BpeCounter;
+  before(() => {
+    table = loadRankTable();
+    counter = new BpeCounter(table);
+  });
+
+  it('loads the table the build writes, with every token at its rank', () => {
+    assert.equal(path.basename(table.file), 'o200k.bin');
+    assert.equal(table.size, ranks.length);
+    const utf8 = new TextEncoder();
+    let checked = 0;
+    ranks.forEach((v, rank) => {
+      const bytes = typeof v === 'string' ? utf8.encode(v) : Uint8Array.from(v);
+      const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+      // gpt-tokenizer never finds a token that starts with a BOM: neither does the table.
+      assert.equal(table.rank(bytes, 0, bytes.length), bom ? -1 : rank, `rank ${rank}`);
+      checked++;
+    });
+    assert.equal(checked, 199_998);
+    const padded = Uint8Array.from([0x78, ...utf8.encode(' hello'), 0x78]);
+    assert.equal(table.rank(padded, 1, padded.length - 1), ranks.indexOf(' hello'), 'a range inside a larger buffer');
+    assert.equal(table.rank(padded, 0, padded.length), -1);
+    const vscodeignore = readFileSync(path.join(repoRoot, '.vscodeignore'), 'utf8').split('\n');
+    assert.ok(vscodeignore.includes(`!dist/${O200K_TABLE_FILE}`), 'the .vsix holds the table next to dist/extension.js');
+  });
+
+  it('a missing table is an error naming where it was looked for; a damaged one names the file', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'arbor-o200k-'));
+    try {
+      const missing = path.join(dir, 'nowhere', 'o200k.bin');
+      assert.throws(() => loadRankTable(missing), (e: Error) => e.message.includes(missing));
+      const candidates = tablePathCandidates(path.join(dir, 'a', 'b', 'c', 'd'));
+      assert.deepEqual(candidates, [path.join(dir, 'a', 'b', 'c', 'd', 'o200k.bin'), path.join(dir, 'dist', 'o200k.bin')]);
+      assert.throws(() => findTable(candidates), (e: Error) => candidates.every((c) => e.message.includes(c)) && /npm run build/.test(e.message));
+      const damaged = path.join(dir, 'o200k.bin');
+      writeFileSync(damaged, readFileSync(table.file).subarray(0, 1000));
+      assert.throws(() => loadRankTable(damaged), (e: Error) => e.message.includes(damaged) && /invalid/.test(e.message));
+      writeFileSync(damaged, 'not a table');
+      assert.throws(() => loadRankTable(damaged), (e: Error) => e.message.includes(damaged) && /not a table/.test(e.message));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.equal(findTable(), path.join(repoRoot, 'dist', 'o200k.bin'), 'from out/, the repository\'s dist/');
+  });
+
+  it('splits text with the encoding\'s own pre-token pattern', () => {
+    assert.equal(O200K_PRE_TOKEN.source, O200K_TOKEN_SPLIT_REGEX.source);
+    assert.ok(O200K_PRE_TOKEN.unicode);
+  });
+
+  /** The pre-tokens preTokenEnd finds (its ASCII matcher, else the pattern). */
+  function preTokens(text: string): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < text.length; i = preTokenEnd(text, i)) out.push(text.slice(i, preTokenEnd(text, i)));
+    return out;
+  }
+  const patternPreTokens = (text: string) => [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].map((m) => m[0]);
+
+  it('its ASCII pre-token matcher ends every pre-token where the pattern does', () => {
+    const ascii = fc.string({ unit: fc.constantFrom(...'aZ09 \t\n\r\v\f\x1c\0\'sSdDmMtTlLvVeErR./=-_"#(){}<|>!?,;:*+&%$@~`^[]\\'), maxLength: 60 });
+    const mostlyAscii = fc.array(fc.oneof(ascii, fc.constantFrom('é', 'É', '\u00a0', '\u3000', '\u2028', '١', '²', '\u0301', '😀', '\ud800', '漢', 'ǅ', 'ʰ')), { maxLength: 6 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(fc.oneof(ascii, mostlyAscii), (t) => {
+        assert.deepEqual(preTokens(t), patternPreTokens(t));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const t of ["don't DON'T We'LL they're I'M it's", 'HTMLParser getHTTPResponse ABC', 'a\n\n  b  \t c \r\n\r\n', '*/\n//!\n/x', ' !!\n/ \t.x 123456 7', '\x1c\x1fA\x7fb', '  ', ' ', '\t\n', "'s'S''ll'LL've"]) {
+      assert.deepEqual(preTokens(t), patternPreTokens(t), JSON.stringify(t));
+    }
+  });
+
+  it('the estimator loads the table once, on preload or on the first count', () => {
+    preloadTokenizer();
+    assert.ok(tokenizerLoaded());
+    assert.equal(preloadTokenizer(), false, 'already loaded');
+  });
+
+  it('every text of every session (Pi oracle sessions, test fixtures, the sample) counts as gpt-tokenizer counts it', () => {
+    const files = [...sessionFiles(fixturePath()), ...sessionFiles(path.join(repoRoot, 'samples'))];
+    assert.ok(files.some((f) => f.includes('pi-oracle')) && files.length > 15, files.join('\n'));
+    let texts = 0;
+    let tokens = 0;
+    for (const file of files) {
+      const whole = readFileSync(file, 'utf8');
+      assert.equal(counter.count(whole), exact(whole), file);
+      assert.deepEqual(preTokens(whole), patternPreTokens(whole), file);
+      for (const t of sessionTexts(file)) {
+        const want = exact(t);
+        assert.equal(counter.count(t), want, `${path.basename(file)}: ${JSON.stringify(t.slice(0, 120))}`);
+        // What the estimator counts (in pieces, countText.ts) is what it counted with gpt-tokenizer.
+        assert.equal(countTokens(t), countTextTokens(t, exact), JSON.stringify(t.slice(0, 120)));
+        texts++;
+        tokens += want;
+      }
+    }
+    assert.ok(texts > 5000 && tokens > 100_000, `${texts} texts, ${tokens} tokens`);
+  });
+
+  it('keeps gpt-tokenizer\'s details: a leading BOM dropped while merging, a lone surrogate as U+FFFD', () => {
+    // EF BB | BF E5 90 8D: the pair is looked up as "名" (gpt-tokenizer's TextDecoder drops the BOM), so it is one token.
+    for (const t of ['\ufeff名', '\ufeff\u1784', 'x\ufeff名 \ufeff\u1784']) assert.equal(counter.count(t), exact(t), JSON.stringify(t));
+    assert.equal(counter.count('\ufeff名'), 1);
+    for (const t of ['\ud800', '\ud800s', ' \udc00\ud800', '\ud83d\n\n', '€\udfff', '\ufffd\ud800']) assert.equal(counter.count(t), exact(t), JSON.stringify(t));
+  });
+
+  // Pieces that exercise every alternative of the pattern and the merge's corners.
+  const pieces = [
+    ...["'s", "'t", "'re", "'ve", "'m", "'ll", "'d", "'S", "'T", "'RE", "'Re", "'rE", "'VE", "'M", "'LL", "'lL", "'D", "'", "''"],
+    ...['I', 'don', 'DON', 'Hello', 'HELLO', 'hELLo', 'x', 'Éric', 'ǅungla', 'ʰ', 'ß', 'İ', 'ﬁ'],
+    ...['0', '7', '12', '123', '1234', '3.14', '١٢٣', '²', 'Ⅻ', '½'],
+    ...[' ', '  ', '   ', '\t', '\n', '\r\n', '\r', '\n\n', ' \n', '\u00a0', '\u3000', '\u2028', '\u2029', '\u200b', '\f', '\v', '\ufeff', '\ufeff\ufeff'],
+    ...['<|endoftext|>', '<|im_start|>', '<|im_end|>', '<|endofprompt|>', '<|fim_prefix|>'],
+    ...['😀', '👨‍👩‍👧‍👦', '🇺🇸', '👍🏽', '漢字', 'テキスト', '안녕하세요', 'नमस्ते', 'مرحبا', 'שלום', 'Привет', 'ελληνικά', 'ไทย'],
+    ...['e\u0301', '\u0301', '\u0301\u0302\u0303', 'a\u20dd', '\u094d'],
+    ...['\ud800', '\udfff', '\ud83d', '\ude00', '\udc00\ud800', '\ufffd', '\uffff', '\u{10ffff}', '\0'],
+    ...['.', '...', '//', '/*', '*/', '=>', '==', '===', '!=', '{', '}', '();', '\n/', '/\n', '#', '@', '`', '~', '$', '"', '\\', '+', '-', '_', '=\r\n'],
+    ...['using', '\ufeffusing', 'namespace', '\ufeff\n\n', '\ufeff//', '\ufeff#', '\ufeff名', '\ufeff\u1784', '名', '\u1784'],
+  ];
+  const mixed = (maxLength: number) =>
+    fc
+      .array(
+        fc.oneof(
+          { weight: 6, arbitrary: fc.constantFrom(...pieces) },
+          { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }) },
+          { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
+          { weight: 1, arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 4 }) },
+          { weight: 1, arbitrary: fc.tuple(fc.constantFrom('a', ' ', '=', '\n', '1', '😀', 'é', '\t'), fc.nat(40)).map(([u, k]) => u.repeat(k)) },
+        ),
+        { maxLength },
+      )
+      .map((parts) => parts.join(''));
+
+  it('generated strings: full Unicode, emoji, CJK, combining marks, whitespace and newline mixes, contractions, digits, special-token text, lone surrogates', () => {
+    fc.assert(
+      fc.property(mixed(40), (t) => {
+        assert.equal(counter.count(t), exact(t));
+      }),
+      { numRuns: 4000 },
+    );
+    for (const unit of ['binary', 'grapheme', 'grapheme-composite'] as const) {
+      fc.assert(
+        fc.property(fc.string({ unit, maxLength: 80 }), (t) => {
+          assert.equal(counter.count(t), exact(t));
+        }),
+        { numRuns: 1000 },
+      );
+    }
+  });
+
+  it('stays exact when its cache of long pre-tokens fills and is emptied', () => {
+    const words = Array.from({ length: 12_000 }, (_, i) => ' ' + (i * 7919).toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]).padStart(9, 'k'));
+    const text = words.join('');
+    const fresh = new BpeCounter(table);
+    assert.equal(fresh.count(text), exact(text));
+    assert.equal(fresh.count(text), exact(text), 'a second time, from what the cache kept');
+    assert.equal(words.reduce((s, w) => s + fresh.count(w), 0), words.reduce((s, w) => s + exact(w), 0));
+  });
+
+  it('hostile text: long runs counted directly, and whole megabytes through countText', () => {
+    const direct: Record<string, string> = {
+      base64: base64Blob(3000),
+      equals: '='.repeat(3000),
+      spaces: ' '.repeat(3000),
+      newlines: '\n'.repeat(1000) + 'x' + '\r\n'.repeat(500),
+      whitespaceMix: fill(' \t \u00a0\n  \r\n\u3000', 3000),
+      digits: fill('0123456789', 3000),
+      letters: 'a'.repeat(3000),
+      emoji: '😀'.repeat(1000),
+      marks: 'e' + '\u0301'.repeat(1000),
+    };
+    for (const [name, t] of Object.entries(direct)) assert.equal(counter.count(t), exact(t), name);
+    const minifiedJs = fill('function(a,b){return a+b};var x=[1,2,3].map(function(y){return y*2}),s="<|endoftext|>";', 1024 * 1024);
+    const huge: Record<string, string> = {
+      minifiedJs,
+      base64: base64Blob(256 * 1024),
+      equals: '='.repeat(256 * 1024),
+      spaces: ' '.repeat(256 * 1024) + 'end',
+      whitespaceMix: fill(' \t\n \r\n   \u00a0', 256 * 1024),
+    };
+    for (const [name, t] of Object.entries(huge)) assert.equal(countTokens(t), countTextTokens(t, exact), name);
+  });
+});
