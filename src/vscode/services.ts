@@ -146,24 +146,32 @@ export class ArborServices {
     return this.revealWithRetry(() => this.tree.nodeForEntry(file, entryId), options);
   }
 
-  async revealLeaf(file: string): Promise<boolean> {
+  /** Reveals and selects the session's current leaf; `unless` (checked before each try) cancels a reveal nobody wants any more. */
+  async revealLeaf(file: string, options: { unless?: () => boolean } = {}): Promise<boolean> {
     const model = this.store.get(file);
     if (!model) return false;
     await this.store.ensureLoaded(model);
-    return this.revealWithRetry(() => this.tree.leafNode(file), {});
+    return this.revealWithRetry(() => this.tree.leafNode(file), { unless: options.unless });
   }
 
   /**
    * VS Code refreshes a tree a little after onDidChangeTreeData; revealing a
    * new node before that fails ("Cannot resolve tree item"). Try a few times.
    */
-  private async revealWithRetry(node: () => ArborNode | undefined, options: { select?: boolean; focus?: boolean }): Promise<boolean> {
+  private revealGeneration = 0;
+
+  private async revealWithRetry(node: () => ArborNode | undefined, options: { select?: boolean; focus?: boolean; unless?: () => boolean }): Promise<boolean> {
+    // The newest reveal wins: an older one still retrying (a Compact's, seconds ago) gives up rather than take the selection back.
+    const generation = ++this.revealGeneration;
+    const superseded = () => generation !== this.revealGeneration || options.unless?.() === true;
     let lastError: unknown;
     for (let attempt = 0; attempt < 10; attempt++) {
+      if (superseded()) return false;
       const n = node();
       if (!n) return false;
       // An entry above the page a long line shows: widen the page first.
       if (this.tree.ensureShown(n)) await new Promise((r) => setTimeout(r, 50));
+      if (superseded()) return false;
       try {
         await this.treeView.reveal(n, { select: options.select ?? true, focus: options.focus ?? false, expand: false });
         return true;

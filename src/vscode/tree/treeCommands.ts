@@ -86,10 +86,13 @@ export function registerTreeCommands(arbor: ArborServices): vscode.Disposable {
         // own row (the click that expanded it) is not moving on.
         const selected = treeView.selection[0];
         const expandedAt = performance.now();
-        void tree.fullRowsShown(node.file, { since: expandedAt }).then((shown) => {
+        const movedOn = () => {
           const current = treeView.selection[0];
-          const movedOn = current !== undefined && current !== selected && !(current.type === 'session' && current.file === node.file);
-          if (shown && !movedOn && tree.hiddenAtStart(node.file) > 0) void arbor.revealLeaf(node.file);
+          return current !== undefined && current !== selected && !(current.type === 'session' && current.file === node.file);
+        };
+        void tree.fullRowsShown(node.file, { since: expandedAt }).then((shown) => {
+          // Checked again just before revealing: loading and retries can take seconds.
+          if (shown && !movedOn() && tree.hiddenAtStart(node.file) > 0) void arbor.revealLeaf(node.file, { unless: movedOn });
         });
       } else if (node.type === 'branch') {
         // An expanded branch is brought into view (its first rows, below it, would be off-screen at the bottom).

@@ -109,7 +109,7 @@ describe('Sessions view', () => {
     await vscode.commands.executeCommand('arbor.revealLeaf', { file });
     assert.strictEqual(services.treeView.visible, true);
     const sel = services.treeView.selection[0];
-    assert.ok(sel && sel.type === 'entry' && sel.entryId === '2cbb1a68');
+    assert.ok(sel && sel.type === 'entry' && sel.entryId === '2cbb1a68', `selected: ${JSON.stringify(sel && { type: sel.type, file: sel.file, entryId: (sel as { entryId?: string }).entryId })}`);
     // An entry on a side branch: its parent chain is branch -> branch point -> session.
     const node = services.tree.nodeForEntry(file, 'a9dae875')!;
     await services.treeView.reveal(node, { select: true });
