@@ -46,8 +46,8 @@ export const processIo: Io = {
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const UNSAFE_ONE = new RegExp(`^(?:${UNSAFE.source})$`);
 const MAYBE_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
-/** Anything shortField must look at character by character. */
-const NEEDS_CARE = new RegExp(`${UNSAFE.source}|[\\r\\n\\t]`);
+/** Anything shortField must look at character by character: what may be unsafe, line breaks and tabs, and surrogates (a pair is one character wide). */
+const NEEDS_CARE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
 
 /** The visible escape of one unsafe character: `\u001B`, which inside a JSON string is the same character. */
 const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
@@ -68,7 +68,8 @@ export function sanitizeOutput(text: string): string {
  */
 export function shortField(raw: string, max = 40): string {
   const text = String(raw);
-  if (text.length <= max && !NEEDS_CARE.test(text)) return text;
+  // Plain text (the rows of a million-entry tree, mostly) is as wide as it is long.
+  if (!NEEDS_CARE.test(text)) return text.length <= Math.max(0, max) ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
   let out = '';
   let used = 0;
   let cut: string | undefined; // what fits with room for the '…'

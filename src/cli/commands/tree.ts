@@ -158,32 +158,42 @@ function* treeRows(index: SessionIndex): Generator<{ i: number; prefix: string }
   }
 }
 
-function* rowIndexes(rows: Iterable<{ i: number; prefix: string }>, prefixes: Map<number, string>): Generator<number> {
-  for (const r of rows) {
-    prefixes.set(r.i, r.prefix);
-    yield r.i;
-  }
-}
-
 /**
  * A linear run of entries stays at one indent; only a branch point nests its
  * children, the way Pi's /tree shows a session. Past MAX_DRAWN_DEPTH nested
  * branch points the indent stops growing and rows show their depth (`┆12`).
- * Lines are made as they are written (a generator), a batch at a time.
+ * Lines are made as they are written (a generator), a batch at a time: each
+ * batch's rows are parsed with one read, drawn, and forgotten.
  */
 export function* drawTree(index: SessionIndex, estimator: TokenEstimator): Generator<string> {
   const h = index.header;
   yield `session ${shortField(h.id)} (v${index.version}) cwd ${h.cwd}: ${index.entryCount} entries, leaf ${index.leafId === null ? '-' : shortField(index.leafId)}`;
   const labels = index.labels();
-  const prefixes = new Map<number, string>();
-  for (const i of inBatches(index, rowIndexes(treeRows(index), prefixes))) {
-    const rec = index.record(i);
-    // A longer preview than shown: shortField cuts it to 70 as shown, never inside an escape or a pair.
-    const pv = rowPreview(index, i, 200);
-    const tokens = entryTokens(index, i, estimator);
-    const label = labels.get(rec.id);
-    const marks = [tokens ? `${tokens} tok` : '', label ? `[${shortField(label)}]` : '', i === index.leafIndex ? '◀ leaf' : ''].filter(Boolean).join(' ');
-    yield `${prefixes.get(i)}${shortField(rec.id)} ${shortField(pv.kind, 24).padEnd(13)} ${shortField(pv.text, 70)}${marks ? `  ${marks}` : ''}`;
-    prefixes.delete(i);
+  const leaf = index.leafIndex;
+  let batch: number[] = [];
+  let prefixes: string[] = [];
+  const draw = function* (): Generator<string> {
+    index.parseEntries(batch, { keep: false });
+    for (let k = 0; k < batch.length; k++) {
+      const i = batch[k];
+      const rec = index.record(i);
+      // A longer preview than shown: shortField cuts it to 70 as shown, never inside an escape or a pair.
+      const pv = rowPreview(index, i, 200);
+      const tokens = entryTokens(index, i, estimator);
+      const label = labels.get(rec.id);
+      let marks = tokens ? `${tokens} tok` : '';
+      if (label) marks += `${marks ? ' ' : ''}[${shortField(label)}]`;
+      if (i === leaf) marks += `${marks ? ' ' : ''}◀ leaf`;
+      yield `${prefixes[k]}${shortField(rec.id)} ${shortField(pv.kind, 24).padEnd(13)} ${shortField(pv.text, 70)}${marks ? `  ${marks}` : ''}`;
+    }
+    index.forgetParsed(batch); // a pass over a 1e6-entry session keeps one batch parsed, not the session
+    batch = [];
+    prefixes = [];
+  };
+  for (const row of treeRows(index)) {
+    batch.push(row.i);
+    prefixes.push(row.prefix);
+    if (batch.length >= BATCH) yield* draw();
   }
+  yield* draw();
 }

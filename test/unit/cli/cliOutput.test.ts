@@ -103,6 +103,16 @@ describe('shortField and sanitizeOutput', () => {
     );
   });
 
+  it('cuts plain text at its length and a line with a pair or an escape by what is shown', () => {
+    assert.equal(shortField('a'.repeat(40), 40), 'a'.repeat(40));
+    assert.equal(shortField('a'.repeat(41), 40), `${'a'.repeat(39)}…`);
+    assert.equal(shortField('é'.repeat(41), 40), `${'é'.repeat(39)}…`);
+    assert.equal(shortField('😀'.repeat(40), 40), '😀'.repeat(40)); // 80 code units, 40 characters
+    assert.equal(shortField(`${'a'.repeat(30)}\u001b${'b'.repeat(20)}`, 40), `${'a'.repeat(30)}\\u001B${'b'.repeat(3)}…`);
+    assert.equal(shortField('', 0), '');
+    assert.equal(shortField('ab', 0), '…');
+  });
+
   it('keeps JSON exact: a sanitized JSON text parses to the same value', () => {
     fc.assert(
       fc.property(fc.array(raw, { maxLength: 5 }), (values) => {
