@@ -1,11 +1,11 @@
-import { loadSession } from '../engine/session/loadSession';
+import { loadSession, type LoadSessionOptions } from '../engine/session/loadSession';
 import { ArborUsageError } from '../engine/session/diagnostics';
 import { estimatorByName, type EstimatorName, type TokenEstimator } from '../engine/tokens/estimators';
 import type { Flags } from './args';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 
-export async function openSession(file: string): Promise<SessionIndex> {
-  return loadSession(file);
+export async function openSession(file: string, options: Pick<LoadSessionOptions, 'onEntry'> = {}): Promise<SessionIndex> {
+  return loadSession(file, options);
 }
 
 export function leafIndexFrom(index: SessionIndex, flags: Flags): number {

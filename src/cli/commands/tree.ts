@@ -1,17 +1,14 @@
 import { parseCommand, requireFile } from '../args';
 import { openSession, estimatorFrom } from '../sessionArgs';
 import { reportDiagnostics, shortField, type Io } from '../output';
-import { rowPreview } from '../../engine/tree/rowPreview';
-import { entryTokens } from '../../engine/tokens/entryTokens';
+import { ONE_LINE_MAX } from '../../engine/tree/oneLine';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
-import type { TokenEstimator } from '../../engine/tokens/estimators';
+import { RowFacts } from './treeRowFacts';
 
 const USAGE = 'arbor tree FILE [--estimator chars|tokenizer] [--json]';
 
 /** Nesting levels drawn as guides; deeper rows show a depth marker instead (a 20,000-level session stays readable). */
 export const MAX_DRAWN_DEPTH = 8;
-/** Entries parsed, described and written at a time (one read of their lines, then their output). */
-const BATCH = 2048;
 /**
  * Output is written in chunks of about this many characters: small enough that a chunk (two bytes a
  * character once a row has a box-drawing guide) stays out of V8's large-object space, where joining
@@ -21,10 +18,19 @@ const CHUNK = 16 * 1024;
 
 export async function treeCommand(argv: string[], io: Io): Promise<number> {
   const p = parseCommand(argv, { estimator: { type: 'string' } });
-  const index = await openSession(requireFile(p, USAGE));
-  reportDiagnostics(io, index);
+  const file = requireFile(p, USAGE);
   const estimator = estimatorFrom(p.flags);
-  await writeLines(io, p.flags.json ? jsonLines(index, estimator) : drawTree(index, estimator));
+  const json = Boolean(p.flags.json);
+  // Each row's facts are made as the load parses its entry: every line is parsed once.
+  const facts = new RowFacts(
+    json
+      ? { estimator, previewMax: ONE_LINE_MAX, shown: (pv) => pv.text }
+      : // A longer preview than shown: shortField cuts it to 70 as shown, never inside an escape or a pair.
+        { estimator, previewMax: 200, shown: (pv) => shortField(pv.text, 70) },
+  );
+  const index = await openSession(file, { onEntry: facts.visit });
+  reportDiagnostics(io, index);
+  await writeLines(io, json ? jsonLines(index, facts) : drawTree(index, facts));
   return 0;
 }
 
@@ -49,22 +55,6 @@ async function writeLines(io: Io, lines: Iterable<string>): Promise<void> {
   if (buf.length) io.out(`${buf.join('\n')}\n`);
 }
 
-/** The entries in batches of BATCH, parsed together (one read per batch for a streamed session). */
-function* inBatches(index: SessionIndex, order: Iterable<number>): Generator<number> {
-  let batch: number[] = [];
-  const run = function* () {
-    index.parseEntries(batch, { keep: false });
-    yield* batch;
-    index.forgetParsed(batch); // a pass over a 1e6-entry session keeps one batch parsed, not the session
-    batch = [];
-  };
-  for (const i of order) {
-    batch.push(i);
-    if (batch.length >= BATCH) yield* run();
-  }
-  yield* run();
-}
-
 function* fileOrder(index: SessionIndex): Generator<number> {
   for (let i = 0; i < index.entryCount; i++) yield i;
 }
@@ -86,7 +76,7 @@ function* mapped<T>(items: Iterable<T>, f: (item: T) => string): Generator<strin
 }
 
 /** `--json`: the same document as one JSON.stringify would give, made member by member. */
-function* jsonLines(index: SessionIndex, estimator: TokenEstimator): Generator<string> {
+function* jsonLines(index: SessionIndex, facts: RowFacts): Generator<string> {
   const id = (i: number) => index.record(i).id;
   yield '{';
   yield `  "leafId": ${JSON.stringify(index.leafId)},`;
@@ -94,10 +84,11 @@ function* jsonLines(index: SessionIndex, estimator: TokenEstimator): Generator<s
   yield* memberLines('roots', '[', mapped(index.roots(), (r) => JSON.stringify(id(r))));
   yield* memberLines('branchPoints', '{', mapped(branchPoints(index), ([bp, kids]) => `${JSON.stringify(id(bp))}: ${JSON.stringify(kids.map(id))}`));
   yield* memberLines('labels', '{', mapped(index.labels(), ([target, label]) => `${JSON.stringify(target)}: ${JSON.stringify(label)}`));
-  const entries = mapped(inBatches(index, fileOrder(index)), (i) => {
+  const entries = mapped(fileOrder(index), (i) => {
     const rec = index.record(i);
-    const pv = rowPreview(index, i);
-    return JSON.stringify({ id: rec.id, parentId: rec.parentId, type: rec.type, kind: pv.kind, line: rec.line, tokens: entryTokens(index, i, estimator), preview: pv.text });
+    const row = facts.row(index, i);
+    facts.forget(i);
+    return JSON.stringify({ id: rec.id, parentId: rec.parentId, type: rec.type, kind: row.kind, line: rec.line, tokens: row.tokens, preview: row.text });
   });
   yield* memberLines('entries', '[', entries, true);
   yield '}';
@@ -162,38 +153,21 @@ function* treeRows(index: SessionIndex): Generator<{ i: number; prefix: string }
  * A linear run of entries stays at one indent; only a branch point nests its
  * children, the way Pi's /tree shows a session. Past MAX_DRAWN_DEPTH nested
  * branch points the indent stops growing and rows show their depth (`┆12`).
- * Lines are made as they are written (a generator), a batch at a time: each
- * batch's rows are parsed with one read, drawn, and forgotten.
+ * Lines are made as they are written (a generator).
  */
-export function* drawTree(index: SessionIndex, estimator: TokenEstimator): Generator<string> {
+export function* drawTree(index: SessionIndex, facts: RowFacts): Generator<string> {
   const h = index.header;
   yield `session ${shortField(h.id)} (v${index.version}) cwd ${h.cwd}: ${index.entryCount} entries, leaf ${index.leafId === null ? '-' : shortField(index.leafId)}`;
   const labels = index.labels();
   const leaf = index.leafIndex;
-  let batch: number[] = [];
-  let prefixes: string[] = [];
-  const draw = function* (): Generator<string> {
-    index.parseEntries(batch, { keep: false });
-    for (let k = 0; k < batch.length; k++) {
-      const i = batch[k];
-      const rec = index.record(i);
-      // A longer preview than shown: shortField cuts it to 70 as shown, never inside an escape or a pair.
-      const pv = rowPreview(index, i, 200);
-      const tokens = entryTokens(index, i, estimator);
-      const label = labels.get(rec.id);
-      let marks = tokens ? `${tokens} tok` : '';
-      if (label) marks += `${marks ? ' ' : ''}[${shortField(label)}]`;
-      if (i === leaf) marks += `${marks ? ' ' : ''}◀ leaf`;
-      yield `${prefixes[k]}${shortField(rec.id)} ${shortField(pv.kind, 24).padEnd(13)} ${shortField(pv.text, 70)}${marks ? `  ${marks}` : ''}`;
-    }
-    index.forgetParsed(batch); // a pass over a 1e6-entry session keeps one batch parsed, not the session
-    batch = [];
-    prefixes = [];
-  };
-  for (const row of treeRows(index)) {
-    batch.push(row.i);
-    prefixes.push(row.prefix);
-    if (batch.length >= BATCH) yield* draw();
+  for (const { i, prefix } of treeRows(index)) {
+    const rec = index.record(i);
+    const row = facts.row(index, i);
+    facts.forget(i);
+    const label = labels.get(rec.id);
+    let marks = row.tokens ? `${row.tokens} tok` : '';
+    if (label) marks += `${marks ? ' ' : ''}[${shortField(label)}]`;
+    if (i === leaf) marks += `${marks ? ' ' : ''}◀ leaf`;
+    yield `${prefix}${shortField(rec.id)} ${row.kind.padEnd(13)} ${row.text}${marks ? `  ${marks}` : ''}`;
   }
-  yield* draw();
 }

@@ -93,6 +93,7 @@ export function readCutOffLine(ctx: ReadContext, tail: CompleteLines, records: E
   if (start >= end) return { committedSize: buf.length };
   const checked = checkEntryText(buf.toString('utf8', start, end), Math.max(ctx.version, 2));
   if (checked.ok && ctx.version >= 2) {
+    ctx.onEntry?.(records.length, checked.entry);
     records.push(recordFor(checked.entry, buf, { line: tail.lineCount + 1, start, end }, ctx.fileOffset));
     return { committedSize: buf.length };
   }
@@ -143,7 +144,20 @@ export interface ReadContext {
    * it, and their offsets are file offsets (buf[0] is at this file offset).
    */
   fileOffset?: number;
+  /** Sees every entry parsed while reading, as its record is added (see EntryVisitor). */
+  onEntry?: EntryVisitor;
 }
+
+/**
+ * Called with each entry a load parses and the index it gets (its position
+ * in file order), as the load reads it. Given one, a fast-mode read parses
+ * every line instead of indexing message lines by their keys, and still
+ * keeps no message bodies: a caller that reads every entry once (`arbor
+ * tree`) parses each line once, during the load, instead of a second time
+ * from disk. A line that does not parse is not visited (the index reads it
+ * as it would without a visitor).
+ */
+export type EntryVisitor = (index: number, entry: SessionEntry) => void;
 
 /**
  * Indexes the v2/v3 entry lines in buf[from, to) (whole lines; `to` is just
@@ -168,6 +182,18 @@ export function readRecords(ctx: ReadContext, from: number, to: number, firstLin
     pos = lineEnd + 1;
     if (end === start) continue;
     if ((line & 0x3fff) === 0) ctx.signal?.throwIfAborted();
+    // With a visitor every line is parsed first (it wants every entry); a line that does not parse is read as without one.
+    const parsed = ctx.onEntry && end - start <= MAX_PARSED_ENTRY_BYTES ? checkEntryText(buf.toString('utf8', start, end), version) : undefined;
+    if (parsed?.ok) {
+      const rec = recordFor(parsed.entry, buf, { line, start, end }, ctx.fileOffset);
+      // As the key scan would leave it: a message's body is not kept (it is most of a session), and its parent's id string is shared.
+      if (fast && rec.type === 'message') rec.entry = undefined;
+      const prev = records.length ? records[records.length - 1].id : undefined;
+      if (rec.parentId === prev) rec.parentId = prev;
+      ctx.onEntry!(records.length, parsed.entry);
+      records.push(rec);
+      continue;
+    }
     if (fast) {
       const scanned = scanMessageLine(buf, start, end);
       if (scanned) {
@@ -196,7 +222,7 @@ export function readRecords(ctx: ReadContext, from: number, to: number, firstLin
       diagnostics.push({ file, line, message: `${oversizedLineMessage(end - start)}; line skipped` });
       continue;
     }
-    const checked = checkEntryText(buf.toString('utf8', start, end), version);
+    const checked = parsed ?? checkEntryText(buf.toString('utf8', start, end), version);
     if (!checked.ok) {
       diagnostics.push({ file, line, message: checked.message });
       continue;

@@ -2,7 +2,7 @@ import { checkEntryObject } from './parseLine';
 import { entryFromObject, type EntryObject } from './entryKinds';
 import { migrateV1Entries } from './migrate';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
-import { completeLines, parseHeader, readCutOffLine, readRecords, recordFor, splitLines, type LineSpan } from './lineReader';
+import { completeLines, parseHeader, readCutOffLine, readRecords, recordFor, splitLines, type EntryVisitor, type LineSpan } from './lineReader';
 import { SessionIndex } from './sessionIndex';
 import { openRegularFile, statRegularFile } from './sessionFile';
 import { streamSession } from './streamSession';
@@ -17,6 +17,8 @@ export interface LoadSessionOptions {
    * 'auto' (default) is 'full' up to 4 MB and 'fast' above.
    */
   validation?: 'full' | 'fast' | 'auto';
+  /** Sees every entry as the load parses it (each line parsed once; see EntryVisitor in lineReader.ts). */
+  onEntry?: EntryVisitor;
 }
 
 const AUTO_FULL_LIMIT = 4 * 1024 * 1024;
@@ -27,7 +29,7 @@ export async function loadSession(file: string, options: LoadSessionOptions = {}
     const { size } = await statRegularFile(file);
     if (options.validation === 'fast' || size > AUTO_FULL_LIMIT) {
       // Large files are streamed; version 1 files come back undefined and are read whole.
-      const streamed = await streamSession(file, { signal: options.signal });
+      const streamed = await streamSession(file, { signal: options.signal, onEntry: options.onEntry });
       if (streamed) return streamed;
     }
   }
@@ -65,12 +67,12 @@ export function indexSessionBuffer(file: string, buf: Buffer, options: LoadSessi
   const records: EntryRecord[] = [];
   const tail = completeLines(buf, first.value.end, first.value.line + 1);
   if (version < 2) {
-    readV1Records(file, buf, tail.lines, header, records, diagnostics);
+    readV1Records(file, buf, tail.lines, header, records, diagnostics, options.onEntry);
     for (let i = buf.indexOf(10, tail.start); i >= 0 && i < tail.lastBreak; i = buf.indexOf(10, i + 1)) tail.lineCount++;
   } else {
-    tail.lineCount = readRecords({ file, buf, version, mode, signal: options.signal }, tail.start, tail.lastBreak, first.value.line + 1, records, diagnostics);
+    tail.lineCount = readRecords({ file, buf, version, mode, signal: options.signal, onEntry: options.onEntry }, tail.start, tail.lastBreak, first.value.line + 1, records, diagnostics);
   }
-  const cut = readCutOffLine({ file, buf, version, mode }, tail, records, true, diagnostics);
+  const cut = readCutOffLine({ file, buf, version, mode, onEntry: options.onEntry }, tail, records, true, diagnostics);
   return new SessionIndex({
     file,
     header,
@@ -91,6 +93,7 @@ function readV1Records(
   header: SessionHeader,
   records: EntryRecord[],
   diagnostics: Diagnostic[],
+  onEntry?: EntryVisitor,
 ): void {
   const values: EntryObject[] = [];
   const spans: LineSpan[] = [];
@@ -111,5 +114,9 @@ function readV1Records(
     spans.push(span);
   }
   migrateV1Entries(header.id, values);
-  values.forEach((v, i) => records.push(recordFor(entryFromObject(v), buf, spans[i])));
+  values.forEach((v, i) => {
+    const entry = entryFromObject(v);
+    onEntry?.(records.length, entry);
+    records.push(recordFor(entry, buf, spans[i]));
+  });
 }

@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { openRegularFile } from './sessionFile';
-import { findHeader, readCutOffLine, readRecords } from './lineReader';
+import { findHeader, readCutOffLine, readRecords, type EntryVisitor } from './lineReader';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
 import { SessionIndex } from './sessionIndex';
 import { MAX_PARSED_ENTRY_BYTES, oversizedEntryMessage, oversizedLineMessage } from './entryLimits';
@@ -18,12 +18,12 @@ const CHUNK = 4 * 1024 * 1024;
  * few pages are reused) and memory. Returns undefined for a version 1 file
  * (small and linear: the whole-buffer loader migrates it).
  */
-export async function streamSession(file: string, options: { signal?: AbortSignal; chunkSize?: number } = {}): Promise<SessionIndex | undefined> {
+export async function streamSession(file: string, options: { signal?: AbortSignal; chunkSize?: number; onEntry?: EntryVisitor } = {}): Promise<SessionIndex | undefined> {
   const fh = await openRegularFile(file);
   try {
     const records: EntryRecord[] = [];
     const diagnostics: Diagnostic[] = [];
-    const read = await streamLines(fh, { file, from: 0, lineCount: 0, records, diagnostics, signal: options.signal, chunkSize: options.chunkSize });
+    const read = await streamLines(fh, { file, from: 0, lineCount: 0, records, diagnostics, signal: options.signal, chunkSize: options.chunkSize, onEntry: options.onEntry });
     if (!read.header) return undefined;
     return new SessionIndex({ file, header: read.header, version: read.version, records, diagnostics, committedSize: read.committedSize, lineCount: read.lineCount, size: read.size, endsWithNewline: read.endsWithNewline });
   } finally {
@@ -45,6 +45,8 @@ export interface StreamLinesOptions {
   chunkSize?: number;
   /** Report a cut-off last line (a load does; a reader of appended bytes waits for the writer to finish it). */
   reportCutOff?: boolean;
+  /** Sees every entry parsed (a load's visitor: lineReader.ts). */
+  onEntry?: EntryVisitor;
 }
 
 export interface StreamedLines {
@@ -142,7 +144,7 @@ export async function streamLines(fh: FileHandle, o: StreamLinesOptions): Promis
       if (eof) {
         lastBreak = view.lastIndexOf(10) + 1;
         if (from > lastBreak) lastBreak = from;
-        const ctx = { file, buf: view, version, mode: 'fast' as const, signal, fileOffset: bufOffset };
+        const ctx = { file, buf: view, version, mode: 'fast' as const, signal, fileOffset: bufOffset, onEntry: o.onEntry };
         line = readRecords(ctx, from, lastBreak, line + 1, records, diagnostics);
         // The bytes after the last line break: a complete entry, or a line a writer has not finished.
         const cut = readCutOffLine(ctx, { lines: [], start: lastBreak, lastBreak, lineCount: line }, records, o.reportCutOff !== false, diagnostics);
@@ -154,7 +156,7 @@ export async function streamLines(fh: FileHandle, o: StreamLinesOptions): Promis
       buf.copy(spare, 0, lastBreak, bufLen);
       reading = fh.read(spare, carry, spare.length - carry, filePos);
       // ...while the complete lines of this one are indexed.
-      line = readRecords({ file, buf: view, version, mode: 'fast', signal, fileOffset: bufOffset }, from, lastBreak, line + 1, records, diagnostics);
+      line = readRecords({ file, buf: view, version, mode: 'fast', signal, fileOffset: bufOffset, onEntry: o.onEntry }, from, lastBreak, line + 1, records, diagnostics);
       [buf, spare] = [spare, buf];
       bufOffset += lastBreak;
       bufLen = carry;

@@ -49,25 +49,35 @@ export class BpeCounter {
     let tokens = 0;
     for (let i = 0; i < text.length; ) {
       const end = preTokenEnd(text, i);
-      if (end - i === 1 && text.charCodeAt(i) < 0x80) tokens++;
-      else if (end - i < CACHE_MIN_CHARS || end - i > CACHE_MAX_CHARS) tokens += this.countPreToken(text, i, end);
-      else {
-        const key = text.slice(i, end);
-        let n = this.cache.get(key);
-        if (n === undefined) {
-          n = this.countPreToken(text, i, end);
-          if (this.cache.size >= CACHE_SIZE) this.cache.clear();
-          this.cache.set(key, n);
-        }
-        tokens += n;
-      }
+      tokens += end - i === 1 && text.charCodeAt(i) < 0x80 ? 1 : this.countPreToken(text, i, end);
       i = end;
     }
     return tokens;
   }
 
-  /** Tokens of the pre-token text[from, to). */
+  /**
+   * Tokens of the pre-token text[from, to): 1 when it is a token (most words
+   * are: one lookup), else the parts left after merging, kept for a
+   * pre-token of CACHE_MIN_CHARS to CACHE_MAX_CHARS (a repeated long run
+   * costs one merge).
+   */
   private countPreToken(text: string, from: number, to: number): number {
+    const n = this.encode(text, from, to);
+    if (n < 0) return this.merge(-n);
+    if (this.table.rank(this.bytes, 0, n) >= 0) return 1;
+    if (to - from < CACHE_MIN_CHARS || to - from > CACHE_MAX_CHARS) return this.merge(n);
+    const key = text.slice(from, to);
+    let parts = this.cache.get(key);
+    if (parts === undefined) {
+      parts = this.merge(n);
+      if (this.cache.size >= CACHE_SIZE) this.cache.clear();
+      this.cache.set(key, parts);
+    }
+    return parts;
+  }
+
+  /** UTF-8 of text[from, to) into the scratch bytes: their length, negated when it holds a lone surrogate (never a whole token then). */
+  private encode(text: string, from: number, to: number): number {
     if (this.bytes.length < (to - from) * 3) this.grow((to - from) * 3);
     const b = this.bytes;
     let n = 0;
@@ -99,8 +109,7 @@ export class BpeCounter {
         b[n++] = 0x80 | (c & 0x3f);
       }
     }
-    if (!lone && this.table.rank(b, 0, n) >= 0) return 1;
-    return this.merge(n);
+    return lone ? -n : n;
   }
 
   /** Rank of bytes[start, end) as gpt-tokenizer finds it while merging (a leading BOM dropped when the range is whole characters). */

@@ -18,19 +18,14 @@
  * costs more than about MAX_COUNTED_CHARS characters of tokenizer work.
  */
 
+import { isWhitespace } from '../text/whitespace';
+
 /** Longest run of characters without a certain pre-token boundary that is counted in one piece. */
 export const MAX_PIECE = 128;
 /** Texts longer than this are counted on a head and tail sample of this many characters in all. */
 export const MAX_COUNTED_CHARS = 2 * 1024 * 1024;
 
 export type CountPiece = (text: string) => number;
-
-/** JavaScript's `\s`: what the tokenizer's pre-token pattern treats as whitespace. */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
 
 /** A position not inside a surrogate pair, at or after `i`. */
 function pairSafe(text: string, i: number): number {
@@ -48,7 +43,7 @@ function countRange(text: string, from: number, to: number, count: CountPiece): 
   let prev = text.charCodeAt(from);
   for (let i = from + 1; i < to; i++) {
     const c = text.charCodeAt(i);
-    if ((c === 0x20 && !isSpace(prev)) || ((prev === 0x0a || prev === 0x0d) && !isSpace(c) && c !== 0x2f)) lastBoundary = i;
+    if ((c === 0x20 && !isWhitespace(prev)) || ((prev === 0x0a || prev === 0x0d) && !isWhitespace(c) && c !== 0x2f)) lastBoundary = i;
     else if (i - lastBoundary >= MAX_PIECE) {
       // A long run: what came before it is one segment, the run is cut into pieces.
       if (lastBoundary > segStart) total += count(text.slice(segStart, lastBoundary));

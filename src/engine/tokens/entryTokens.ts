@@ -3,6 +3,7 @@ import { estimatorByName, type EstimatorName, type TokenEstimator } from './esti
 import { MAX_PARSED_ENTRY_BYTES } from '../session/entryLimits';
 import type { Projection } from '../context/projection';
 import type { SessionIndex } from '../session/sessionIndex';
+import type { SessionEntry } from '../session/types';
 import { TokenCounts } from './tokenCounts';
 
 /**
@@ -51,9 +52,19 @@ export function entryTokens(index: SessionIndex, i: number, estimator: TokenEsti
     const rec = index.record(i);
     tokens = entryContextTypes.has(rec.type) ? estimateFromBytes(rec.end - rec.start) : 0;
   } else {
-    for (const m of entryContextMessages(index.entry(i))) tokens += est.estimate(m);
+    tokens = countEntryTokens(index.entry(i), est);
   }
   counts.set(i, tokens);
+  return tokens;
+}
+
+/**
+ * What entryTokens counts, for an entry in hand (uncached): a caller that
+ * sees each entry once as it is loaded (`arbor tree`) counts it then.
+ */
+export function countEntryTokens(entry: SessionEntry, estimator: TokenEstimator): number {
+  let tokens = 0;
+  for (const m of entryContextMessages(entry)) tokens += estimator.estimate(m);
   return tokens;
 }
 

@@ -1,6 +1,7 @@
 import { isRecord } from '../session/jsonObject';
 import { isImageBlock, isTextBlock, isThinkingBlock, isToolCallBlock, messageRole } from '../session/contentBlocks';
-import type { AgentMessage, SessionEntry, UserContentBlock } from '../session/types';
+import { isBlank } from '../text/whitespace';
+import type { AgentMessage, SessionEntry, ThinkingBlock, UserContentBlock } from '../session/types';
 import { ONE_LINE_MAX, oneLine } from './oneLine';
 
 /**
@@ -42,6 +43,11 @@ export interface EntryPreview {
 export function contentText(content: string | UserContentBlock[] | unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
+  if (content.length === 1) {
+    // The common case, without an array and a join (a preview is made for every row of a million-entry tree).
+    const b: unknown = content[0];
+    return isTextBlock(b) && typeof b.text === 'string' ? b.text : isImageBlock(b) ? '[image]' : '';
+  }
   const parts: string[] = [];
   for (const b of content) {
     if (isTextBlock(b) && typeof b.text === 'string') parts.push(b.text);
@@ -57,37 +63,49 @@ function toolCallText(name: unknown, args: unknown): string {
 }
 
 export function messagePreview(m: AgentMessage, max = ONE_LINE_MAX): EntryPreview {
-  const fit = (t: string, n = max) => oneLine(t, Math.min(n, max));
   switch (m.role) {
     case 'user':
-      return { kind: 'user', title: 'User', text: fit(contentText(m.content)) };
+      return { kind: 'user', title: 'User', text: oneLine(contentText(m.content), max) };
     case 'assistant': {
+      // One pass, no intermediate arrays: the text blocks joined by ' ', the tool calls by ', ', the first thinking block.
       const blocks = Array.isArray(m.content) ? m.content : [];
-      const text = blocks.filter(isTextBlock).map((b) => b.text).join(' ');
-      const calls = blocks.filter(isToolCallBlock).map((b) => toolCallText(b.name, b.arguments));
+      let text = '';
+      let texts = 0;
+      let calls = '';
+      let callCount = 0;
+      let thinking: ThinkingBlock | undefined;
+      for (const b of blocks) {
+        if (isTextBlock(b)) {
+          const t = b.text == null ? '' : String(b.text);
+          text = texts++ ? `${text} ${t}` : t;
+        } else if (isToolCallBlock(b)) {
+          const c = toolCallText(b.name, b.arguments);
+          calls = callCount++ ? `${calls}, ${c}` : c;
+        } else if (!thinking && isThinkingBlock(b)) {
+          thinking = b;
+        }
+      }
       if (m.stopReason === 'error' || m.stopReason === 'aborted') {
-        return { kind: 'assistantError', title: 'Assistant', text: fit(`${m.stopReason}: ${m.errorMessage ?? text}`) };
+        return { kind: 'assistantError', title: 'Assistant', text: oneLine(`${m.stopReason}: ${m.errorMessage ?? text}`, max) };
       }
-      if (calls.length && !text.trim()) return { kind: 'toolCalls', title: 'Assistant', text: fit(calls.join(', ')) };
-      if (calls.length) return { kind: 'toolCalls', title: 'Assistant', text: fit(`${text} → ${calls.join(', ')}`) };
-      if (!text.trim()) {
-        const thinking = blocks.find(isThinkingBlock);
-        return { kind: 'assistant', title: 'Assistant', text: thinking?.thinking ? fit(`(thinking) ${thinking.thinking}`) : '(empty)' };
-      }
-      return { kind: 'assistant', title: 'Assistant', text: fit(text) };
+      const blank = isBlank(text);
+      if (callCount && blank) return { kind: 'toolCalls', title: 'Assistant', text: oneLine(calls, max) };
+      if (callCount) return { kind: 'toolCalls', title: 'Assistant', text: oneLine(`${text} → ${calls}`, max) };
+      if (blank) return { kind: 'assistant', title: 'Assistant', text: thinking?.thinking ? oneLine(`(thinking) ${thinking.thinking}`, max) : '(empty)' };
+      return { kind: 'assistant', title: 'Assistant', text: oneLine(text, max) };
     }
     case 'toolResult':
       return {
         kind: m.isError ? 'toolError' : 'toolResult',
         title: m.toolName ? String(m.toolName) : 'Tool result',
-        text: fit(contentText(m.content)) || '(no output)',
+        text: oneLine(contentText(m.content), max) || '(no output)',
       };
     case 'bashExecution':
-      return { kind: 'bash', title: 'Shell', text: fit(`$ ${m.command}${m.exitCode ? `  (exit ${m.exitCode})` : ''}`) };
+      return { kind: 'bash', title: 'Shell', text: oneLine(`$ ${m.command}${m.exitCode ? `  (exit ${m.exitCode})` : ''}`, max) };
     case 'system':
-      return { kind: 'system', title: 'System prompt', text: fit(contentText(m.content)) };
+      return { kind: 'system', title: 'System prompt', text: oneLine(contentText(m.content), max) };
     case 'custom':
-      return { kind: 'customMessage', title: String(m.customType || 'Custom'), text: fit(contentText(m.content)) };
+      return { kind: 'customMessage', title: String(m.customType || 'Custom'), text: oneLine(contentText(m.content), max) };
     case 'branchSummary':
       return { kind: 'branchSummary', title: 'Branch summary', text: summaryPreview(m.summary, max) };
     case 'compactionSummary':

@@ -9,16 +9,9 @@
  * no regex passes. Linear in the characters it reads: a marker's closing
  * search runs to the next marker or line break, and resumes past it.
  */
+import { isWhitespace } from '../text/whitespace';
+
 export const ONE_LINE_MAX = 140;
-
-const SPACE = 32;
-
-/** JavaScript's `\s`: the characters a whitespace run is made of. */
-function isSpace(c: number): boolean {
-  if (c <= SPACE) return c === SPACE || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
 
 /** The characters `.` does not match: a bold span never crosses them. */
 function isLineBreak(c: number): boolean {
@@ -54,7 +47,7 @@ export function oneLine(text: string, max = ONE_LINE_MAX): string {
     if (i === spanEnd) {
       skip = 2;
       spanEnd = -1;
-    } else if (isSpace(c)) {
+    } else if (isWhitespace(c)) {
       skip = 1;
       pendingSpace = outLen > 0; // leading whitespace is dropped, trailing never written
     } else if (spanEnd < 0 && (c === 42 || c === 95) && text.charCodeAt(i + 1) === c) {
