@@ -29,13 +29,18 @@ function matchesAt(buf: Buffer, pos: number, end: number, pattern: Buffer): bool
   return true;
 }
 
-/** Index of the closing quote of a simple string starting at `pos`, or -1 if it holds an escape. */
+/**
+ * Index of the closing quote of a simple string starting at `pos`, or -1 if
+ * it holds an escape or a byte that is not ASCII (the line is parsed then:
+ * read byte by byte, "é" or a byte that is not UTF-8 would be a different
+ * string from the one JSON.parse gives).
+ */
 function simpleStringEnd(buf: Buffer, pos: number, end: number, maxLen: number): number {
   const limit = Math.min(end, pos + maxLen);
   for (let i = pos; i < limit; i++) {
     const c = buf[i];
     if (c === QUOTE) return i;
-    if (c === BACKSLASH || c < 0x20) return -1;
+    if (c === BACKSLASH || c < 0x20 || c >= 0x80) return -1;
   }
   return -1;
 }

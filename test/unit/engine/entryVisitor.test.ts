@@ -1,0 +1,115 @@
+/**
+ * A load with an EntryVisitor (each line parsed once, during the load: what
+ * `arbor tree` uses) builds the same index as a load without one, on every
+ * reader (whole buffer, full and fast; streamed in small chunks) and on
+ * damaged files, and visits exactly the entries whose lines parse, with the
+ * entries the index gives for them.
+ */
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { sessionArb, renderSession } from '../../support/arbSession';
+import { mutate, mutationArb } from '../../support/sessionMutations';
+import { indexSessionBuffer, loadSession } from '../../../src/engine/session/loadSession';
+import { streamSession } from '../../../src/engine/session/streamSession';
+import { isPlaceholderEntry } from '../../../src/engine/session/parseLine';
+import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
+import type { SessionEntry } from '../../../src/engine/session/types';
+
+const fixtures = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'sessions');
+
+/** What an index says of its file: records (not their cached bodies), every entry, and the diagnostics once every entry was read. */
+function describe_(index: SessionIndex) {
+  const records = [];
+  const entries = [];
+  for (let i = 0; i < index.entryCount; i++) {
+    const { id, parentId, type, role, line, start, end } = index.record(i);
+    records.push({ id, parentId, type, role, line, start, end, parent: index.parentIndex(i) });
+    entries.push(index.entry(i));
+  }
+  return { records, entries, leaf: index.leafId, diagnostics: index.diagnostics.map((d) => `${d.line}: ${d.message}`) };
+}
+
+type Reader = (onEntry?: (i: number, e: SessionEntry) => void) => Promise<SessionIndex | undefined>;
+
+async function assertSameWithVisitor(read: Reader, label: string): Promise<void> {
+  const visited = new Map<number, SessionEntry>();
+  let plain: SessionIndex | undefined;
+  try {
+    plain = await read();
+  } catch (err) {
+    await assert.rejects(read(() => undefined), { message: (err as Error).message }, `${label}: the same error with a visitor`);
+    return;
+  }
+  const withVisitor = await read((i, e) => {
+    assert.ok(!visited.has(i), `${label}: entry ${i} visited twice`);
+    visited.set(i, e);
+  });
+  if (!plain || !withVisitor) {
+    assert.equal(withVisitor, plain, label);
+    return;
+  }
+  const a = describe_(plain);
+  const b = describe_(withVisitor);
+  assert.deepEqual(b, a, label);
+  for (let i = 0; i < withVisitor.entryCount; i++) {
+    const e = withVisitor.entry(i);
+    const rec = withVisitor.record(i);
+    if (visited.has(i)) assert.deepEqual(visited.get(i), e, `${label}: entry ${i} as visited`);
+    // Not visited: only a line that did not parse (a placeholder) or one too long to parse.
+    else assert.ok(isPlaceholderEntry(e) || rec.end - rec.start > 16 * 1024 * 1024 || plain.version < 2, `${label}: entry ${i} (line ${rec.line}) was not visited`);
+  }
+  for (const i of visited.keys()) assert.ok(i < withVisitor.entryCount, `${label}: visited ${i} of ${withVisitor.entryCount}`);
+}
+
+describe('loading with an entry visitor', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'arbor-visitor-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  function readers(buf: Buffer): [string, Reader][] {
+    const file = path.join(dir, 'v.jsonl');
+    writeFileSync(file, buf);
+    return [
+      ['buffer full', async (onEntry) => indexSessionBuffer(file, buf, { validation: 'full', onEntry })],
+      ['buffer fast', async (onEntry) => indexSessionBuffer(file, buf, { validation: 'fast', onEntry })],
+      ['streamed, 64-byte chunks', (onEntry) => streamSession(file, { chunkSize: 64, onEntry })],
+      ['loadSession fast', (onEntry) => loadSession(file, { validation: 'fast', onEntry })],
+    ];
+  }
+
+  it('builds the same index and visits every entry that parses, on damaged generated sessions', async () => {
+    await fc.assert(
+      fc.asyncProperty(sessionArb, fc.array(mutationArb, { maxLength: 5 }), async (steps, mutations) => {
+        const buf = mutate(renderSession(steps), mutations);
+        for (const [label, read] of readers(buf)) await assertSameWithVisitor(read, label);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('reads a non-ASCII id the same way in every reader (the key scan once read its bytes as Latin-1)', async () => {
+    const lines = [
+      '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}',
+      '{"type":"message","id":"é1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}',
+      '{"type":"message","id":"日本","parentId":"é1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"ok","timestamp":2}}',
+    ];
+    const buf = Buffer.from(`${lines.join('\n')}\n`);
+    for (const [label, read] of readers(buf)) {
+      const index = (await read())!;
+      assert.deepEqual([index.record(0).id, index.record(1).id, index.parentIndex(1)], ['é1', '日本', 0], label);
+      await assertSameWithVisitor(read, label);
+    }
+  });
+
+  it('builds the same index on every session fixture (v1, v2, BOM and CRLF, truncated, cycles, hostile text)', async () => {
+    for (const name of ['bom-crlf', 'hostile-escapes', 'invalid-lines-truncated-tail', 'orphans-cycles-duplicates', 'unknown-type-and-labels', 'v1-linear', 'v2-hookmessage', 'header-only']) {
+      const buf = readFileSync(path.join(fixtures, `${name}.jsonl`));
+      for (const [label, read] of readers(buf)) await assertSameWithVisitor(read, `${name}, ${label}`);
+    }
+  });
+});
