@@ -28,6 +28,14 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
   {
+    // The worker thread of `arbor tree` on a large session, loaded by dist/cli.js from next to it.
+    entryPoints: ['src/cli/commands/treeFactsWorker.ts'],
+    outfile: 'dist/treeFactsWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',
     platform: 'browser',

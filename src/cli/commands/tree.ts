@@ -1,9 +1,11 @@
 import { parseCommand, requireFile } from '../args';
 import { openSession, estimatorFrom } from '../sessionArgs';
 import { reportDiagnostics, shortField, type Io } from '../output';
-import { ONE_LINE_MAX } from '../../engine/tree/oneLine';
+import { AUTO_FULL_LIMIT } from '../../engine/session/loadSession';
+import { statRegularFile } from '../../engine/session/sessionFile';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
-import { RowFacts } from './treeRowFacts';
+import { RowFacts, type RowSource, type RowStyle } from './treeRowFacts';
+import { WorkerRowFacts } from './workerRowFacts';
 
 const USAGE = 'arbor tree FILE [--estimator chars|tokenizer] [--json]';
 
@@ -15,23 +17,49 @@ export const MAX_DRAWN_DEPTH = 8;
  * and scanning each 128 KB string cost ten times more (2.7 s of a 1e6-entry tree).
  */
 const CHUNK = 16 * 1024;
+/** Rows drawn at a time (their rows are awaited together when a worker makes them). */
+const BATCH = 2048;
 
-export async function treeCommand(argv: string[], io: Io): Promise<number> {
+/** What the output is made of: lines, and promises to wait on before the lines after them (rows still being made). */
+type Output = Iterable<string | Promise<void>>;
+
+export interface TreeOptions {
+  /**
+   * Where rows are made: 'auto' (default) uses a worker thread for a session
+   * large enough to be streamed, 'worker' always, 'inline' never (each entry
+   * described as the load parses it).
+   */
+  rows?: 'auto' | 'worker' | 'inline';
+  /** Workers to split the file between (default: one per core, up to 4). */
+  workers?: number;
+}
+
+export async function treeCommand(argv: string[], io: Io, options: TreeOptions = {}): Promise<number> {
   const p = parseCommand(argv, { estimator: { type: 'string' } });
   const file = requireFile(p, USAGE);
-  const estimator = estimatorFrom(p.flags);
-  const json = Boolean(p.flags.json);
-  // Each row's facts are made as the load parses its entry: every line is parsed once.
-  const facts = new RowFacts(
-    json
-      ? { estimator, previewMax: ONE_LINE_MAX, shown: (pv) => pv.text }
-      : // A longer preview than shown: shortField cuts it to 70 as shown, never inside an escape or a pair.
-        { estimator, previewMax: 200, shown: (pv) => shortField(pv.text, 70) },
-  );
-  const index = await openSession(file, { onEntry: facts.visit });
-  reportDiagnostics(io, index);
-  await writeLines(io, json ? jsonLines(index, facts) : drawTree(index, facts));
+  const style: RowStyle = { estimator: estimatorFrom(p.flags).name, json: Boolean(p.flags.json) };
+  const rows = await rowSourceFor(file, style, options);
+  try {
+    const index = await openSession(file, rows instanceof RowFacts ? { onEntry: rows.visit } : {});
+    reportDiagnostics(io, index);
+    await writeLines(io, style.json ? jsonLines(index, rows) : drawTree(index, rows));
+  } finally {
+    rows.close();
+  }
   return 0;
+}
+
+/**
+ * A worker thread makes the rows of a large session while the main thread
+ * indexes it (parsing and describing every entry is most of the work, and
+ * it runs on another core); a small one is described as the load parses it.
+ */
+async function rowSourceFor(file: string, style: RowStyle, options: TreeOptions): Promise<RowSource> {
+  const mode = options.rows ?? 'auto';
+  if (mode === 'inline') return new RowFacts(style);
+  const { size } = await statRegularFile(file);
+  const workers = mode === 'worker' || size > AUTO_FULL_LIMIT ? WorkerRowFacts.start(file, size, style, options.workers) : undefined;
+  return workers ?? new RowFacts(style);
 }
 
 /**
@@ -39,10 +67,14 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
  * are made, never held whole; after each chunk, waits while the output
  * still holds earlier ones (a slow pipe), so memory stays bounded.
  */
-async function writeLines(io: Io, lines: Iterable<string>): Promise<void> {
+async function writeLines(io: Io, lines: Output): Promise<void> {
   let buf: string[] = [];
   let size = 0;
   for (const text of lines) {
+    if (typeof text !== 'string') {
+      await text;
+      continue;
+    }
     buf.push(text);
     size += text.length + 1;
     if (size < CHUNK) continue;
@@ -55,15 +87,15 @@ async function writeLines(io: Io, lines: Iterable<string>): Promise<void> {
   if (buf.length) io.out(`${buf.join('\n')}\n`);
 }
 
-function* fileOrder(index: SessionIndex): Generator<number> {
-  for (let i = 0; i < index.entryCount; i++) yield i;
-}
-
 /** The lines of `"key": { ... }` or `"key": [ ... ]`, one member per line (a 1e6-entry session is never one string). */
-function* memberLines(key: string, open: '{' | '[', members: Iterable<string>, last = false): Generator<string> {
+function* memberLines(key: string, open: '{' | '[', members: Output, last = false): Generator<string | Promise<void>> {
   yield `  ${JSON.stringify(key)}: ${open}`;
   let first = true;
   for (const m of members) {
+    if (typeof m !== 'string') {
+      yield m;
+      continue;
+    }
     if (!first) yield ',';
     yield `    ${m}`;
     first = false;
@@ -75,8 +107,31 @@ function* mapped<T>(items: Iterable<T>, f: (item: T) => string): Generator<strin
   for (const item of items) yield f(item);
 }
 
+/** Each batch of rows in order: a wait for them (when they are still being made), then their lines. */
+function* rowLines<T extends { i: number }>(index: SessionIndex, rows: RowSource, items: Iterable<T>, line: (item: T) => string): Generator<string | Promise<void>> {
+  let batch: T[] = [];
+  const flush = function* () {
+    const wait = rows.ready(index, batch.map((t) => t.i));
+    if (wait) yield wait;
+    for (const t of batch) {
+      yield line(t);
+      rows.forget(t.i);
+    }
+    batch = [];
+  };
+  for (const t of items) {
+    batch.push(t);
+    if (batch.length >= BATCH) yield* flush();
+  }
+  yield* flush();
+}
+
+function* fileOrder(index: SessionIndex): Generator<{ i: number }> {
+  for (let i = 0; i < index.entryCount; i++) yield { i };
+}
+
 /** `--json`: the same document as one JSON.stringify would give, made member by member. */
-function* jsonLines(index: SessionIndex, facts: RowFacts): Generator<string> {
+function* jsonLines(index: SessionIndex, rows: RowSource): Generator<string | Promise<void>> {
   const id = (i: number) => index.record(i).id;
   yield '{';
   yield `  "leafId": ${JSON.stringify(index.leafId)},`;
@@ -84,10 +139,9 @@ function* jsonLines(index: SessionIndex, facts: RowFacts): Generator<string> {
   yield* memberLines('roots', '[', mapped(index.roots(), (r) => JSON.stringify(id(r))));
   yield* memberLines('branchPoints', '{', mapped(branchPoints(index), ([bp, kids]) => `${JSON.stringify(id(bp))}: ${JSON.stringify(kids.map(id))}`));
   yield* memberLines('labels', '{', mapped(index.labels(), ([target, label]) => `${JSON.stringify(target)}: ${JSON.stringify(label)}`));
-  const entries = mapped(fileOrder(index), (i) => {
+  const entries = rowLines(index, rows, fileOrder(index), ({ i }) => {
     const rec = index.record(i);
-    const row = facts.row(index, i);
-    facts.forget(i);
+    const row = rows.row(index, i);
     return JSON.stringify({ id: rec.id, parentId: rec.parentId, type: rec.type, kind: row.kind, line: rec.line, tokens: row.tokens, preview: row.text });
   });
   yield* memberLines('entries', '[', entries, true);
@@ -155,19 +209,18 @@ function* treeRows(index: SessionIndex): Generator<{ i: number; prefix: string }
  * branch points the indent stops growing and rows show their depth (`┆12`).
  * Lines are made as they are written (a generator).
  */
-export function* drawTree(index: SessionIndex, facts: RowFacts): Generator<string> {
+function* drawTree(index: SessionIndex, rows: RowSource): Generator<string | Promise<void>> {
   const h = index.header;
   yield `session ${shortField(h.id)} (v${index.version}) cwd ${h.cwd}: ${index.entryCount} entries, leaf ${index.leafId === null ? '-' : shortField(index.leafId)}`;
   const labels = index.labels();
   const leaf = index.leafIndex;
-  for (const { i, prefix } of treeRows(index)) {
+  yield* rowLines(index, rows, treeRows(index), ({ i, prefix }) => {
     const rec = index.record(i);
-    const row = facts.row(index, i);
-    facts.forget(i);
+    const row = rows.row(index, i);
     const label = labels.get(rec.id);
     let marks = row.tokens ? `${row.tokens} tok` : '';
     if (label) marks += `${marks ? ' ' : ''}[${shortField(label)}]`;
     if (i === leaf) marks += `${marks ? ' ' : ''}◀ leaf`;
-    yield `${prefix}${shortField(rec.id)} ${row.kind.padEnd(13)} ${row.text}${marks ? `  ${marks}` : ''}`;
-  }
+    return `${prefix}${shortField(rec.id)} ${row.kind.padEnd(13)} ${row.text}${marks ? `  ${marks}` : ''}`;
+  });
 }

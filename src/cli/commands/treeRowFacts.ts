@@ -1,54 +1,97 @@
-import { entryPreview, type EntryKind, type EntryPreview } from '../../engine/tree/entryPreview';
+import { entryPreview, type EntryKind } from '../../engine/tree/entryPreview';
+import { ONE_LINE_MAX } from '../../engine/tree/oneLine';
 import { rowPreview } from '../../engine/tree/rowPreview';
 import { detachedText } from '../../engine/tree/detachedText';
 import { countEntryTokens, entryTokens } from '../../engine/tokens/entryTokens';
+import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
+import type { EntryPreview } from '../../engine/tree/entryPreview';
 import type { EntryVisitor } from '../../engine/session/lineReader';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { SessionEntry } from '../../engine/session/types';
-import type { TokenEstimator } from '../../engine/tokens/estimators';
+import { shortField } from '../output';
 
-export interface RowFactsOptions {
-  estimator: TokenEstimator;
-  /** Characters of preview made (entryPreview's max). */
-  previewMax: number;
-  /** The text a row keeps of its preview (what it shows of it). */
-  shown: (preview: EntryPreview) => string;
+/** What `arbor tree` shows of one entry besides its place in the tree. */
+export interface Row {
+  kind: EntryKind;
+  /** The preview as the row keeps it: as shown (drawn rows), or whole (JSON). */
+  text: string;
+  tokens: number;
+}
+
+/** How rows are made: plain data, so a worker can be told (treeFactsWorker.ts). */
+export interface RowStyle {
+  estimator: EstimatorName;
+  /** Drawn rows keep their preview as shown (70 columns); JSON keeps entryPreview's text. */
+  json: boolean;
+}
+
+const SHOWN = 70;
+
+/** Entry i's row from its preview (a longer preview than shown for drawn rows: shortField cuts it as shown, never inside an escape or a pair). */
+function rowText(style: RowStyle, pv: EntryPreview): string {
+  return style.json ? pv.text : shortField(pv.text, SHOWN);
+}
+
+function previewMax(style: RowStyle): number {
+  return style.json ? ONE_LINE_MAX : 200;
+}
+
+/** The row of an entry in hand (as a load or a worker parses it). */
+export function describeRow(entry: SessionEntry, style: RowStyle): Row {
+  const pv = entryPreview(entry, previewMax(style));
+  return { kind: pv.kind, text: rowText(style, pv), tokens: countEntryTokens(entry, estimatorByName(style.estimator)) };
+}
+
+/** The row of entry i read from the index (a line no load or worker parsed: too long to parse, or a line that looked right but did not parse). */
+export function rowFromIndex(index: SessionIndex, i: number, style: RowStyle): Row {
+  const pv = rowPreview(index, i, previewMax(style));
+  return { kind: pv.kind, text: rowText(style, pv), tokens: entryTokens(index, i, style.estimator) };
+}
+
+/** Where the tree's rows come from: made during the load (RowFacts) or by a worker (WorkerRowFacts). */
+export interface RowSource {
+  /** Entry i's row (call after ready() for it). */
+  row(index: SessionIndex, i: number): Row;
+  /** Lets a row's text go once it is written. */
+  forget(i: number): void;
+  /** A promise while the rows of these entries are still being made, else undefined. */
+  ready(index: SessionIndex, indexes: readonly number[]): Promise<void> | undefined;
+  close(): void;
 }
 
 /**
- * What `arbor tree` shows of each entry (its kind, its preview as shown and
- * its tokens), made while the load parses the entry (`visit` is the load's
- * EntryVisitor), so each line is parsed once however the tree orders its
- * rows. An entry the load did not parse (a line too long to parse, or one
- * that looked right but did not parse) is described from the index when
- * asked, as every other command describes it. Each row keeps only its short
- * texts (detachedText: never the entry it was made from).
+ * Rows made while the load parses each entry (`visit` is the load's
+ * EntryVisitor), so each line is parsed once whatever order the tree shows
+ * its rows in. A row keeps only its short text (detachedText: never the
+ * entry it was made from).
  */
-export class RowFacts {
+export class RowFacts implements RowSource {
   private readonly kinds: (EntryKind | undefined)[] = [];
   private readonly texts: string[] = [];
-  private readonly tokenCounts: number[] = [];
+  private readonly tokens: number[] = [];
 
-  constructor(private readonly o: RowFactsOptions) {}
+  constructor(private readonly style: RowStyle) {}
 
   readonly visit: EntryVisitor = (i: number, entry: SessionEntry): void => {
-    const pv = entryPreview(entry, this.o.previewMax);
-    this.kinds[i] = pv.kind;
-    this.texts[i] = detachedText(this.o.shown(pv));
-    this.tokenCounts[i] = countEntryTokens(entry, this.o.estimator);
+    const row = describeRow(entry, this.style);
+    this.kinds[i] = row.kind;
+    this.texts[i] = detachedText(row.text);
+    this.tokens[i] = row.tokens;
   };
 
-  /** Entry i's kind, shown text and tokens. */
-  row(index: SessionIndex, i: number): { kind: EntryKind; text: string; tokens: number } {
+  row(index: SessionIndex, i: number): Row {
     const kind = this.kinds[i];
-    if (kind !== undefined) return { kind, text: this.texts[i], tokens: this.tokenCounts[i] };
-    const pv = rowPreview(index, i, this.o.previewMax);
-    return { kind: pv.kind, text: this.o.shown(pv), tokens: entryTokens(index, i, this.o.estimator) };
+    return kind === undefined ? rowFromIndex(index, i, this.style) : { kind, text: this.texts[i], tokens: this.tokens[i] };
   }
 
-  /** Lets a row's texts go once it is written. */
   forget(i: number): void {
     this.kinds[i] = undefined;
     this.texts[i] = '';
   }
+
+  ready(): undefined {
+    return undefined;
+  }
+
+  close(): void {}
 }

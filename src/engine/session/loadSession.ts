@@ -21,7 +21,8 @@ export interface LoadSessionOptions {
   onEntry?: EntryVisitor;
 }
 
-const AUTO_FULL_LIMIT = 4 * 1024 * 1024;
+/** Files up to this size are read whole and parsed; larger ones are streamed. */
+export const AUTO_FULL_LIMIT = 4 * 1024 * 1024;
 
 export async function loadSession(file: string, options: LoadSessionOptions = {}): Promise<SessionIndex> {
   options.signal?.throwIfAborted();

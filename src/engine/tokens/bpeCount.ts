@@ -23,7 +23,7 @@
  * The merge is quadratic in the pre-token's length; callers hand it text whose
  * pre-tokens are short (countText.ts).
  */
-import type { RankTable } from './o200kTable';
+import { NOT_ASCII, type RankTable } from './o200kTable';
 import { preTokenEnd } from './preTokens';
 
 const NONE = 0x7fffffff;
@@ -62,9 +62,12 @@ export class BpeCounter {
    * costs one merge).
    */
   private countPreToken(text: string, from: number, to: number): number {
+    // An ASCII pre-token is looked up from the text itself (no UTF-8 copy unless it must be merged).
+    const ascii = this.table.rankOfAscii(text, from, to);
+    if (ascii >= 0) return 1;
     const n = this.encode(text, from, to);
     if (n < 0) return this.merge(-n);
-    if (this.table.rank(this.bytes, 0, n) >= 0) return 1;
+    if (ascii === NOT_ASCII && this.table.rank(this.bytes, 0, n) >= 0) return 1;
     if (to - from < CACHE_MIN_CHARS || to - from > CACHE_MAX_CHARS) return this.merge(n);
     const key = text.slice(from, to);
     let parts = this.cache.get(key);

@@ -26,7 +26,16 @@ export interface RankTable {
   readonly size: number;
   /** Rank of bytes[start, end), or -1. */
   rank(bytes: Uint8Array, start: number, end: number): number;
+  /**
+   * Rank of text[start, end) read as bytes when it is all ASCII (each
+   * character its own byte: no UTF-8 copy is made), -1 when it is not a
+   * token, NOT_ASCII when a character is not ASCII.
+   */
+  rankOfAscii(text: string, start: number, end: number): number;
 }
+
+/** What rankOfAscii returns for text with a character that is not ASCII. */
+export const NOT_ASCII = -2;
 
 /**
  * Where the table may be: next to the bundle (dist/extension.js, dist/cli.js),
@@ -87,11 +96,31 @@ export function loadRankTable(file = findTable()): RankTable {
     }
     return -1;
   }
+  function rankOfAscii(text: string, start: number, end: number): number {
+    // hashBytes over the characters, which are the bytes while they are ASCII.
+    let h = 0x811c9dc5;
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) return NOT_ASCII;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    const b = (h ^ (h >>> 13)) & mask;
+    const len = end - start;
+    for (let p = bucketStarts[b], last = bucketStarts[b + 1]; p < last; p += 4 + records[p]) {
+      if (records[p] !== len) continue;
+      let i = 0;
+      while (i < len && records[p + 4 + i] === text.charCodeAt(start + i)) i++;
+      if (i === len) return records[p + 1] | (records[p + 2] << 8) | (records[p + 3] << 16);
+    }
+    return -1;
+  }
   // The generator hashed the file with the same function: every byte (a token each) must be found.
   const byte = new Uint8Array(1);
   for (let c = 0; c < 256; c++) {
     byte[0] = c;
     if (rank(byte, 0, 1) < 0) throw bad(`byte ${c} is not found where it was hashed`);
   }
-  return { file, size: n, rank };
+  return { file, size: n, rank, rankOfAscii };
 }

@@ -10,26 +10,29 @@ import { ONE_LINE_MAX, oneLine } from './oneLine';
  * says what the entry is (icons, menus, filters), `title` names it in a word
  * or two, `text` is a one-line preview of its content.
  */
-export type EntryKind =
-  | 'user'
-  | 'assistant'
-  | 'toolCalls'
-  | 'toolResult'
-  | 'toolError'
-  | 'bash'
-  | 'system'
-  | 'custom'
-  | 'customMessage'
-  | 'compaction'
-  | 'branchSummary'
-  | 'modelChange'
-  | 'thinkingLevel'
-  | 'label'
-  | 'sessionInfo'
-  | 'contextEdit'
-  | 'usage'
-  | 'assistantError'
-  | 'unknown';
+export const ENTRY_KINDS = [
+  'user',
+  'assistant',
+  'toolCalls',
+  'toolResult',
+  'toolError',
+  'bash',
+  'system',
+  'custom',
+  'customMessage',
+  'compaction',
+  'branchSummary',
+  'modelChange',
+  'thinkingLevel',
+  'label',
+  'sessionInfo',
+  'contextEdit',
+  'usage',
+  'assistantError',
+  'unknown',
+] as const;
+
+export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export interface EntryPreview {
   kind: EntryKind;

@@ -1,0 +1,156 @@
+/**
+ * `arbor tree` on a large session makes its rows in worker threads, each
+ * reading one part of the file: the output is the same as rows made in the
+ * main thread as the load parses each entry, whatever the file holds and
+ * wherever the parts split it; rows a worker could not make (a line that
+ * does not parse, a file that changed, a worker that failed) come from the
+ * index.
+ */
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { sessionArb, renderSession } from '../../support/arbSession';
+import { mutate, mutationArb } from '../../support/sessionMutations';
+import { treeCommand, type TreeOptions } from '../../../src/cli/commands/tree';
+import { rowFromIndex, type RowStyle } from '../../../src/cli/commands/treeRowFacts';
+import { WorkerRowFacts } from '../../../src/cli/commands/workerRowFacts';
+import { loadSession } from '../../../src/engine/session/loadSession';
+import { generateTreeSession } from '../../../bench/generateTreeSession';
+
+const fixtures = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'sessions');
+
+async function tree(file: string, options: TreeOptions, flags: string[] = []): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  let code: number;
+  try {
+    code = await treeCommand([file, ...flags], { out: (t) => out.push(t), err: (t) => err.push(t) }, options);
+  } catch (e) {
+    return { code: -1, out: '', err: (e as Error).message };
+  }
+  return { code, out: out.join(''), err: err.join('\n') };
+}
+
+async function assertSameRows(file: string, label: string, workers: number[] = [1, 3, 7]): Promise<void> {
+  for (const flags of [[], ['--json'], ['--estimator', 'chars']]) {
+    const inline = await tree(file, { rows: 'inline' }, flags);
+    for (const n of workers) {
+      const byWorkers = await tree(file, { rows: 'worker', workers: n }, flags);
+      assert.deepEqual(byWorkers, inline, `${label} ${flags.join(' ')}: ${n} worker(s)`);
+    }
+  }
+}
+
+describe('arbor tree rows made by workers', function () {
+  this.timeout(300_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'arbor-tree-workers-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the same output as rows made in the main thread, on damaged generated sessions split anywhere', async () => {
+    const file = path.join(dir, 'fuzz.jsonl');
+    await fc.assert(
+      fc.asyncProperty(sessionArb, fc.array(mutationArb, { maxLength: 5 }), fc.integer({ min: 1, max: 9 }), async (steps, mutations, workers) => {
+        writeFileSync(file, mutate(renderSession(steps), mutations));
+        const inline = await tree(file, { rows: 'inline' });
+        assert.deepEqual(await tree(file, { rows: 'worker', workers }), inline);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('gives the same output on every session fixture (v1, BOM and CRLF, truncated, cycles, hostile text)', async () => {
+    for (const name of ['bom-crlf', 'hostile-escapes', 'invalid-lines-truncated-tail', 'orphans-cycles-duplicates', 'unknown-type-and-labels', 'v1-linear', 'v2-hookmessage', 'header-only']) {
+      await assertSameRows(path.join(fixtures, `${name}.jsonl`), name);
+    }
+  });
+
+  it('a 6 MB session (the size that uses workers by default): same output, with blank and indented lines at part boundaries', async () => {
+    const file = path.join(dir, 'large.jsonl');
+    generateTreeSession({ file, entries: 25_000, branchEvery: 7 });
+    // Blank lines and lines with leading blanks, spread through the file.
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const spaced = lines.map((l, k) => (k > 0 && k % 997 === 0 ? `\n   \t${l}` : l)).join('\n');
+    writeFileSync(file, spaced);
+    await assertSameRows(file, 'large', [2, 5]);
+    const auto = await tree(file, {});
+    assert.deepEqual(auto, await tree(file, { rows: 'inline' }), 'the default (workers, one per core)');
+    // Every row made once, by a worker: none missed at a part boundary, none made twice.
+    const style: RowStyle = { estimator: 'tokenizer', json: false };
+    const index = await loadSession(file);
+    const all = Array.from({ length: index.entryCount }, (_, i) => i);
+    for (const n of [1, 2, 5, 13]) {
+      const rows = WorkerRowFacts.start(file, readFileSync(file).length, style, n)!;
+      try {
+        await rows.ready(index, all);
+        for (const i of all) rows.row(index, i);
+        assert.deepEqual({ received: rows.received, fromIndex: rows.fromIndex }, { received: index.entryCount, fromIndex: 0 }, `${n} workers`);
+      } finally {
+        rows.close();
+      }
+    }
+  });
+
+  it('rows of lines appended after the workers read come from the index', async () => {
+    const file = path.join(dir, 'growing.jsonl');
+    generateTreeSession({ file, entries: 3000, branchEvery: 10 });
+    const style: RowStyle = { estimator: 'tokenizer', json: false };
+    const rows = WorkerRowFacts.start(file, readFileSync(file).length, style, 2)!;
+    try {
+      // Let the workers finish, then a writer adds entries the index sees and the workers did not.
+      await new Promise((r) => setTimeout(r, 1500));
+      const last = readFileSync(file, 'utf8').trimEnd().split('\n').at(-1)!;
+      const parent = (JSON.parse(last) as { id: string }).id;
+      appendFileSync(file, `${JSON.stringify({ type: 'message', id: 'late1', parentId: parent, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'appended while the tree was drawn', timestamp: 1 } })}\n`);
+      const index = await loadSession(file);
+      const all = Array.from({ length: index.entryCount }, (_, i) => i);
+      await rows.ready(index, all);
+      for (const i of all) assert.deepEqual(rows.row(index, i), rowFromIndex(index, i, style), `entry ${i}`);
+      assert.equal(rows.row(index, index.entryCount - 1).text, 'appended while the tree was drawn');
+    } finally {
+      rows.close();
+    }
+  });
+
+  it('a file rewritten under the workers (same line offsets, other ids): rows come from the index, never from the other file (a row is taken only where start and id agree)', async () => {
+    const a = path.join(dir, 'a.jsonl');
+    const b = path.join(dir, 'b.jsonl');
+    generateTreeSession({ file: a, entries: 2000, branchEvery: 10 });
+    // Same lengths everywhere, different ids and text: as if the file were replaced while it was read.
+    writeFileSync(b, readFileSync(a, 'utf8').replace(/"id":"[es]/g, '"id":"x').replace(/message (\d)/g, 'MESSAGE $1'));
+    const style: RowStyle = { estimator: 'chars', json: true };
+    const index = await loadSession(a);
+    const rows = WorkerRowFacts.start(b, readFileSync(b).length, style, 2)!;
+    try {
+      const all = Array.from({ length: index.entryCount }, (_, i) => i);
+      await rows.ready(index, all);
+      for (const i of all) {
+        const row = rows.row(index, i);
+        assert.deepEqual(row, rowFromIndex(index, i, style), `entry ${i}`);
+        assert.ok(!row.text.includes('MESSAGE'), `entry ${i} took the other file's row`);
+      }
+    } finally {
+      rows.close();
+    }
+  });
+
+  it('a worker that cannot read the file: rows come from the index and the failure is kept', async () => {
+    const file = path.join(dir, 'gone.jsonl');
+    copyFileSync(path.join(fixtures, 'unknown-type-and-labels.jsonl'), file);
+    const index = await loadSession(file);
+    const style: RowStyle = { estimator: 'tokenizer', json: false };
+    const rows = WorkerRowFacts.start(path.join(dir, 'no-such-file.jsonl'), 1000, style, 2)!;
+    try {
+      const all = Array.from({ length: index.entryCount }, (_, i) => i);
+      await rows.ready(index, all);
+      for (const i of all) assert.deepEqual(rows.row(index, i), rowFromIndex(index, i, style));
+      assert.ok(rows.failures.length > 0 && rows.failures.every((f) => /no-such-file/.test(f)), rows.failures.join('; '));
+    } finally {
+      rows.close();
+    }
+  });
+});
