@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { ENTRY_KINDS } from '../../engine/tree/entryPreview';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
@@ -13,6 +14,20 @@ export const FACTS_WORKER_FILE = path.join(__dirname, 'treeFactsWorker.js');
 /** Workers started for one tree: one per core up to this many (the main thread indexes and writes meanwhile). */
 const MAX_WORKERS = 4;
 const NO_ROW = 0xff;
+
+/**
+ * Optimizing compiles run on the thread that asked for them in isolates
+ * created from now on (the workers; the main thread's isolate keeps
+ * compiling in the background). On Node 20, a worker whose last task ends
+ * while an optimizing compile is running in the background can deadlock as
+ * it exits: the compile waits for a garbage collection that the worker's
+ * thread, waiting for background tasks to drain, never makes (seen once in
+ * a few dozen runs of a 9 MB tree, with both cores busy; the process then
+ * never exits). The flag is read when an isolate starts.
+ */
+function preventWorkerExitDeadlock(): void {
+  setFlagsFromString('--no-concurrent-recompilation');
+}
 
 /** One worker and the part of the file it reads. */
 interface Part {
@@ -78,6 +93,7 @@ export class WorkerRowFacts implements RowSource {
    */
   static start(file: string, size: number, style: RowStyle, workers = Math.min(MAX_WORKERS, Math.max(1, availableParallelism()))): WorkerRowFacts | undefined {
     if (!existsSync(FACTS_WORKER_FILE)) return undefined;
+    preventWorkerExitDeadlock();
     return new WorkerRowFacts(file, size, workers, style);
   }
 
@@ -172,10 +188,19 @@ export class WorkerRowFacts implements RowSource {
     this.texts[i] = '';
   }
 
+  /**
+   * Stops the workers still reading (an error, or a reader that went away).
+   * One that finished is left to exit on its own: terminating a worker
+   * while it exits could leave the process waiting on it (seen on Node 20
+   * once in a few dozen runs). None keeps the process alive after this.
+   */
   close(): void {
     for (const p of this.parts) {
-      p.finished = true;
-      void p.worker.terminate();
+      if (!p.finished) {
+        p.finished = true;
+        void p.worker.terminate();
+      }
+      p.worker.unref();
     }
   }
 }
