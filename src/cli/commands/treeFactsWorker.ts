@@ -4,17 +4,15 @@
  * reads it too and makes the row of every entry line (parse, preview,
  * tokens: most of the command's work), sending them in file order, in
  * batches, keyed by where each line starts (workerRowFacts.ts joins them to
- * the index). It reads the file in chunks through one buffer; a line too
- * long to parse is passed over without being held. It only reads: every
+ * the index). Its lines are read by the engine's line reading
+ * (forEachEntryLine: blocks through one buffer, the loaders' trim, a line
+ * too long to parse passed over without being held). It only reads: every
  * decision about the file (which lines are entries, their tree) stays with
  * the main thread's index.
  */
-import { closeSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkEntryText } from '../../engine/session/parseLine';
-import { findHeader, trimEnd, trimStart } from '../../engine/session/lineReader';
-import { MAX_PARSED_ENTRY_BYTES } from '../../engine/session/entryLimits';
-import { openRegularFileSync } from '../../engine/session/sessionFile';
+import { forEachEntryLine } from '../../engine/session/lineReader';
 import { ENTRY_KINDS, type EntryKind } from '../../engine/tree/entryPreview';
 import { describeRow, type RowStyle } from './treeRowFacts';
 
@@ -45,7 +43,6 @@ export interface FactsBatch {
 
 export type FactsMessage = FactsBatch | { type: 'done'; through: number } | { type: 'failed'; message: string };
 
-const CHUNK = 4 * 1024 * 1024;
 const BATCH = 4096;
 const KIND_CODES = new Map<EntryKind, number>(ENTRY_KINDS.map((k, i) => [k, i]));
 
@@ -98,102 +95,23 @@ function ends(parts: string[]): Int32Array {
   return out;
 }
 
-/** Where the first line starting at or after `offset` starts (the file's length when none does). */
-function lineStartFrom(fd: number, offset: number): number {
-  if (offset <= 0) return 0;
-  const block = Buffer.allocUnsafe(64 * 1024);
-  for (let at = offset - 1; ; ) {
-    const n = readSync(fd, block, 0, block.length, at);
-    if (n === 0) return at;
-    const nl = block.subarray(0, n).indexOf(10);
-    if (nl >= 0) return at + nl + 1;
-    at += n;
-  }
-}
-
-/** Reads the file and sends the rows of its entry lines in [from, to) (see the module comment). */
+/** Reads the file's lines in [from, to) and sends the rows of its entries (see the module comment). */
 export function makeRows(data: FactsWorkerData, send: (m: FactsMessage, transfer: ArrayBuffer[]) => void): void {
   const batcher = new Batcher(send);
-  const fd = openRegularFileSync(data.file);
-  try {
-    let buf = Buffer.allocUnsafe(CHUNK);
-    let len = 0; // bytes in buf
-    let bufOffset = 0; // file offset of buf[0]
-    let version: number | undefined; // known once the header is read
-    let skipping = false; // inside a line too long to parse: its bytes are dropped up to its end
-    for (;;) {
-      const n = readSync(fd, buf, len, buf.length - len, bufOffset + len);
-      len += n;
-      const eof = n === 0;
-      const view = buf.subarray(0, len);
-      let pos = 0;
-      if (version === undefined) {
-        const found = findHeader(data.file, view, view.lastIndexOf(10) + 1, eof);
-        if (found !== 'need-more') {
-          version = typeof found.header.version === 'number' ? found.header.version : 1;
-          // A version 1 file's entries are migrated as a whole by the loader: its rows come from the index.
-          if (version < 2) break;
-          pos = found.next;
-          const first = lineStartFrom(fd, data.from);
-          if (first > bufOffset + pos) {
-            // A worker for a later part of the file: on from its first line.
-            bufOffset = first;
-            len = 0;
-            continue;
-          }
-        } else if (eof) break;
-      }
-      let past = false; // at a line that starts at or after `to`: the next worker's
-      while (version !== undefined && pos < len) {
-        if (bufOffset + pos >= data.to) {
-          past = true;
-          break;
-        }
-        const nl = view.indexOf(10, pos);
-        if (nl < 0 && !eof) break;
-        const lineEnd = nl < 0 ? len : nl;
-        if (skipping) skipping = false;
-        else {
-          const start = trimStart(view, pos, lineEnd);
-          const end = trimEnd(view, start, lineEnd);
-          if (end > start && end - start <= MAX_PARSED_ENTRY_BYTES) {
-            const checked = checkEntryText(view.toString('utf8', start, end), version);
-            if (checked.ok) {
-              const row = describeRow(checked.entry, data.style);
-              batcher.add(bufOffset + start, checked.entry.id, row.kind, row.text, row.tokens);
-              if (batcher.size >= BATCH) batcher.flush(bufOffset + lineEnd + 1);
-            }
-          }
-        }
-        pos = lineEnd + 1;
-      }
-      if (eof || past) break;
-      if (skipping) {
-        bufOffset += len; // still inside the long line
-        len = 0;
-        continue;
-      }
-      const carry = Math.max(0, len - pos);
-      if (carry > MAX_PARSED_ENTRY_BYTES) {
-        skipping = true;
-        bufOffset += len;
-        len = 0;
-        continue;
-      }
-      if (carry * 2 > buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(bigger, 0, pos, len);
-        buf = bigger;
-      } else buf.copy(buf, 0, pos, len);
-      bufOffset += len - carry;
-      len = carry;
-      batcher.flush(bufOffset);
-    }
-    batcher.flush(bufOffset + len);
-    send({ type: 'done', through: Number.MAX_SAFE_INTEGER }, []);
-  } finally {
-    closeSync(fd);
-  }
+  forEachEntryLine(data.file, {
+    from: data.from,
+    to: data.to,
+    line: (text, start, version) => {
+      const checked = checkEntryText(text, version);
+      if (!checked.ok) return;
+      const row = describeRow(checked.entry, data.style);
+      batcher.add(start, checked.entry.id, row.kind, row.text, row.tokens);
+      if (batcher.size >= BATCH) batcher.flush(start + 1);
+    },
+    read: (through) => batcher.flush(through),
+  });
+  batcher.flush(Number.MAX_SAFE_INTEGER);
+  send({ type: 'done', through: Number.MAX_SAFE_INTEGER }, []);
 }
 
 if (parentPort && (workerData as { arborTreeFacts?: FactsWorkerData } | undefined)?.arborTreeFacts) {

@@ -95,6 +95,30 @@ describe('arbor tree rows made by workers', function () {
     }
   });
 
+  it('long lines: one longer than a read block (6 MB) is made by a worker, one too long to parse (17 MB) comes from the index', async () => {
+    const file = path.join(dir, 'long.jsonl');
+    const msg = (id: string, parentId: string | null, text: string) =>
+      JSON.stringify({ type: 'message', id, parentId, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text }], timestamp: 1 } });
+    const lines = [JSON.stringify({ type: 'session', version: 3, id: 'long', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w' }), msg('a', null, 'first')];
+    lines.push(msg('b', 'a', `six MB ${'x'.repeat(6 * 1024 * 1024)}`), msg('c', 'b', 'between'), msg('d', 'c', `seventeen MB ${'y'.repeat(17 * 1024 * 1024)}`), msg('e', 'd', 'last'));
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    await assertSameRows(file, 'long lines', [1, 3]);
+    const index = await loadSession(file);
+    const all = Array.from({ length: index.entryCount }, (_, i) => i);
+    for (const n of [1, 3]) {
+      const rows = WorkerRowFacts.start(file, readFileSync(file).length, { estimator: 'tokenizer', json: false }, n)!;
+      try {
+        await rows.ready(index, all);
+        const texts = all.map((i) => rows.row(index, i).text);
+        assert.deepEqual({ received: rows.received, fromIndex: rows.fromIndex }, { received: 4, fromIndex: 1 }, `${n} workers`);
+        assert.match(texts[1], /^six MB x+…$/);
+        assert.match(texts[3], /17 MB entry, too large to show/);
+      } finally {
+        rows.close();
+      }
+    }
+  });
+
   it('rows of lines appended after the workers read come from the index', async () => {
     const file = path.join(dir, 'growing.jsonl');
     generateTreeSession({ file, entries: 3000, branchEvery: 10 });
