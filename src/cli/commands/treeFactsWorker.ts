@@ -12,6 +12,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkEntryText } from '../../engine/session/parseLine';
+import { entryTypeOf } from '../../engine/session/entryKinds';
 import { forEachEntryLine } from '../../engine/session/lineReader';
 import { ENTRY_KINDS, type EntryKind } from '../../engine/tree/entryPreview';
 import { describeRow, type RowStyle } from './treeRowFacts';
@@ -32,6 +33,9 @@ export interface FactsBatch {
   /** The ids joined; idEnds[k] is where the k-th ends. */
   ids: string;
   idEnds: Int32Array;
+  /** The entry types joined (a row joins a record of the same type only); typeEnds[k] is where the k-th ends. */
+  types: string;
+  typeEnds: Int32Array;
   /** Index into ENTRY_KINDS. */
   kinds: Uint8Array;
   texts: string;
@@ -49,6 +53,7 @@ const KIND_CODES = new Map<EntryKind, number>(ENTRY_KINDS.map((k, i) => [k, i]))
 class Batcher {
   private starts: number[] = [];
   private ids: string[] = [];
+  private types: string[] = [];
   private kinds: number[] = [];
   private texts: string[] = [];
   private tokens: number[] = [];
@@ -59,9 +64,10 @@ class Batcher {
     return this.starts.length;
   }
 
-  add(start: number, id: string, kind: EntryKind, text: string, tokens: number): void {
+  add(start: number, id: string, type: string, kind: EntryKind, text: string, tokens: number): void {
     this.starts.push(start);
     this.ids.push(id);
+    this.types.push(type);
     this.kinds.push(KIND_CODES.get(kind) ?? KIND_CODES.get('unknown')!);
     this.texts.push(text);
     this.tokens.push(tokens);
@@ -73,6 +79,8 @@ class Batcher {
       starts: Float64Array.from(this.starts),
       ids: this.ids.join(''),
       idEnds: ends(this.ids),
+      types: this.types.join(''),
+      typeEnds: ends(this.types),
       kinds: Uint8Array.from(this.kinds),
       texts: this.texts.join(''),
       textEnds: ends(this.texts),
@@ -81,10 +89,11 @@ class Batcher {
     };
     this.starts = [];
     this.ids = [];
+    this.types = [];
     this.kinds = [];
     this.texts = [];
     this.tokens = [];
-    this.send(batch, [batch.starts.buffer, batch.idEnds.buffer, batch.kinds.buffer, batch.textEnds.buffer, batch.tokens.buffer] as ArrayBuffer[]);
+    this.send(batch, [batch.starts.buffer, batch.idEnds.buffer, batch.typeEnds.buffer, batch.kinds.buffer, batch.textEnds.buffer, batch.tokens.buffer] as ArrayBuffer[]);
   }
 }
 
@@ -105,7 +114,7 @@ export function makeRows(data: FactsWorkerData, send: (m: FactsMessage, transfer
       const checked = checkEntryText(text, version);
       if (!checked.ok) return;
       const row = describeRow(checked.entry, data.style);
-      batcher.add(start, checked.entry.id, row.kind, row.text, row.tokens);
+      batcher.add(start, checked.entry.id, entryTypeOf(checked.entry), row.kind, row.text, row.tokens);
       if (batcher.size >= BATCH) batcher.flush(start + 1);
     },
     read: (through) => batcher.flush(through),

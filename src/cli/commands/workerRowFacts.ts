@@ -47,7 +47,10 @@ interface Part {
  * parsing and describing of every entry, most of `arbor tree`'s work, runs
  * on the other cores. Rows arrive in file order within each part, keyed by
  * where each line starts, and are joined to the index's records (same start,
- * same id). An entry with no row from a worker (a line it could not parse,
+ * id and type: a line whose keys the index read differently, such as a key
+ * written twice, is not joined). A row's text is a slice of its batch's
+ * text, so a batch is kept until its last row is written (rows are written
+ * in about file order, and batches hold 4096 rows). An entry with no row from a worker (a line it could not parse,
  * a line too long to parse, lines appended after it read, a worker that
  * failed) is described from the index, as the in-thread source does.
  */
@@ -73,6 +76,17 @@ export class WorkerRowFacts implements RowSource {
     workers: number,
     private readonly style: RowStyle,
   ) {
+    try {
+      this.startParts(file, size, workers);
+    } catch (err) {
+      // A worker that cannot start (a thread limit, say): none of them is used.
+      this.close();
+      throw err;
+    }
+  }
+
+  private startParts(file: string, size: number, workers: number): void {
+    const style = this.style;
     for (let k = 0; k < workers; k++) {
       const from = Math.floor((size * k) / workers);
       // The last part runs to the end, wherever that is when it gets there.
@@ -94,7 +108,11 @@ export class WorkerRowFacts implements RowSource {
   static start(file: string, size: number, style: RowStyle, workers = Math.min(MAX_WORKERS, Math.max(1, availableParallelism()))): WorkerRowFacts | undefined {
     if (!existsSync(FACTS_WORKER_FILE)) return undefined;
     preventWorkerExitDeadlock();
-    return new WorkerRowFacts(file, size, workers, style);
+    try {
+      return new WorkerRowFacts(file, size, workers, style);
+    } catch {
+      return undefined; // rows are made in the main thread
+    }
   }
 
   private receive(part: Part, m: FactsMessage): void {
@@ -165,7 +183,10 @@ export class WorkerRowFacts implements RowSource {
       const rec = index.record(this.joinAt);
       if (rec.start !== start) continue; // a line the index does not hold as an entry
       const idFrom = k ? b.idEnds[k - 1] : 0;
-      if (rec.id.length === b.idEnds[k] - idFrom && b.ids.startsWith(rec.id, idFrom)) {
+      const typeFrom = k ? b.typeEnds[k - 1] : 0;
+      const same =
+        rec.id.length === b.idEnds[k] - idFrom && b.ids.startsWith(rec.id, idFrom) && rec.type.length === b.typeEnds[k] - typeFrom && b.types.startsWith(rec.type, typeFrom);
+      if (same) {
         this.kinds![this.joinAt] = b.kinds[k];
         this.texts[this.joinAt] = b.texts.slice(k ? b.textEnds[k - 1] : 0, b.textEnds[k]);
         this.tokens![this.joinAt] = b.tokens[k];
@@ -189,10 +210,10 @@ export class WorkerRowFacts implements RowSource {
   }
 
   /**
-   * Stops the workers still reading (an error, or a reader that went away).
-   * One that finished is left to exit on its own: terminating a worker
-   * while it exits could leave the process waiting on it (seen on Node 20
-   * once in a few dozen runs). None keeps the process alive after this.
+   * Stops the workers still reading (an error, or a reader that went away)
+   * and unrefs them all; a worker that finished exits on its own. (What
+   * kept a finished worker from exiting on Node 20 is prevented where the
+   * workers start: preventWorkerExitDeadlock.)
    */
   close(): void {
     for (const p of this.parts) {

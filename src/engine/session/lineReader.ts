@@ -154,12 +154,14 @@ export interface ReadContext {
 
 /**
  * Called with each entry a load parses and the index it gets (its position
- * in file order), as the load reads it. Given one, a fast-mode read parses
- * every line instead of indexing message lines by their keys, and still
- * keeps no message bodies: a caller that reads every entry once (`arbor
- * tree`) parses each line once, during the load, instead of a second time
- * from disk. A line that does not parse is not visited (the index reads it
- * as it would without a visitor).
+ * in file order), as the load reads it. Given one, a fast-mode read also
+ * parses the message lines it indexes by their keys (keeping none of their
+ * bodies): a caller that reads every entry once (`arbor tree` without its
+ * workers) parses each line once, during the load, instead of a second
+ * time from disk. The index is the same with or without a visitor. A line
+ * that does not parse, or whose parse is not what its keys said (a key
+ * written twice: JSON.parse reads the last), is not visited; the index reads
+ * it as it does without a visitor.
  */
 export type EntryVisitor = (index: number, entry: SessionEntry) => void;
 
@@ -186,18 +188,6 @@ export function readRecords(ctx: ReadContext, from: number, to: number, firstLin
     pos = lineEnd + 1;
     if (end === start) continue;
     if ((line & 0x3fff) === 0) ctx.signal?.throwIfAborted();
-    // With a visitor every line is parsed first (it wants every entry); a line that does not parse is read as without one.
-    const parsed = ctx.onEntry && end - start <= MAX_PARSED_ENTRY_BYTES ? checkEntryText(buf.toString('utf8', start, end), version) : undefined;
-    if (parsed?.ok) {
-      const rec = recordFor(parsed.entry, buf, { line, start, end }, ctx.fileOffset);
-      // As the key scan would leave it: a message's body is not kept (it is most of a session), and its parent's id string is shared.
-      if (fast && rec.type === 'message') rec.entry = undefined;
-      const prev = records.length ? records[records.length - 1].id : undefined;
-      if (rec.parentId === prev) rec.parentId = prev;
-      ctx.onEntry!(records.length, parsed.entry);
-      records.push(rec);
-      continue;
-    }
     if (fast) {
       const scanned = scanMessageLine(buf, start, end);
       if (scanned) {
@@ -206,6 +196,13 @@ export function readRecords(ctx: ReadContext, from: number, to: number, firstLin
         if (end - start > MAX_PARSED_ENTRY_BYTES) diagnostics.push({ file, line, message: oversizedEntryMessage(end - start) });
         // Most entries continue the one before: share its id string (one string less kept per entry).
         const prev = records.length ? records[records.length - 1].id : undefined;
+        if (ctx.onEntry && end - start <= MAX_PARSED_ENTRY_BYTES) {
+          // The visitor gets the parsed entry when it is the one the scan read (a repeated key, which JSON.parse reads last, makes it another: not visited).
+          const parsed = checkEntryText(buf.toString('utf8', start, end), version);
+          if (parsed.ok && parsed.entry.type === 'message' && parsed.entry.id === scanned.id && parsed.entry.parentId === scanned.parentId && parsed.entry.message.role === role) {
+            ctx.onEntry(records.length, parsed.entry);
+          }
+        }
         records.push({
           id: scanned.id,
           parentId: scanned.parentId === prev ? prev : scanned.parentId,
@@ -226,11 +223,12 @@ export function readRecords(ctx: ReadContext, from: number, to: number, firstLin
       diagnostics.push({ file, line, message: `${oversizedLineMessage(end - start)}; line skipped` });
       continue;
     }
-    const checked = parsed ?? checkEntryText(buf.toString('utf8', start, end), version);
+    const checked = checkEntryText(buf.toString('utf8', start, end), version);
     if (!checked.ok) {
       diagnostics.push({ file, line, message: checked.message });
       continue;
     }
+    ctx.onEntry?.(records.length, checked.entry);
     records.push(recordFor(checked.entry, buf, { line, start, end }, ctx.fileOffset));
   }
   return line;
@@ -364,6 +362,8 @@ export function forEachEntryLine(file: string, range: EntryLineRange): number | 
         continue;
       }
       const carry = Math.max(0, len - pos);
+      // No header in the first MAX_PARSED_ENTRY_BYTES of blanks and a line: the loader refuses such a file.
+      if (carry > MAX_PARSED_ENTRY_BYTES && version === undefined) return undefined;
       if (carry > MAX_PARSED_ENTRY_BYTES) {
         skipping = true;
         bufOffset += len;

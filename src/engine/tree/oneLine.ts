@@ -5,9 +5,10 @@
  * `max` characters ends with "…".
  *
  * One pass that stops once it has `max + 1` characters of output: a row of a
- * 50 MB tool result costs what its first line costs, and a million rows cost
- * no regex passes. Linear in the characters it reads: a marker's closing
- * search runs to the next marker or line break, and resumes past it.
+ * 50 MB tool result reads its start, and a million rows cost no regex
+ * passes. Linear in the characters it reads: a bold marker's closing search
+ * runs to the next marker of its kind (which may be far: an unclosed `**`
+ * before 50 MB of text reads them once, as the regex did).
  */
 import { isWhitespace } from '../text/whitespace';
 
