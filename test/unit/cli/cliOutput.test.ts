@@ -94,8 +94,9 @@ describe('shortField and sanitizeOutput', () => {
         assertSafe('shortField', s);
         assert.ok(!/\n/.test(s));
         const body = s.endsWith('…') ? s.slice(0, -1) : s;
-        // Every escape is whole: `\u` followed by four hex digits.
-        assert.equal(body.replace(/\\u[0-9A-F]{4}/g, '').includes('\\u') && !text.includes('\\u'), false);
+        // Every escape is whole: `\u` followed by four hex digits (checked when the text has no backslash of its own:
+        // one just before an escape, as in "\\" + ESC + "u", reads as a cut escape once the whole one is removed).
+        if (!text.includes('\\')) assert.equal(body.replace(/\\u[0-9A-F]{4}/g, '').includes('\\u'), false);
         const width = [...body.replace(/\\u[0-9A-F]{4}/g, '123456')].length + (s.endsWith('…') ? 1 : 0);
         assert.ok(width <= max, `${JSON.stringify(s)} is ${width} wide, max ${max}`);
       }),
