@@ -40,7 +40,7 @@ export async function treeCommand(argv: string[], io: Io, options: TreeOptions =
   const style: RowStyle = { estimator: estimatorFrom(p.flags).name, json: Boolean(p.flags.json) };
   const rows = await rowSourceFor(file, style, options);
   try {
-    const index = await openSession(file, rows instanceof RowFacts ? { onEntry: rows.visit } : {});
+    const index = await openSession(file, { onEntry: rows.visit });
     reportDiagnostics(io, index);
     await writeLines(io, style.json ? jsonLines(index, rows) : drawTree(index, rows));
   } finally {

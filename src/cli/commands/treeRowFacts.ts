@@ -1,7 +1,7 @@
 import { entryPreview, type EntryKind } from '../../engine/tree/entryPreview';
 import { ONE_LINE_MAX } from '../../engine/tree/oneLine';
 import { rowPreview } from '../../engine/tree/rowPreview';
-import { detachedText } from '../../engine/tree/detachedText';
+import { detachedText } from '../../engine/text/detachedText';
 import { countEntryTokens, entryTokens } from '../../engine/tokens/entryTokens';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
 import type { EntryPreview } from '../../engine/tree/entryPreview';
@@ -50,6 +50,8 @@ export function rowFromIndex(index: SessionIndex, i: number, style: RowStyle): R
 
 /** Where the tree's rows come from: made during the load (RowFacts) or by a worker (WorkerRowFacts). */
 export interface RowSource {
+  /** The load's visitor, for a source that makes rows as the load parses entries. */
+  readonly visit?: EntryVisitor;
   /** Entry i's row (call after ready() for it). */
   row(index: SessionIndex, i: number): Row;
   /** Lets a row's text go once it is written. */

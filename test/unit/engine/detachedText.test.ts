@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { detachedText } from '../../../src/engine/tree/detachedText';
+import { detachedText } from '../../../src/engine/text/detachedText';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
