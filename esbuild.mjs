@@ -1,10 +1,11 @@
 // Bundles the extension host code, the CLI and (when present) the webview script,
 // and writes the tokenizer's table next to them (dist/o200k.bin, read at run time).
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeO200kTable } from './scripts/o200kTable.mjs';
 
 const watch = process.argv.includes('--watch');
+const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
 const production = process.argv.includes('--production');
 
 /** @type {import('esbuild').BuildOptions[]} */
@@ -34,6 +35,18 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+  },
+  {
+    // Arbor's bridge, a Pi extension: `arbor pi-bridge install` copies it into Pi's extensions folder.
+    // Node built-ins only; Pi loads it with jiti (an ES module with a default export).
+    entryPoints: ['src/piBridge/bridge.ts'],
+    outfile: 'dist/piBridge.js',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: false,
+    define: { ARBOR_BRIDGE_VERSION: JSON.stringify(version) },
+    banner: { js: `// arbor-pi-bridge ${version}: Arbor's bridge for the Pi coding agent (installed by \`arbor pi-bridge install\`; remove with \`arbor pi-bridge uninstall\`).` },
   },
   {
     entryPoints: ['src/webview/main.ts'],

@@ -10,6 +10,8 @@ import { upgradeCommand } from './commands/upgrade';
 import { filesCommand } from './commands/files';
 import { restoreCommand } from './commands/restore';
 import { exportCommand } from './commands/export';
+import { labelCommand } from './commands/label';
+import { piBridgeCommand } from './commands/piBridge';
 import type { Io } from './output';
 
 export type Command = (argv: string[], io: Io) => Promise<number>;
@@ -27,4 +29,6 @@ export const commands: Record<string, Command> = {
   files: filesCommand,
   restore: restoreCommand,
   export: exportCommand,
+  label: labelCommand,
+  'pi-bridge': piBridgeCommand,
 };

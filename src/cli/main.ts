@@ -1,6 +1,8 @@
 import { ArborUsageError, SessionFormatError } from '../engine/session/diagnostics';
 import { SettingsError } from '../engine/settings/piSettings';
 import { StaleSessionError } from '../engine/session/writer';
+import { PiRunningError } from '../engine/livePi/writeRoute';
+import { BridgeError } from '../engine/livePi/client';
 import { processIo, sanitizedIo, type Io } from './output';
 import { commands } from './commands';
 import { redact, redactKnownSecrets, rememberEnvironmentSecrets } from '../engine/secrets/redact';
@@ -25,9 +27,15 @@ usage:
   arbor files FILE [--leaf ID] [--json]
   arbor restore FILE --to ID [--cwd DIR] [--dry-run] [--delete-created] [--json]
   arbor export FILE [--leaf ID] [--format md|html] [--out PATH]   (stdout by default)
+  arbor label FILE --entry ID (--label TEXT | --clear) [--force] [--json]
+  arbor pi-bridge (install | uninstall | status [FILE]) [--json]
+
+compact, navigate and label write through a running Pi that has Arbor's bridge ("via": "pi"); while
+a Pi without the bridge runs in the session's folder they write nothing and exit 3 (--force writes anyway).
 
 The token estimator defaults to tokenizer (o200k, gpt-tokenizer's counts); chars is Pi's chars/4 estimate.
-Exit codes: 0 success, 2 bad input (the message names the file and line), 1 anything else.`;
+Exit codes: 0 success, 2 bad input (the message names the file and line), 3 a running Pi without the bridge
+holds the session (nothing written), 1 anything else.`;
 
 /** Runs one CLI invocation and returns its exit code. */
 export async function runCli(argv: string[], rawIo: Io = processIo): Promise<number> {
@@ -53,9 +61,17 @@ export async function runCli(argv: string[], rawIo: Io = processIo): Promise<num
 }
 
 function reportError(err: unknown, io: Io): number {
+  if (err instanceof PiRunningError) {
+    io.err(`arbor: ${err.message}`);
+    return 3;
+  }
   if (err instanceof SessionFormatError || err instanceof SettingsError || err instanceof ArborUsageError) {
     io.err(`arbor: ${err.message}`);
     return 2;
+  }
+  if (err instanceof BridgeError) {
+    io.err(`arbor: through the running Pi: ${err.message}`);
+    return 1;
   }
   if (err instanceof StaleSessionError) {
     io.err(`arbor: ${err.message}`);

@@ -4,25 +4,31 @@ import { SUMMARIZER_FLAGS, interruptSignal, summarizerFrom } from '../summarizer
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { compactSession } from '../../engine/operations/compact';
 import { entryIdsAt } from '../../engine/compaction/planCompaction';
+import { FORCE_FLAG, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
 
-const USAGE = 'arbor compact FILE [--instructions TEXT] [--provider offline|openai|anthropic] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--keep-recent-tokens N] [--estimator chars|tokenizer] [--json]';
+const USAGE = 'arbor compact FILE [--instructions TEXT] [--provider offline|openai|anthropic] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--keep-recent-tokens N] [--estimator chars|tokenizer] [--force] [--json]';
 
 export async function compactCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { ...SUMMARIZER_FLAGS, instructions: { type: 'string' }, 'keep-recent-tokens': { type: 'string' }, estimator: { type: 'string' } });
+  const p = parseCommand(argv, { ...SUMMARIZER_FLAGS, instructions: { type: 'string' }, 'keep-recent-tokens': { type: 'string' }, estimator: { type: 'string' }, ...FORCE_FLAG });
   const file = requireFile(p, USAGE);
   const keep = intFlag(p.flags, 'keep-recent-tokens');
   const estimator = estimatorFrom(p.flags);
   const summarizer = summarizerFrom(p.flags);
   const index = await openSession(file);
   reportDiagnostics(io, index);
+  const signal = interruptSignal();
+  // Before the summary is made: a running Pi without the bridge stops here (nothing to throw away later).
+  const route = await writeRouteFor(index, p.flags, signal);
   const result = await compactSession({
     file,
     index,
+    route,
+    leafId: plannedLeaf(route),
     summarizer,
     customInstructions: stringFlag(p.flags, 'instructions'),
     compaction: { keepRecentTokens: keep },
     estimator: estimator.name,
-    signal: interruptSignal(),
+    signal,
   });
   if (result.kind !== 'compacted') {
     if (p.flags.json) printJson(io, { nothingToCompact: result.kind === 'nothing', cancelled: result.kind === 'cancelled', reason: result.reason });
@@ -38,10 +44,12 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
       isSplitTurn: proposal.plan.isSplitTurn,
       provider: summarizer.provider,
       model: summarizer.model,
+      via: route.via,
     });
     return 0;
   }
   io.out(`compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${entry.tokensBefore} tokens before`);
+  if (route.via === 'pi') io.out(`written by the running Pi (pid ${route.state.pid}), which continues from the compaction`);
   io.out('');
   io.out(entry.summary);
   return 0;

@@ -4,8 +4,9 @@ import { SUMMARIZER_FLAGS, interruptSignal, summarizerFrom } from '../summarizer
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { navigateSession } from '../../engine/operations/navigate';
 import { ArborUsageError } from '../../engine/session/diagnostics';
+import { FORCE_FLAG, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
 
-const USAGE = 'arbor navigate FILE --to ID [--summarize] [--instructions TEXT] [--replace-instructions] [--label TEXT] [--provider ...] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--json]';
+const USAGE = 'arbor navigate FILE --to ID [--summarize] [--instructions TEXT] [--replace-instructions] [--label TEXT] [--provider ...] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--force] [--json]';
 
 export async function navigateCommand(argv: string[], io: Io): Promise<number> {
   const p = parseCommand(argv, {
@@ -16,6 +17,7 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     'replace-instructions': { type: 'boolean' },
     label: { type: 'string' },
     estimator: { type: 'string' },
+    ...FORCE_FLAG,
   });
   const file = requireFile(p, USAGE);
   const to = stringFlag(p.flags, 'to');
@@ -27,9 +29,13 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
   const summarizer = summarize ? summarizerFrom(p.flags) : undefined;
   const index = await openSession(file);
   reportDiagnostics(io, index);
+  const signal = interruptSignal();
+  const route = await writeRouteFor(index, p.flags, signal);
   const result = await navigateSession({
     file,
     index,
+    route,
+    fromId: plannedLeaf(route),
     targetId: to,
     summarize,
     customInstructions: instructions,
@@ -37,7 +43,7 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     label: stringFlag(p.flags, 'label'),
     summarizer,
     estimator: estimator.name,
-    signal: interruptSignal(),
+    signal,
   });
   if ('kind' in result) {
     if (p.flags.json) printJson(io, { moved: false, reason: result.reason });
@@ -45,10 +51,10 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (p.flags.json) {
-    printJson(io, { moved: true, newLeafId: result.newLeafId, editorText: result.editorText, entries: result.written, summaryEntry: result.summaryEntry ?? null });
+    printJson(io, { moved: true, newLeafId: result.newLeafId, editorText: result.editorText, entries: result.written, summaryEntry: result.summaryEntry ?? null, via: route.via });
     return 0;
   }
-  io.out(`moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map((e) => `${e.type} ${e.id}`).join(', ')}`);
+  io.out(`moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map((e) => `${e.type} ${e.id}`).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`);
   if (result.editorText !== null) io.out(`text to edit and resend: ${result.editorText}`);
   if (result.summaryEntry) io.out(`\n${result.summaryEntry.summary}`);
   return 0;

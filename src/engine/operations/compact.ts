@@ -11,12 +11,16 @@ import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { buildSummaryRequest, mergeSplitTurnSummary } from '../summarize/prompts';
 import { addOptionalUsage, type Summarizer } from '../summarize/summarizer';
 import { redactKnownSecrets } from '../secrets/redact';
+import { StaleSessionError } from '../session/writeErrors';
 import { ensurePinned, formatPinnedBlock, stripPinned } from '../compaction/pins';
 import { resolveSettings, type SettingsOverrides } from './sessionSettings';
 import type { HookBus } from '../hooks/hookBus';
 import type { CompactionReason, HookCompaction } from '../hooks/events';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { CompactionEntry, Usage } from '../session/types';
+import { requestCompact } from '../livePi/client';
+import { entriesWrittenByPi } from '../livePi/writtenByPi';
+import type { WriteRoute } from '../livePi/writeRoute';
 
 export interface CompactOptions extends SettingsOverrides {
   file: string;
@@ -29,6 +33,10 @@ export interface CompactOptions extends SettingsOverrides {
   includeThinking?: boolean;
   /** An already loaded index of `file` (it is refreshed from the file's new bytes). */
   index?: SessionIndex;
+  /** Plan at this entry instead of the file's last one (a live Pi's leaf, which a move without a summary left elsewhere). */
+  leafId?: string | null;
+  /** Where the entry is written (default: the file). */
+  route?: WriteRoute;
   signal?: AbortSignal;
 }
 
@@ -61,9 +69,10 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   const index = options.index ?? (await loadSession(options.file, { signal }));
   const estimatorName = options.estimator ?? 'tokenizer';
   const estimator = estimatorByName(estimatorName);
-  const model = contextSettings(index, index.pathTo(index.leafIndex)).model;
+  const leafIndex = leafIndexOf(index, options.leafId);
+  const model = contextSettings(index, index.pathTo(leafIndex)).model;
   const { compaction: settings } = await resolveSettings(index.header.cwd, model, options);
-  const plan = planCompaction(index, { settings, estimator, signal });
+  const plan = planCompaction(index, { settings, estimator, signal, leafIndex });
   if (plan.kind === 'nothing') return plan;
   const p = plan.projection;
   const history = messagesAt(p, plan.summarizePositions);
@@ -138,6 +147,15 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   };
 }
 
+/** The index of `leafId` (undefined: the file's leaf; null: before the first entry). */
+function leafIndexOf(index: SessionIndex, leafId: string | null | undefined): number {
+  if (leafId === undefined) return index.leafIndex;
+  if (leafId === null) return -1;
+  const i = index.indexOf(leafId);
+  if (i < 0) throw new StaleSessionError(`the leaf ${leafId} is not in ${index.file} yet; reload the session and try again`);
+  return i;
+}
+
 function hookProposal(index: SessionIndex, plan: CompactionPlan, c: HookCompaction, settings: CompactionSettings, estimator: EstimatorName): CompactionProposal {
   return {
     kind: 'proposal',
@@ -162,6 +180,8 @@ export interface ApplyCompactionOptions {
   signal?: AbortSignal;
   /** See AppendOptions.beforeWrite. */
   beforeWrite?: AppendOptions['beforeWrite'];
+  /** Where the entry is written (default: the file). Through Pi, Pi appends it and moves its own leaf. */
+  route?: WriteRoute;
 }
 
 /**
@@ -189,6 +209,18 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
   if (proposal.usage !== undefined) entry.usage = proposal.usage;
   if (proposal.fromHook) entry.fromHook = true;
   if (system) entry.systemMessage = { ...system, timestamp: now.getTime() };
+  if (options.route?.via === 'pi') {
+    // Pi writes the entry itself (with its own fields) and its memory follows: the approved text, nothing else.
+    const result = await requestCompact(
+      options.route.entry,
+      { expectedLeafId: proposal.leafId, summary, firstKeptEntryId: proposal.firstKeptEntryId, tokensBefore, details: proposal.details },
+      { signal: options.signal },
+    );
+    const [piEntry] = await entriesWrittenByPi(index, result, options.signal);
+    const compaction = expectEntryOfType(piEntry, 'compaction');
+    await options.hooks?.emit('session_compact', { file: index.file, entry: compaction, fromHook: proposal.fromHook });
+    return compaction;
+  }
   const [written] = await appendEntries(index, [entry], {
     expectedLeafId: proposal.leafId,
     signal: options.signal,
@@ -210,7 +242,7 @@ export async function compactSession(options: CompactOptions): Promise<CompactRe
   try {
     const proposal = await proposeCompaction(options);
     if (proposal.kind !== 'proposal') return proposal;
-    const entry = await applyCompaction(proposal, { hooks: options.hooks, signal: options.signal });
+    const entry = await applyCompaction(proposal, { hooks: options.hooks, signal: options.signal, route: options.route });
     return { kind: 'compacted', entry, proposal };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));

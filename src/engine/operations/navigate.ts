@@ -12,6 +12,9 @@ import type { Summarizer } from '../summarize/summarizer';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { BranchSummaryEntry, SessionEntry, Usage } from '../session/types';
 import { redactKnownSecrets } from '../secrets/redact';
+import { requestNavigate } from '../livePi/client';
+import { entriesWrittenByPi } from '../livePi/writtenByPi';
+import type { WriteRoute } from '../livePi/writeRoute';
 
 /** customType of the entry Arbor appends to persist a leaf move without a summary (spec 6.5). */
 export const ARBOR_LEAF_MARKER = 'arbor/leaf-move';
@@ -33,6 +36,10 @@ export interface NavigateOptions extends SettingsOverrides {
   hooks?: HookBus;
   includeThinking?: boolean;
   index?: SessionIndex;
+  /** Leave from this entry instead of the file's leaf (a live Pi's leaf, which a move without a summary left elsewhere). */
+  fromId?: string | null;
+  /** Where the jump is written (default: the file). */
+  route?: WriteRoute;
   signal?: AbortSignal;
 }
 
@@ -55,11 +62,12 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   const signal = options.signal ?? new AbortController().signal;
   const index = options.index ?? (await loadSession(options.file, { signal }));
   if (!index.has(options.targetId)) throw new ArborUsageError(`entry "${options.targetId}" is not in ${index.file}`);
-  if (index.leafId === options.targetId) return { kind: 'nothing', reason: `${options.targetId} is already the current leaf` };
+  const fromId = options.fromId === undefined ? index.leafId : options.fromId;
+  if (fromId === options.targetId) return { kind: 'nothing', reason: `${options.targetId} is already the current leaf` };
   const { pi } = await resolveSettings(index.header.cwd, null, options);
   const contextWindow = options.summarizer?.contextWindow ?? 128000;
   const budget = Math.max(0, contextWindow - (options.branchSummaryReserveTokens ?? pi.branchSummary.reserveTokens));
-  const plan = planBranch(index, { targetId: options.targetId, budget, estimator: estimatorByName(options.estimator ?? 'tokenizer') });
+  const plan = planBranch(index, { targetId: options.targetId, fromId: fromId ?? undefined, budget, estimator: estimatorByName(options.estimator ?? 'tokenizer') });
 
   let customInstructions = options.customInstructions;
   let replaceInstructions = options.replaceInstructions;
@@ -143,6 +151,8 @@ export interface ApplyNavigationOptions {
   signal?: AbortSignal;
   /** See AppendOptions.beforeWrite. */
   beforeWrite?: AppendOptions['beforeWrite'];
+  /** Where the jump is written (default: the file). Through Pi, Pi writes the entries and moves its own leaf. */
+  route?: WriteRoute;
 }
 
 /**
@@ -152,6 +162,7 @@ export interface ApplyNavigationOptions {
  */
 export async function applyNavigation(proposal: NavigationProposal, options: ApplyNavigationOptions = {}): Promise<NavigationResult> {
   const { index } = proposal;
+  if (options.route?.via === 'pi') return navigateThroughPi(proposal, options.route, options);
   const entries: NewEntry[] = [];
   const firstId = newEntryId(index.hasId);
   if (proposal.summary) {
@@ -174,9 +185,24 @@ export async function applyNavigation(proposal: NavigationProposal, options: App
   return { written, summaryEntry, newLeafId: proposal.newLeafId, editorText: proposal.editorText };
 }
 
+/** The jump done by the live Pi itself: Pi writes the branch summary (the approved text) or records the move, and moves its leaf. */
+async function navigateThroughPi(proposal: NavigationProposal, route: Extract<WriteRoute, { via: 'pi' }>, options: ApplyNavigationOptions): Promise<NavigationResult> {
+  const { index } = proposal;
+  const summary = proposal.summary ? { text: redactKnownSecrets(options.summary ?? proposal.summary.text), details: proposal.summary.details } : undefined;
+  const result = await requestNavigate(
+    route.entry,
+    { expectedLeafId: proposal.oldLeafId, targetId: proposal.plan.targetId, summary, label: proposal.label },
+    { signal: options.signal },
+  );
+  const written = await entriesWrittenByPi(index, result, options.signal);
+  const summaryEntry = written.find((e): e is BranchSummaryEntry => e.type === 'branch_summary');
+  await options.hooks?.emit('session_tree', { file: index.file, oldLeafId: proposal.oldLeafId, newLeafId: proposal.newLeafId, summaryEntry, written });
+  return { written, summaryEntry, newLeafId: proposal.newLeafId, editorText: proposal.editorText };
+}
+
 /** propose + apply. */
 export async function navigateSession(options: NavigateOptions): Promise<NavigationResult | { kind: 'cancelled' | 'nothing'; reason: string }> {
   const proposal = await proposeNavigation(options);
   if (proposal.kind !== 'proposal') return proposal;
-  return applyNavigation(proposal, { hooks: options.hooks, signal: options.signal });
+  return applyNavigation(proposal, { hooks: options.hooks, signal: options.signal, route: options.route });
 }

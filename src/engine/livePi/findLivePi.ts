@@ -1,0 +1,55 @@
+import { listRegistry, sameFile, type RegistryEntry } from './registry';
+import { requestState } from './client';
+import { piProcessesIn, type PiProcess } from './piProcesses';
+import type { PiState } from './protocol';
+
+/**
+ * Whether a running Pi holds a session file, and how Arbor can reach it:
+ * - `bridge`: a Pi with Arbor's bridge announced this file and answered its state;
+ * - `unbridged`: no bridge holds it, but Pi processes run in the session's
+ *   working directory (one of them may hold it: a write to the file would
+ *   not reach its memory);
+ * - `none`: no Pi to worry about.
+ */
+export type LivePi =
+  | { kind: 'bridge'; entry: RegistryEntry; state: PiState }
+  | { kind: 'unbridged'; processes: PiProcess[] }
+  | { kind: 'none' };
+
+export interface FindLivePiOptions {
+  /** Pi's agent folder (where the bridge registry lives). */
+  agentDir: string;
+  /** The session's working directory (for Pi processes without the bridge); omitted: not looked for. */
+  cwd?: string;
+  signal?: AbortSignal;
+  /** How long a bridge may take to answer its state, in ms. */
+  timeoutMs?: number;
+}
+
+/** Live bridges of an agent folder with their state (those that answer). */
+export async function liveBridges(agentDir: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<{ entry: RegistryEntry; state: PiState }[]> {
+  const out: { entry: RegistryEntry; state: PiState }[] = [];
+  for (const { entry } of await listRegistry(agentDir)) {
+    try {
+      out.push({ entry, state: await requestState(entry, { signal: options.signal, timeoutMs: options.timeoutMs ?? 3000 }) });
+    } catch {
+      options.signal?.throwIfAborted();
+      // a process that announced a bridge but does not answer (hung, or the pid was reused): not reachable
+    }
+  }
+  return out;
+}
+
+export async function findLivePi(file: string, options: FindLivePiOptions): Promise<LivePi> {
+  const bridges = await liveBridges(options.agentDir, options);
+  for (const b of bridges) {
+    if ((await sameFile(b.state.sessionFile || b.entry.sessionFile, file)) || (await sameFile(b.entry.sessionFile, file))) {
+      return { kind: 'bridge', entry: b.entry, state: b.state };
+    }
+  }
+  if (options.cwd === undefined) return { kind: 'none' };
+  // A Pi whose bridge announced another session does not hold this one.
+  const bridged = new Set(bridges.map((b) => b.entry.pid));
+  const processes = (await piProcessesIn(options.cwd)).filter((p) => !bridged.has(p.pid));
+  return processes.length > 0 ? { kind: 'unbridged', processes } : { kind: 'none' };
+}

@@ -1,0 +1,184 @@
+/**
+ * The Arbor ⇄ Pi bridge protocol: newline-delimited JSON over a local socket
+ * (Unix socket, named pipe on Windows), one request line, one response line.
+ * Shared, word for word, by the bridge running inside Pi (src/piBridge) and
+ * Arbor's client (client.ts): the one definition of what may be asked.
+ *
+ * Only four operations exist: `state`, `compact`, `navigate`, `label`. No
+ * prompts, no shell, no paths: whoever holds the token can change what Pi's
+ * session holds in exactly the ways Arbor already can by writing the file.
+ */
+
+export const PROTOCOL_VERSION = 1;
+/** A request line larger than this is refused and the connection closed (a summary is at most ~1M characters). */
+export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+/** A response line larger than this is refused by the client. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+/** How long the bridge waits for Pi to become idle, at most, whatever the request asks. */
+export const MAX_IDLE_WAIT_MS = 120_000;
+/** Default wait for idle when the request names none. */
+export const DEFAULT_IDLE_WAIT_MS = 15_000;
+
+export type BridgeOp = 'state' | 'compact' | 'navigate' | 'label';
+
+interface RequestBase {
+  v: number;
+  token: string;
+  /** Echoed in the response. */
+  id?: string;
+}
+
+export interface StateRequest extends RequestBase {
+  op: 'state';
+}
+
+export interface CompactRequest extends RequestBase {
+  op: 'compact';
+  /** The leaf the compaction was planned at; Pi refuses if its own leaf is another. */
+  expectedLeafId: string;
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: unknown;
+  waitMs?: number;
+}
+
+export interface NavigateRequest extends RequestBase {
+  op: 'navigate';
+  expectedLeafId: string | null;
+  targetId: string;
+  /** The approved branch summary, or absent for a plain move. */
+  summary?: { text: string; details?: unknown };
+  label?: string;
+  waitMs?: number;
+}
+
+export interface LabelRequest extends RequestBase {
+  op: 'label';
+  entryId: string;
+  /** The new label, or null to clear it. */
+  label: string | null;
+  waitMs?: number;
+}
+
+export type BridgeRequest = StateRequest | CompactRequest | NavigateRequest | LabelRequest;
+
+export interface PiState {
+  pid: number;
+  piVersion: string;
+  bridgeVersion: string;
+  sessionFile: string;
+  sessionId: string;
+  cwd: string;
+  leafId: string | null;
+  idle: boolean;
+  model: { provider: string; id: string } | null;
+  /** Pi's own figure (its last usage after the latest compaction, plus an estimate); tokens null when Pi does not know yet. */
+  contextUsage: { tokens: number | null; contextWindow: number; percent: number | null } | null;
+}
+
+export interface WriteResult {
+  /** The entries Pi appended (ids), in order. */
+  entryIds: string[];
+  /** Pi's leaf after the operation. */
+  leafId: string | null;
+  /** For navigate: the text Pi put back into its editor (a user message's), or null. */
+  editorText?: string | null;
+}
+
+export type BridgeErrorCode = 'unauthorized' | 'version' | 'bad-request' | 'too-large' | 'unknown-op' | 'busy' | 'stale' | 'not-found' | 'failed';
+
+export type BridgeResponse =
+  | { v: number; id?: string; ok: true; result: PiState | WriteResult }
+  | { v: number; id?: string; ok: false; error: { code: BridgeErrorCode; message: string } };
+
+/** A request that does not have the right shape: the message says which field. */
+export class BridgeRequestError extends Error {
+  constructor(
+    readonly code: BridgeErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BridgeRequestError';
+  }
+}
+
+type Obj = Record<string, unknown>;
+
+function isObject(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(o: Obj, key: string, max = 256): string {
+  const v = o[key];
+  if (typeof v !== 'string' || v.length === 0 || v.length > max) throw new BridgeRequestError('bad-request', `"${key}" must be a non-empty string of at most ${max} characters`);
+  return v;
+}
+
+function optionalWait(o: Obj): number | undefined {
+  const v = o.waitMs;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new BridgeRequestError('bad-request', '"waitMs" must be a non-negative number');
+  return Math.min(v, MAX_IDLE_WAIT_MS);
+}
+
+/**
+ * Checks a parsed request line's shape (not its token: the bridge compares
+ * that in constant time). Unknown fields are ignored; a wrong type is an error
+ * naming the field.
+ */
+export function validateRequest(raw: unknown): BridgeRequest {
+  if (!isObject(raw)) throw new BridgeRequestError('bad-request', 'a request is a JSON object');
+  if (raw.v !== PROTOCOL_VERSION) throw new BridgeRequestError('version', `protocol version ${JSON.stringify(raw.v) ?? 'missing'} is not supported (this bridge speaks ${PROTOCOL_VERSION})`);
+  if (typeof raw.token !== 'string') throw new BridgeRequestError('unauthorized', 'missing token');
+  const base: RequestBase = { v: PROTOCOL_VERSION, token: raw.token };
+  if (typeof raw.id === 'string' && raw.id.length <= 64) base.id = raw.id;
+  switch (raw.op) {
+    case 'state':
+      return { ...base, op: 'state' };
+    case 'compact': {
+      const summary = raw.summary;
+      if (typeof summary !== 'string' || !summary.trim()) throw new BridgeRequestError('bad-request', '"summary" must be a non-empty string');
+      const tokensBefore = raw.tokensBefore;
+      if (typeof tokensBefore !== 'number' || !Number.isFinite(tokensBefore) || tokensBefore < 0) throw new BridgeRequestError('bad-request', '"tokensBefore" must be a non-negative number');
+      return { ...base, op: 'compact', expectedLeafId: str(raw, 'expectedLeafId'), summary, firstKeptEntryId: str(raw, 'firstKeptEntryId'), tokensBefore, details: raw.details, waitMs: optionalWait(raw) };
+    }
+    case 'navigate': {
+      let summary: NavigateRequest['summary'];
+      if (raw.summary !== undefined) {
+        if (!isObject(raw.summary) || typeof raw.summary.text !== 'string' || !raw.summary.text.trim()) throw new BridgeRequestError('bad-request', '"summary.text" must be a non-empty string');
+        summary = { text: raw.summary.text, details: raw.summary.details };
+      }
+      const label = raw.label === undefined ? undefined : str(raw, 'label', 4096);
+      const expectedLeafId = raw.expectedLeafId === null ? null : str(raw, 'expectedLeafId');
+      return { ...base, op: 'navigate', expectedLeafId, targetId: str(raw, 'targetId'), summary, label, waitMs: optionalWait(raw) };
+    }
+    case 'label': {
+      const label = raw.label === null ? null : str(raw, 'label', 4096);
+      return { ...base, op: 'label', entryId: str(raw, 'entryId'), label, waitMs: optionalWait(raw) };
+    }
+    default:
+      throw new BridgeRequestError('unknown-op', `unknown operation ${JSON.stringify(String(raw.op)).slice(0, 80)}; this bridge knows state, compact, navigate and label`);
+  }
+}
+
+/** Checks a response line's shape (client side): anything else is a broken or foreign peer. */
+export function validateResponse(raw: unknown): BridgeResponse {
+  if (!isObject(raw) || typeof raw.ok !== 'boolean') throw new Error('the bridge answered something that is not a bridge response');
+  if (raw.ok) {
+    if (!isObject(raw.result)) throw new Error('the bridge answered without a result');
+    return raw as BridgeResponse;
+  }
+  const error = isObject(raw.error) ? raw.error : {};
+  const code = typeof error.code === 'string' ? (error.code as BridgeErrorCode) : 'failed';
+  const message = typeof error.message === 'string' ? error.message.slice(0, 2000) : 'the bridge reported an error';
+  return { v: typeof raw.v === 'number' ? raw.v : 0, ok: false, error: { code, message } };
+}
+
+export function isPiState(v: unknown): v is PiState {
+  return isObject(v) && typeof v.pid === 'number' && typeof v.sessionFile === 'string' && typeof v.idle === 'boolean' && (v.leafId === null || typeof v.leafId === 'string');
+}
+
+export function isWriteResult(v: unknown): v is WriteResult {
+  return isObject(v) && Array.isArray(v.entryIds) && v.entryIds.every((id) => typeof id === 'string') && (v.leafId === null || typeof v.leafId === 'string');
+}

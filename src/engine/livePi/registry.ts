@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { promises as fsp, constants as fsConstants } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/**
+ * Where a live Pi with Arbor's bridge announces itself: one registry file per
+ * running session in `<Pi agent folder>/arbor-bridge/` (mode 0700, owned by
+ * the user), each `<pid>-<random>.json` (mode 0600) naming the session file,
+ * the endpoint and a random token. Written by the bridge (src/piBridge), read
+ * by Arbor (findLivePi.ts). Node built-ins only: the bridge bundles this file.
+ */
+
+export const REGISTRY_FORMAT = 1;
+export const BRIDGE_FOLDER = 'arbor-bridge';
+/** Longest Unix socket path the kernels we run on accept (sun_path is 108 bytes on Linux, 104 on macOS). */
+const MAX_SOCKET_PATH = 100;
+
+export interface RegistryEntry {
+  format: number;
+  pid: number;
+  piVersion: string;
+  bridgeVersion: string;
+  sessionFile: string;
+  sessionId: string;
+  cwd: string;
+  endpoint: string;
+  token: string;
+  startedAt: string;
+}
+
+export function bridgeFolder(agentDir: string): string {
+  return path.join(agentDir, BRIDGE_FOLDER);
+}
+
+/**
+ * The folder Arbor's bridge files live in, made 0700 if missing. A folder
+ * that is a link, is owned by someone else or can be reached by others is
+ * refused: nobody else may place or read an endpoint there.
+ */
+export async function ensurePrivateFolder(dir: string): Promise<void> {
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  const st = await fsp.lstat(dir);
+  if (!st.isDirectory()) throw new Error(`${dir} is not a folder`);
+  if (process.platform !== 'win32') {
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
+    if ((st.mode & 0o077) !== 0) await fsp.chmod(dir, 0o700);
+  }
+}
+
+/**
+ * The endpoint of one bridge: a Unix socket in the private folder, or, where
+ * that path would be too long for a socket, one in a private folder under the
+ * system's temporary folder named after the agent folder; a named pipe on Windows.
+ */
+export function endpointPath(agentDir: string, name: string): { endpoint: string; folder: string | null } {
+  if (process.platform === 'win32') return { endpoint: `\\\\.\\pipe\\arbor-bridge-${name}`, folder: null };
+  const folder = bridgeFolder(agentDir);
+  const endpoint = path.join(folder, `${name}.sock`);
+  if (Buffer.byteLength(endpoint) <= MAX_SOCKET_PATH) return { endpoint, folder };
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  const short = path.join(os.tmpdir(), `arbor-bridge-${uid}`, createHash('sha256').update(agentDir).digest('hex').slice(0, 12));
+  return { endpoint: path.join(short, `${name}.sock`), folder: short };
+}
+
+/** Writes an entry atomically (temporary file, then rename) with mode 0600. */
+export async function writeRegistryEntry(agentDir: string, name: string, entry: RegistryEntry): Promise<string> {
+  const dir = bridgeFolder(agentDir);
+  await ensurePrivateFolder(dir);
+  const file = path.join(dir, `${name}.json`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fh = await fsp.open(tmp, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | (fsConstants.O_NOFOLLOW ?? 0), 0o600);
+  try {
+    await fh.writeFile(JSON.stringify(entry));
+  } finally {
+    await fh.close();
+  }
+  await fsp.rename(tmp, file);
+  return file;
+}
+
+export async function removeQuietly(file: string): Promise<void> {
+  await fsp.rm(file, { force: true }).catch(() => undefined);
+}
+
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function isEntry(v: unknown): v is RegistryEntry {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    o.format === REGISTRY_FORMAT &&
+    typeof o.pid === 'number' &&
+    typeof o.sessionFile === 'string' &&
+    typeof o.endpoint === 'string' &&
+    typeof o.token === 'string' &&
+    o.token.length >= 32 &&
+    typeof o.piVersion === 'string' &&
+    typeof o.bridgeVersion === 'string' &&
+    typeof o.cwd === 'string' &&
+    typeof o.sessionId === 'string'
+  );
+}
+
+export interface ListedEntry {
+  file: string;
+  entry: RegistryEntry;
+}
+
+/**
+ * The live bridges announced in an agent folder. An entry whose process is
+ * gone is stale: it is removed (with its socket) and not listed. Files that
+ * are not ours, are not regular, can be read by others or do not parse are
+ * passed over. A missing folder holds none.
+ */
+export async function listRegistry(agentDir: string): Promise<ListedEntry[]> {
+  const dir = bridgeFolder(agentDir);
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return [];
+  }
+  const out: ListedEntry[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const file = path.join(dir, name);
+    const entry = await readEntry(file);
+    if (!entry) continue;
+    if (!isProcessAlive(entry.pid)) {
+      await removeQuietly(file);
+      if (!entry.endpoint.startsWith('\\\\')) await removeQuietly(entry.endpoint);
+      continue;
+    }
+    out.push({ file, entry });
+  }
+  return out;
+}
+
+async function readEntry(file: string): Promise<RegistryEntry | undefined> {
+  let fh: fsp.FileHandle | undefined;
+  try {
+    fh = await fsp.open(file, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0));
+    const st = await fh.stat();
+    if (!st.isFile() || st.size > 64 * 1024) return undefined;
+    if (process.platform !== 'win32') {
+      if ((st.mode & 0o077) !== 0) return undefined;
+      if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return undefined;
+    }
+    const parsed: unknown = JSON.parse(await fh.readFile('utf8'));
+    return isEntry(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** Two paths name the same session file (resolved through links; case as the file system has it). */
+export async function sameFile(a: string, b: string): Promise<boolean> {
+  if (path.resolve(a) === path.resolve(b)) return true;
+  try {
+    const [sa, sb] = await Promise.all([fsp.stat(a), fsp.stat(b)]);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,21 @@
+import { readAppended } from '../session/tail';
+import { StaleSessionError } from '../session/writeErrors';
+import type { SessionIndex } from '../session/sessionIndex';
+import type { SessionEntry } from '../session/types';
+import type { WriteResult } from './protocol';
+
+/**
+ * The entries a live Pi just appended for Arbor, read back from the file into
+ * the index (Pi writes them before it answers), in the order Pi reported.
+ */
+export async function entriesWrittenByPi(index: SessionIndex, result: WriteResult, signal?: AbortSignal): Promise<SessionEntry[]> {
+  const tail = await readAppended(index, { signal });
+  if (tail.replaced) throw new StaleSessionError(`${index.file} was truncated or replaced while Pi wrote to it; reload it.`);
+  const out: SessionEntry[] = [];
+  for (const id of result.entryIds) {
+    const i = index.indexOf(id);
+    if (i < 0) throw new StaleSessionError(`Pi reported entry ${id}, but ${index.file} does not hold it: is Pi writing another file? Reload the session.`);
+    out.push(index.entry(i));
+  }
+  return out;
+}

@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import {
+  BridgeRequestError,
+  DEFAULT_IDLE_WAIT_MS,
+  type CompactRequest,
+  type LabelRequest,
+  type NavigateRequest,
+  type PiState,
+  type WriteResult,
+} from '../engine/livePi/protocol';
+import { IdleWaiter } from './idle';
+import type { PiApi, PiCommandContext, PiContext, SessionBeforeCompactEvent, SessionBeforeTreeEvent } from './piApi';
+
+/** The command the bridge sends itself to get a command context (navigation needs one); not meant to be typed. */
+export const BRIDGE_COMMAND = 'arbor-bridge-run';
+/** customType of the entry recording a leaf move that wrote nothing else (the same one Arbor writes to a file). */
+const LEAF_MARKER = 'arbor/leaf-move';
+/** How long a queued navigation may wait for its command to run before it is given up. */
+const COMMAND_START_MS = 30_000;
+
+interface PendingCompaction {
+  request: CompactRequest;
+  refused?: string;
+}
+
+interface PendingNavigation {
+  request: NavigateRequest;
+  resolve: (r: WriteResult) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * What the bridge does inside Pi for each request. Every write is Pi's own:
+ * Pi appends the entry with its fields and moves its leaf, so its memory and
+ * the file agree. Requests run one at a time, each only once Pi is idle.
+ */
+export class BridgeOperations {
+  private readonly idle = new IdleWaiter();
+  private queue: Promise<unknown> = Promise.resolve();
+  private compaction: PendingCompaction | undefined;
+  private treeSummary: { targetId: string; text: string; details: unknown } | undefined;
+  private readonly navigations = new Map<string, PendingNavigation>();
+
+  constructor(
+    private readonly pi: PiApi,
+    private readonly ctx: () => PiContext,
+    private readonly identity: { pid: number; piVersion: string; bridgeVersion: string },
+  ) {}
+
+  wakeIdle(): void {
+    this.idle.wake();
+  }
+
+  state(): PiState {
+    const ctx = this.ctx();
+    const sm = ctx.sessionManager;
+    const usage = ctx.getContextUsage();
+    return {
+      ...this.identity,
+      sessionFile: sm.getSessionFile() ?? '',
+      sessionId: sm.getSessionId(),
+      cwd: sm.getCwd(),
+      leafId: sm.getLeafId(),
+      idle: ctx.isIdle(),
+      model: ctx.model ? { provider: String(ctx.model.provider), id: String(ctx.model.id) } : null,
+      contextUsage: usage ? { tokens: usage.tokens ?? null, contextWindow: usage.contextWindow, percent: usage.percent ?? null } : null,
+    };
+  }
+
+  /** Runs one write at a time, in arrival order. */
+  serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  compact(request: CompactRequest): Promise<WriteResult> {
+    return this.serial(async () => {
+      const ctx = await this.readyAt(request.expectedLeafId, request.waitMs);
+      if (!ctx.sessionManager.getEntry(request.firstKeptEntryId)) throw new BridgeRequestError('not-found', `entry ${request.firstKeptEntryId} is not in Pi's session`);
+      const before = ctx.sessionManager.getEntries().length;
+      this.compaction = { request };
+      try {
+        await new Promise<void>((resolve, reject) => {
+          ctx.compact({ onComplete: () => resolve(), onError: (e) => reject(e) });
+        });
+      } catch (err) {
+        const refused = this.compaction?.refused;
+        throw new BridgeRequestError(refused ? 'stale' : 'failed', refused ?? compactionFailure(messageOf(err)));
+      } finally {
+        this.compaction = undefined;
+      }
+      return this.written(ctx, before);
+    });
+  }
+
+  /** session_before_compact: hand Pi the approved compaction (only for Arbor's own request). */
+  supplyCompaction(event: SessionBeforeCompactEvent): unknown {
+    const pending = this.compaction;
+    if (!pending || event.reason !== 'manual') return undefined;
+    const r = pending.request;
+    if (!event.branchEntries.some((e) => e.id === r.firstKeptEntryId)) {
+      pending.refused = `entry ${r.firstKeptEntryId} is not on Pi's current branch; plan the compaction again`;
+      return { cancel: true };
+    }
+    return { compaction: { summary: r.summary, firstKeptEntryId: r.firstKeptEntryId, tokensBefore: r.tokensBefore, details: r.details } };
+  }
+
+  navigate(request: NavigateRequest): Promise<WriteResult> {
+    return this.serial(async () => {
+      const ctx = await this.readyAt(request.expectedLeafId, request.waitMs);
+      if (!ctx.sessionManager.getEntry(request.targetId)) throw new BridgeRequestError('not-found', `entry ${request.targetId} is not in Pi's session`);
+      const nonce = randomBytes(16).toString('hex');
+      return new Promise<WriteResult>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          if (this.navigations.delete(nonce)) reject(new BridgeRequestError('busy', 'Pi did not run the navigation in time (it stayed busy); nothing was changed'));
+        }, COMMAND_START_MS);
+        const done = <T>(f: (v: T) => void) => (v: T) => {
+          clearTimeout(timer);
+          f(v);
+        };
+        this.navigations.set(nonce, { request, resolve: done(resolve), reject: done(reject) });
+        // An extension command gets the command context navigateTree needs; Pi runs it like a typed /command.
+        this.pi.sendUserMessage(`/${BRIDGE_COMMAND} ${nonce}`, { expandPromptTemplates: true });
+      });
+    });
+  }
+
+  /** The bridge's own command: runs the navigation queued under `nonce`. */
+  async runCommand(args: string, ctx: PiCommandContext): Promise<void> {
+    const nonce = args.trim();
+    const job = this.navigations.get(nonce);
+    if (!job) {
+      if (ctx.hasUI) ctx.ui.notify(`/${BRIDGE_COMMAND} is used by Arbor's bridge; there is nothing for it to do.`, 'info');
+      return;
+    }
+    this.navigations.delete(nonce);
+    try {
+      job.resolve(await this.navigateNow(job.request, ctx));
+    } catch (err) {
+      job.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  private async navigateNow(request: NavigateRequest, ctx: PiCommandContext): Promise<WriteResult> {
+    await ctx.waitForIdle();
+    const sm = ctx.sessionManager;
+    const oldLeafId = sm.getLeafId();
+    if (oldLeafId !== request.expectedLeafId) throw staleLeaf(oldLeafId, request.expectedLeafId);
+    const before = sm.getEntries().length;
+    this.treeSummary = request.summary ? { targetId: request.targetId, text: request.summary.text, details: request.summary.details } : undefined;
+    let result;
+    try {
+      result = await ctx.navigateTree(request.targetId, { summarize: !!request.summary, label: request.label });
+    } catch (err) {
+      throw new BridgeRequestError('failed', `Pi could not navigate: ${messageOf(err)}`);
+    } finally {
+      this.treeSummary = undefined;
+    }
+    if (result.cancelled) throw new BridgeRequestError('failed', 'the navigation was cancelled inside Pi (by another extension or an abort); nothing was changed');
+    // A move that wrote nothing is recorded, as Arbor records it in a file: Pi resumes there after a restart.
+    if (!request.summary && sm.getEntries().length === before) this.pi.appendEntry(LEAF_MARKER, { fromId: oldLeafId, targetId: request.targetId });
+    const editorText = typeof result.editorText === 'string' ? result.editorText : null;
+    if (editorText !== null && ctx.hasUI) ctx.ui.setEditorText?.(editorText);
+    return { ...this.written(ctx, before), editorText };
+  }
+
+  /** session_before_tree: hand Pi the approved branch summary (only for Arbor's own request). */
+  supplyBranchSummary(event: SessionBeforeTreeEvent): unknown {
+    const pending = this.treeSummary;
+    if (!pending || event.preparation.targetId !== pending.targetId || !event.preparation.userWantsSummary) return undefined;
+    return { summary: { summary: pending.text, details: pending.details } };
+  }
+
+  label(request: LabelRequest): Promise<WriteResult> {
+    return this.serial(async () => {
+      const ctx = await this.readyAt(undefined, request.waitMs);
+      if (!ctx.sessionManager.getEntry(request.entryId)) throw new BridgeRequestError('not-found', `entry ${request.entryId} is not in Pi's session`);
+      const before = ctx.sessionManager.getEntries().length;
+      this.pi.setLabel(request.entryId, request.label ?? undefined);
+      return this.written(ctx, before);
+    });
+  }
+
+  /** Waits until Pi is idle (bounded) and, when given, checks that its leaf is the one the request was planned at. */
+  private async readyAt(expectedLeafId: string | null | undefined, waitMs = DEFAULT_IDLE_WAIT_MS): Promise<PiContext> {
+    const idle = await this.idle.waitFor(() => this.ctx().isIdle(), waitMs);
+    if (!idle) throw new BridgeRequestError('busy', `Pi is busy (a run, a retry or a compaction) and did not become idle within ${Math.round(waitMs / 1000)} s; nothing was changed`);
+    const ctx = this.ctx();
+    const leaf = ctx.sessionManager.getLeafId();
+    if (expectedLeafId !== undefined && leaf !== expectedLeafId) throw staleLeaf(leaf, expectedLeafId);
+    return ctx;
+  }
+
+  private written(ctx: PiContext, before: number): WriteResult {
+    const entries = ctx.sessionManager.getEntries();
+    return { entryIds: entries.slice(before).map((e) => e.id), leafId: ctx.sessionManager.getLeafId() };
+  }
+
+  /** Session over: queued navigations fail. */
+  close(): void {
+    for (const job of this.navigations.values()) job.reject(new BridgeRequestError('failed', 'Pi closed the session; nothing was changed'));
+    this.navigations.clear();
+  }
+}
+
+function staleLeaf(actual: string | null, expected: string | null): BridgeRequestError {
+  return new BridgeRequestError('stale', `Pi's leaf is ${actual ?? '(root)'}, not ${expected ?? '(root)'} where this was planned: Pi moved on; plan again`);
+}
+
+/** Pi's own refusal, said in terms of what the user can change. */
+function compactionFailure(piMessage: string): string {
+  if (/nothing to compact/i.test(piMessage)) {
+    return `Pi found nothing to compact at its leaf with its own settings (compaction.keepRecentTokens in Pi's settings.json), so it did not take the compaction; nothing was changed (Pi said: ${piMessage})`;
+  }
+  if (/already compacted/i.test(piMessage)) return 'Pi\'s session already ends in a compaction; nothing was changed';
+  return `Pi could not compact: ${piMessage}`;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+declare const ARBOR_BRIDGE_VERSION: string | undefined;
+
+/** Arbor's version, written into the bundle at build time (esbuild define). */
+export const BRIDGE_VERSION: string = typeof ARBOR_BRIDGE_VERSION === 'string' ? ARBOR_BRIDGE_VERSION : '0.0.0-dev';
+
+/** The version of the Pi running this bridge: the package.json of the Pi package its entry script lives in. */
+export function runningPiVersion(entryScript: string | undefined = process.argv[1]): string {
+  if (!entryScript) return 'unknown';
+  let dir = path.dirname(entryScript);
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (typeof pkg.name === 'string' && pkg.name.endsWith('pi-coding-agent') && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // not here: go up
+    }
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return 'unknown';
+}
