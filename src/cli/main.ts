@@ -27,7 +27,7 @@ usage:
   arbor files FILE [--leaf ID] [--json]
   arbor restore FILE --to ID [--cwd DIR] [--dry-run] [--delete-created] [--json]
   arbor export FILE [--leaf ID] [--format md|html] [--out PATH]   (stdout by default)
-  arbor label FILE --entry ID (--label TEXT | --clear) [--force] [--json]
+  arbor label FILE --entry ID (--label TEXT | --clear) [--force] [--pi-wait SECONDS] [--json]
   arbor pi-bridge (install | uninstall | status [FILE]) [--json]
 
 compact, navigate and label write through a running Pi that has Arbor's bridge ("via": "pi"); while

@@ -6,7 +6,7 @@ import { compactSession } from '../../engine/operations/compact';
 import { entryIdsAt } from '../../engine/compaction/planCompaction';
 import { FORCE_FLAG, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
 
-const USAGE = 'arbor compact FILE [--instructions TEXT] [--provider offline|openai|anthropic] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--keep-recent-tokens N] [--estimator chars|tokenizer] [--force] [--json]';
+const USAGE = 'arbor compact FILE [--instructions TEXT] [--provider offline|openai|anthropic] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--keep-recent-tokens N] [--estimator chars|tokenizer] [--force] [--pi-wait SECONDS] [--json]';
 
 export async function compactCommand(argv: string[], io: Io): Promise<number> {
   const p = parseCommand(argv, { ...SUMMARIZER_FLAGS, instructions: { type: 'string' }, 'keep-recent-tokens': { type: 'string' }, estimator: { type: 'string' }, ...FORCE_FLAG });

@@ -5,7 +5,7 @@ import { FORCE_FLAG, writeRouteFor } from '../writeRouteArgs';
 import { setLabel } from '../../engine/operations/label';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 
-const USAGE = 'arbor label FILE --entry ID (--label TEXT | --clear) [--force] [--json]';
+const USAGE = 'arbor label FILE --entry ID (--label TEXT | --clear) [--force] [--pi-wait SECONDS] [--json]';
 
 /** Writes Pi's label entry for an entry (a pin is a label starting with 📌 or "pin:"). */
 export async function labelCommand(argv: string[], io: Io): Promise<number> {

@@ -6,7 +6,7 @@ import { navigateSession } from '../../engine/operations/navigate';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import { FORCE_FLAG, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
 
-const USAGE = 'arbor navigate FILE --to ID [--summarize] [--instructions TEXT] [--replace-instructions] [--label TEXT] [--provider ...] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--force] [--json]';
+const USAGE = 'arbor navigate FILE --to ID [--summarize] [--instructions TEXT] [--replace-instructions] [--label TEXT] [--provider ...] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--force] [--pi-wait SECONDS] [--json]';
 
 export async function navigateCommand(argv: string[], io: Io): Promise<number> {
   const p = parseCommand(argv, {

@@ -8,7 +8,7 @@ import type { RegistryEntry } from './registry';
  * How a write to a session reaches it: through the running Pi that holds it
  * (its bridge), or straight to the file when no Pi holds it.
  */
-export type WriteRoute = { via: 'file' } | { via: 'pi'; entry: RegistryEntry; state: PiState };
+export type WriteRoute = { via: 'file' } | { via: 'pi'; entry: RegistryEntry; state: PiState; waitMs?: number };
 
 /**
  * A Pi without Arbor's bridge runs in the session's folder: a write to the
@@ -37,13 +37,15 @@ export interface WriteRouteOptions {
   cwd: string;
   /** Write to the file even when a Pi without the bridge runs in the session's folder. */
   force?: boolean;
+  /** How long Pi may take to become idle before a write through it is refused (the bridge's default when omitted). */
+  waitMs?: number;
   signal?: AbortSignal;
 }
 
 /** Finds how to write `file`: through its live Pi's bridge, else the file (refusing while an unbridged Pi runs there, unless forced). */
 export async function resolveWriteRoute(file: string, options: WriteRouteOptions): Promise<WriteRoute> {
   const live = await findLivePi(file, { agentDir: options.agentDir, cwd: options.force ? undefined : options.cwd, signal: options.signal });
-  if (live.kind === 'bridge') return { via: 'pi', entry: live.entry, state: live.state };
+  if (live.kind === 'bridge') return { via: 'pi', entry: live.entry, state: live.state, waitMs: options.waitMs };
   if (live.kind === 'unbridged') throw new PiRunningError(file, live.processes);
   return { via: 'file' };
 }

@@ -213,7 +213,7 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
     // Pi writes the entry itself (with its own fields) and its memory follows: the approved text, nothing else.
     const result = await requestCompact(
       options.route.entry,
-      { expectedLeafId: proposal.leafId, summary, firstKeptEntryId: proposal.firstKeptEntryId, tokensBefore, details: proposal.details },
+      { expectedLeafId: proposal.leafId, summary, firstKeptEntryId: proposal.firstKeptEntryId, tokensBefore, details: proposal.details, waitMs: options.route.waitMs },
       { signal: options.signal },
     );
     const [piEntry] = await entriesWrittenByPi(index, result, options.signal);

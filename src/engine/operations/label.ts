@@ -40,7 +40,7 @@ export async function setLabel(options: SetLabelOptions): Promise<SetLabelResult
   const label = normalizeLabel(options.label);
   if ((index.labelOf(entryId) ?? null) === label) return { entry: undefined, label };
   if (options.route?.via === 'pi') {
-    const result = await requestLabel(options.route.entry, { entryId, label }, { signal: options.signal });
+    const result = await requestLabel(options.route.entry, { entryId, label, waitMs: options.route.waitMs }, { signal: options.signal });
     const [entry] = await entriesWrittenByPi(index, result, options.signal);
     return { entry, label };
   }

@@ -191,7 +191,7 @@ async function navigateThroughPi(proposal: NavigationProposal, route: Extract<Wr
   const summary = proposal.summary ? { text: redactKnownSecrets(options.summary ?? proposal.summary.text), details: proposal.summary.details } : undefined;
   const result = await requestNavigate(
     route.entry,
-    { expectedLeafId: proposal.oldLeafId, targetId: proposal.plan.targetId, summary, label: proposal.label },
+    { expectedLeafId: proposal.oldLeafId, targetId: proposal.plan.targetId, summary, label: proposal.label, waitMs: route.waitMs },
     { signal: options.signal },
   );
   const written = await entriesWrittenByPi(index, result, options.signal);
