@@ -30,6 +30,8 @@ import { registerFileCommands } from './files/fileCommands';
 import { RAW_SCHEME, ReadOnlyFileSystem } from './readOnlyFiles';
 import { PanelFollower } from './panelFollow';
 import { registerTreeCommands } from './tree/treeCommands';
+import { LivePiService } from './livePi/livePiService';
+import { watchLivePi } from './livePi/livePiWiring';
 
 export const VIEW_ID = 'arbor.sessions';
 
@@ -66,9 +68,10 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
       return viewFromEntry(session.index, entryId, session.title, readConfig().estimator);
     },
   });
-  const arbor = new ArborServices(context.extensionUri, store, tree, treeView, panel, hooks, keys);
+  const livePi = new LivePiService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'piBridge.js').fsPath);
+  const arbor = new ArborServices(context.extensionUri, store, tree, treeView, panel, hooks, keys, livePi);
   late.arbor = arbor;
-  context.subscriptions.push(store, tree, treeView, panel, arbor, registerTreeCommands(arbor));
+  context.subscriptions.push(store, tree, treeView, panel, arbor, livePi, registerTreeCommands(arbor), watchLivePi(arbor));
 
   context.subscriptions.push(
     treeView.onDidChangeSelection((e) => {
@@ -132,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   register('arbor.showSummary', 'Show Summary', (node?: unknown) => showSummaryCommand(arbor, node));
   register('arbor.setApiKey', 'Set API Key', (provider?: string, key?: string) => setApiKeyCommand(arbor, provider, key));
   register('arbor.continueInPi', 'Continue in Pi', (node?: unknown) => continueInPiCommand(arbor, node));
+  register('arbor.installPiBridge', 'Install Pi Bridge', () => livePi.install());
   registerFileCommands(context, arbor, register);
   register('arbor.showMore', 'Show More Entries', (node?: unknown) => {
     const n = node as ArborNode | undefined;

@@ -17,6 +17,8 @@ import { loadSessionPiSettings } from './contextInfo';
 import type { PiSettings } from '../engine/settings/piSettings';
 import type { EstimatorName } from '../engine/tokens/estimators';
 import { showInfo, askModal } from './notify';
+import type { LivePiService } from './livePi/livePiService';
+import type { WriteRoute } from '../engine/livePi/writeRoute';
 
 /** What commands share: the store, the tree, the panel, the hooks, keys. */
 export class ArborServices {
@@ -33,6 +35,7 @@ export class ArborServices {
     readonly panel: SummaryPanel,
     readonly hooks: HookBus,
     readonly keys: ApiKeys,
+    readonly livePi: LivePiService,
   ) {}
 
   dispose(): void {
@@ -136,6 +139,23 @@ export class ArborServices {
       'Append Anyway',
     );
     return choice === 'Append Anyway';
+  }
+
+  /**
+   * How a write (`what`: "Compacting", "Jumping", "Labelling") reaches `model`: through the live Pi that
+   * holds it, else the file (asking first when another process wrote to it a moment ago, or when a Pi
+   * without the bridge runs in its folder). Undefined: the user chose not to write.
+   */
+  async writeRoute(model: SessionModel, what: string, options: { skipLiveCheck?: boolean; signal?: AbortSignal; force?: boolean } = {}): Promise<WriteRoute | undefined> {
+    const route = await this.livePi.writeRoute(model, what, { signal: options.signal, force: options.force });
+    if (!route) return undefined;
+    if (route.via === 'file' && !route.forced && !options.skipLiveCheck && !(await this.confirmAppend(model, what))) return undefined;
+    return route;
+  }
+
+  /** Where a live Pi with the bridge has the session's leaf (undefined: no such Pi; plan at the file's leaf). */
+  piLeaf(route: WriteRoute | undefined): string | null | undefined {
+    return route?.via === 'pi' ? route.state.leafId : undefined;
   }
 
   /** Shows an entry in the tree (expanding what leads to it). Best effort: never throws. */

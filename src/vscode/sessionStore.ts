@@ -14,6 +14,7 @@ import { oneLine } from '../engine/tree/oneLine';
 import { peekSession, peekTitle, type SessionPeek } from '../engine/tree/sessionPeek';
 import { engineEnv, readConfig } from './settings';
 import { log } from './logging';
+import type { PiState } from '../engine/livePi/protocol';
 
 export interface SessionModel {
   file: string;
@@ -73,11 +74,56 @@ export class SessionStore implements vscode.Disposable {
   private listed = false;
   /** How many times each file was indexed in full (a load, a reload after replacement). */
   private readonly loads = new Map<string, number>();
+  /** Where a running Pi's leaf is (its memory, which a move without a summary left off the file's last entry). */
+  private piLeafOf: (file: string) => string | null | undefined = () => undefined;
+  /** Arbor's last append to the file itself (not through Pi), until the next entry someone else appends. */
+  private readonly ownFileWrites = new Map<string, { ids: Set<string>; leafBefore: string | null }>();
+  private readonly diverged = new vscode.EventEmitter<{ model: SessionModel; ownEntryId: string; piEntryId: string }>();
+  /**
+   * Another writer (a running Pi without the bridge) appended under the leaf Arbor had just written
+   * after: Arbor's entry is left on a side branch that writer does not see.
+   */
+  readonly onDidDiverge = this.diverged.event;
 
   constructor(private readonly memento: vscode.Memento) {}
 
   dispose(): void {
     this.changed.dispose();
+    this.diverged.dispose();
+  }
+
+  /** The state of the running Pi (with the bridge) that holds a session, if any: shown on its row. */
+  piStateOf: (file: string) => PiState | undefined = () => undefined;
+
+  /** Tells the store where a live Pi's leaf is (for the tree's leaf marker and the active path), and its state. */
+  setPiSources(leaf: (file: string) => string | null | undefined, state: (file: string) => PiState | undefined): void {
+    this.piLeafOf = leaf;
+    this.piStateOf = state;
+  }
+
+  /** The layout of an index, with the active path to a live Pi's leaf when Pi says where it is. */
+  private layoutOf(model: SessionModel, index: SessionIndex): SessionLayout {
+    const piLeaf = this.piLeafOf(model.file);
+    const i = typeof piLeaf === 'string' ? index.indexOf(piLeaf) : -1;
+    return i >= 0 ? new SessionLayout(index, i) : new SessionLayout(index);
+  }
+
+  /** A live Pi's leaf moved (or Pi went away): lays the session out again when its active path changed. */
+  piLeafChanged(file: string): void {
+    const model = this.sessions.get(file);
+    if (!model?.index || !model.layout) {
+      if (model) this.changed.fire(model);
+      return;
+    }
+    const piLeaf = this.piLeafOf(model.file);
+    const want = typeof piLeaf === 'string' && model.index.indexOf(piLeaf) >= 0 ? model.index.indexOf(piLeaf) : model.index.leafIndex;
+    if (want !== model.layout.leafIndex) model.layout = this.layoutOf(model, model.index);
+    this.changed.fire(model);
+  }
+
+  /** Notes an append Arbor made to the file itself (not through Pi): a foreign entry under the old leaf after it is a divergence. */
+  noteFileWrite(model: SessionModel, ids: readonly string[], leafBefore: string | null): void {
+    if (ids.length > 0) this.ownFileWrites.set(model.file, { ids: new Set(ids), leafBefore });
   }
 
   /** Pi's session folders for the open workspace folders. */
@@ -207,7 +253,7 @@ export class SessionStore implements vscode.Disposable {
         model.cwd = index.header.cwd;
         model.timestamp = index.header.timestamp;
         model.size = index.size;
-        model.layout = new SessionLayout(index);
+        model.layout = this.layoutOf(model, index);
         log().debug(`loaded ${model.file}: ${index.entryCount} entries, ${index.size} bytes; indexed in ${(t1 - t0).toFixed(0)} ms, laid out in ${(performance.now() - t1).toFixed(0)} ms`);
         model.title = titleFromIndex(index) ?? model.title;
         for (const d of index.diagnostics.slice(0, 20)) log().warn(`${d.file}:${d.line}: ${d.message}`);
@@ -298,7 +344,7 @@ export class SessionStore implements vscode.Disposable {
       if (result.replaced) {
         log().info(`${file} was replaced; reloading it`);
         model.index = await this.loadIndex(file);
-        model.layout = new SessionLayout(model.index);
+        model.layout = this.layoutOf(model, model.index);
         model.size = model.index.size;
         this.changed.fire(model);
         return model.index.entryCount;
@@ -353,13 +399,39 @@ export class SessionStore implements vscode.Disposable {
     for (let i = before; i < index.entryCount; i++) {
       const id = index.record(i).id;
       if (this.ownIds.has(id)) this.ownIds.delete(id);
-      else foreign = true;
+      else {
+        if (!foreign) this.checkDivergence(model, index, i);
+        foreign = true;
+      }
     }
     if (foreign) model.lastExternalWriteAt = Date.now();
     // Pi's appends continue the leaf: extend the layout in place (a rebuild costs tens of ms on a 100 MB session).
-    if (!model.layout || model.layout.index !== index || !model.layout.extend()) model.layout = new SessionLayout(index);
+    const piLeaf = this.piLeafOf(model.file);
+    const piLeafMoved = typeof piLeaf === 'string' && index.indexOf(piLeaf) !== model.layout?.leafIndex;
+    if (!model.layout || model.layout.index !== index || piLeafMoved || !model.layout.extend()) model.layout = this.layoutOf(model, index);
     model.title = titleAfterAppend(index, before, model.title);
     this.changed.fire(model);
+  }
+
+  /**
+   * The first entry another process appended after Arbor's own append to the file: when its parent is
+   * the leaf Arbor attached to (not Arbor's entry or anything after it), that writer did not see Arbor's
+   * entry: a running Pi without the bridge, continuing from its own leaf.
+   */
+  private checkDivergence(model: SessionModel, index: SessionIndex, i: number): void {
+    const own = this.ownFileWrites.get(model.file);
+    if (!own) return;
+    this.ownFileWrites.delete(model.file);
+    let p = index.parentIndex(i);
+    while (p >= 0) {
+      if (own.ids.has(index.record(p).id)) return; // it continues from Arbor's entry: Pi saw it
+      p = index.parentIndex(p);
+    }
+    const parentId = index.record(i).parentId;
+    if (parentId !== own.leafBefore) return;
+    const ownEntryId = [...own.ids][0];
+    log().warn(`${model.file}: entry ${index.record(i).id} was appended under ${parentId ?? '(root)'}, the leaf before Arbor's ${ownEntryId}: the writer did not see Arbor's entry`);
+    this.diverged.fire({ model, ownEntryId, piEntryId: index.record(i).id });
   }
 
   /** Redraws a session (e.g. when its "live" flag runs out). */

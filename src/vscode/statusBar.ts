@@ -7,6 +7,8 @@ import { log } from './logging';
 import type { SessionModel } from './sessionStore';
 import { showWarning } from './notify';
 import { percentOfWindow } from '../engine/context/contextNumbers';
+import { withPiFigure } from './livePi/piContextFigure';
+import type { PiState } from '../engine/livePi/protocol';
 
 /** Fraction of the threshold from which the item turns to the warning colour. */
 const WARN_AT = 0.85;
@@ -46,6 +48,7 @@ export class ContextStatusBar implements vscode.Disposable {
       }),
     );
     this.subs.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('arbor') && this.schedule()));
+    this.subs.push(arbor.livePi.onDidChange(() => this.schedule()));
     this.schedule();
   }
 
@@ -95,9 +98,13 @@ export class ContextStatusBar implements vscode.Disposable {
     }
     try {
       const index = await this.arbor.store.ensureLoaded(model);
-      const use = await contextUse(index);
+      // A running Pi with the bridge: its leaf (from memory) and, when it knows it, its own figure.
+      const pi = this.arbor.livePi.stateOf(model.file);
+      const piLeaf = pi?.leafId ? index.indexOf(pi.leafId) : -1;
+      const own = await contextUse(index, piLeaf >= 0 ? piLeaf : index.leafIndex);
+      const use = withPiFigure(own, pi) ?? own;
       this.last = use;
-      this.render(model, use);
+      this.render(model, use, pi);
     } catch (err) {
       this.item.text = '$(warning) Arbor';
       this.item.tooltip = `Arbor: cannot read ${model.file}: ${err instanceof Error ? err.message : String(err)}`;
@@ -106,7 +113,7 @@ export class ContextStatusBar implements vscode.Disposable {
     }
   }
 
-  private render(model: SessionModel, use: ContextUse): void {
+  private render(model: SessionModel, use: ContextUse, pi?: PiState): void {
     const pct = percentOfWindow(use.tokens.tokens, use.contextWindow);
     this.item.text = `$(layers) ${formatTokens(use.tokens.tokens)} / ${formatTokens(use.contextWindow)} (${pct}%)`;
     const warn = use.settings.enabled && use.tokens.tokens >= use.threshold * WARN_AT;
@@ -121,6 +128,12 @@ export class ContextStatusBar implements vscode.Disposable {
       `Compaction threshold ${use.threshold.toLocaleString('en-US')} (window − reserveTokens ${use.settings.reserveTokens.toLocaleString('en-US')})${use.settings.enabled ? '' : ' · compaction disabled in Pi settings'}`,
     );
     if (use.model) tip.appendText(`\n\nModel: ${use.model.provider}/${use.model.modelId}`);
+    if (pi) {
+      const fromPi = 'fromPi' in use;
+      tip.appendText(
+        `\n\n${fromPi ? 'Reported by' : 'Estimated by Arbor at the leaf of'} the running Pi (pid ${pi.pid}, ${pi.idle ? 'idle' : 'busy'})${fromPi ? '' : ': Pi does not know its context use until its next answer'}.`,
+      );
+    }
     tip.appendMarkdown('\n\nClick to show the context.');
     this.item.tooltip = tip;
     this.item.accessibilityInformation = { label: `Arbor context ${pct} percent of the window`, role: 'button' };

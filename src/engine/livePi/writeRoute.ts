@@ -8,7 +8,10 @@ import type { RegistryEntry } from './registry';
  * How a write to a session reaches it: through the running Pi that holds it
  * (its bridge), or straight to the file when no Pi holds it.
  */
-export type WriteRoute = { via: 'file' } | { via: 'pi'; entry: RegistryEntry; state: PiState; waitMs?: number };
+export type WriteRoute =
+  /** `forced`: written to the file although a Pi without the bridge runs in the session's folder (the user said so). */
+  | { via: 'file'; forced?: boolean }
+  | { via: 'pi'; entry: RegistryEntry; state: PiState; waitMs?: number };
 
 /**
  * A Pi without Arbor's bridge runs in the session's folder: a write to the
@@ -47,5 +50,5 @@ export async function resolveWriteRoute(file: string, options: WriteRouteOptions
   const live = await findLivePi(file, { agentDir: options.agentDir, cwd: options.force ? undefined : options.cwd, signal: options.signal });
   if (live.kind === 'bridge') return { via: 'pi', entry: live.entry, state: live.state, waitMs: options.waitMs };
   if (live.kind === 'unbridged') throw new PiRunningError(file, live.processes);
-  return { via: 'file' };
+  return options.force ? { via: 'file', forced: true } : { via: 'file' };
 }

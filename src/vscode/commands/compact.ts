@@ -11,6 +11,7 @@ import { readConfig } from '../settings';
 import type { SessionModel } from '../sessionStore';
 import { showInfo } from '../notify';
 import { nothingToCompact, nothingToCompactMessage } from './compactCheck';
+import type { WriteRoute } from '../../engine/livePi/writeRoute';
 
 /** Options for running Compact from code (other extensions, tests): no prompts. */
 export interface CompactCommandOptions {
@@ -63,6 +64,15 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
   const customInstructions = options.instructions?.trim() || undefined;
   let proposal: CompactionProposal;
   let author = '';
+  // A running Pi holds the session? Then Pi's leaf is where the compaction goes (asked before any summary is made).
+  let route: WriteRoute | undefined;
+  try {
+    route = await arbor.writeRoute(model, 'Compacting', { skipLiveCheck: true });
+  } catch (err) {
+    await compactFailed(arbor, model.file, err);
+    return undefined;
+  }
+  if (!route) return { kind: 'cancelled', reason: 'a Pi without the bridge runs on this session' };
   try {
     const engine = await arbor.engineOptions(model);
     const summarizer = await arbor.summarizer();
@@ -74,6 +84,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
         index: await arbor.store.ensureLoaded(model), // the view's index: no second read of the file
         summarizer,
         customInstructions,
+        leafId: arbor.piLeaf(route),
         reason: options.reason ?? 'manual',
         ...engine, // estimator, hooks, includeThinking, env, piSettings
         signal,
@@ -92,7 +103,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
 
   if (!review) {
     try {
-      const entryId = await applyProposal(arbor, model, proposal, undefined, options.skipLiveCheck);
+      const entryId = await applyProposal(arbor, model, proposal, undefined, { skipLiveCheck: options.skipLiveCheck, force: route.via === 'file' && route.forced });
       return entryId ? { kind: 'compacted', entryId } : undefined;
     } catch {
       return undefined; // reported by applyProposal
@@ -102,7 +113,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
   const view = viewFromProposal(proposal, proposalId, model.title ?? model.file, author, customInstructions);
   arbor.panel.showProposal(view, {
     apply: async (summary) => {
-      const entryId = await applyProposal(arbor, model, proposal, summary);
+      const entryId = await applyProposal(arbor, model, proposal, summary, { force: route.via === 'file' && route.forced });
       if (!entryId) return undefined;
       const index = await arbor.store.ensureLoaded(model);
       const written = viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);
@@ -115,14 +126,24 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
 }
 
 /** Writes a reviewed proposal. Returns the new entry's id, or undefined when nothing was written. */
-async function applyProposal(arbor: ArborServices, model: SessionModel, proposal: CompactionProposal, summary: string | undefined, skipLiveCheck = false): Promise<string | undefined> {
-  if (!skipLiveCheck && !(await arbor.confirmAppend(model, 'Compacting'))) return undefined;
+async function applyProposal(
+  arbor: ArborServices,
+  model: SessionModel,
+  proposal: CompactionProposal,
+  summary: string | undefined,
+  options: { skipLiveCheck?: boolean; force?: boolean } = {},
+): Promise<string | undefined> {
   try {
+    // Asked again now: Pi may have started or quit while the proposal was reviewed.
+    const route = await arbor.writeRoute(model, 'Compacting', options);
+    if (!route) return undefined;
     const entry = await arbor.store.write(model, (index) => {
       if (proposal.index !== index) throw new StaleSessionError(`${model.file} was reloaded since the compaction was planned. Nothing was written; compact again.`);
-      return applyCompaction(proposal, { summary, hooks: arbor.hooks, beforeWrite: arbor.store.noteOwnEntries });
+      return applyCompaction(proposal, { summary, hooks: arbor.hooks, beforeWrite: arbor.store.noteOwnEntries, route });
     });
-    log().info(`compact ${model.file}: wrote compaction ${entry.id} (firstKept ${entry.firstKeptEntryId}, tokensBefore ${entry.tokensBefore})`);
+    if (route.via === 'file') arbor.store.noteFileWrite(model, [entry.id], proposal.leafId);
+    else void arbor.livePi.refresh();
+    log().info(`compact ${model.file}: wrote compaction ${entry.id} ${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'} (firstKept ${entry.firstKeptEntryId}, tokensBefore ${entry.tokensBefore})`);
     arbor.setActive(model.file);
     void arbor.revealEntry(model.file, entry.id);
     return entry.id;

@@ -92,7 +92,17 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
   const index = model.index;
   const ti = index.indexOf(target.entryId);
   if (ti < 0) throw new Error(`entry ${target.entryId} is not in ${model.file}`);
-  if (ti === index.leafIndex) {
+  // A running Pi with the bridge: the jump leaves from Pi's leaf and Pi writes it. (Asked before any question about the summary.)
+  let route;
+  try {
+    route = await arbor.writeRoute(model, 'Jumping');
+  } catch (err) {
+    await reportError('Jump', err);
+    return undefined;
+  }
+  if (!route) return { kind: 'cancelled', reason: 'the user did not confirm writing to a live session' };
+  const fromId = arbor.piLeaf(route);
+  if (fromId === undefined ? ti === index.leafIndex : fromId === target.entryId) {
     void showInfo('Arbor: that entry is already the current leaf.');
     return { kind: 'nothing', reason: 'already the current leaf' };
   }
@@ -119,7 +129,6 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
     });
     if (instructions === undefined) return { kind: 'cancelled', reason: 'no instructions entered' };
   }
-  if (!(await arbor.confirmAppend(model, 'Jumping'))) return { kind: 'cancelled', reason: 'the user did not confirm appending to a live session' };
 
   const summarize = mode !== 'none';
   try {
@@ -134,6 +143,7 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
         customInstructions: instructions?.trim() || undefined,
         replaceInstructions: mode === 'replace' ? true : undefined,
         label: options.label,
+        fromId,
         summarizer,
         ...engine, // estimator, hooks, includeThinking, env, piSettings
         signal,
@@ -141,8 +151,10 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
       if (proposal.kind !== 'proposal') return proposal;
       const applied = await arbor.store.write(model, (held) => {
         if (held !== proposal.index) throw new StaleSessionError(`${model.file} was reloaded since the jump was planned. Nothing was written; jump again.`);
-        return applyNavigation(proposal, { hooks: engine.hooks, signal, beforeWrite: arbor.store.noteOwnEntries });
+        return applyNavigation(proposal, { hooks: engine.hooks, signal, beforeWrite: arbor.store.noteOwnEntries, route });
       });
+      if (route.via === 'file') arbor.store.noteFileWrite(model, applied.written.map((e) => e.id), proposal.oldLeafId);
+      else await arbor.livePi.refresh();
       return { kind: 'applied' as const, result: applied };
     });
     if (result.kind !== 'applied') {
@@ -152,7 +164,7 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
     const nav = result.result;
     const ids = nav.written.map((e) => e.id);
     arbor.setActive(model.file);
-    log().info(`jump ${model.file}: ${target.entryId} (new leaf ${nav.newLeafId ?? 'root'}), wrote ${ids.join(', ')}`);
+    log().info(`jump ${model.file}: ${target.entryId} (new leaf ${nav.newLeafId ?? 'root'}), ${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'}: ${ids.join(', ')}`);
     await arbor.revealLeaf(model.file);
     const summaryEntryId = nav.summaryEntry?.id;
     if (summaryEntryId && options.showSummary) showWritten(arbor, model, summaryEntryId);
@@ -175,8 +187,9 @@ async function announce(arbor: ArborServices, model: SessionModel, editorText: s
   const buttons: string[] = [];
   if (editorText) buttons.push('Edit Message', 'Copy Message');
   if (summaryEntryId && !options.showSummary) buttons.push('Show Summary');
+  const viaPi = arbor.livePi.stateOf(model.file) !== undefined;
   const text = editorText
-    ? `Arbor: moved to just before your message "${oneLine(editorText, 60)}". Edit it and send it again from Pi.`
+    ? `Arbor: moved to just before your message "${oneLine(editorText, 60)}". ${viaPi ? 'Pi has it in its editor: edit it and send it again there.' : 'Edit it and send it again from Pi.'}`
     : `Arbor: moved the leaf${summaryEntryId ? ' and wrote a summary of the branch you left' : ''}.`;
   const choice = await showInfo(text, ...buttons);
   if (choice === 'Edit Message' && editorText) {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { appendEntries } from '../../engine/session/writer';
+import { setLabel } from '../../engine/operations/label';
 import type { ArborServices } from '../services';
 import { log, reportError } from '../logging';
 import { entryPreview } from '../../engine/tree/entryPreview';
@@ -40,12 +40,14 @@ export async function setLabelCommand(arbor: ArborServices, node?: unknown, labe
     // The file is the truth: read what was appended since the view's index last did (no reload).
     await arbor.store.readTail(model.file);
     if ((model.index.labelOf(entryId) ?? '') === label) return label;
-    if (!(await arbor.confirmAppend(model, 'Labelling'))) return undefined;
-    const entry: { type: string; targetId: string; label?: string } = { type: 'label', targetId: entryId };
-    if (label) entry.label = label;
-    // The writer reads the file's new bytes into the store's index before it appends.
-    const written = await arbor.store.write(model, (index) => appendEntries(index, [entry], { beforeWrite: arbor.store.noteOwnEntries }));
-    log().info(`label ${file}: ${entryId} -> ${label || '(cleared)'} (entry ${written[0].id})`);
+    const route = await arbor.writeRoute(model, 'Labelling');
+    if (!route) return undefined;
+    // The writer reads the file's new bytes into the store's index before it appends; through Pi, Pi writes the entry.
+    const leafBefore = model.index.leafId;
+    const written = await arbor.store.write(model, (index) => setLabel({ index, entryId, label, route, beforeWrite: arbor.store.noteOwnEntries }));
+    if (route.via === 'file' && written.entry) arbor.store.noteFileWrite(model, [written.entry.id], leafBefore);
+    if (route.via === 'pi') void arbor.livePi.refresh();
+    log().info(`label ${file}: ${entryId} -> ${label || '(cleared)'} (entry ${written.entry?.id ?? 'none'}, ${route.via === 'pi' ? `through Pi, pid ${route.state.pid}` : 'to the file'})`);
     return label;
   } catch (err) {
     await reportError('Set Label', err);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { PiState } from '../../engine/livePi/protocol';
 import { countChangedFiles } from '../../engine/files/sessionFiles';
 import * as path from 'node:path';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
@@ -91,7 +92,7 @@ function entryCountText(model: SessionModel): string | undefined {
   return `${approx ? '~' : ''}${n.toLocaleString('en-US')} entr${n === 1 ? 'y' : 'ies'}`;
 }
 
-export function sessionItem(model: SessionModel, live: boolean, now = Date.now()): vscode.TreeItem {
+export function sessionItem(model: SessionModel, live: boolean, now = Date.now(), pi?: PiState): vscode.TreeItem {
   const label = model.title || path.basename(model.file, '.jsonl');
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = nodeKey({ type: 'session', file: model.file });
@@ -99,14 +100,19 @@ export function sessionItem(model: SessionModel, live: boolean, now = Date.now()
   const count = entryCountText(model);
   const size = model.index?.size ?? model.size ?? model.peek?.size;
   const parts: string[] = [];
-  if (live) parts.push('● live');
+  if (pi) parts.push(pi.idle ? '● Pi idle' : '● Pi busy');
+  else if (live) parts.push('● live');
   parts.push(relativeTime(last, now) || 'no activity');
   if (count) parts.push(count);
   if (size) parts.push(formatBytes(size));
   if (model.source === 'opened') parts.push('opened');
   item.description = parts.join(' · ');
-  item.iconPath = live ? new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green')) : new vscode.ThemeIcon('comment-discussion');
-  item.contextValue = `arborSession${live ? ':live' : ''}`;
+  item.iconPath = pi
+    ? new vscode.ThemeIcon(pi.idle ? 'pulse' : 'sync~spin', new vscode.ThemeColor(pi.idle ? 'charts.green' : 'charts.yellow'))
+    : live
+      ? new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'))
+      : new vscode.ThemeIcon('comment-discussion');
+  item.contextValue = `arborSession${live || pi ? ':live' : ''}${pi ? ':pi' : ''}`;
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown('$(comment-discussion) **');
   tip.appendText(label);
@@ -125,7 +131,12 @@ export function sessionItem(model: SessionModel, live: boolean, now = Date.now()
   if (!Number.isNaN(started)) row('First activity', `${new Date(started).toLocaleString()} (${relativeTime(started, now)})`);
   if (last) row('Last activity', `${new Date(last).toLocaleString()} (${relativeTime(last, now)})`);
   if (count || size) row('Size', [count && (count.startsWith('~') ? `${count} (estimated from the first and last 64 KB)` : count), size && formatBytes(size)].filter(Boolean).join(', '));
-  if (live) tip.appendMarkdown('\n\n$(pulse) Another process wrote to this session in the last few seconds.');
+  if (pi) {
+    tip.appendMarkdown('\n\n$(pulse) ');
+    tip.appendText(
+      `Pi ${pi.piVersion} (pid ${pi.pid}) has this session open and is ${pi.idle ? 'idle' : 'busy'}. Compact, Jump Here and labels go through Pi (Arbor's bridge), so Pi's memory follows. Pi's leaf: ${pi.leafId ?? '(root)'}.`,
+    );
+  } else if (live) tip.appendMarkdown('\n\n$(pulse) Another process wrote to this session in the last few seconds.');
   item.tooltip = tip;
   return item;
 }
