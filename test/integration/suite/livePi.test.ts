@@ -1,0 +1,85 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { arborApi, sessionsDir, waitFor, withSetting, workspaceDir } from './arborHelpers';
+import { startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
+import { makeAgentFolder, node22, PiRpc, type PiAgentFolder } from '../../support/pi/piRpc';
+import type { SummaryView } from '../../../src/webview/protocol';
+
+type Result = { kind: string; proposalId: string; view: SummaryView };
+
+/**
+ * Compact → Apply on a session the real Pi 1.6 holds (`pi --mode rpc` with
+ * Arbor's bridge, against the local fake provider): Pi writes the compaction,
+ * its memory and its next prompt follow, and the Sessions view says Pi is live.
+ */
+describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
+  this.timeout(180_000);
+  let fake: FakeProviderServer;
+  let agent: PiAgentFolder;
+  let pi: PiRpc | undefined;
+  let file: string;
+  const restores: (() => Promise<void>)[] = [];
+
+  before(async function () {
+    if (!fs.existsSync(node22())) throw new Error(`Pi 1.6 needs Node 22+: ${node22()} is missing (scripts/vscode-test/install.sh)`);
+    fake = await startFakeProvider();
+    fake.setFallback({ type: 'text', text: 'Done: I read it; nothing to change.' });
+    agent = makeAgentFolder(fake.openaiBaseURL, { keepRecentTokens: 200 });
+    restores.push(await withSetting('piAgentDir', agent.dir));
+    file = path.join(sessionsDir(), 'live-pi-session.jsonl');
+  });
+
+  after(async () => {
+    await pi?.stop();
+    for (const r of restores.reverse()) await r();
+    fs.rmSync(file, { force: true });
+    await vscode.commands.executeCommand('arbor.refresh');
+    agent?.remove();
+    await fake?.stop();
+  });
+
+  it('Install Pi Bridge, then Compact → Apply goes through Pi; the row shows Pi live and Pi continues from the compaction', async () => {
+    const { services } = (await arborApi()).internals;
+    await vscode.commands.executeCommand('arbor.installPiBridge');
+    assert.ok(fs.existsSync(path.join(agent.dir, 'extensions', 'arbor-bridge.js')), 'the bridge is installed in Pi\'s extensions folder');
+
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    pi = new PiRpc({ agentDir: agent.dir, cwd: workspaceDir(), sessionFile: file });
+    // The workspace's .pi/settings.json keeps 2,000 recent tokens (Pi reads it too): enough history to compact.
+    for (let i = 1; i <= 6; i++) await pi.prompt(`Request ${i}: explain src/util${i}.js to me. ${'More context here. '.repeat(100)}`);
+
+    await vscode.commands.executeCommand('arbor.refresh');
+    await waitFor(() => services.store.get(file), 'the session in the list');
+    await services.livePi.refresh();
+    const state = (await waitFor(() => services.livePi.stateOf(file), 'the live Pi state of the session'))!;
+    assert.strictEqual(state.pid, pi.pid);
+    const model = services.store.get(file)!;
+    await services.store.ensureLoaded(model);
+    const row = services.tree.getTreeItem({ type: 'session', file });
+    assert.match(String(row.description), /● Pi idle/);
+
+    const before = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+    const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '' });
+    assert.strictEqual(result.kind, 'proposed');
+    const written = await vscode.commands.executeCommand<SummaryView>('arbor.applyProposal', result.proposalId);
+    assert.strictEqual(written.mode, 'entry');
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.strictEqual(lines.length, before + 1, 'one entry appended, by Pi');
+    const compaction = lines[lines.length - 1];
+    assert.strictEqual(compaction.type, 'compaction');
+    assert.strictEqual(compaction.parentId, state.leafId);
+    assert.strictEqual(compaction.summary, written.markdown);
+
+    const messages = (await pi.messages()).filter((m) => m.role !== 'system');
+    assert.strictEqual(messages[0].role, 'compactionSummary', 'Pi\'s memory starts from the compaction');
+    await pi.prompt('Next request after the compaction.');
+    const after = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const next = after.slice(before + 1).find((e) => e.type === 'message');
+    assert.ok(next);
+    assert.strictEqual(next.parentId, compaction.id, 'Pi\'s next entry continues from the compaction');
+    // The view follows: the new entries are in the index, and the leaf is Pi's.
+    await waitFor(() => services.store.get(file)!.index!.leafId === String(after[after.length - 1].id), 'the tree following Pi\'s appends');
+  });
+});
