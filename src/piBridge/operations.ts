@@ -64,7 +64,20 @@ export class BridgeOperations {
       idle: ctx.isIdle(),
       model: ctx.model ? { provider: String(ctx.model.provider), id: String(ctx.model.id) } : null,
       contextUsage: usage ? { tokens: usage.tokens ?? null, contextWindow: usage.contextWindow, percent: usage.percent ?? null } : null,
+      settings: this.settings(),
     };
+  }
+
+  /** What Pi compacts by: the compaction and branch-summary parts of its effective settings. */
+  private settings(): PiState['settings'] {
+    try {
+      const all = this.pi.getSettings?.();
+      if (typeof all !== 'object' || all === null) return null;
+      const { compaction, branchSummary } = all as { compaction?: unknown; branchSummary?: unknown };
+      return { compaction, branchSummary };
+    } catch {
+      return null;
+    }
   }
 
   /** Runs one write at a time, in arrival order. */

@@ -74,5 +74,7 @@ export interface PiApi {
   registerCommand(name: string, options: { description?: string; handler: (args: string, ctx: PiCommandContext) => Promise<void> | void }): void;
   sendUserMessage(content: string, options?: { expandPromptTemplates?: boolean; deliverAs?: 'steer' | 'followUp' }): void;
   setLabel(entryId: string, label: string | undefined): void;
+  /** A copy of Pi's effective settings (global and, when the project is trusted, project settings merged). */
+  getSettings?(): unknown;
   appendEntry(customType: string, data?: unknown): void;
 }

@@ -32,7 +32,7 @@ function kindTitle(view: SummaryView): string {
 }
 
 function badge(view: SummaryView): HTMLElement {
-  const text = view.mode === 'review' ? 'Proposed, not written yet' : view.mode === 'expired' ? 'Proposal expired' : view.fromHook ? 'Written by a hook' : 'In session';
+  const text = view.mode === 'review' ? 'Proposed, not written yet' : view.mode === 'expired' ? 'Proposal expired' : view.fromHook ? 'In session · supplied by an extension or hook' : 'In session';
   return el('span', { id: 'mode-badge', class: `badge ${view.mode}` }, text);
 }
 

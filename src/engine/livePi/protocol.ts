@@ -75,6 +75,11 @@ export interface PiState {
   model: { provider: string; id: string } | null;
   /** Pi's own figure (its last usage after the latest compaction, plus an estimate); tokens null when Pi does not know yet. */
   contextUsage: { tokens: number | null; contextWindow: number; percent: number | null } | null;
+  /**
+   * The `compaction` and `branchSummary` parts of Pi's effective settings (what Pi itself compacts by: project
+   * settings only when Pi trusts the project), raw; null when Pi does not say. Validated by the reader.
+   */
+  settings?: { compaction?: unknown; branchSummary?: unknown } | null;
 }
 
 export interface WriteResult {

@@ -21,6 +21,7 @@ import type { CompactionEntry, Usage } from '../session/types';
 import { requestCompact } from '../livePi/client';
 import { entriesWrittenByPi } from '../livePi/writtenByPi';
 import type { WriteRoute } from '../livePi/writeRoute';
+import { withLiveSettings } from '../livePi/liveSettings';
 
 export interface CompactOptions extends SettingsOverrides {
   file: string;
@@ -71,7 +72,7 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   const estimator = estimatorByName(estimatorName);
   const leafIndex = leafIndexOf(index, options.leafId);
   const model = contextSettings(index, index.pathTo(leafIndex)).model;
-  const { compaction: settings } = await resolveSettings(index.header.cwd, model, options);
+  const { compaction: settings } = await resolveSettings(index.header.cwd, model, withLiveSettings(options));
   const plan = planCompaction(index, { settings, estimator, signal, leafIndex });
   if (plan.kind === 'nothing') return plan;
   const p = plan.projection;

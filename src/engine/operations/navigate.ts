@@ -15,6 +15,7 @@ import { redactKnownSecrets } from '../secrets/redact';
 import { requestNavigate } from '../livePi/client';
 import { entriesWrittenByPi } from '../livePi/writtenByPi';
 import type { WriteRoute } from '../livePi/writeRoute';
+import { withLiveSettings } from '../livePi/liveSettings';
 
 /** customType of the entry Arbor appends to persist a leaf move without a summary (spec 6.5). */
 export const ARBOR_LEAF_MARKER = 'arbor/leaf-move';
@@ -64,7 +65,7 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   if (!index.has(options.targetId)) throw new ArborUsageError(`entry "${options.targetId}" is not in ${index.file}`);
   const fromId = options.fromId === undefined ? index.leafId : options.fromId;
   if (fromId === options.targetId) return { kind: 'nothing', reason: `${options.targetId} is already the current leaf` };
-  const { pi } = await resolveSettings(index.header.cwd, null, options);
+  const { pi } = await resolveSettings(index.header.cwd, null, withLiveSettings(options));
   const contextWindow = options.summarizer?.contextWindow ?? 128000;
   const budget = Math.max(0, contextWindow - (options.branchSummaryReserveTokens ?? pi.branchSummary.reserveTokens));
   const plan = planBranch(index, { targetId: options.targetId, fromId: fromId ?? undefined, budget, estimator: estimatorByName(options.estimator ?? 'tokenizer') });

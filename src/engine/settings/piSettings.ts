@@ -143,6 +143,21 @@ export async function loadPiSettings(options: { cwd: string; env?: NodeJS.Proces
   return { settings: merged, sources };
 }
 
+/**
+ * Pi's settings as a running Pi reports them (its effective settings: it applied its own project trust and
+ * merging), with Arbor's defaults under them. Validated like a file; `source` names where they came from.
+ */
+export function piSettingsFromObject(raw: unknown, source: string): PiSettings {
+  if (!isObject(raw)) throw new SettingsError(source, undefined, 'settings must be an object');
+  const picked: Json = {};
+  if (raw.compaction !== undefined) picked.compaction = raw.compaction;
+  if (raw.branchSummary !== undefined) picked.branchSummary = raw.branchSummary;
+  validateSettingsJson(source, picked);
+  const merged = deepMerge({ ...DEFAULT_PI_SETTINGS }, picked);
+  if (!hasSettingsShape(merged)) throw new Error('merged Pi settings lost their shape (a bug: they were validated)');
+  return merged;
+}
+
 /** The defaults merged with validated files: every key Arbor reads, of its type. */
 function hasSettingsShape(v: Json): v is Json & PiSettings {
   const c = v.compaction;

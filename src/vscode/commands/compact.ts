@@ -40,7 +40,8 @@ export async function compactCommand(arbor: ArborServices, target?: unknown, opt
   if (!model) return undefined;
   // Check first: with nothing to compact, say so now rather than after asking for instructions.
   // (An error here, e.g. invalid Pi settings, is left for the compaction itself to report as it always did.)
-  const nothing = await nothingToCompact(arbor, model).catch(() => undefined);
+  // (Through a running Pi, Pi's leaf and settings decide: the proposal itself says when there is nothing.)
+  const nothing = arbor.livePi.stateOf(model.file) ? undefined : await nothingToCompact(arbor, model).catch(() => undefined);
   if (nothing !== undefined) {
     void showInfo(nothingToCompactMessage(model.title ?? model.file, nothing));
     log().info(`compact ${model.file}: nothing: ${nothing}`);
@@ -85,6 +86,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
         summarizer,
         customInstructions,
         leafId: arbor.piLeaf(route),
+        route, // through a live Pi, its own settings decide the numbers
         reason: options.reason ?? 'manual',
         ...engine, // estimator, hooks, includeThinking, env, piSettings
         signal,

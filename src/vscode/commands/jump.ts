@@ -144,6 +144,7 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
         replaceInstructions: mode === 'replace' ? true : undefined,
         label: options.label,
         fromId,
+        route, // through a live Pi, its own settings decide the budget
         summarizer,
         ...engine, // estimator, hooks, includeThinking, env, piSettings
         signal,

@@ -47,7 +47,7 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
 
     fs.mkdirSync(path.dirname(file), { recursive: true });
     pi = new PiRpc({ agentDir: agent.dir, cwd: workspaceDir(), sessionFile: file });
-    // The workspace's .pi/settings.json keeps 2,000 recent tokens (Pi reads it too): enough history to compact.
+    // Pi does not trust the workspace in RPC mode (it ignores .pi/settings.json): its own settings (keep 200) decide, through the bridge.
     for (let i = 1; i <= 6; i++) await pi.prompt(`Request ${i}: explain src/util${i}.js to me. ${'More context here. '.repeat(100)}`);
 
     await vscode.commands.executeCommand('arbor.refresh');

@@ -223,6 +223,12 @@ export class FakeProviderServer {
     return this;
   }
 
+  /**
+   * Report usage in proportion to the request and the answer (about 4 characters a token) instead of the
+   * fixed default, for tests whose screens show context figures (an agent's context grows with its turns).
+   */
+  usageFromRequest = false;
+
   /** What to do once the queue is empty (default: answer HTTP 418 "unscripted request"). */
   setFallback(b: Behaviour | null): this {
     this.fallback = b;
@@ -308,7 +314,8 @@ export class FakeProviderServer {
         break;
     }
 
-    const answer = behaviour.type === 'echoKept' ? { text: keptAnswer(api, body), finish: 'stop' as const, usage: DEFAULT_USAGE } : answerOf(scripted);
+    let answer = behaviour.type === 'echoKept' ? { text: keptAnswer(api, body), finish: 'stop' as const, usage: DEFAULT_USAGE } : answerOf(scripted);
+    if (this.usageFromRequest && answer.usage === DEFAULT_USAGE) answer = { ...answer, usage: { input: Math.ceil(raw.length / 4), output: Math.ceil(answer.text.length / 4) } };
     if (!stream) {
       if (behaviour.type === 'stall') return; // nothing to send early without streaming: same as hang
       const full = api === 'openai' ? openaiCompletion(model, answer) : anthropicMessage(model, answer);
