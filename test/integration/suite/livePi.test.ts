@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { arborApi, sessionsDir, waitFor, withSetting, workspaceDir } from './arborHelpers';
+import { arborApi, openCopy, rawTree, sessionsDir, waitFor, withSetting, workspaceDir } from './arborHelpers';
 import { startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
 import { makeAgentFolder, node22, PiRpc, type PiAgentFolder } from '../../support/pi/piRpc';
 import type { SummaryView } from '../../../src/webview/protocol';
@@ -81,5 +81,38 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     assert.strictEqual(next.parentId, compaction.id, 'Pi\'s next entry continues from the compaction');
     // The view follows: the new entries are in the index, and the leaf is Pi's.
     await waitFor(() => services.store.get(file)!.index!.leafId === String(after[after.length - 1].id), 'the tree following Pi\'s appends');
+  });
+
+  it('when another writer (a Pi without the bridge) appends under the leaf Arbor wrote after, says so at once and offers the fix', async () => {
+    const { services, onDidNotify } = (await arborApi()).internals;
+    const file2 = await openCopy('01-plain', 'diverge');
+    const oldLeaf = rawTree(file2).leafId;
+    const firstUser = rawTree(file2).ids[1];
+    const warnings: { message: string; items: string[] }[] = [];
+    let restoreLive: (() => Promise<void>) | undefined;
+    const sub = onDidNotify((n) => n.kind === 'warning' && warnings.push({ message: n.message, items: n.items }));
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file: file2, entryId: firstUser }, 'checkpoint'), 'checkpoint');
+      const labelEntry = rawTree(file2).leafId;
+      assert.notStrictEqual(labelEntry, oldLeaf);
+      // What a Pi that never saw Arbor's entry appends next: a message under its own (old) leaf.
+      const piEntry = { type: 'message', id: 'd1ve7ge0', parentId: oldLeaf, timestamp: new Date().toISOString(), message: { role: 'user', content: 'next prompt', timestamp: Date.now() } };
+      fs.appendFileSync(file2, `${JSON.stringify(piEntry)}\n`);
+      const warning = await waitFor(() => warnings.find((w) => /kept going from its own leaf/.test(w.message)), 'the divergence warning', 30_000);
+      assert.match(warning!.message, new RegExp(`entry ${labelEntry}`));
+      assert.deepStrictEqual(warning!.items, ['Install Pi Bridge', 'Show in Tree']);
+      // Pi continuing from Arbor's entry is no divergence. (Arbor asks before appending right after another writer: let that pass.)
+      warnings.length = 0;
+      restoreLive = await withSetting('liveWriteSeconds', 1);
+      await waitFor(() => !services.store.isLive(services.store.get(file2)!), 'the session no longer flagged as just written', 30_000);
+      assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file: file2, entryId: firstUser }, 'checkpoint 2'), 'checkpoint 2');
+      const own = rawTree(file2).leafId;
+      fs.appendFileSync(file2, `${JSON.stringify({ ...piEntry, id: 'c0n71nue', parentId: own })}\n`);
+      await waitFor(() => services.store.get(file2)?.index?.leafId === 'c0n71nue', 'the appended entry read');
+      assert.deepStrictEqual(warnings.filter((w) => /own leaf/.test(w.message)), []);
+    } finally {
+      sub.dispose();
+      await restoreLive?.();
+    }
   });
 });
