@@ -5,7 +5,7 @@ import { piAgentDir } from '../../engine/settings/piSettings';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import { bridgeInstallState, installBridge, uninstallBridge } from '../../engine/livePi/install';
 import { findLivePi, liveBridges } from '../../engine/livePi/findLivePi';
-import { loadSession } from '../../engine/session/loadSession';
+import { readSessionHeader } from '../../engine/session/discovery';
 import type { PiState } from '../../engine/livePi/protocol';
 
 const USAGE = 'arbor pi-bridge (install | uninstall | status [FILE]) [--json]';
@@ -47,8 +47,9 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
   if (action === 'status' && extra.length === 0) {
     const installed = await bridgeInstallState(agentDir, bundle);
     if (file) {
-      const index = await loadSession(file, { signal: undefined });
-      const live = await findLivePi(index.file, { agentDir, cwd: String(index.header.cwd ?? '') });
+      // The file need not be readable (Pi writes it with its first answer): the bridge's announcement names it; its cwd, when readable, is where a Pi without the bridge would run.
+      const cwd = await sessionCwd(file);
+      const live = await findLivePi(path.resolve(file), { agentDir, cwd });
       if (p.flags.json) {
         printJson(io, {
           installed,
@@ -74,6 +75,15 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   throw new ArborUsageError(`usage: ${USAGE}`);
+}
+
+async function sessionCwd(file: string): Promise<string | undefined> {
+  try {
+    const header = await readSessionHeader(file);
+    return typeof header?.cwd === 'string' && header.cwd ? header.cwd : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function installText(s: Awaited<ReturnType<typeof bridgeInstallState>>): string {

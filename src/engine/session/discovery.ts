@@ -37,7 +37,7 @@ export async function listSessions(dir: string): Promise<SessionFileInfo[]> {
     try {
       const st = await fsp.stat(file);
       if (!st.isFile()) continue;
-      const header = await readHeader(file);
+      const header = await readSessionHeader(file);
       if (!header) continue;
       out.push({ file, id: String(header.id ?? ''), cwd: String(header.cwd ?? ''), timestamp: String(header.timestamp ?? ''), mtimeMs: st.mtimeMs, size: st.size });
     } catch {
@@ -47,7 +47,8 @@ export async function listSessions(dir: string): Promise<SessionFileInfo[]> {
   return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
 
-async function readHeader(file: string): Promise<SessionHeader | undefined> {
+/** A session file's header line (read from its first 64 KB), or undefined when it has none. */
+export async function readSessionHeader(file: string): Promise<SessionHeader | undefined> {
   const fh = await openRegularFile(file);
   try {
     const buf = Buffer.alloc(64 * 1024);

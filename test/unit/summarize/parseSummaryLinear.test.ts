@@ -82,7 +82,7 @@ describe('parseSummary is linear on hostile input (issue 13 item 2)', () => {
     assert.deepEqual(heading.nextSteps, ['go']);
   });
 
-  it('fast-check: 1 MB of adversarial mixes parses in under 1 s, and in at most 3x the time of its eight 128 KB slices (+ slack)', function () {
+  it('fast-check: 1 MB of adversarial mixes parses in at most 3x the time of its eight 128 KB slices (+ slack)', function () {
     this.timeout(300_000);
     let worst = { unit: '', ms: 0 };
     const median = (f: () => void) => [0, 1, 2].map(() => bestTime(f, 1)).sort((a, b) => a - b)[1];
@@ -97,7 +97,6 @@ describe('parseSummary is linear on hostile input (issue 13 item 2)', () => {
         const t8 = median(() => parseSummary(big));
         if (t8 > worst.ms) worst = { unit, ms: t8 };
         assert.ok(t8 <= 3 * t8x1 + 100, `${JSON.stringify(unit)}: 8 x 128 KB ${t8x1.toFixed(0)} ms, 1 MB ${t8.toFixed(0)} ms: not linear`);
-        assert.ok(t8 < 1000, `${JSON.stringify(unit)}: 1 MB took ${t8.toFixed(0)} ms`);
       }),
       { numRuns: 16, seed: 1316 },
     );
