@@ -13,8 +13,6 @@ import type { PiApi, PiCommandContext, PiContext, SessionBeforeCompactEvent, Ses
 
 /** The command the bridge sends itself to get a command context (navigation needs one); not meant to be typed. */
 export const BRIDGE_COMMAND = 'arbor-bridge-run';
-/** customType of the entry recording a leaf move that wrote nothing else (the same one Arbor writes to a file). */
-const LEAF_MARKER = 'arbor/leaf-move';
 /** How long a queued navigation may wait for its command to run before it is given up. */
 const COMMAND_START_MS = 30_000;
 
@@ -171,8 +169,7 @@ export class BridgeOperations {
       this.treeSummary = undefined;
     }
     if (result.cancelled) throw new BridgeRequestError('failed', 'the navigation was cancelled inside Pi (by another extension or an abort); nothing was changed');
-    // A move that wrote nothing is recorded, as Arbor records it in a file: Pi resumes there after a restart.
-    if (!request.summary && sm.getEntries().length === before) this.pi.appendEntry(LEAF_MARKER, { fromId: oldLeafId, targetId: request.targetId });
+    // A move without a summary writes nothing, as Pi's own /tree: Pi holds the new leaf in memory, and its next entry goes there.
     const editorText = typeof result.editorText === 'string' ? result.editorText : null;
     if (editorText !== null && ctx.hasUI) ctx.ui.setEditorText?.(editorText);
     return { ...this.written(ctx, before), editorText };

@@ -54,7 +54,8 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     printJson(io, { moved: true, newLeafId: result.newLeafId, editorText: result.editorText, entries: result.written, summaryEntry: result.summaryEntry ?? null, via: route.via });
     return 0;
   }
-  io.out(`moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map((e) => `${e.type} ${e.id}`).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`);
+  if (result.written.length === 0) io.out(`moved to ${result.newLeafId ?? '(root)'} in the running Pi (pid ${route.via === 'pi' ? route.state.pid : '?'}); nothing written: Pi holds the leaf in memory, as after its own /tree, and its next entry goes there`);
+  else io.out(`moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map((e) => `${e.type} ${e.id}`).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`);
   if (result.editorText !== null) io.out(`text to edit and resend: ${result.editorText}`);
   if (result.summaryEntry) io.out(`\n${result.summaryEntry.summary}`);
   return 0;

@@ -143,16 +143,21 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     assert.equal(messages.at(-1)!.summary, summary.summary);
     // The label Pi wrote is on the summary entry.
     assert.ok(entries().some((e) => e.type === 'label' && e.targetId === out.summaryEntry.id && e.label === 'side quest'));
-    // Jump without a summary to the first assistant message: Pi records the move; the next prompt's parent is that record.
+    // Jump without a summary to the first assistant message: as Pi's own /tree, nothing is written; Pi holds the leaf in memory.
+    const sizeBefore = fs.statSync(file).size;
     const r2 = await run(['navigate', file, '--to', String(assistants[0].id), '--json']);
     assert.equal(r2.code, 0, r2.stderr);
     const out2 = JSON.parse(r2.stdout);
     assert.equal(out2.via, 'pi');
-    assert.equal((await liveState()).leafId, out2.entries.at(-1).id);
+    assert.deepEqual(out2.entries, []);
+    assert.equal(fs.statSync(file).size, sizeBefore, 'nothing written');
+    assert.equal((await liveState()).leafId, assistants[0].id, "Pi's leaf, from its memory");
+    const status = await run(['pi-bridge', 'status', file]);
+    assert.match(status.stdout, new RegExp(`leaf ${String(assistants[0].id)}`));
     const count = entries().length;
     await p.prompt('Continue from here.');
     const next = entries().slice(count).find((e) => e.type === 'message')!;
-    assert.equal(next.parentId, out2.entries.at(-1).id);
+    assert.equal(next.parentId, assistants[0].id);
     const context = await p.messages();
     assert.equal(context.filter((m) => m.role === 'user').length, 2, 'the context is the first exchange plus the new prompt');
     // Label and pin through Pi: Pi writes Pi's label entry.
