@@ -1,30 +1,59 @@
-import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseCommand, requireFile, stringFlag } from '../args';
 import { openSession } from '../sessionArgs';
-import { reportDiagnostics, type Io } from '../output';
+import { printJson, reportDiagnostics, type Io } from '../output';
 import { ArborUsageError } from '../../engine/session/diagnostics';
-import { exportBranch, type ExportFormat } from '../../engine/export/exportBranch';
+import { exportPieces, type ExportFormat } from '../../engine/export/exportBranch';
+import { checkExportTarget, writeExportFile } from '../../engine/export/exportFile';
 
-const USAGE = 'arbor export FILE [--leaf ID] [--format md|html] [--out PATH]';
+const USAGE = 'arbor export FILE [--leaf ID] [--format md|html] [--out PATH [--force] [--json]]';
 
-/** `arbor export`: one branch (the current one, or the one ending at --leaf) as Markdown or a self-contained HTML page. */
+/** Stdout gets the document in pieces of about this many characters, each ending at a line break. */
+const OUT_CHARS = 1 << 16;
+
+/**
+ * `arbor export`: one branch (the current one, or the one ending at --leaf)
+ * as Markdown or a self-contained HTML page, streamed (an entry at a time:
+ * no string holds the whole document) to stdout or to `--out` (never a
+ * session file; an existing file only with --force, replaced atomically:
+ * see exportFile.ts). `--json` (with --out) prints what was written.
+ */
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { leaf: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
+  const p = parseCommand(argv, { leaf: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } });
   const file = requireFile(p, USAGE);
   const format = stringFlag(p.flags, 'format') ?? 'md';
   if (format !== 'md' && format !== 'html') throw new ArborUsageError(`--format takes md or html, got "${format}"`);
   const out = stringFlag(p.flags, 'out');
-  if (out !== undefined && path.resolve(out) === path.resolve(file)) throw new ArborUsageError(`--out ${out} is the session file itself: refusing to overwrite it`);
+  if (out === undefined && p.flags.json) throw new ArborUsageError('--json needs --out: without it the document itself is the output');
+  if (out === undefined && p.flags.force) throw new ArborUsageError('--force needs --out');
+  const target = { session: file, force: p.flags.force === true };
+  if (out !== undefined) await checkExportTarget(out, target);
   const index = await openSession(file);
   reportDiagnostics(io, index);
   const leafId = stringFlag(p.flags, 'leaf');
   if (leafId !== undefined && index.indexOf(leafId) < 0) throw new ArborUsageError(`--leaf ${leafId}: no such entry in ${index.file}`);
-  const text = exportBranch(index, { format: format as ExportFormat, leafId, title: path.basename(file, '.jsonl') });
-  if (out === undefined) io.out(text);
-  else {
-    await writeFile(out, text, 'utf8');
-    io.err(`wrote ${out}`);
+  const pieces = exportPieces(index, { format: format as ExportFormat, leafId, title: path.basename(file, '.jsonl') });
+  if (out === undefined) {
+    await writeLines(io, pieces);
+    return 0;
   }
+  const written = await writeExportFile(out, pieces, target);
+  if (p.flags.json) printJson(io, { out: written.path, format, leaf: leafId ?? index.leafId, bytes: written.bytes });
+  else io.err(`wrote ${out}`);
   return 0;
+}
+
+/** The pieces to io.out in runs ending at a line break, waiting for a slow reader between runs. */
+async function writeLines(io: Io, pieces: Iterable<string>): Promise<void> {
+  let pending = '';
+  for (const piece of pieces) {
+    pending += piece;
+    if (pending.length < OUT_CHARS) continue;
+    const cut = pending.lastIndexOf('\n');
+    if (cut < 0) continue;
+    io.out(pending.slice(0, cut + 1));
+    pending = pending.slice(cut + 1);
+    await io.ready?.();
+  }
+  if (pending) io.out(pending);
 }

@@ -1,15 +1,13 @@
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { parseCommand, requireFile, stringFlag } from '../args';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { shownPath } from './files';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import { sessionCwd } from '../../engine/files/sessionFiles';
-import { decideRestore, restoreCandidates, type RestoreDecision } from '../../engine/files/restorePlan';
-import { diskState, safeLocation } from '../../engine/files/diskState';
+import { planRestore, restoreSteps, runRestore, undoLastRestore } from '../../engine/files/restoreRun';
+import type { ApplyResult } from '../../engine/files/restoreTransaction';
 
-const USAGE = 'arbor restore FILE --to ID [--cwd DIR] [--dry-run] [--delete-created] [--json]';
+const USAGE = 'arbor restore FILE --to ID [--cwd DIR] [--dry-run] [--delete-created] [--json]  |  arbor restore FILE --undo [--cwd DIR] [--json]';
 
 export interface RestoreReport {
   restored: string[];
@@ -20,71 +18,71 @@ export interface RestoreReport {
 /**
  * `arbor restore`: puts the files the session changed back to their state at
  * entry `--to`, where the session determines both that state and what is on
- * disk now (sha256 of the file equals the content the session last produced).
- * Everything else is listed as skipped with the reason. A file the session
- * created on a branch the target does not contain is deleted only with
- * `--delete-created`. All checks happen before the first write; `--dry-run`
- * writes nothing. Nothing is written outside the working directory.
+ * disk now (sha256 of the file equals the content the session last produced,
+ * or what the last restore wrote). Everything else is listed as skipped with
+ * the reason. A file the session created on a branch the target does not
+ * contain is deleted only with `--delete-created`. Each file is verified
+ * again right before it is replaced, through a walk that follows no link,
+ * and backed up first (restoreTransaction.ts); `--undo` puts back the last
+ * restore. `--dry-run` writes nothing.
  */
 export async function restoreCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { to: { type: 'string' }, cwd: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'delete-created': { type: 'boolean' } });
+  const p = parseCommand(argv, { to: { type: 'string' }, cwd: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'delete-created': { type: 'boolean' }, undo: { type: 'boolean' } });
   const file = requireFile(p, USAGE);
   const to = stringFlag(p.flags, 'to');
-  if (!to) throw new ArborUsageError(`usage: ${USAGE}`);
+  const undo = p.flags.undo === true;
+  if (undo ? to !== undefined || p.flags['dry-run'] || p.flags['delete-created'] : !to) throw new ArborUsageError(`usage: ${USAGE}`);
   const index = await openSession(file);
   reportDiagnostics(io, index);
-  const ti = index.indexOf(to);
-  if (ti < 0) throw new ArborUsageError(`--to ${to}: no such entry in ${index.file}`);
   const root = stringFlag(p.flags, 'cwd') ?? sessionCwd(index);
   if (!root) throw new ArborUsageError(`${index.file} names no working directory: pass --cwd DIR`);
+  if (undo) return undoCommand(io, index.file, root, p.flags.json === true);
+  const ti = index.indexOf(to!);
+  if (ti < 0) throw new ArborUsageError(`--to ${to}: no such entry in ${index.file}`);
 
-  const decisions: RestoreDecision[] = [];
-  for (const c of restoreCandidates(index, ti)) decisions.push(decideRestore(c, c.insideCwd ? await diskState(root, c.path) : { kind: 'refused', reason: "outside the session's working directory" }));
-  const report: RestoreReport = { restored: [], skipped: [], deleted: [] };
+  const plan = await planRestore(index, ti, { root, session: index.file });
   const dryRun = p.flags['dry-run'] === true;
-  for (const d of decisions) {
-    if (d.action === 'skip') report.skipped.push({ path: d.path, reason: d.reason });
-    else if (d.action === 'delete' && p.flags['delete-created'] !== true) {
-      report.skipped.push({ path: d.path, reason: `created by the session on a branch the target does not contain (${d.reason}); pass --delete-created to delete it` });
-    }
+  const { steps, skipped } = restoreSteps(plan.decisions, { deleteCreated: p.flags['delete-created'] === true, deleteHint: 'pass --delete-created to delete it' });
+  const applied: ApplyResult & { backupDir?: string } = dryRun
+    ? { written: steps.filter((s) => s.action === 'write').map((s) => s.path), deleted: steps.filter((s) => s.action === 'delete').map((s) => s.path), skipped: [] }
+    : await runRestore(steps, { root: plan.root, session: index.file, to });
+  const report = {
+    restored: applied.written,
+    skipped: [...skipped, ...applied.skipped],
+    deleted: applied.deleted,
+    dryRun,
+    ...(applied.backupDir ? { backup: applied.backupDir } : {}),
+    ...(applied.failure ? { failure: applied.failure } : {}),
+  };
+  if (p.flags.json) printJson(io, report);
+  else {
+    const verb = dryRun ? 'would ' : '';
+    for (const f of report.restored) io.out(`${verb}restore ${shownPath(f)}`);
+    for (const f of report.deleted) io.out(`${verb}delete ${shownPath(f)}`);
+    for (const s of report.skipped) io.out(`skip ${shownPath(s.path)}: ${shownPath(s.reason)}`);
+    if (!plan.decisions.some((d) => d.action !== 'unchanged')) io.out('nothing to restore: the files already are as at that entry');
+    if (applied.backupDir) io.out(`backup of the files it changed: ${shownPath(applied.backupDir)} (undo: arbor restore ${shownPath(index.file)} --undo)`);
+    if (applied.failure) reportFailure(io, applied.failure, 'rolled back');
   }
-  for (const d of decisions) {
-    if (d.action !== 'restore' && !(d.action === 'delete' && p.flags['delete-created'] === true)) continue;
-    const loc = await safeLocation(root, d.path);
-    if (!loc.ok) {
-      report.skipped.push({ path: d.path, reason: loc.reason });
-      continue;
-    }
-    if (d.action === 'restore') {
-      if (!dryRun) await writeAtomically(loc.abs, d.text);
-      report.restored.push(d.path);
-    } else {
-      if (!dryRun) await fs.unlink(loc.abs);
-      report.deleted.push(d.path);
-    }
-  }
-  if (p.flags.json) {
-    printJson(io, { ...report, dryRun });
-    return 0;
-  }
-  const verb = dryRun ? 'would ' : '';
-  for (const f of report.restored) io.out(`${verb}restore ${shownPath(f)}`);
-  for (const f of report.deleted) io.out(`${verb}delete ${shownPath(f)}`);
-  for (const s of report.skipped) io.out(`skip ${shownPath(s.path)}: ${shownPath(s.reason)}`);
-  if (!decisions.length) io.out('nothing to restore: the files already are as at that entry');
-  return 0;
+  return applied.failure ? 1 : 0;
 }
 
-/** Writes through a temporary file in the same folder and a rename, so a reader never sees half a file. */
-async function writeAtomically(abs: string, text: string): Promise<void> {
-  await fs.mkdir(path.dirname(abs), { recursive: true });
-  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.arbor-restore-${process.pid}`);
-  let mode: number | undefined;
-  try {
-    mode = (await fs.stat(abs)).mode;
-  } catch {
-    mode = undefined;
+async function undoCommand(io: Io, session: string, root: string, json: boolean): Promise<number> {
+  const r = await undoLastRestore({ root, session });
+  if (json) {
+    printJson(io, r.undone ? { undone: true, restored: r.written, deleted: r.deleted, skipped: r.skipped, backup: r.backupDir, ...(r.failure ? { failure: r.failure } : {}) } : { undone: false, reason: r.reason });
+  } else if (!r.undone) io.out(`nothing to undo: ${shownPath(r.reason)}`);
+  else {
+    for (const f of r.written) io.out(`put back ${shownPath(f)}`);
+    for (const f of r.deleted) io.out(`delete ${shownPath(f)} (the restore created it)`);
+    for (const s of r.skipped) io.out(`skip ${shownPath(s.path)}: ${shownPath(s.reason)}`);
+    if (r.failure) reportFailure(io, r.failure, 'left put back');
   }
-  await fs.writeFile(tmp, text, { flag: 'wx', mode });
-  await fs.rename(tmp, abs);
+  return r.undone && r.failure ? 1 : 0;
+}
+
+function reportFailure(io: Io, f: NonNullable<ApplyResult['failure']>, rolled: string): void {
+  io.err(`failed at ${shownPath(f.path)}: ${shownPath(f.error)}; nothing after it was tried`);
+  if (f.rolledBack.length) io.err(`${rolled}: ${f.rolledBack.map(shownPath).join(', ')}`);
+  for (const n of f.notRolledBack) io.err(`not rolled back: ${shownPath(n.path)}: ${shownPath(n.reason)}`);
 }

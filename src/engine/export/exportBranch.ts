@@ -36,26 +36,41 @@ export interface ExportedEntry {
 /** Entry types that are bookkeeping, not conversation: left out of an export. */
 const SKIPPED = new Set(['label', 'custom', 'session_info', 'usage']);
 
+/** Entries parsed at a time while exporting: their bodies are dropped after rendering, so memory holds one batch, not the branch. */
+const BATCH = 256;
+
+function leafIndexOf(index: SessionIndex, leafId?: string): number {
+  if (leafId === undefined) return index.leafIndex;
+  const leaf = index.indexOf(leafId);
+  if (leaf < 0) throw new Error(`entry ${leafId} is not in ${index.file}`);
+  return leaf;
+}
+
+/** The branch's exported entry indexes, root first (bookkeeping left out by record type, no parsing). */
+function exportedPath(index: SessionIndex, leafId?: string): number[] {
+  const leaf = leafIndexOf(index, leafId);
+  return leaf < 0 ? [] : index.pathTo(leaf).filter((i) => !SKIPPED.has(index.record(i).type));
+}
+
+/** The entries of one branch, root first, a batch parsed at a time (and forgotten after). Throws when the leaf id is not in the session. */
+export function* branchEntryStream(index: SessionIndex, path: readonly number[], signal?: AbortSignal): Generator<ExportedEntry> {
+  const labels = index.labels();
+  for (let at = 0; at < path.length; at += BATCH) {
+    const batch = path.slice(at, at + BATCH);
+    index.parseEntries(batch, { keep: false });
+    for (const i of batch) {
+      signal?.throwIfAborted();
+      const rec = index.record(i);
+      const e: SessionEntry = index.entry(i);
+      yield { id: rec.id, line: rec.line, timestamp: typeof e.timestamp === 'string' ? e.timestamp : '', label: labels.get(rec.id), description: describeEntry(e) };
+    }
+    index.forgetParsed(batch);
+  }
+}
+
 /** The entries of one branch, root first. Throws when the leaf id is not in the session. */
 export function branchEntries(index: SessionIndex, leafId?: string, signal?: AbortSignal): ExportedEntry[] {
-  let leaf = index.leafIndex;
-  if (leafId !== undefined) {
-    leaf = index.indexOf(leafId);
-    if (leaf < 0) throw new Error(`entry ${leafId} is not in ${index.file}`);
-  }
-  if (leaf < 0) return [];
-  const path = index.pathTo(leaf);
-  index.parseEntries(path);
-  const labels = index.labels();
-  const out: ExportedEntry[] = [];
-  for (const i of path) {
-    signal?.throwIfAborted();
-    const rec = index.record(i);
-    if (SKIPPED.has(rec.type)) continue;
-    const e: SessionEntry = index.entry(i);
-    out.push({ id: rec.id, line: rec.line, timestamp: typeof e.timestamp === 'string' ? e.timestamp : '', label: labels.get(rec.id), description: describeEntry(e) });
-  }
-  return out;
+  return [...branchEntryStream(index, exportedPath(index, leafId), signal)];
 }
 
 // C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates, line/paragraph separators.
@@ -130,19 +145,29 @@ function heading(e: ExportedEntry, n: number): string {
   return bits.join(' · ');
 }
 
-export function renderMarkdown(entries: ExportedEntry[], meta: { title: string; file: string; leafId: string | null }): string {
-  const out: string[] = [`# ${mdInline(meta.title)}`, '', `- Session file: ${mdInline(meta.file)}`, `- Leaf: ${mdInline(meta.leafId ?? '(none)')}`, `- Entries: ${entries.length}`, ''];
-  entries.forEach((e, i) => {
-    out.push(`## ${mdInline(heading(e, i + 1))}`, '');
-    out.push(`Entry ${mdInline(e.id)} · line ${e.line}${e.label ? ` · label ${mdInline(e.label)}` : ''}`, '');
-    for (const p of e.description.parts) {
-      const title = partTitle(p);
-      if (title) out.push(`**${mdInline(title)}**`, '');
-      const body = partBody(p);
-      out.push(mdFence(body.text, body.lang), '');
-    }
-  });
-  return out.join('\n');
+interface ExportMeta {
+  title: string;
+  file: string;
+  leafId: string | null;
+}
+
+function markdownHead(meta: ExportMeta, count: number): string[] {
+  return [`# ${mdInline(meta.title)}`, '', `- Session file: ${mdInline(meta.file)}`, `- Leaf: ${mdInline(meta.leafId ?? '(none)')}`, `- Entries: ${count}`, ''];
+}
+
+function markdownEntry(e: ExportedEntry, n: number): string[] {
+  const out = [`## ${mdInline(heading(e, n))}`, '', `Entry ${mdInline(e.id)} · line ${e.line}${e.label ? ` · label ${mdInline(e.label)}` : ''}`, ''];
+  for (const p of e.description.parts) {
+    const title = partTitle(p);
+    if (title) out.push(`**${mdInline(title)}**`, '');
+    const body = partBody(p);
+    out.push(mdFence(body.text, body.lang), '');
+  }
+  return out;
+}
+
+export function renderMarkdown(entries: ExportedEntry[], meta: ExportMeta): string {
+  return [...renderPieces('md', entries, meta, entries.length)].join('');
 }
 
 const STYLE = `
@@ -160,8 +185,8 @@ pre { background: var(--code); padding: .5rem .75rem; border-radius: 4px; white-
 details > summary { cursor: pointer; color: var(--muted); }
 `;
 
-export function renderHtml(entries: ExportedEntry[], meta: { title: string; file: string; leafId: string | null }): string {
-  const out: string[] = [
+function htmlHead(meta: ExportMeta, count: number): string[] {
+  return [
     '<!DOCTYPE html>',
     '<html lang="en">',
     '<head>',
@@ -173,30 +198,53 @@ export function renderHtml(entries: ExportedEntry[], meta: { title: string; file
     '</head>',
     '<body>',
     `<h1>${escapeHtml(meta.title)}</h1>`,
-    `<p class="meta">${escapeHtml(meta.file)} · leaf ${escapeHtml(meta.leafId ?? '(none)')} · ${entries.length} entries</p>`,
+    `<p class="meta">${escapeHtml(meta.file)} · leaf ${escapeHtml(meta.leafId ?? '(none)')} · ${count} entries</p>`,
   ];
-  entries.forEach((e, i) => {
-    out.push(`<article class="${escapeHtml(e.description.role)}">`);
-    out.push(`<h2>${escapeHtml(heading(e, i + 1))}</h2>`);
-    out.push(`<p class="meta">entry ${escapeHtml(e.id)} · line ${e.line}${e.label ? ` · label ${escapeHtml(e.label)}` : ''}</p>`);
-    for (const p of e.description.parts) {
-      const title = partTitle(p);
-      const body = partBody(p);
-      const cls = p.kind === 'toolResult' && p.isError ? ' class="error"' : '';
-      const block = `<pre>${escapeHtml(body.text)}</pre>`;
-      if (p.kind === 'thinking') out.push(`<details><summary>${escapeHtml(title!)}</summary>${block}</details>`);
-      else out.push(`<section${cls}>${title ? `<h3>${escapeHtml(title)}</h3>` : ''}${block}</section>`);
-    }
-    out.push('</article>');
-  });
-  out.push('</body>', '</html>', '');
-  return out.join('\n');
 }
 
-/** The branch ending at `options.leafId` (or the current leaf) as one document. */
-export function exportBranch(index: SessionIndex, options: ExportOptions): string {
-  const entries = branchEntries(index, options.leafId, options.signal);
+function htmlEntry(e: ExportedEntry, n: number): string[] {
+  const out = [`<article class="${escapeHtml(e.description.role)}">`, `<h2>${escapeHtml(heading(e, n))}</h2>`, `<p class="meta">entry ${escapeHtml(e.id)} · line ${e.line}${e.label ? ` · label ${escapeHtml(e.label)}` : ''}</p>`];
+  for (const p of e.description.parts) {
+    const title = partTitle(p);
+    const body = partBody(p);
+    const cls = p.kind === 'toolResult' && p.isError ? ' class="error"' : '';
+    const block = `<pre>${escapeHtml(body.text)}</pre>`;
+    if (p.kind === 'thinking') out.push(`<details><summary>${escapeHtml(title!)}</summary>${block}</details>`);
+    else out.push(`<section${cls}>${title ? `<h3>${escapeHtml(title)}</h3>` : ''}${block}</section>`);
+  }
+  out.push('</article>');
+  return out;
+}
+
+export function renderHtml(entries: ExportedEntry[], meta: ExportMeta): string {
+  return [...renderPieces('html', entries, meta, entries.length)].join('');
+}
+
+/**
+ * The document as pieces: the head, then one piece per entry, then the end;
+ * joined they are the whole document (lines joined by "\n"). A piece is at
+ * most one entry's rendering, so no string holds the whole document.
+ */
+function* renderPieces(format: ExportFormat, entries: Iterable<ExportedEntry>, meta: ExportMeta, count: number): Generator<string> {
+  const md = format === 'md';
+  yield (md ? markdownHead(meta, count) : htmlHead(meta, count)).join('\n');
+  let n = 0;
+  for (const e of entries) {
+    n++;
+    yield `\n${(md ? markdownEntry(e, n) : htmlEntry(e, n)).join('\n')}`;
+  }
+  if (!md) yield `\n${['</body>', '</html>', ''].join('\n')}`;
+}
+
+/** The branch ending at `options.leafId` (or the current leaf) as a sequence of pieces (see renderPieces), entries parsed a batch at a time. */
+export function exportPieces(index: SessionIndex, options: ExportOptions): Generator<string> {
+  const path = exportedPath(index, options.leafId);
   const leafId = options.leafId ?? index.leafId;
   const meta = { title: options.title ?? `Pi session ${index.header.id ?? ''}`.trim(), file: index.file, leafId };
-  return options.format === 'html' ? renderHtml(entries, meta) : renderMarkdown(entries, meta);
+  return renderPieces(options.format, branchEntryStream(index, path, options.signal), meta, path.length);
+}
+
+/** The branch ending at `options.leafId` (or the current leaf) as one document (small sessions; exportPieces for any size). */
+export function exportBranch(index: SessionIndex, options: ExportOptions): string {
+  return [...exportPieces(index, options)].join('');
 }

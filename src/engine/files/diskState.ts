@@ -1,11 +1,14 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { sha256, type DiskState } from './restorePlan';
+import type { DiskState } from './restorePlan';
+import { closeChain, NoFollowTree, RefusedPath } from './noFollowTree';
+import { hashHandle } from './fileHash';
 
 /**
  * Where a session file lives under a working directory, refusing anything
  * that could land outside it: absolute or `..` paths, and symbolic links
  * (the file itself, or a folder on the way that leads out of the directory).
+ * For showing a file (a diff); restoring goes through NoFollowTree.
  */
 export async function safeLocation(root: string, rel: string): Promise<{ ok: true; abs: string } | { ok: false; reason: string }> {
   if (!rel || path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel)) return { ok: false, reason: 'not a relative path' };
@@ -36,14 +39,42 @@ export async function safeLocation(root: string, rel: string): Promise<{ ok: tru
   }
 }
 
-export async function diskState(root: string, rel: string): Promise<DiskState & { abs?: string }> {
-  const loc = await safeLocation(root, rel);
-  if (!loc.ok) return { kind: 'refused', reason: loc.reason };
+/** What is at `rel` under the tree's root, hashed as a stream (bounded memory), reached without following links. */
+export async function diskStateIn(tree: NoFollowTree, rel: string, signal?: AbortSignal): Promise<DiskState & { abs?: string }> {
   try {
-    const bytes = await fs.readFile(loc.abs);
-    return { kind: 'file', sha256: sha256(bytes), text: bytes.toString('utf8'), abs: loc.abs };
+    const parents = await tree.openParents(rel);
+    if (!parents) return { kind: 'missing', abs: path.join(tree.root, rel) };
+    const dir = parents.chain[parents.chain.length - 1];
+    const abs = path.join(dir.abs, parents.name);
+    try {
+      const file = await tree.openFile(dir, parents.name);
+      if (!file) return { kind: 'missing', abs };
+      try {
+        const h = await hashHandle(file.handle, { signal });
+        return { kind: 'file', sha256: h.sha256, size: h.size, abs };
+      } finally {
+        await file.handle.close();
+      }
+    } finally {
+      await closeChain(parents.chain);
+    }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing', abs: loc.abs };
+    if (err instanceof RefusedPath) return { kind: 'refused', reason: err.message };
+    if ((err as Error).name === 'AbortError') throw err;
     return { kind: 'refused', reason: (err as Error).message };
+  }
+}
+
+export async function diskState(root: string, rel: string, signal?: AbortSignal): Promise<DiskState & { abs?: string }> {
+  let tree: NoFollowTree;
+  try {
+    tree = await NoFollowTree.open(root);
+  } catch (err) {
+    return { kind: 'refused', reason: (err as Error).message };
+  }
+  try {
+    return await diskStateIn(tree, rel, signal);
+  } finally {
+    await tree.close();
   }
 }

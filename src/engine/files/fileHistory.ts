@@ -1,7 +1,7 @@
 import { editReplacements, replayEdits } from './applyEdits';
 import { commandWords, isReadOnlyCommand } from './bashEffects';
 import { mentionKeys, relativeTo, resolveToolPath, type ResolvedPath } from './filePaths';
-import { fullReadText } from './readResult';
+import { fullReadText, lossyReadReason } from './readResult';
 import type { FileChange, FileContent, FileHistory, InitialContents } from './types';
 import type { SessionEntry } from '../session/types';
 import { isToolCallBlock } from '../session/contentBlocks';
@@ -141,11 +141,13 @@ export function fileHistory(entries: Iterable<SessionEntry>, options: FileHistor
       const text = fullReadText(args, content, details);
       if (text === undefined) return;
       budget += text.length * BUDGET_PER_CHAR;
+      const lossy = lossyReadReason(text);
+      const shown: FileContent = lossy ? { state: 'unknown', reason: `${lossy} at ${entryId}`, afterEntryId: entryId } : { state: 'known', text };
       if (!t.changed && !firstReads.has(t.hist.absPath)) {
-        firstReads.set(t.hist.absPath, { entryId, content: afterOpaque(t, { state: 'known', text }, 0) });
+        firstReads.set(t.hist.absPath, { entryId, content: afterOpaque(t, shown, 0) });
       }
       current(t);
-      t.content = { state: 'known', text };
+      t.content = shown;
       return;
     }
     if (name === 'write') {

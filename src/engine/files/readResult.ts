@@ -29,3 +29,16 @@ function endsWithNotice(text: string): boolean {
   const lastLine = text.slice(lastBreak + 1);
   return lastLine.startsWith('[') && (lastBreak < 0 || text.lastIndexOf('\n\n') === lastBreak - 1);
 }
+
+/**
+ * Why a whole read's text may not be the file's bytes, or undefined: Pi's
+ * read decodes any file that is not an image as UTF-8 (Buffer.toString), so
+ * bytes that do not decode come out as U+FFFD and cannot be told from a real
+ * U+FFFD; an image Pi could not process comes as a note alone ("Read image
+ * file [mime]" and the error). Such text never stands for the file's content.
+ */
+export function lossyReadReason(text: string): string | undefined {
+  if (text.includes('\uFFFD')) return 'the session saw it only as lossy text (bytes that are not UTF-8: a binary file?)';
+  if (/^Read image file \[[^\]\n]*\]/.test(text)) return 'the session saw it only as an image';
+  return undefined;
+}

@@ -23,28 +23,31 @@ export function restoreCandidates(index: SessionIndex, targetIndex: number, opti
   const changed = [...files.chronological.files.values()].filter((f) => f.changes.length > 0);
   const atTarget = historyToEntry(index, targetIndex, files, { track: changed.map((f) => f.absPath), signal: options.signal });
   const out: RestoreCandidate[] = [];
-  for (const f of changed) {
-    const target = atTarget.files.get(f.absPath)!.final;
-    const expected = f.final;
-    if (target.state === 'known' && hasText(expected) && expected.text === target.text) continue;
-    out.push({ absPath: f.absPath, path: f.path, insideCwd: f.insideCwd, target, expected });
-  }
+  // Every changed file is a candidate, even one the target leaves as the session last did: the disk decides (after a restore, going back to the leaf must write).
+  for (const f of changed) out.push({ absPath: f.absPath, path: f.path, insideCwd: f.insideCwd, target: atTarget.files.get(f.absPath)!.final, expected: f.final });
   return out;
 }
 
 /** What is on disk at a candidate's place (or why it may not be touched). */
 export type DiskState =
-  | { kind: 'file'; sha256: string; text: string }
+  | { kind: 'file'; sha256: string; size: number }
   | { kind: 'missing' }
   | { kind: 'refused'; reason: string };
 
+/**
+ * `onDisk` is what the disk held when the decision was made (sha256, or null
+ * for no file): the restore re-verifies it right before replacing or deleting.
+ */
 export type RestoreDecision =
-  | { action: 'restore'; path: string; absPath: string; text: string }
+  | { action: 'restore'; path: string; absPath: string; text: string; onDisk: string | null }
   /** A file the session created on a branch the target does not contain: delete only after confirmation. */
-  | { action: 'delete'; path: string; absPath: string; reason: string }
+  | { action: 'delete'; path: string; absPath: string; reason: string; onDisk: string }
   | { action: 'unchanged'; path: string; absPath: string }
-  /** Left alone; `chooseText` is what the user may still choose to write after looking at a diff. */
-  | { action: 'skip'; path: string; absPath: string; reason: string; chooseText?: string };
+  /** Left alone; `chooseText` is what the user may still choose to write after looking at a diff (over `onDisk`). */
+  | { action: 'skip'; path: string; absPath: string; reason: string; chooseText?: string; onDisk?: string | null };
+
+/** What the last restore (not undone) left at a path: sha256 of what it wrote, or null where it deleted. */
+export type LastRestoreState = ReadonlyMap<string, string | null>;
 
 const hasText = (c: FileContent): c is Extract<FileContent, { text: string }> => c.state === 'known' || c.state === 'assumed';
 
@@ -52,22 +55,33 @@ export function sha256(text: string | Uint8Array): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export function decideRestore(c: RestoreCandidate, disk: DiskState): RestoreDecision {
+/**
+ * One file's decision. The disk is as expected when it holds what the
+ * session last produced, or what the last restore wrote there (`restored`:
+ * so a restore can be followed by a restore to another entry, the leaf
+ * included).
+ */
+export function decideRestore(c: RestoreCandidate, disk: DiskState, restored?: string | null): RestoreDecision {
   const base = { path: c.path, absPath: c.absPath };
   const { target, expected } = c;
-  const choose = hasText(target) ? { chooseText: target.text } : {};
   if (!c.insideCwd) return { action: 'skip', ...base, reason: "outside the session's working directory" };
   if (disk.kind === 'refused') return { action: 'skip', ...base, reason: disk.reason };
-  if (hasText(target) && disk.kind === 'file' && disk.text === target.text) return { action: 'unchanged', ...base };
+  const onDisk = disk.kind === 'file' ? disk.sha256 : null;
+  const choose = hasText(target) ? { chooseText: target.text, onDisk } : {};
+  if (hasText(target) && disk.kind === 'file' && disk.sha256 === sha256(target.text)) return { action: 'unchanged', ...base };
   if (target.state === 'absent' && disk.kind === 'missing') return { action: 'unchanged', ...base };
-  if (!hasText(expected)) return { action: 'skip', ...base, reason: `its current content is not determined by the session: ${expected.state === 'absent' ? expected.reason : expected.reason}`, ...choose };
-  if (disk.kind === 'missing') return { action: 'skip', ...base, reason: 'missing on disk, but the session last left it there', ...choose };
-  if (disk.sha256 !== sha256(expected.text)) return { action: 'skip', ...base, reason: 'changed on disk since the session last wrote it', ...choose };
+  const byLastRestore = restored !== undefined && restored === onDisk;
+  if (!byLastRestore) {
+    if (!hasText(expected)) return { action: 'skip', ...base, reason: `its current content is not determined by the session: ${expected.reason}`, ...choose };
+    if (disk.kind === 'missing') return { action: 'skip', ...base, reason: 'missing on disk, but the session last left it there', ...choose };
+    if (disk.sha256 !== sha256(expected.text)) return { action: 'skip', ...base, reason: 'changed on disk since the session last wrote it', ...choose };
+  }
   switch (target.state) {
     case 'known':
-      return { action: 'restore', ...base, text: target.text };
+      return { action: 'restore', ...base, text: target.text, onDisk };
     case 'absent':
-      return { action: 'delete', ...base, reason: target.reason };
+      if (onDisk === null) return { action: 'unchanged', ...base };
+      return { action: 'delete', ...base, reason: target.reason, onDisk };
     case 'assumed':
       return { action: 'skip', ...base, reason: `its content at the target is not verified: ${target.reason}`, ...choose };
     default:

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ArborServices } from '../services';
-import { exportBranch, type ExportFormat } from '../../engine/export/exportBranch';
+import { exportBranch, exportPieces, type ExportFormat } from '../../engine/export/exportBranch';
+import { writeExportFile } from '../../engine/export/exportFile';
 import { showInfo } from '../notify';
 
 export interface ExportBranchOptions {
@@ -45,9 +46,13 @@ export async function exportBranchCommand(arbor: ArborServices, node?: unknown, 
     });
     if (!target) return undefined;
   }
-  if (path.resolve(target.fsPath) === path.resolve(model.file)) throw new Error('refusing to overwrite the session file with its export');
-  const text = exportBranch(session.index, { format, leafId, title: session.title });
-  await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+  if (target.scheme === 'file') {
+    // The CLI's writer: streamed, never onto the session (device and inode), atomic; the save dialog already asked about replacing.
+    await writeExportFile(target.fsPath, exportPieces(session.index, { format, leafId, title: session.title }), { session: model.file, force: true });
+  } else {
+    const text = exportBranch(session.index, { format, leafId, title: session.title });
+    await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+  }
   void showInfo(`Arbor: exported to ${target.fsPath}`);
   return target;
 }

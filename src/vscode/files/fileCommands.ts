@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
 import { FILE_SCHEME, FileStepDocuments } from './fileDocuments';
 import { showFileChangesCommand, type ShowFileChangesOptions } from './showFileChanges';
-import { restoreFilesCommand, restoreFilesTo, type RestoreFilesOptions, type RestoreFilesResult } from './restoreFiles';
+import { restoreFilesCommand, restoreFilesTo, undoRestoreCommand, type RestoreFilesOptions, type RestoreFilesResult } from './restoreFiles';
 
 let documents: FileStepDocuments | undefined;
 
@@ -15,6 +15,7 @@ export function registerFileCommands(context: vscode.ExtensionContext, arbor: Ar
   context.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, docs), { dispose: () => (documents = undefined) });
   register('arbor.showFileChanges', 'Show File Changes', (node?: unknown, options?: ShowFileChangesOptions) => showFileChangesCommand(arbor, docs, node, options));
   register('arbor.restoreFiles', 'Restore Files to This Point', (node?: unknown, options?: RestoreFilesOptions) => restoreFilesCommand(arbor, docs, node, options));
+  register('arbor.undoRestoreFiles', 'Undo Last File Restore', (node?: unknown) => undoRestoreCommand(arbor, node));
 }
 
 /**

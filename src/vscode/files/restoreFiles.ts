@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import { sessionCwd } from '../../engine/files/sessionFiles';
-import { decideRestore, restoreCandidates, type RestoreDecision } from '../../engine/files/restorePlan';
-import { diskState, safeLocation } from '../../engine/files/diskState';
+import type { RestoreDecision } from '../../engine/files/restorePlan';
+import { safeLocation } from '../../engine/files/diskState';
+import { planRestore as planEngineRestore, restoreSteps, runRestore, undoLastRestore, type RestorePlan } from '../../engine/files/restoreRun';
 import type { ArborServices } from '../services';
 import type { SessionModel } from '../sessionStore';
 import { askModal, showInfo } from '../notify';
 import { log } from '../logging';
+import { engineEnv } from '../settings';
 import { cachedSessionFiles } from './sessionFilesCache';
 import type { FileStepDocuments } from './fileDocuments';
 
@@ -23,94 +25,49 @@ export interface RestoreFilesResult {
   restored: string[];
   skipped: { path: string; reason: string }[];
   deleted: string[];
+  /** Where the files it changed are backed up (Arbor: Undo Last File Restore puts them back). */
+  backup?: string;
 }
 
-interface Plan {
-  cwd: string;
-  decisions: RestoreDecision[];
-}
+type Plan = RestorePlan;
 
 const actionable = (d: RestoreDecision) => d.action === 'restore' || d.action === 'delete' || (d.action === 'skip' && d.chooseText !== undefined);
 
-/** Per file: the target content, the disk check (sha256 against what the session last produced) and the decision. Touches nothing. */
+/** The restore last made in this window, for Undo. */
+let lastRun: { session: string; root: string } | undefined;
+
+/** Per file: the target content, the disk check (the engine's plan, as the CLI's) and the decision; files with unsaved editor changes are held. Touches nothing. */
 async function planRestore(model: SessionModel, targetIndex: number): Promise<Plan | undefined> {
   const index = model.index;
   if (!index) return undefined;
-  const cwd = sessionCwd(index);
-  const decisions: RestoreDecision[] = [];
-  for (const c of restoreCandidates(index, targetIndex, { files: cachedSessionFiles(index) })) {
-    const disk = c.insideCwd ? await diskState(cwd, c.path) : ({ kind: 'refused', reason: "outside the session's working directory" } as const);
-    const open = disk.kind !== 'refused' && disk.abs ? vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === disk.abs && d.isDirty) : undefined;
-    decisions.push(open ? { action: 'skip', path: c.path, absPath: c.absPath, reason: 'has unsaved changes in the editor' } : decideRestore(c, disk));
-  }
-  return { cwd, decisions: decisions.filter((d) => d.action !== 'unchanged') };
+  const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && d.isDirty).map((d) => d.uri.fsPath));
+  const plan = await planEngineRestore(index, targetIndex, {
+    root: sessionCwd(index),
+    session: model.file,
+    files: cachedSessionFiles(index),
+    env: engineEnv(),
+    hold: (abs) => (dirty.has(abs) ? 'has unsaved changes in the editor' : undefined),
+  });
+  return { ...plan, decisions: plan.decisions.filter((d) => d.action !== 'unchanged') };
 }
 
-interface Step {
-  path: string;
-  text?: string;
-}
-
-/** One WorkspaceEdit (so one Undo reverts it), then the changed documents are saved. */
-async function applySteps(cwd: string, writes: Step[], deletes: Step[], skipped: RestoreFilesResult['skipped']): Promise<RestoreFilesResult> {
-  const edit = new vscode.WorkspaceEdit();
-  const meta: vscode.WorkspaceEditEntryMetadata = { label: 'Arbor: restore files', needsConfirmation: false };
-  const toSave: vscode.TextDocument[] = [];
-  const result: RestoreFilesResult = { restored: [], skipped, deleted: [] };
-  for (const w of writes) {
-    const loc = await safeLocation(cwd, w.path);
-    if (!loc.ok) {
-      skipped.push({ path: w.path, reason: loc.reason });
-      continue;
-    }
-    const uri = vscode.Uri.file(loc.abs);
-    let doc: vscode.TextDocument | undefined;
-    try {
-      doc = await vscode.workspace.openTextDocument(uri);
-    } catch {
-      doc = undefined;
-    }
-    if (doc) {
-      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), w.text!, meta);
-      toSave.push(doc);
-    } else {
-      edit.createFile(uri, { overwrite: false, contents: Buffer.from(w.text!, 'utf8') }, meta);
-    }
-    result.restored.push(w.path);
+/** Through the engine's transaction (the CLI's path): verified again right before each write, backed up, rolled back on a failure. */
+async function applyChoice(model: SessionModel, plan: Plan, options: RestoreFilesOptions, where: string): Promise<RestoreFilesResult> {
+  const { steps, skipped } = restoreSteps(plan.decisions, {
+    paths: options.paths ? new Set(options.paths) : undefined,
+    deleteCreated: options.deleteCreated,
+    deleteHint: 'not deleted without confirmation',
+    choose: new Set(options.choose ?? []),
+  });
+  const r = await runRestore(steps, { root: plan.root, session: model.file, to: where, env: engineEnv() });
+  if (r.backupDir) lastRun = { session: model.file, root: plan.root };
+  if (r.failure) {
+    const f = r.failure;
+    throw new Error(
+      `restoring ${f.path} failed (${f.error}); nothing after it was tried. Rolled back: ${f.rolledBack.join(', ') || 'none'}.${f.notRolledBack.length ? ` Not rolled back: ${f.notRolledBack.map((n) => `${n.path} (${n.reason})`).join('; ')}.` : ''}`,
+    );
   }
-  for (const d of deletes) {
-    const loc = await safeLocation(cwd, d.path);
-    if (!loc.ok) {
-      skipped.push({ path: d.path, reason: loc.reason });
-      continue;
-    }
-    edit.deleteFile(vscode.Uri.file(loc.abs), { ignoreIfNotExists: true }, meta);
-    result.deleted.push(d.path);
-  }
-  if (!result.restored.length && !result.deleted.length) return result;
-  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the restore (nothing was changed)');
-  for (const doc of toSave) await doc.save();
-  return result;
-}
-
-function partition(plan: Plan, options: RestoreFilesOptions): { writes: Step[]; deletes: Step[]; skipped: RestoreFilesResult['skipped'] } {
-  const only = options.paths ? new Set(options.paths) : undefined;
-  const chosen = new Set(options.choose ?? []);
-  const writes: Step[] = [];
-  const deletes: Step[] = [];
-  const skipped: RestoreFilesResult['skipped'] = [];
-  for (const d of plan.decisions) {
-    if (only && !only.has(d.path)) continue;
-    if (d.action === 'restore') writes.push({ path: d.path, text: d.text });
-    else if (d.action === 'delete') {
-      if (options.deleteCreated) deletes.push({ path: d.path });
-      else skipped.push({ path: d.path, reason: `created on a branch the target does not contain (${d.reason}); not deleted without confirmation` });
-    } else if (d.action === 'skip') {
-      if (chosen.has(d.path) && d.chooseText !== undefined) writes.push({ path: d.path, text: d.chooseText });
-      else skipped.push({ path: d.path, reason: d.reason });
-    }
-  }
-  return { writes, deletes, skipped };
+  return { restored: r.written, skipped: [...skipped, ...r.skipped], deleted: r.deleted, ...(r.backupDir ? { backup: r.backupDir } : {}) };
 }
 
 interface FilePick extends vscode.QuickPickItem {
@@ -134,7 +91,7 @@ async function askUser(plan: Plan, docs: FileStepDocuments, where: string): Prom
   qp.ignoreFocusOut = true;
   qp.items = items;
   qp.selectedItems = items.filter((i) => i.picked);
-  qp.onDidTriggerItemButton((e) => void compareWithTarget(plan.cwd, docs, e.item.decision));
+  qp.onDidTriggerItemButton((e) => void compareWithTarget(plan.root, docs, e.item.decision));
   const picked = await new Promise<readonly FilePick[] | undefined>((resolve) => {
     qp.onDidAccept(() => {
       resolve(qp.selectedItems);
@@ -176,10 +133,15 @@ export async function restoreFilesTo(docs: FileStepDocuments, model: SessionMode
   const where = entryIndex >= 0 ? `entry ${model.index!.record(entryIndex).id}` : 'the start of the session';
   const chosen = options ?? (await askUser(plan, docs, where));
   if (!chosen) return undefined;
-  const { writes, deletes, skipped } = partition(plan, chosen);
-  const result = await applySteps(plan.cwd, writes, deletes, skipped);
+  const result = await applyChoice(model, plan, chosen, entryIndex >= 0 ? model.index!.record(entryIndex).id : '(start)');
   log().info(`restore files to ${where}: restored ${result.restored.join(', ') || 'none'}; deleted ${result.deleted.join(', ') || 'none'}; left alone: ${result.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`);
-  if (!options) void showInfo(`Arbor: restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'}${result.deleted.length ? `, deleted ${result.deleted.length}` : ''}${result.skipped.length ? `; left ${result.skipped.length} alone (see the Arbor output)` : ''}. Undo (Ctrl+Z in a restored file) reverts it.`);
+  if (result.backup) log().info(`restore files: backup of the files it changed in ${result.backup}`);
+  if (!options) {
+    void showInfo(
+      `Arbor: restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'}${result.deleted.length ? `, deleted ${result.deleted.length}` : ''}${result.skipped.length ? `; left ${result.skipped.length} alone (see the Arbor output)` : ''}.${result.backup ? ' Undo puts them back.' : ''}`,
+      ...(result.backup ? ['Undo'] : []),
+    ).then((pick) => (pick === 'Undo' ? undoRestoreCommand() : undefined));
+  }
   return result;
 }
 
@@ -194,4 +156,39 @@ export async function restoreFilesCommand(arbor: ArborServices, docs: FileStepDo
   const i = model?.index?.indexOf(n.entryId) ?? -1;
   if (!model || i < 0) return undefined;
   return restoreFilesTo(docs, model, i, options);
+}
+
+export interface UndoRestoreResult {
+  undone: boolean;
+  reason?: string;
+  restored?: string[];
+  deleted?: string[];
+  skipped?: { path: string; reason: string }[];
+}
+
+/**
+ * Arbor: Undo Last File Restore. Puts back what the last restore (of the
+ * session row's file, else the last one made in this window) changed, each file
+ * only if it still holds what the restore wrote (the engine's undo, as
+ * `arbor restore --undo`).
+ */
+export async function undoRestoreCommand(arbor?: ArborServices, node?: unknown): Promise<UndoRestoreResult> {
+  const n = node as { file?: unknown } | undefined;
+  const target = typeof n?.file === 'string' ? n.file : lastRun?.session;
+  if (!target) {
+    void showInfo('Arbor: no file restore to undo in this window (run it on a session row).');
+    return { undone: false, reason: 'no file restore in this window' };
+  }
+  const model = lastRun?.session === target ? undefined : await arbor?.resolveSession(target);
+  const root = lastRun?.session === target ? lastRun.root : model?.index ? sessionCwd(model.index) : undefined;
+  if (!root) return { undone: false, reason: `${target} names no working directory` };
+  const r = await undoLastRestore({ root, session: target, env: engineEnv() });
+  if (!r.undone) {
+    void showInfo(`Arbor: nothing to undo: ${r.reason}.`);
+    return { undone: false, reason: r.reason };
+  }
+  log().info(`undo restore: put back ${r.written.join(', ') || 'none'}; deleted ${r.deleted.join(', ') || 'none'}; left alone: ${r.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`);
+  if (r.failure) throw new Error(`undoing the restore failed at ${r.failure.path} (${r.failure.error}); put back before it: ${r.written.join(', ') || 'none'}`);
+  void showInfo(`Arbor: undid the file restore (${r.written.length + r.deleted.length} file${r.written.length + r.deleted.length === 1 ? '' : 's'} put back${r.skipped.length ? `; ${r.skipped.length} changed since, left alone: see the Arbor output` : ''}).`);
+  return { undone: true, restored: r.written, deleted: r.deleted, skipped: r.skipped };
 }

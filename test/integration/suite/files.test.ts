@@ -1,9 +1,10 @@
-// Files along the tree in a real VS Code: Show File Changes opens the diff editor; Jump Here restores files; Undo reverts.
+// Files along the tree in a real VS Code: Show File Changes opens the diff editor; Jump Here restores files; Undo Last File Restore puts them back.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { arborApi, children, fixtureFile, item, sessionNode, waitFor } from './arborHelpers';
+import * as os from 'os';
+import { arborApi, children, fixtureFile, item, sessionNode, waitFor, withSetting } from './arborHelpers';
 import { sessionWithProject } from '../../support/filesProject';
 
 interface ShowResult {
@@ -25,6 +26,17 @@ function activeDiff(): vscode.TabInputTextDiff | undefined {
 }
 
 describe('files along the tree', () => {
+  // Restore backups go under Pi's agent folder: a temporary one, not the machine's.
+  let agentDir = '';
+  let restoreSetting: (() => Promise<void>) | undefined;
+  before(async () => {
+    agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-agent-'));
+    restoreSetting = await withSetting('piAgentDir', agentDir);
+  });
+  after(async () => {
+    await restoreSetting?.();
+    fs.rmSync(agentDir, { recursive: true, force: true });
+  });
   afterEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
 
   it('Show File Changes on an entry opens the change in the native diff editor (read-only arbor-file documents)', async () => {
@@ -58,31 +70,34 @@ describe('files along the tree', () => {
     assert.match((await vscode.workspace.openTextDocument(diff.modified)).getText(), /export function mulLoop/);
   });
 
-  it('Jump Here with "also restore files": verified files restored through one WorkspaceEdit; Undo reverts it', async () => {
+  it('Jump Here with "also restore files": verified files restored through the engine (backed up); Undo Last File Restore puts them back', async () => {
     const { session, project } = await openSession('04-split-turn');
     const guide2 = path.join(project, 'docs', 'guide-2.md');
     const after = fs.readFileSync(guide2, 'utf8');
+    const doc = await vscode.workspace.openTextDocument(guide2);
+    await vscode.window.showTextDocument(doc);
     // a241a739: after the guides were read, before any edit
-    const r = await vscode.commands.executeCommand<{ kind: string; files?: { restored: string[]; skipped: { path: string; reason: string }[]; deleted: string[] } }>(
+    const r = await vscode.commands.executeCommand<{ kind: string; files?: { restored: string[]; skipped: { path: string; reason: string }[]; deleted: string[]; backup?: string } }>(
       'arbor.jumpHere',
       { file: session, entryId: 'a241a739' },
       { summarize: 'none', restoreFiles: { paths: ['docs/guide-2.md'] } },
     );
     assert.strictEqual(r.kind, 'jumped');
-    assert.deepStrictEqual(r.files, { restored: ['docs/guide-2.md'], skipped: [], deleted: [] });
+    const backup = r.files?.backup;
+    assert.ok(backup && backup.startsWith(agentDir) && fs.existsSync(path.join(backup, 'manifest.json')), 'a backup with its record, under Pi\'s agent folder');
+    assert.deepStrictEqual(r.files, { restored: ['docs/guide-2.md'], skipped: [], deleted: [], backup });
     const restored = fs.readFileSync(guide2, 'utf8');
     assert.match(restored, /TODO: explain result handling in more detail\./);
     assert.strictEqual(restored, after.replace('Note: see the API reference for result handling in more detail.', 'TODO: explain result handling in more detail.'));
+    await waitFor(() => doc.getText() === restored, 'the open editor to show the restored file');
 
-    const doc = await vscode.workspace.openTextDocument(guide2);
-    await vscode.window.showTextDocument(doc);
-    assert.strictEqual(doc.getText(), restored);
-    await vscode.commands.executeCommand('undo');
-    await waitFor(() => doc.getText() === after, 'Undo to bring back the content before the restore');
-    assert.ok(doc.isDirty, 'undone in the editor, not yet saved');
-    // Undo works on the editor's copy (as for any WorkspaceEdit); saving it puts the file on disk back as it was.
-    assert.ok(await doc.save(), 'saved');
-    assert.strictEqual(fs.readFileSync(guide2, 'utf8'), after, 'the file on disk after Undo and Save');
+    const undo = await vscode.commands.executeCommand<{ undone: boolean; restored?: string[] }>('arbor.undoRestoreFiles');
+    assert.deepStrictEqual(undo, { undone: true, restored: ['docs/guide-2.md'], deleted: [], skipped: [] });
+    assert.strictEqual(fs.readFileSync(guide2, 'utf8'), after, 'the file on disk as before the restore');
+    await waitFor(() => doc.getText() === after, 'the open editor to follow');
+    const again = await vscode.commands.executeCommand<{ undone: boolean; reason?: string }>('arbor.undoRestoreFiles');
+    assert.strictEqual(again.undone, false);
+    assert.match(again.reason!, /already undone/);
   });
 
   it('restore leaves a file changed on disk since the session alone, with the reason', async () => {
@@ -94,7 +109,7 @@ describe('files along the tree', () => {
       r.skipped.map((s) => [s.path, s.reason.split(' (')[0]]),
       [
         ['docs/guide-5.md', 'changed on disk since the session last wrote it'],
-        ['docs/AUDIT.md', 'created on a branch the target does not contain'],
+        ['docs/AUDIT.md', 'created by the session on a branch the target does not contain'],
       ],
     );
     assert.ok(fs.existsSync(path.join(project, 'docs', 'AUDIT.md')), 'not deleted without confirmation');

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp, existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/main';
+import { json, run, withTempAgentDir } from '../../support/cliInProcess';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { historyToEntry, sessionFiles } from '../../../src/engine/files/sessionFiles';
 import { fixturePath } from '../../support/fixtures';
@@ -11,18 +11,6 @@ import { projectAfterSession } from '../../support/filesProject';
 
 const oracle = (name: string) => fixturePath('pi-oracle', 'fixtures', `${name}.jsonl`);
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
-  return { code, out, err };
-}
-
-async function json(args: string[]): Promise<any> {
-  const r = await run([...args, '--json']);
-  assert.equal(r.code, 0, r.err);
-  return JSON.parse(r.out);
-}
 
 /** Every file of the session that has a determined content at `entryId`, as the target state. */
 async function stateAt(sessionFile: string, entryId: string, paths: string[]): Promise<Map<string, string | null>> {
@@ -39,6 +27,7 @@ async function stateAt(sessionFile: string, entryId: string, paths: string[]): P
 
 describe('arbor files / arbor restore', () => {
   const dirs: string[] = [];
+  const agentDir = withTempAgentDir(() => fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-agent-')), (d) => dirs.push(d));
   afterEach(async () => {
     for (const d of dirs.splice(0)) await fsp.rm(d, { recursive: true, force: true });
   });
@@ -76,7 +65,8 @@ describe('arbor files / arbor restore', () => {
     const before = await fsp.readFile(path.join(p.dir, 'docs/guide-2.md'), 'utf8');
     const done = await json(['restore', oracle('04-split-turn'), '--to', target, '--cwd', p.dir, '--delete-created']);
     assert.notEqual(await fsp.readFile(path.join(p.dir, 'docs/guide-2.md'), 'utf8'), before, 'the dry run wrote nothing, the real run did');
-    assert.deepEqual(done, { restored: dry.restored, skipped: [], deleted: ['docs/AUDIT.md'], dryRun: false });
+    assert.ok(done.backup.startsWith(path.join(agentDir(), 'arbor', 'restore-backups') + path.sep), done.backup);
+    assert.deepEqual(done, { restored: dry.restored, skipped: [], deleted: ['docs/AUDIT.md'], dryRun: false, backup: done.backup });
     const want = await stateAt(oracle('04-split-turn'), target, p.written);
     for (const [rel, content] of want) {
       if (content === null) assert.ok(!existsSync(path.join(p.dir, rel)), `${rel} deleted`);

@@ -184,7 +184,7 @@ describe('restore to an entry (engine)', () => {
 
   it('undetermined contents are skipped with the reason (03-tree)', async () => {
     const index = await loadSession(oracle('03-tree'));
-    const byPath = new Map(restoreCandidates(index, index.indexOf('9ae2613d')).map((c) => [c.path, decideRestore(c, { kind: 'file', sha256: sha256('x'), text: 'x' })]));
+    const byPath = new Map(restoreCandidates(index, index.indexOf('9ae2613d')).map((c) => [c.path, decideRestore(c, { kind: 'file', sha256: sha256('x'), size: 1 })]));
     assert.equal(byPath.get('src/math.js')!.action, 'skip');
     assert.match((byPath.get('src/math.js') as any).reason, /current content is not determined.*names it/);
     assert.ok((byPath.get('src/math.js') as any).chooseText, 'the target is known: the user may choose it');
