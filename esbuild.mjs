@@ -1,7 +1,7 @@
 // Bundles the extension host code, the CLI and (when present) the webview script,
 // and writes the tokenizer's table next to them (dist/o200k.bin, read at run time).
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeO200kTable } from './scripts/o200kTable.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -53,7 +53,9 @@ const builds = [
 
 writeO200kTable();
 
-const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'info' };
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+// Silent on success (warnings and errors only); `arbor --version` is the package's version, bundled.
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', define: { ARBOR_VERSION: JSON.stringify(version) } };
 
 if (watch) {
   for (const b of builds) {

@@ -1,15 +1,28 @@
-import { intFlag, parseCommand, requireFile, stringFlag } from '../args';
+import { intFlag, stringFlag } from '../args';
+import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io, shortField } from '../output';
-import { SUMMARIZER_FLAGS, interruptSignal, summarizerFrom } from '../summarizerArgs';
+import { SUMMARIZER_OPTIONS, interruptSignal, summarizerFrom } from '../summarizerArgs';
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { compactSession } from '../../engine/operations/compact';
 import { entryIdsAt } from '../../engine/compaction/planCompaction';
 
-const USAGE = 'arbor compact FILE [--instructions TEXT] [--provider offline|openai|anthropic] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--keep-recent-tokens N] [--estimator chars|tokenizer] [--json]';
+export const compactSpec: CommandSpec = {
+  name: 'compact',
+  summary: 'summarizes the older part of the session and appends a compaction entry (what Pi would write)',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    instructions: { type: 'string', value: 'TEXT', description: 'what the summary should focus on' },
+    ...SUMMARIZER_OPTIONS,
+    'keep-recent-tokens': { type: 'string', value: 'N', description: 'tokens of recent messages kept as they are', default: "Pi's compaction.keepRecentTokens (20000)" },
+    ...ESTIMATOR_OPTION,
+    ...JSON_OPTION,
+  },
+  examples: ['arbor compact session.jsonl', 'arbor compact session.jsonl --provider openai --model gpt-4.1-mini --instructions "keep the API decisions"'],
+};
 
 export async function compactCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { ...SUMMARIZER_FLAGS, instructions: { type: 'string' }, 'keep-recent-tokens': { type: 'string' }, estimator: { type: 'string' } });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(compactSpec, argv);
+  const [file] = p.positionals;
   const keep = intFlag(p.flags, 'keep-recent-tokens');
   const estimator = estimatorFrom(p.flags);
   const summarizer = summarizerFrom(p.flags);

@@ -1,4 +1,5 @@
-import { intFlag, parseCommand, requireFile } from '../args';
+import { intFlag } from '../args';
+import { parseWith, CONTEXT_WINDOW_OPTION, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { buildContext } from '../../engine/context/buildContext';
@@ -10,7 +11,13 @@ import { contextWindowForModel } from '../contextWindow';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { TokenEstimator } from '../../engine/tokens/estimators';
 
-const USAGE = 'arbor context FILE [--leaf ID] [--estimator chars|tokenizer] [--context-window N] [--json]';
+export const contextSpec: CommandSpec = {
+  name: 'context',
+  summary: 'what the LLM sees at the leaf: its messages with token counts, and the context figure',
+  positionals: [FILE_POSITIONAL],
+  options: { ...LEAF_OPTION, ...ESTIMATOR_OPTION, ...CONTEXT_WINDOW_OPTION, ...JSON_OPTION },
+  examples: ['arbor context session.jsonl', 'arbor context session.jsonl --leaf 3f2a9c1d --json'],
+};
 
 /** Every compaction of the session with its before/after, as the tree and the panel show them. */
 function compactions(index: SessionIndex, estimator: TokenEstimator): { entryId: string; tokensBefore: number | null; tokensAfter: number }[] {
@@ -24,8 +31,8 @@ function compactions(index: SessionIndex, estimator: TokenEstimator): { entryId:
 }
 
 export async function contextCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { leaf: { type: 'string' }, estimator: { type: 'string' }, 'context-window': { type: 'string' } });
-  const index = await openSession(requireFile(p, USAGE));
+  const p = parseWith(contextSpec, argv);
+  const index = await openSession(p.positionals[0]);
   reportDiagnostics(io, index);
   const estimator = estimatorFrom(p.flags);
   const leafIndex = leafIndexFrom(index, p.flags);

@@ -1,17 +1,28 @@
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseCommand, requireFile, stringFlag } from '../args';
+import { stringFlag } from '../args';
+import { parseWith, FILE_POSITIONAL, LEAF_OPTION, type CommandSpec } from '../commandSpec';
 import { openSession } from '../sessionArgs';
 import { reportDiagnostics, type Io } from '../output';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import { exportBranch, type ExportFormat } from '../../engine/export/exportBranch';
 
-const USAGE = 'arbor export FILE [--leaf ID] [--format md|html] [--out PATH]';
+export const exportSpec: CommandSpec = {
+  name: 'export',
+  summary: 'one branch as Markdown or a self-contained HTML page (to stdout, or --out PATH)',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    ...LEAF_OPTION,
+    format: { type: 'string', value: 'md|html', description: 'the output format', default: 'md' },
+    out: { type: 'string', value: 'PATH', description: 'the file to write', default: 'stdout' },
+  },
+  examples: ['arbor export session.jsonl --format html --out session.html'],
+};
 
 /** `arbor export`: one branch (the current one, or the one ending at --leaf) as Markdown or a self-contained HTML page. */
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { leaf: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(exportSpec, argv);
+  const [file] = p.positionals;
   const format = stringFlag(p.flags, 'format') ?? 'md';
   if (format !== 'md' && format !== 'html') throw new ArborUsageError(`--format takes md or html, got "${format}"`);
   const out = stringFlag(p.flags, 'out');

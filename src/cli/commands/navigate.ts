@@ -1,28 +1,35 @@
-import { parseCommand, requireFile, stringFlag } from '../args';
+import { stringFlag } from '../args';
+import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
-import { SUMMARIZER_FLAGS, interruptSignal, summarizerFrom } from '../summarizerArgs';
+import { SUMMARIZER_OPTIONS, interruptSignal, summarizerFrom } from '../summarizerArgs';
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { navigateSession } from '../../engine/operations/navigate';
-import { ArborUsageError } from '../../engine/session/diagnostics';
 
-const USAGE = 'arbor navigate FILE --to ID [--summarize] [--instructions TEXT] [--replace-instructions] [--label TEXT] [--provider ...] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--json]';
+export const navigateSpec: CommandSpec = {
+  name: 'navigate',
+  summary: 'moves the leaf to another entry, optionally with a summary of the branch left behind and a label',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    to: { type: 'string', value: 'ID', description: 'the entry to move to', required: true },
+    summarize: { type: 'boolean', description: 'append a summary of the branch left behind' },
+    instructions: { type: 'string', value: 'TEXT', description: 'what the branch summary should focus on (with --summarize)' },
+    'replace-instructions': { type: 'boolean', description: "--instructions replace Arbor's own instead of adding to them (with --summarize)" },
+    label: { type: 'string', value: 'TEXT', description: 'a label for the entry moved to' },
+    ...SUMMARIZER_OPTIONS,
+    ...ESTIMATOR_OPTION,
+    ...JSON_OPTION,
+  },
+  examples: ['arbor navigate session.jsonl --to 3f2a9c1d --summarize --label "before the refactor"'],
+};
 
 export async function navigateCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, {
-    ...SUMMARIZER_FLAGS,
-    to: { type: 'string' },
-    summarize: { type: 'boolean' },
-    instructions: { type: 'string' },
-    'replace-instructions': { type: 'boolean' },
-    label: { type: 'string' },
-    estimator: { type: 'string' },
-  });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(navigateSpec, argv);
+  const [file] = p.positionals;
   const to = stringFlag(p.flags, 'to');
-  if (!to) throw new ArborUsageError(`--to ID is required; usage: ${USAGE}`);
+  if (!to) throw usageError(navigateSpec, '--to ID is required');
   const summarize = p.flags.summarize === true;
   const instructions = stringFlag(p.flags, 'instructions');
-  if ((instructions || p.flags['replace-instructions']) && !summarize) throw new ArborUsageError('--instructions and --replace-instructions go with --summarize');
+  if ((instructions || p.flags['replace-instructions']) && !summarize) throw usageError(navigateSpec, '--instructions and --replace-instructions go with --summarize');
   const estimator = estimatorFrom(p.flags);
   const summarizer = summarize ? summarizerFrom(p.flags) : undefined;
   const index = await openSession(file);

@@ -1,4 +1,5 @@
-import { intFlag, parseCommand, requireFile } from '../args';
+import { intFlag } from '../args';
+import { parseWith, CONTEXT_WINDOW_OPTION, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { planCompaction, entryIdsAt } from '../../engine/compaction/planCompaction';
@@ -6,17 +7,24 @@ import { contextSettings } from '../../engine/context/buildContext';
 import { resolveSettings } from '../../engine/operations/sessionSettings';
 import { contextWindowForModel } from '../contextWindow';
 
-const USAGE = 'arbor plan-compaction FILE [--leaf ID] [--keep-recent-tokens N] [--reserve-tokens N] [--context-window N] [--estimator chars|tokenizer] [--json]';
+export const planCompactionSpec: CommandSpec = {
+  name: 'plan-compaction',
+  summary: 'where a compaction would cut, what it would summarize, file lists, tokensBefore, whether it is due',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    ...LEAF_OPTION,
+    'keep-recent-tokens': { type: 'string', value: 'N', description: 'tokens of recent messages kept as they are', default: "Pi's compaction.keepRecentTokens (20000)" },
+    'reserve-tokens': { type: 'string', value: 'N', description: 'tokens kept free under the window (the threshold is window - N)', default: "Pi's compaction.reserveTokens (16384)" },
+    ...CONTEXT_WINDOW_OPTION,
+    ...ESTIMATOR_OPTION,
+    ...JSON_OPTION,
+  },
+  examples: ['arbor plan-compaction session.jsonl --keep-recent-tokens 8000'],
+};
 
 export async function planCompactionCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, {
-    leaf: { type: 'string' },
-    'keep-recent-tokens': { type: 'string' },
-    'reserve-tokens': { type: 'string' },
-    'context-window': { type: 'string' },
-    estimator: { type: 'string' },
-  });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(planCompactionSpec, argv);
+  const [file] = p.positionals;
   const keep = intFlag(p.flags, 'keep-recent-tokens');
   const reserve = intFlag(p.flags, 'reserve-tokens');
   const windowFlag = intFlag(p.flags, 'context-window');

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { parseCommand, requireFile, stringFlag } from '../args';
+import { stringFlag } from '../args';
+import { parseWith, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { shownPath } from './files';
@@ -9,7 +10,19 @@ import { sessionCwd } from '../../engine/files/sessionFiles';
 import { decideRestore, restoreCandidates, type RestoreDecision } from '../../engine/files/restorePlan';
 import { diskState, safeLocation } from '../../engine/files/diskState';
 
-const USAGE = 'arbor restore FILE --to ID [--cwd DIR] [--dry-run] [--delete-created] [--json]';
+export const restoreSpec: CommandSpec = {
+  name: 'restore',
+  summary: 'puts the files the session changed back to their state at an entry (checked on disk first)',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    to: { type: 'string', value: 'ID', description: 'the entry whose file state to restore', required: true },
+    cwd: { type: 'string', value: 'DIR', description: 'the folder the paths are relative to', default: "the session's cwd" },
+    'dry-run': { type: 'boolean', description: 'say what would be done, write nothing' },
+    'delete-created': { type: 'boolean', description: 'delete files the session created on a branch the entry does not contain' },
+    ...JSON_OPTION,
+  },
+  examples: ['arbor restore session.jsonl --to 3f2a9c1d --dry-run'],
+};
 
 export interface RestoreReport {
   restored: string[];
@@ -27,10 +40,10 @@ export interface RestoreReport {
  * writes nothing. Nothing is written outside the working directory.
  */
 export async function restoreCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { to: { type: 'string' }, cwd: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'delete-created': { type: 'boolean' } });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(restoreSpec, argv);
+  const [file] = p.positionals;
   const to = stringFlag(p.flags, 'to');
-  if (!to) throw new ArborUsageError(`usage: ${USAGE}`);
+  if (!to) throw usageError(restoreSpec, '--to ID is required');
   const index = await openSession(file);
   reportDiagnostics(io, index);
   const ti = index.indexOf(to);

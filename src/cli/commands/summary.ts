@@ -1,12 +1,22 @@
 import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
-import { parseCommand, requireFile, stringFlag } from '../args';
+import { stringFlag } from '../args';
+import { parseWith, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { parseSummary } from '../../engine/summarize/parseSummary';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 
-const USAGE = 'arbor summary FILE [--entry ID] [--json]';
+export const summarySpec: CommandSpec = {
+  name: 'summary',
+  summary: 'a compaction or branch summary, parsed into its sections',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    entry: { type: 'string', value: 'ID', description: 'the compaction or branch summary entry', default: "the newest on the leaf's path" },
+    ...JSON_OPTION,
+  },
+  examples: ['arbor summary session.jsonl', 'arbor summary session.jsonl --entry 3f2a9c1d --json'],
+};
 
 /** The newest compaction or branch summary on the leaf's path (or anywhere, if none on it). */
 function latestSummaryIndex(index: SessionIndex): number {
@@ -18,8 +28,8 @@ function latestSummaryIndex(index: SessionIndex): number {
 }
 
 export async function summaryCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { entry: { type: 'string' } });
-  const index = await openSession(requireFile(p, USAGE));
+  const p = parseWith(summarySpec, argv);
+  const index = await openSession(p.positionals[0]);
   reportDiagnostics(io, index);
   const id = stringFlag(p.flags, 'entry');
   const i = id ? index.indexOf(id) : latestSummaryIndex(index);

@@ -14,6 +14,7 @@ import { nodeKey } from './nodes';
 import type { EntryKind } from '../../engine/tree/entryPreview';
 import { formatTokens } from '../../engine/tree/formatTokens';
 import { oneLine } from '../../engine/tree/oneLine';
+import { titleLine, type SessionTitle } from '../../engine/tree/sessionTitle';
 import { cachedPreview } from './previewCache';
 import { entryTokens } from '../../engine/tokens/entryTokens';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
@@ -91,8 +92,9 @@ function entryCountText(model: SessionModel): string | undefined {
   return `${approx ? '~' : ''}${n.toLocaleString('en-US')} entr${n === 1 ? 'y' : 'ies'}`;
 }
 
-export function sessionItem(model: SessionModel, live: boolean, now = Date.now()): vscode.TreeItem {
-  const label = model.title || path.basename(model.file, '.jsonl');
+export function sessionItem(model: SessionModel, live: boolean, now = Date.now(), title?: SessionTitle): vscode.TreeItem {
+  // Narrow: what tells equal titles apart comes first, so the width cuts the title, not it.
+  const label = titleLine(title ?? { title: model.title, differs: undefined }, path.basename(model.file, '.jsonl'), { timeFirst: true });
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = nodeKey({ type: 'session', file: model.file });
   const last = lastActivityOf(model);
