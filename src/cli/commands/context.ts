@@ -6,8 +6,8 @@ import { buildContext } from '../../engine/context/buildContext';
 import { estimateContextTokens } from '../../engine/tokens/contextTokens';
 import { rowPreview } from '../../engine/tree/rowPreview';
 import { entryTokens, isOversizedEntry } from '../../engine/tokens/entryTokens';
-import { compactionNumbers, contextTokensAt, percentOfWindow } from '../../engine/context/contextNumbers';
-import { contextWindowForModel } from '../contextWindow';
+import { compactionNumbers, contextFigure, contextFigureShort, contextFigureSources, contextTokensAt } from '../../engine/context/contextNumbers';
+import { contextWindowSourceForModel } from '../contextWindow';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { TokenEstimator } from '../../engine/tokens/estimators';
 
@@ -37,12 +37,13 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
   const estimator = estimatorFrom(p.flags);
   const leafIndex = leafIndexFrom(index, p.flags);
   const ctx = buildContext(index, leafIndex);
-  // Pi's own estimate (usage of the last assistant message + what follows), kept for parity with Pi.
+  // Pi's estimateContextTokens over the context's messages (JSON `contextTokens`, for parity with Pi's function);
+  // it counts usage recorded before a compaction, so it is not the figure shown.
   const est = estimateContextTokens(ctx.messages.map((m) => m.message), estimator);
-  // The numbers the extension shows (status bar, tree, panel): one function, one window resolver.
-  const contextWindow = contextWindowForModel(ctx.model, intFlag(p.flags, 'context-window'));
-  const projected = contextTokensAt(index, leafIndex, estimator).tokens;
-  const numbers = { tokens: projected, contextWindow, percent: percentOfWindow(projected, contextWindow) };
+  // The figure the extension shows (status bar, tree, panel): one function, one window resolver.
+  const window = contextWindowSourceForModel(ctx.model, intFlag(p.flags, 'context-window'));
+  const figure = contextFigure(index, leafIndex, contextTokensAt(index, leafIndex, estimator), estimator, window);
+  const numbers = { tokens: figure.tokens, contextWindow: figure.contextWindow, percent: figure.percent, estimated: figure.estimated, windowSource: figure.windowSource };
   // An entry too large to parse shows empty: its row carries the estimate from its size.
   const rowTokens = (m: (typeof ctx.messages)[number]) => (isOversizedEntry(index, m.entryIndex) ? entryTokens(index, m.entryIndex, estimator) : estimator.estimate(m.message));
   const messages = ctx.messages.map((m) => ({ entryId: index.record(m.entryIndex).id, role: m.message.role, tokens: rowTokens(m) }));
@@ -63,7 +64,6 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     const pv = rowPreview(index, m.entryIndex, 200);
     io.out(`${shortField(messages[k].entryId)} ${shortField(m.message.role, 24).padEnd(17)} ${String(messages[k].tokens).padStart(7)}  ${shortField(pv.text, 70)}`);
   });
-  io.out(`context tokens: ${est.tokens} (${est.usageTokens} reported by the provider + ${est.trailingTokens} estimated, ${estimator.name})`);
-  io.out(`context window: ${contextWindow}; context as VS Code shows it: ${projected} tokens (${numbers.percent}%)`);
+  io.out(`context: ${contextFigureShort(figure)}: ${shortField(contextFigureSources(figure), 200)}`);
   return 0;
 }
