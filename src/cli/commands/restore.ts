@@ -8,7 +8,8 @@ import { shownPath } from './files';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import { sessionCwd } from '../../engine/files/sessionFiles';
 import { decideRestore, restoreCandidates, type RestoreDecision } from '../../engine/files/restorePlan';
-import { diskState, safeLocation } from '../../engine/files/diskState';
+import { candidateDiskState, safeLocation } from '../../engine/files/diskState';
+import { restoreReasons } from '../../engine/files/restoreReasons';
 
 export const restoreSpec: CommandSpec = {
   name: 'restore',
@@ -52,13 +53,13 @@ export async function restoreCommand(argv: string[], io: Io): Promise<number> {
   if (!root) throw new ArborUsageError(`${index.file} names no working directory: pass --cwd DIR`);
 
   const decisions: RestoreDecision[] = [];
-  for (const c of restoreCandidates(index, ti)) decisions.push(decideRestore(c, c.insideCwd ? await diskState(root, c.path) : { kind: 'refused', reason: "outside the session's working directory" }));
+  for (const c of restoreCandidates(index, ti)) decisions.push(decideRestore(c, await candidateDiskState(root, c)));
   const report: RestoreReport = { restored: [], skipped: [], deleted: [] };
   const dryRun = p.flags['dry-run'] === true;
   for (const d of decisions) {
     if (d.action === 'skip') report.skipped.push({ path: d.path, reason: d.reason });
     else if (d.action === 'delete' && p.flags['delete-created'] !== true) {
-      report.skipped.push({ path: d.path, reason: `created by the session on a branch the target does not contain (${d.reason}); pass --delete-created to delete it` });
+      report.skipped.push({ path: d.path, reason: restoreReasons.createdOnBranch(d.reason, 'pass --delete-created to delete it').text });
     }
   }
   for (const d of decisions) {

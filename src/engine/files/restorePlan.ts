@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { historyToEntry, sessionFiles, type SessionFiles } from './sessionFiles';
 import type { FileContent } from './types';
+import { restoreReasons, type RestoreReason, type RestoreReasonKind } from './restoreReasons';
 import type { SessionIndex } from '../session/sessionIndex';
 
 /**
@@ -36,7 +37,9 @@ export function restoreCandidates(index: SessionIndex, targetIndex: number, opti
 export type DiskState =
   | { kind: 'file'; sha256: string; text: string }
   | { kind: 'missing' }
-  | { kind: 'refused'; reason: string };
+  | { kind: 'refused'; reason: string }
+  /** The working directory itself does not exist: nothing under it can be checked or written. */
+  | { kind: 'no-cwd'; cwd: string };
 
 export type RestoreDecision =
   | { action: 'restore'; path: string; absPath: string; text: string }
@@ -44,7 +47,7 @@ export type RestoreDecision =
   | { action: 'delete'; path: string; absPath: string; reason: string }
   | { action: 'unchanged'; path: string; absPath: string }
   /** Left alone; `chooseText` is what the user may still choose to write after looking at a diff. */
-  | { action: 'skip'; path: string; absPath: string; reason: string; chooseText?: string };
+  | { action: 'skip'; path: string; absPath: string; reason: string; reasonKind?: RestoreReasonKind; chooseText?: string };
 
 const hasText = (c: FileContent): c is Extract<FileContent, { text: string }> => c.state === 'known' || c.state === 'assumed';
 
@@ -52,25 +55,28 @@ export function sha256(text: string | Uint8Array): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/**
+ * What to do with one file, and when it is left alone, why: the most
+ * fundamental reason first (restoreReasons.ts): the working directory is
+ * missing, the file changed on disk, its content is not determined, its path
+ * is refused.
+ */
 export function decideRestore(c: RestoreCandidate, disk: DiskState): RestoreDecision {
   const base = { path: c.path, absPath: c.absPath };
   const { target, expected } = c;
   const choose = hasText(target) ? { chooseText: target.text } : {};
-  if (!c.insideCwd) return { action: 'skip', ...base, reason: "outside the session's working directory" };
-  if (disk.kind === 'refused') return { action: 'skip', ...base, reason: disk.reason };
-  if (hasText(target) && disk.kind === 'file' && disk.text === target.text) return { action: 'unchanged', ...base };
-  if (target.state === 'absent' && disk.kind === 'missing') return { action: 'unchanged', ...base };
-  if (!hasText(expected)) return { action: 'skip', ...base, reason: `its current content is not determined by the session: ${expected.state === 'absent' ? expected.reason : expected.reason}`, ...choose };
-  if (disk.kind === 'missing') return { action: 'skip', ...base, reason: 'missing on disk, but the session last left it there', ...choose };
-  if (disk.sha256 !== sha256(expected.text)) return { action: 'skip', ...base, reason: 'changed on disk since the session last wrote it', ...choose };
-  switch (target.state) {
-    case 'known':
-      return { action: 'restore', ...base, text: target.text };
-    case 'absent':
-      return { action: 'delete', ...base, reason: target.reason };
-    case 'assumed':
-      return { action: 'skip', ...base, reason: `its content at the target is not verified: ${target.reason}`, ...choose };
-    default:
-      return { action: 'skip', ...base, reason: `its content at the target is not determined by the session: ${target.reason}` };
+  const skip = (r: RestoreReason, offerChoice: boolean): RestoreDecision => ({ action: 'skip', ...base, reason: r.text, reasonKind: r.kind, ...(offerChoice ? choose : {}) });
+  if (disk.kind === 'no-cwd') return skip(restoreReasons.cwdMissing(disk.cwd), false);
+  if (c.insideCwd && disk.kind !== 'refused') {
+    if (hasText(target) && disk.kind === 'file' && disk.text === target.text) return { action: 'unchanged', ...base };
+    if (target.state === 'absent' && disk.kind === 'missing') return { action: 'unchanged', ...base };
+    if (hasText(expected) && disk.kind === 'missing') return skip(restoreReasons.missingOnDisk(), true);
+    if (hasText(expected) && disk.kind === 'file' && disk.sha256 !== sha256(expected.text)) return skip(restoreReasons.changedOnDisk(), true);
   }
+  if (!hasText(expected)) return skip(restoreReasons.currentNotDetermined(expected.reason), true);
+  if (target.state === 'unknown') return skip(restoreReasons.targetNotDetermined(target.reason), false);
+  if (target.state === 'assumed') return skip(restoreReasons.targetNotVerified(target.reason), true);
+  if (!c.insideCwd) return skip(restoreReasons.outsideCwd(), false);
+  if (disk.kind === 'refused') return skip(restoreReasons.pathRefused(disk.reason), false);
+  return target.state === 'known' ? { action: 'restore', ...base, text: target.text } : { action: 'delete', ...base, reason: target.reason };
 }

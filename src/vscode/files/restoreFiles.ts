@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
+import { restoreReasons } from '../../engine/files/restoreReasons';
 import { sessionCwd } from '../../engine/files/sessionFiles';
 import { decideRestore, restoreCandidates, type RestoreDecision } from '../../engine/files/restorePlan';
-import { diskState, safeLocation } from '../../engine/files/diskState';
+import { candidateDiskState, safeLocation } from '../../engine/files/diskState';
 import type { ArborServices } from '../services';
 import type { SessionModel } from '../sessionStore';
 import { askModal, showInfo } from '../notify';
@@ -39,9 +40,9 @@ async function planRestore(model: SessionModel, targetIndex: number): Promise<Pl
   const cwd = sessionCwd(index);
   const decisions: RestoreDecision[] = [];
   for (const c of restoreCandidates(index, targetIndex, { files: cachedSessionFiles(index) })) {
-    const disk = c.insideCwd ? await diskState(cwd, c.path) : ({ kind: 'refused', reason: "outside the session's working directory" } as const);
-    const open = disk.kind !== 'refused' && disk.abs ? vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === disk.abs && d.isDirty) : undefined;
-    decisions.push(open ? { action: 'skip', path: c.path, absPath: c.absPath, reason: 'has unsaved changes in the editor' } : decideRestore(c, disk));
+    const disk = await candidateDiskState(cwd, c);
+    const open = 'abs' in disk && disk.abs ? vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === disk.abs && d.isDirty) : undefined;
+    decisions.push(open ? { action: 'skip', path: c.path, absPath: c.absPath, reason: restoreReasons.unsaved().text, reasonKind: 'unsaved' } : decideRestore(c, disk));
   }
   return { cwd, decisions: decisions.filter((d) => d.action !== 'unchanged') };
 }
@@ -104,7 +105,7 @@ function partition(plan: Plan, options: RestoreFilesOptions): { writes: Step[]; 
     if (d.action === 'restore') writes.push({ path: d.path, text: d.text });
     else if (d.action === 'delete') {
       if (options.deleteCreated) deletes.push({ path: d.path });
-      else skipped.push({ path: d.path, reason: `created on a branch the target does not contain (${d.reason}); not deleted without confirmation` });
+      else skipped.push({ path: d.path, reason: restoreReasons.createdOnBranch(d.reason, 'not deleted without confirmation').text });
     } else if (d.action === 'skip') {
       if (chosen.has(d.path) && d.chooseText !== undefined) writes.push({ path: d.path, text: d.chooseText });
       else skipped.push({ path: d.path, reason: d.reason });
