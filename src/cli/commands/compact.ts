@@ -5,6 +5,7 @@ import { SUMMARIZER_OPTIONS, interruptSignal, summarizerFrom } from '../summariz
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { compactSession } from '../../engine/operations/compact';
 import { entryIdsAt } from '../../engine/compaction/planCompaction';
+import { counted } from '../../engine/text/plural';
 
 export const compactSpec: CommandSpec = {
   name: 'compact',
@@ -54,7 +55,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
     });
     return 0;
   }
-  io.out(`compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${entry.tokensBefore} tokens before`);
+  io.out(`compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${counted(entry.tokensBefore, 'token')} before`);
   io.out('');
   io.out(entry.summary);
   return 0;

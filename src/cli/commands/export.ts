@@ -34,7 +34,14 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const text = exportBranch(index, { format: format as ExportFormat, leafId, title: path.basename(file, '.jsonl') });
   if (out === undefined) io.out(text);
   else {
-    await writeFile(out, text, 'utf8');
+    try {
+      await writeFile(out, text, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new ArborUsageError(`--out ${out}: the folder ${path.dirname(path.resolve(out))} does not exist`);
+      if (code === 'EISDIR') throw new ArborUsageError(`--out ${out} is a folder: give a file path`);
+      throw err;
+    }
     io.err(`wrote ${out}`);
   }
   return 0;

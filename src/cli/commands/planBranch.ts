@@ -6,6 +6,7 @@ import { planBranch } from '../../engine/branch/planBranch';
 import { resolveSettings } from '../../engine/operations/sessionSettings';
 import { contextSettings } from '../../engine/context/buildContext';
 import { contextWindowForModel } from '../contextWindow';
+import { counted } from '../../engine/text/plural';
 
 export const planBranchSpec: CommandSpec = {
   name: 'plan-branch',
@@ -54,7 +55,7 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   }
   io.out(`jump from ${plan.oldLeafId} to ${to}`);
   io.out(`  common ancestor: ${plan.commonAncestorId ?? '-'}`);
-  io.out(`  branch left behind: ${result.entryIds.length} entries; ${result.preparedEntryIds.length} messages (${plan.totalTokens} tokens) fit the budget of ${budget}`);
+  io.out(`  branch left behind: ${counted(result.entryIds.length, 'entry', 'entries')}; ${counted(result.preparedEntryIds.length, 'message')} (${counted(plan.totalTokens, 'token')}) fit the budget of ${budget}`);
   io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);
   io.out(`  modified files: ${plan.modifiedFiles.join(', ') || '-'}`);
   io.out(`  new leaf: ${plan.newLeafId ?? '(root)'}`);

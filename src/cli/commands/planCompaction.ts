@@ -6,6 +6,7 @@ import { planCompaction, entryIdsAt } from '../../engine/compaction/planCompacti
 import { contextSettings } from '../../engine/context/buildContext';
 import { resolveSettings } from '../../engine/operations/sessionSettings';
 import { contextWindowForModel } from '../contextWindow';
+import { counted } from '../../engine/text/plural';
 
 export const planCompactionSpec: CommandSpec = {
   name: 'plan-compaction',
@@ -60,7 +61,7 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   }
   io.out(`compaction plan for leaf ${plan.leafId} (keepRecentTokens ${compaction.keepRecentTokens}, ${estimator.name} estimate)`);
   io.out(`  context tokens now: ${plan.tokensBefore} of ${contextWindow} (threshold ${contextWindow - compaction.reserveTokens}): ${plan.shouldCompact ? 'over the threshold, compaction due' : 'under the threshold'}`);
-  io.out(`  summarize ${result.summarizeEntryIds.length} entries${plan.previousSummary !== null ? ', updating the previous summary' : ''}`);
+  io.out(`  summarize ${counted(result.summarizeEntryIds.length, 'entry', 'entries')}${plan.previousSummary !== null ? ', updating the previous summary' : ''}`);
   if (plan.isSplitTurn) io.out(`  split turn: the turn starting at ${plan.turnStartEntryId} is cut; ${result.turnPrefixEntryIds.length} entries of it become turn context`);
   io.out(`  keep from ${plan.firstKeptEntryId}`);
   io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);

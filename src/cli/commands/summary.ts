@@ -1,11 +1,12 @@
 import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
 import { stringFlag } from '../args';
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
-import { printJson, reportDiagnostics, type Io } from '../output';
+import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { parseSummary } from '../../engine/summarize/parseSummary';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
+import { counted } from '../../engine/text/plural';
 
 export const summarySpec: CommandSpec = {
   name: 'summary',
@@ -60,7 +61,7 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${title}:`);
     io.out(items.length ? items.map((x) => `  - ${x}`).join('\n') : '  (none)');
   };
-  io.out(`${entry.type} ${entry.id}${entry.tokensBefore !== undefined ? `, ${entry.tokensBefore} tokens before` : ''}`);
+  io.out(`${entry.type} ${entry.id}${entry.tokensBefore !== undefined ? `, ${typeof entry.tokensBefore === 'number' ? counted(entry.tokensBefore, 'token') : `${shortField(String(entry.tokensBefore))} tokens`} before` : ''}`);
   if (parsed.preamble) io.out(parsed.preamble);
   list('Goal', parsed.goal);
   list('Constraints & preferences', parsed.constraints);

@@ -22,6 +22,7 @@ import { compactionNumbers } from '../../engine/context/contextNumbers';
 import { changesBefore, isJumpTarget, type TreeFilter } from './rowFilter';
 import type { ContextBoundary } from './contextBoundary';
 
+
 /** Codicon and theme colour per entry kind. */
 const ICONS: Record<EntryKind, [string, string?]> = {
   user: ['account', 'charts.blue'],
@@ -180,7 +181,7 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
     const { tokensBefore, tokensAfter } = compactionNumbers(index, node.index, estimatorByName(ctx.estimator));
     if (tokensBefore !== undefined) desc.push(`${formatTokens(tokensBefore)} → ${formatTokens(tokensAfter)} tokens`);
   } else if (tokens > 0) {
-    desc.push(`${formatTokens(tokens)} tokens`);
+    desc.push(`${formatTokens(tokens)} ${tokens === 1 ? 'token' : 'tokens'}`);
   }
   if (isSummary && preview.text) desc.push(preview.text);
   item.description = desc.join(' · ');
@@ -222,7 +223,7 @@ export function entryTooltip(node: EntryNode, ctx: EntryItemContext): vscode.Mar
   }
   tip.appendMarkdown('\n\n');
   if (typeof e.timestamp === 'string') tip.appendText(`${new Date(e.timestamp).toLocaleString()} · `);
-  tip.appendText(`${formatTokens(tokens)} tokens in context`);
+  tip.appendText(`${formatTokens(tokens)} ${tokens === 1 ? 'token' : 'tokens'} in context`);
   const m = e.type === 'message' ? e.message : undefined;
   if (m && m.role === 'assistant' && m.usage && typeof m.usage === 'object') {
     tip.appendText(` · context at this reply: ${formatTokens(usageTotal(m.usage))} tokens (${String(m.provider)}/${String(m.model)})`);
