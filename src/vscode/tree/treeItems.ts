@@ -15,6 +15,7 @@ import type { EntryKind } from '../../engine/tree/entryPreview';
 import { formatTokens } from '../../engine/tree/formatTokens';
 import { oneLine } from '../../engine/tree/oneLine';
 import { titleLine, type SessionTitle } from '../../engine/tree/sessionTitle';
+import { isPinLabel, unpinLabel } from '../../engine/compaction/pins';
 import { cachedPreview } from './previewCache';
 import { entryTokens } from '../../engine/tokens/entryTokens';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
@@ -170,7 +171,10 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   if (summarized) desc.push('summarized');
   if (ctx.boundary?.firstKept === node.index) desc.push('▶ context starts here');
   if (ctx.boundary?.compaction === node.index) desc.push(`active compaction: ${ctx.boundary.summarizedCount} entries summarized`);
-  if (entryLabel) desc.push(`#${entryLabel}`);
+  // A pin is shown by a pin icon and the word, never by the 📌 character alone (no emoji font: a box).
+  const pinned = isPinLabel(entryLabel);
+  if (pinned) desc.push(`pinned${unpinLabel(entryLabel) ? `: #${unpinLabel(entryLabel)}` : ''}`);
+  else if (entryLabel) desc.push(`#${entryLabel}`);
   // What filtered-out bookkeeping says about this row: a jump's leaf move to it, the model/thinking it was sent with.
   if (ctx.filter !== 'all' && isJumpTarget(index, node.index)) desc.push('↩ jumped here');
   desc.push(...changesBefore(index, node.index, ctx.filter));
@@ -189,7 +193,9 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
     ? new vscode.ThemeIcon('debug-stackframe', new vscode.ThemeColor('charts.green'))
     : summarized
       ? new vscode.ThemeIcon(ICONS[preview.kind][0], new vscode.ThemeColor('disabledForeground'))
-      : icon(preview.kind);
+      : pinned
+        ? new vscode.ThemeIcon('pin', new vscode.ThemeColor('charts.orange'))
+        : icon(preview.kind);
   // Dims the label too (a file decoration's colour): the model sees only the compaction's summary of this entry.
   if (summarized) item.resourceUri = vscode.Uri.from({ scheme: SUMMARIZED_SCHEME, path: `/${node.entryId}` });
   const flags = [`type=${entryTypeOf(entry)}`, `kind=${preview.kind}`];
@@ -197,6 +203,7 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   if (preview.kind === 'compaction' || preview.kind === 'branchSummary') flags.push('summary');
   if (layout.isOnActivePath(node.index)) flags.push('active');
   if (summarized) flags.push('summarized');
+  if (pinned) flags.push('pinned');
   item.contextValue = `arborEntry:${flags.join(':')}`;
   // The tooltip is made on hover (resolveTreeItem): building it for every row slowed down long lines.
   item.accessibilityInformation = { label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : ''}${summarized ? ', summarized by the active compaction' : ''}` };
