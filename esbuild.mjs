@@ -66,7 +66,8 @@ const builds = [
 
 writeO200kTable();
 
-const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'info' };
+// Silent on success (warnings and errors only); `arbor --version` is the package's version, bundled.
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', define: { ARBOR_VERSION: JSON.stringify(version) } };
 
 if (watch) {
   for (const b of builds) {

@@ -11,8 +11,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund >/dev/null
+  echo "installing npm packages (npm ci)..."
+  # --loglevel=error: the Pi 1.6 dev dependency (parity tests, run under the test Node 24) declares
+  # Node >= 22; Arbor itself runs on Node >= 20 (package.json engines), so npm's EBADENGINE notices are expected.
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
 fi
+echo "building (npm run build)..."
 npm run --silent build >/dev/null
 WORK=$(mktemp -d)
 SESSION="$WORK/sample-session.jsonl"
@@ -36,7 +40,10 @@ printf '\nThe session copy is %s; open it with Pi (pi --session FILE) or in VS C
 
 [ "${1:-}" = "--cli-only" ] && exit 0
 hr "packaging the extension and starting VS Code (code-server)"
+echo "packaging the extension (arbor.vsix)..."
 npm run --silent package >/dev/null
+echo "compiling the demo server..."
 npm run --silent compile >/dev/null
-bash scripts/vscode-test/install.sh >/dev/null
+echo "installing the test VS Code if needed (code-server and Node 24 from npm, Chromium from Debian; a few minutes the first time, progress below)..."
+bash scripts/vscode-test/install.sh
 exec node out/scripts/serveVscode.js arbor.vsix

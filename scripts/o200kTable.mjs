@@ -112,6 +112,6 @@ export function writeO200kTable(file = O200K_TABLE_OUT) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const file = writeO200kTable(process.argv[2] ? path.resolve(process.argv[2]) : O200K_TABLE_OUT);
-  console.log(`wrote ${path.relative(process.cwd(), file)}`);
+  // Silent on success, as the build is.
+  writeO200kTable(process.argv[2] ? path.resolve(process.argv[2]) : O200K_TABLE_OUT);
 }

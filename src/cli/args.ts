@@ -8,7 +8,11 @@ export interface ParsedCommand {
   flags: Flags;
 }
 
-/** Parses a command's arguments; unknown flags are usage errors (exit 2). */
+/**
+ * @deprecated Commands declare a `CommandSpec` and parse with `parseWith` (commandSpec.ts), which
+ * also makes their `--help`. Kept only so commands written before the spec still compile while
+ * they are converted; the registry (commands.ts) takes a spec for every command.
+ */
 export function parseCommand(argv: string[], options: NonNullable<ParseArgsConfig['options']>): ParsedCommand {
   try {
     const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, ...options }, allowPositionals: true, strict: true });
@@ -33,6 +37,7 @@ export function stringFlag(flags: Flags, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** @deprecated with parseCommand: a spec's positionals are checked by parseWith. */
 export function requireFile(p: ParsedCommand, usage: string): string {
   if (p.positionals.length !== 1) throw new ArborUsageError(`usage: ${usage}`);
   return p.positionals[0];

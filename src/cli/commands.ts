@@ -1,34 +1,46 @@
-import { treeCommand } from './commands/tree';
-import { contextCommand } from './commands/context';
-import { planCompactionCommand } from './commands/planCompaction';
-import { planBranchCommand } from './commands/planBranch';
-import { compactCommand } from './commands/compact';
-import { navigateCommand } from './commands/navigate';
-import { summaryCommand } from './commands/summary';
-import { sessionsCommand } from './commands/sessions';
-import { upgradeCommand } from './commands/upgrade';
-import { filesCommand } from './commands/files';
-import { restoreCommand } from './commands/restore';
-import { exportCommand } from './commands/export';
-import { labelCommand } from './commands/label';
-import { piBridgeCommand } from './commands/piBridge';
+import { treeCommand, treeSpec } from './commands/tree';
+import { contextCommand, contextSpec } from './commands/context';
+import { planCompactionCommand, planCompactionSpec } from './commands/planCompaction';
+import { planBranchCommand, planBranchSpec } from './commands/planBranch';
+import { compactCommand, compactSpec } from './commands/compact';
+import { navigateCommand, navigateSpec } from './commands/navigate';
+import { summaryCommand, summarySpec } from './commands/summary';
+import { sessionsCommand, sessionsSpec } from './commands/sessions';
+import { searchCommand, searchSpec } from './commands/search';
+import { upgradeCommand, upgradeSpec } from './commands/upgrade';
+import { filesCommand, filesSpec } from './commands/files';
+import { restoreCommand, restoreSpec } from './commands/restore';
+import { exportCommand, exportSpec } from './commands/export';
+import { labelCommand, labelSpec } from './commands/label';
+import { piBridgeCommand, piBridgeSpec } from './commands/piBridge';
+import type { CommandSpec } from './commandSpec';
 import type { Io } from './output';
 
 export type Command = (argv: string[], io: Io) => Promise<number>;
 
-export const commands: Record<string, Command> = {
-  tree: treeCommand,
-  context: contextCommand,
-  'plan-compaction': planCompactionCommand,
-  'plan-branch': planBranchCommand,
-  compact: compactCommand,
-  navigate: navigateCommand,
-  summary: summaryCommand,
-  sessions: sessionsCommand,
-  upgrade: upgradeCommand,
-  files: filesCommand,
-  restore: restoreCommand,
-  export: exportCommand,
-  label: labelCommand,
-  'pi-bridge': piBridgeCommand,
-};
+/** A command: its definition (parser, usage and help come from it) and what runs it. */
+export interface CommandEntry {
+  spec: CommandSpec;
+  run: Command;
+}
+
+const entry = (spec: CommandSpec, run: Command): [string, CommandEntry] => [spec.name, { spec, run }];
+
+/** Every `arbor` command, in the order `arbor --help` lists them. */
+export const commands: ReadonlyMap<string, CommandEntry> = new Map([
+  entry(treeSpec, treeCommand),
+  entry(contextSpec, contextCommand),
+  entry(planCompactionSpec, planCompactionCommand),
+  entry(planBranchSpec, planBranchCommand),
+  entry(compactSpec, compactCommand),
+  entry(navigateSpec, navigateCommand),
+  entry(summarySpec, summaryCommand),
+  entry(sessionsSpec, sessionsCommand),
+  entry(searchSpec, searchCommand),
+  entry(upgradeSpec, upgradeCommand),
+  entry(filesSpec, filesCommand),
+  entry(restoreSpec, restoreCommand),
+  entry(exportSpec, exportCommand),
+  entry(labelSpec, labelCommand),
+  entry(piBridgeSpec, piBridgeCommand),
+]);

@@ -5,37 +5,9 @@ import { PiRunningError } from '../engine/livePi/writeRoute';
 import { BridgeError } from '../engine/livePi/client';
 import { processIo, sanitizedIo, type Io } from './output';
 import { commands } from './commands';
+import { helpText, overviewText, wantsHelp } from './commandSpec';
+import { arborVersion } from './version';
 import { redact, redactKnownSecrets, rememberEnvironmentSecrets } from '../engine/secrets/redact';
-
-const HELP = `arbor: Pi coding-agent sessions as trees: inspect, plan, compact, navigate
-
-usage:
-  arbor tree FILE [--estimator chars|tokenizer] [--json]
-  arbor context FILE [--leaf ID] [--estimator chars|tokenizer] [--context-window N] [--json]
-  arbor plan-compaction FILE [--leaf ID] [--keep-recent-tokens N] [--reserve-tokens N]
-                        [--context-window N] [--estimator chars|tokenizer] [--json]
-  arbor plan-branch FILE --to ID [--from ID] [--budget N] [--estimator chars|tokenizer] [--json]
-  arbor compact FILE [--instructions TEXT] [--provider offline|openai|anthropic] [--model ID]
-                [--base-url URL] [--deadline SECONDS] [--max-answer-chars N]
-                [--keep-recent-tokens N] [--json]
-  arbor navigate FILE --to ID [--summarize] [--instructions TEXT] [--replace-instructions]
-                 [--label TEXT] [--provider ...] [--model ID] [--base-url URL]
-                 [--deadline SECONDS] [--max-answer-chars N] [--json]
-  arbor summary FILE [--entry ID] [--json]
-  arbor sessions [--cwd DIR] [--json]
-  arbor upgrade FILE
-  arbor files FILE [--leaf ID] [--json]
-  arbor restore FILE --to ID [--cwd DIR] [--dry-run] [--delete-created] [--json]
-  arbor export FILE [--leaf ID] [--format md|html] [--out PATH]   (stdout by default)
-  arbor label FILE --entry ID (--label TEXT | --clear) [--force] [--pi-wait SECONDS] [--json]
-  arbor pi-bridge (install | uninstall | status [FILE]) [--json]
-
-compact, navigate and label write through a running Pi that has Arbor's bridge ("via": "pi"); while
-a Pi without the bridge runs in the session's folder they write nothing and exit 3 (--force writes anyway).
-
-The token estimator defaults to tokenizer (o200k, gpt-tokenizer's counts); chars is Pi's chars/4 estimate.
-Exit codes: 0 success, 2 bad input (the message names the file and line), 3 a running Pi without the bridge
-holds the session (nothing written), 1 anything else.`;
 
 /** Runs one CLI invocation and returns its exit code. */
 export async function runCli(argv: string[], rawIo: Io = processIo): Promise<number> {
@@ -44,20 +16,33 @@ export async function runCli(argv: string[], rawIo: Io = processIo): Promise<num
   rememberEnvironmentSecrets(process.env);
   const io = sanitizedIo({ out: (t) => rawIo.out(redactKnownSecrets(t)), err: (t) => rawIo.err(redact(t)), ready: rawIo.ready });
   const [name, ...rest] = argv;
+  const overview = () => overviewText([...commands.values()].map((c) => c.spec));
+  if (name === '--version' || name === '-V') {
+    io.out(`arbor ${arborVersion()}`);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(HELP);
+    const asked = name === 'help' && rest[0] !== undefined ? commands.get(rest[0]) : undefined;
+    if (name === 'help' && rest[0] !== undefined && !asked) return unknownCommand(rest[0], io, overview());
+    io.out(asked ? helpText(asked.spec) : overview());
     return name ? 0 : 2;
   }
-  const command = commands[name];
-  if (!command) {
-    io.err(`arbor: unknown command "${name}"\n\n${HELP}`);
-    return 2;
-  }
+  const command = commands.get(name);
+  if (!command) return unknownCommand(name, io, overview());
   try {
-    return await command(rest, io);
+    if (wantsHelp(command.spec, rest)) {
+      io.out(helpText(command.spec));
+      return 0;
+    }
+    return await command.run(rest, io);
   } catch (err) {
     return reportError(err, io);
   }
+}
+
+function unknownCommand(name: string, io: Io, overview: string): number {
+  io.err(`arbor: unknown command ${JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name)}\n\n${overview}`);
+  return 2;
 }
 
 function reportError(err: unknown, io: Io): number {

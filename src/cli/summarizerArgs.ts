@@ -3,15 +3,17 @@ import { baseURLProblem, secondsToMs } from '../engine/summarize/providers/limit
 import { ArborUsageError } from '../engine/session/diagnostics';
 import { stringFlag, type Flags } from './args';
 import type { Summarizer } from '../engine/summarize/summarizer';
+import type { OptionSpec } from './commandSpec';
 import { rememberEnvironmentSecrets } from '../engine/secrets/redact';
 
-export const SUMMARIZER_FLAGS = {
-  provider: { type: 'string' },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  deadline: { type: 'string' },
-  'max-answer-chars': { type: 'string' },
-} as const;
+/** The options of the commands that write a summary (compact, navigate --summarize). */
+export const SUMMARIZER_OPTIONS: Record<string, OptionSpec> = {
+  provider: { type: 'string', value: 'offline|openai|anthropic', description: 'who writes the summary', default: 'ARBOR_PROVIDER, else offline (no network, no key)' },
+  model: { type: 'string', value: 'ID', description: 'the model for the summary', default: 'ARBOR_MODEL, else gpt-4.1-mini / claude-haiku-4-5' },
+  'base-url': { type: 'string', value: 'URL', description: 'an OpenAI-compatible or Anthropic server (http or https, no credentials)' },
+  deadline: { type: 'string', value: 'SECONDS', description: 'overall deadline of the summary request, retries included', default: '600' },
+  'max-answer-chars': { type: 'string', value: 'N', description: 'a longer answer fails and nothing is written', default: '1000000' },
+};
 
 function positiveFlag(flags: Flags, name: string): number | undefined {
   const raw = stringFlag(flags, name);

@@ -1,14 +1,15 @@
 import { piAgentDir } from '../engine/settings/piSettings';
 import { resolveWriteRoute, type WriteRoute } from '../engine/livePi/writeRoute';
 import { stringFlag, type Flags } from './args';
+import type { OptionSpec } from './commandSpec';
 import { ArborUsageError } from '../engine/session/diagnostics';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 
-/**
- * The flags every writing command takes: --force writes to the file even while a Pi without the bridge
- * runs in the session's folder; --pi-wait SECONDS is how long a busy Pi may take to become idle (default 15).
- */
-export const FORCE_FLAG = { force: { type: 'boolean' }, 'pi-wait': { type: 'string' } } as const;
+/** The options every command that writes a session takes (see README "Using Arbor while Pi runs"). */
+export const WRITE_ROUTE_OPTIONS: Record<string, OptionSpec> = {
+  force: { type: 'boolean', description: 'write to the file even while a Pi without the bridge runs in the session\'s folder' },
+  'pi-wait': { type: 'string', value: 'SECONDS', description: 'how long a busy running Pi may take to become idle before the write is refused', default: '15' },
+};
 
 /** How this command's write reaches the session: through its live Pi, else the file (see engine/livePi/writeRoute.ts). */
 export function writeRouteFor(index: SessionIndex, flags: Flags, signal?: AbortSignal): Promise<WriteRoute> {

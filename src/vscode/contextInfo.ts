@@ -1,6 +1,6 @@
 import { buildContext, type ModelRef } from '../engine/context/buildContext';
 import { shouldCompact, type ContextTokens } from '../engine/tokens/contextTokens';
-import { contextTokensAt } from '../engine/context/contextNumbers';
+import { contextFigure, contextTokensAt, type ContextFigure } from '../engine/context/contextNumbers';
 import { estimatorByName } from '../engine/tokens/estimators';
 import { resolveSettings } from '../engine/operations/sessionSettings';
 import type { CompactionSettings } from '../engine/compaction/planCompaction';
@@ -27,6 +27,10 @@ export interface ContextUse {
   thinkingLevel: string;
   tokens: ContextTokens;
   contextWindow: number;
+  /** Where the window comes from ("Pi's models.json", "Arbor's model table", ...). */
+  windowSource: string;
+  /** The one figure (engine/context/contextNumbers.ts), as `arbor context` prints it. */
+  figure: ContextFigure;
   settings: CompactionSettings;
   /** contextWindow - reserveTokens: auto-compaction starts above this. */
   threshold: number;
@@ -51,7 +55,9 @@ export async function contextUse(index: SessionIndex, leafIndex: number = index.
   } catch (err) {
     settingsError = err instanceof Error ? err.message : String(err);
   }
-  const contextWindow = contextWindowFor(ctx.model, config);
+  const window = contextWindowFor(ctx.model, config);
+  const contextWindow = window.contextWindow;
+  settingsError ??= window.error;
   return {
     file: index.file,
     leafId: ctx.leafId,
@@ -59,6 +65,8 @@ export async function contextUse(index: SessionIndex, leafIndex: number = index.
     thinkingLevel: ctx.thinkingLevel,
     tokens,
     contextWindow,
+    windowSource: window.source,
+    figure: contextFigure(index, leafIndex, tokens, estimator, window),
     settings,
     threshold: contextWindow - settings.reserveTokens,
     overThreshold: shouldCompact(tokens.tokens, contextWindow, settings),

@@ -6,6 +6,7 @@ import { contextUse } from './contextInfo';
 import { readConfig } from './settings';
 import { messagePreview } from '../engine/tree/entryPreview';
 import { formatTokens } from '../engine/tree/formatTokens';
+import { contextFigureSources, contextFigureStatus } from '../engine/context/contextNumbers';
 import { oneLine } from '../engine/tree/oneLine';
 
 /**
@@ -33,12 +34,11 @@ export async function buildContextView(index: SessionIndex, leafIndex: number, s
     if (series.length && series[series.length - 1].entryId === leafId) series[series.length - 1].tokens = use.tokens.tokens;
     else series.push({ entryId: leafId, tokens: use.tokens.tokens });
   }
-  const pct = use.contextWindow > 0 ? Math.round((use.tokens.tokens / use.contextWindow) * 100) : 0;
   const max = Math.max(use.contextWindow, ...series.map((p) => p.tokens), 1);
   return {
     kind: 'context',
     // The status bar's text, from the same numbers and the same formatter.
-    short: { status: `${formatTokens(use.tokens.tokens)} / ${formatTokens(use.contextWindow)} (${pct}%)`, window: formatTokens(use.contextWindow), threshold: formatTokens(use.threshold) },
+    short: { status: contextFigureStatus(use.figure), source: contextFigureSources(use.figure), window: formatTokens(use.contextWindow), threshold: formatTokens(use.threshold) },
     axis: { max, ticks: [0, 0.25, 0.5, 0.75, 1].map((f) => ({ value: max * f, label: formatTokens(max * f) })) },
     file: index.file,
     sessionTitle,

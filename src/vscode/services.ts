@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { HookBus } from '../engine/hooks/hookBus';
 import type { Summarizer } from '../engine/summarize/summarizer';
-import { titleFromIndex, type SessionModel, type SessionStore } from './sessionStore';
+import type { SessionModel, SessionStore } from './sessionStore';
+import { baseTitle, titleFactsFromIndex } from '../engine/tree/sessionTitle';
 import { loadSession } from '../engine/session/loadSession';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import type { SessionTreeProvider } from './tree/treeProvider';
@@ -119,7 +120,7 @@ export class ArborServices {
     }
     try {
       const index = await loadSession(file);
-      return { index, title: titleFromIndex(index) ?? path.basename(file) };
+      return { index, title: baseTitle(titleFactsFromIndex(index)) ?? path.basename(file) };
     } catch {
       return undefined;
     }

@@ -9,9 +9,8 @@ import { listSessions, sessionsDirFor } from '../engine/session/discovery';
 import { NotRegularFileError, statRegularFile } from '../engine/session/sessionFile';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import { SessionLayout } from './tree/layout';
-import { contentText } from '../engine/tree/entryPreview';
-import { oneLine } from '../engine/tree/oneLine';
-import { peekSession, peekTitle, type SessionPeek } from '../engine/tree/sessionPeek';
+import { peekSession, peekTitleFacts, type SessionPeek } from '../engine/tree/sessionPeek';
+import { baseTitle, sessionTitles, titleFactsAfterAppend, titleFactsFromIndex, type SessionTitle, type TitleFacts } from '../engine/tree/sessionTitle';
 import { engineEnv, readConfig } from './settings';
 import { log } from './logging';
 import type { PiState } from '../engine/livePi/protocol';
@@ -25,8 +24,10 @@ export interface SessionModel {
   timestamp: string;
   mtimeMs: number;
   size: number;
-  /** Session name (session_info) or first user message, for the tree label. */
+  /** Session name (session_info) or first user message (engine/tree/sessionTitle.ts); `titles()` tells equal ones apart. */
   title: string | undefined;
+  /** What the title rule reads: from the loaded index, else from the peek. */
+  titleFacts: TitleFacts | undefined;
   /** What a bounded read of the file says (name, first message, last activity, entry count): see sessionPeek.ts. */
   peek: SessionPeek | undefined;
   index: SessionIndex | undefined;
@@ -146,6 +147,13 @@ export class SessionStore implements vscode.Disposable {
     return this.order.map((f) => this.sessions.get(f)!).filter(Boolean);
   }
 
+  /** Every listed session's title, told apart from the others with the same title (one rule: sessionTitle.ts). */
+  titles(): Map<string, SessionTitle> {
+    const models = this.list();
+    const titles = sessionTitles(models.map((m) => m.titleFacts ?? { name: undefined, firstRequest: m.title, latestRequest: undefined, startedMs: Date.parse(m.timestamp) || undefined }));
+    return new Map(models.map((m, k) => [m.file, titles[k]]));
+  }
+
   get isListed(): boolean {
     return this.listed;
   }
@@ -217,6 +225,7 @@ export class SessionStore implements vscode.Disposable {
       mtimeMs: info.mtimeMs ?? 0,
       size: info.size ?? 0,
       title: undefined,
+      titleFacts: undefined,
       peek: undefined,
       index: undefined,
       layout: undefined,
@@ -255,7 +264,8 @@ export class SessionStore implements vscode.Disposable {
         model.size = index.size;
         model.layout = this.layoutOf(model, index);
         log().debug(`loaded ${model.file}: ${index.entryCount} entries, ${index.size} bytes; indexed in ${(t1 - t0).toFixed(0)} ms, laid out in ${(performance.now() - t1).toFixed(0)} ms`);
-        model.title = titleFromIndex(index) ?? model.title;
+        model.titleFacts = titleFactsFromIndex(index);
+        model.title = baseTitle(model.titleFacts) ?? model.title;
         for (const d of index.diagnostics.slice(0, 20)) log().warn(`${d.file}:${d.line}: ${d.message}`);
         return index;
       } catch (err) {
@@ -409,7 +419,8 @@ export class SessionStore implements vscode.Disposable {
     const piLeaf = this.piLeafOf(model.file);
     const piLeafMoved = typeof piLeaf === 'string' && index.indexOf(piLeaf) !== model.layout?.leafIndex;
     if (!model.layout || model.layout.index !== index || piLeafMoved || !model.layout.extend()) model.layout = this.layoutOf(model, index);
-    model.title = titleAfterAppend(index, before, model.title);
+    model.titleFacts = titleFactsAfterAppend(index, before, model.titleFacts ?? titleFactsFromIndex(index));
+    model.title = baseTitle(model.titleFacts) ?? model.title;
     this.changed.fire(model);
   }
 
@@ -475,39 +486,12 @@ export class SessionStore implements vscode.Disposable {
       model.id ||= peek.id;
       model.cwd ||= peek.cwd;
       if (!model.timestamp && peek.startedMs !== undefined) model.timestamp = new Date(peek.startedMs).toISOString();
-      if (!model.index) model.title = peekTitle(peek);
+      if (!model.index) {
+        model.titleFacts = peekTitleFacts(peek);
+        model.title = baseTitle(model.titleFacts);
+      }
     } catch {
       model.peek = undefined;
     }
   }
-}
-
-/** The title after entries from `first` on were appended: a new session name wins; otherwise it stays. */
-function titleAfterAppend(index: SessionIndex, first: number, title: string | undefined): string | undefined {
-  for (let i = index.entryCount - 1; i >= first; i--) {
-    if (index.record(i).type !== 'session_info') continue;
-    const name: unknown = index.entryOfType(i, 'session_info')?.name;
-    if (typeof name === 'string' && name) return oneLine(name, 80);
-  }
-  return title ?? titleFromIndex(index);
-}
-
-/** The session's name (newest session_info) or its first user message. */
-export function titleFromIndex(index: SessionIndex): string | undefined {
-  let firstUser: string | undefined;
-  for (let i = index.entryCount - 1; i >= 0; i--) {
-    const rec = index.record(i);
-    if (rec.type === 'session_info') {
-      const name: unknown = index.entryOfType(i, 'session_info')?.name;
-      if (typeof name === 'string' && name) return oneLine(name, 80);
-    }
-  }
-  for (let i = 0; i < index.entryCount && !firstUser; i++) {
-    const rec = index.record(i);
-    if (rec.type === 'message' && rec.role === 'user') {
-      const m = index.entryOfType(i, 'message')?.message;
-      firstUser = oneLine(contentText(m?.role === 'user' ? m.content : undefined), 80);
-    }
-  }
-  return firstUser;
 }

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EstimatorName } from '../engine/tokens/estimators';
-import { resolveContextWindow } from '../engine/summarize/providers/models';
+import { resolveContextWindowSource, type ResolvedContextWindow } from '../engine/summarize/providers/models';
+import { readPiModelWindows, type PiModelWindows } from '../engine/settings/piModels';
 
 /**
  * Arbor's own settings (`arbor.*`). Pi's settings files
@@ -92,7 +93,18 @@ export function engineEnv(config: ArborConfig = readConfig()): NodeJS.ProcessEnv
   return env;
 }
 
-/** Context window for a model, by the shared resolver: `arbor.contextWindow` > `arbor.modelContextWindows` > the model table > 128k. */
-export function contextWindowFor(model: { provider: string; modelId: string } | null, config: ArborConfig = readConfig()): number {
-  return resolveContextWindow({ explicit: config.contextWindow, perModel: config.modelContextWindows, model });
+/**
+ * Context window for a model and its source, by the shared resolver: `arbor.contextWindow` >
+ * `arbor.modelContextWindows` > Pi's models.json (in the agent folder Arbor reads) > the model table > 128k.
+ * A models.json Arbor cannot read is reported as `error` and left out.
+ */
+export function contextWindowFor(model: { provider: string; modelId: string } | null, config: ArborConfig = readConfig()): ResolvedContextWindow & { error?: string } {
+  let piModels: PiModelWindows | undefined;
+  let error: string | undefined;
+  try {
+    piModels = readPiModelWindows(engineEnv(config));
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
+  }
+  return { ...resolveContextWindowSource({ explicit: config.contextWindow, explicitName: 'arbor.contextWindow', perModel: config.modelContextWindows, piModels, model }), ...(error ? { error } : {}) };
 }

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from './services';
 import { contextUse, type ContextUse } from './contextInfo';
-import { formatTokens } from '../engine/tree/formatTokens';
 import { readConfig } from './settings';
 import { log } from './logging';
 import type { SessionModel } from './sessionStore';
 import { showWarning } from './notify';
-import { percentOfWindow } from '../engine/context/contextNumbers';
+import { contextFigureShort, contextFigureSources, contextFigureStatus } from '../engine/context/contextNumbers';
 import { withPiFigure } from './livePi/piContextFigure';
 import type { PiState } from '../engine/livePi/protocol';
 
@@ -114,26 +113,22 @@ export class ContextStatusBar implements vscode.Disposable {
   }
 
   private render(model: SessionModel, use: ContextUse, pi?: PiState): void {
-    const pct = percentOfWindow(use.tokens.tokens, use.contextWindow);
-    this.item.text = `$(layers) ${formatTokens(use.tokens.tokens)} / ${formatTokens(use.contextWindow)} (${pct}%)`;
+    const pct = use.figure.percent;
+    this.item.text = `$(layers) ${contextFigureStatus(use.figure)}`;
     const warn = use.settings.enabled && use.tokens.tokens >= use.threshold * WARN_AT;
     this.background = use.overThreshold ? 'statusBarItem.errorBackground' : warn ? 'statusBarItem.warningBackground' : undefined;
     this.item.backgroundColor = this.background ? new vscode.ThemeColor(this.background) : undefined;
     const tip = new vscode.MarkdownString(undefined, true);
     tip.appendMarkdown('**Arbor: context use**\n\n');
     tip.appendText(`${model.title ?? model.file}\n\n`);
-    tip.appendText(`${use.tokens.tokens.toLocaleString('en-US')} of ${use.contextWindow.toLocaleString('en-US')} tokens (${pct}%)`);
+    const sources = pi && 'fromPi' in use ? `reported by the running Pi (pid ${pi.pid}): its last usage after the latest compaction plus its estimate of what follows` : contextFigureSources(use.figure);
+    tip.appendText(`${contextFigureShort(use.figure)}: ${sources}`);
     tip.appendMarkdown('\n\n');
     tip.appendText(
       `Compaction threshold ${use.threshold.toLocaleString('en-US')} (window − reserveTokens ${use.settings.reserveTokens.toLocaleString('en-US')})${use.settings.enabled ? '' : ' · compaction disabled in Pi settings'}`,
     );
     if (use.model) tip.appendText(`\n\nModel: ${use.model.provider}/${use.model.modelId}`);
-    if (pi) {
-      const fromPi = 'fromPi' in use;
-      tip.appendText(
-        `\n\n${fromPi ? 'Reported by' : 'Estimated by Arbor at the leaf of'} the running Pi (pid ${pi.pid}, ${pi.idle ? 'idle' : 'busy'})${fromPi ? '' : ': Pi does not know its context use until its next answer'}.`,
-      );
-    }
+    if (pi && !('fromPi' in use)) tip.appendText(`\n\nAt the leaf of the running Pi (pid ${pi.pid}, ${pi.idle ? 'idle' : 'busy'}): Pi does not know its context use until its next answer.`);
     tip.appendMarkdown('\n\nClick to show the context.');
     this.item.tooltip = tip;
     this.item.accessibilityInformation = { label: `Arbor context ${pct} percent of the window`, role: 'button' };
@@ -162,7 +157,7 @@ export class ContextStatusBar implements vscode.Disposable {
       return;
     }
     if (was) return;
-    const pct = percentOfWindow(use.tokens.tokens, use.contextWindow);
+    const pct = use.figure.percent;
     const choice = await showWarning(
       `Arbor: "${model.title ?? model.file}" uses ${pct}% of its context window (over the compaction threshold of ${use.threshold.toLocaleString('en-US')} tokens).`,
       'Compact…',

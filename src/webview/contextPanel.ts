@@ -82,6 +82,7 @@ export function renderContext(view: ContextView, root: HTMLElement, post: (m: Fr
   const stats = el('dl', { class: 'stats', id: 'context-stats' });
   const stat = (label: string, value: string, id: string) => stats.append(el('div', { class: 'stat', id }, el('dt', {}, label), el('dd', {}, value)));
   stat('Context', view.short.status, 'stat-context');
+  stat('Source', view.short.source, 'stat-source');
   stat('Tokens', `${fmt(view.tokens)} of ${fmt(view.contextWindow)}`, 'stat-exact');
   stat('Reported + estimated', `${fmt(view.usageTokens)} + ${fmt(view.trailingTokens)}`, 'stat-split');
   stat('Compaction threshold', `${fmt(view.threshold)} (window − ${fmt(view.reserveTokens)} reserve)`, 'stat-threshold');

@@ -72,7 +72,8 @@ export interface ContextView {
   overThreshold: boolean;
   settingsError?: string;
   /** Short forms as the status bar writes them (formatTokens): the status line, the window, the threshold. */
-  short: { status: string; window: string; threshold: string };
+  /** status: the status bar's text; source: where the figure's parts come from (contextFigureSources). */
+  short: { status: string; source: string; window: string; threshold: string };
   /** The chart's vertical scale: its top and labelled ticks. */
   axis: { max: number; ticks: { value: number; label: string }[] };
   messages: ContextMessageView[];

@@ -1,16 +1,31 @@
-import { intFlag, parseCommand, requireFile, stringFlag } from '../args';
+import { intFlag, stringFlag } from '../args';
+import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io, shortField } from '../output';
-import { SUMMARIZER_FLAGS, interruptSignal, summarizerFrom } from '../summarizerArgs';
+import { SUMMARIZER_OPTIONS, interruptSignal, summarizerFrom } from '../summarizerArgs';
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { compactSession } from '../../engine/operations/compact';
 import { entryIdsAt } from '../../engine/compaction/planCompaction';
-import { FORCE_FLAG, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
+import { counted } from '../../engine/text/plural';
+import { WRITE_ROUTE_OPTIONS, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
 
-const USAGE = 'arbor compact FILE [--instructions TEXT] [--provider offline|openai|anthropic] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--keep-recent-tokens N] [--estimator chars|tokenizer] [--force] [--pi-wait SECONDS] [--json]';
+export const compactSpec: CommandSpec = {
+  name: 'compact',
+  summary: 'summarizes the older part of the session and appends a compaction entry (what Pi would write; through a running Pi, Pi writes it)',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    instructions: { type: 'string', value: 'TEXT', description: 'what the summary should focus on' },
+    ...SUMMARIZER_OPTIONS,
+    'keep-recent-tokens': { type: 'string', value: 'N', description: 'tokens of recent messages kept as they are', default: "Pi's compaction.keepRecentTokens (20000)" },
+    ...ESTIMATOR_OPTION,
+    ...WRITE_ROUTE_OPTIONS,
+    ...JSON_OPTION,
+  },
+  examples: ['arbor compact session.jsonl', 'arbor compact session.jsonl --provider openai --model gpt-4.1-mini --instructions "keep the API decisions"'],
+};
 
 export async function compactCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { ...SUMMARIZER_FLAGS, instructions: { type: 'string' }, 'keep-recent-tokens': { type: 'string' }, estimator: { type: 'string' }, ...FORCE_FLAG });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(compactSpec, argv);
+  const [file] = p.positionals;
   const keep = intFlag(p.flags, 'keep-recent-tokens');
   const estimator = estimatorFrom(p.flags);
   const summarizer = summarizerFrom(p.flags);
@@ -48,7 +63,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
     });
     return 0;
   }
-  io.out(`compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${entry.tokensBefore} tokens before`);
+  io.out(`compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${counted(entry.tokensBefore, 'token')} before`);
   if (route.via === 'pi') io.out(`written by the running Pi (pid ${route.state.pid}), which continues from the compaction`);
   io.out('');
   io.out(entry.summary);

@@ -1,16 +1,23 @@
-import { intFlag, parseCommand, requireFile } from '../args';
+import { intFlag } from '../args';
+import { parseWith, CONTEXT_WINDOW_OPTION, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { buildContext } from '../../engine/context/buildContext';
 import { estimateContextTokens } from '../../engine/tokens/contextTokens';
 import { rowPreview } from '../../engine/tree/rowPreview';
 import { entryTokens, isOversizedEntry } from '../../engine/tokens/entryTokens';
-import { compactionNumbers, contextTokensAt, percentOfWindow } from '../../engine/context/contextNumbers';
-import { contextWindowForModel } from '../contextWindow';
+import { compactionNumbers, contextFigure, contextFigureShort, contextFigureSources, contextTokensAt } from '../../engine/context/contextNumbers';
+import { contextWindowSourceForModel } from '../contextWindow';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { TokenEstimator } from '../../engine/tokens/estimators';
 
-const USAGE = 'arbor context FILE [--leaf ID] [--estimator chars|tokenizer] [--context-window N] [--json]';
+export const contextSpec: CommandSpec = {
+  name: 'context',
+  summary: 'what the LLM sees at the leaf: its messages with token counts, and the context figure',
+  positionals: [FILE_POSITIONAL],
+  options: { ...LEAF_OPTION, ...ESTIMATOR_OPTION, ...CONTEXT_WINDOW_OPTION, ...JSON_OPTION },
+  examples: ['arbor context session.jsonl', 'arbor context session.jsonl --leaf 3f2a9c1d --json'],
+};
 
 /** Every compaction of the session with its before/after, as the tree and the panel show them. */
 function compactions(index: SessionIndex, estimator: TokenEstimator): { entryId: string; tokensBefore: number | null; tokensAfter: number }[] {
@@ -24,18 +31,19 @@ function compactions(index: SessionIndex, estimator: TokenEstimator): { entryId:
 }
 
 export async function contextCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { leaf: { type: 'string' }, estimator: { type: 'string' }, 'context-window': { type: 'string' } });
-  const index = await openSession(requireFile(p, USAGE));
+  const p = parseWith(contextSpec, argv);
+  const index = await openSession(p.positionals[0]);
   reportDiagnostics(io, index);
   const estimator = estimatorFrom(p.flags);
   const leafIndex = leafIndexFrom(index, p.flags);
   const ctx = buildContext(index, leafIndex);
-  // Pi's own estimate (usage of the last assistant message + what follows), kept for parity with Pi.
+  // Pi's estimateContextTokens over the context's messages (JSON `contextTokens`, for parity with Pi's function);
+  // it counts usage recorded before a compaction, so it is not the figure shown.
   const est = estimateContextTokens(ctx.messages.map((m) => m.message), estimator);
-  // The numbers the extension shows (status bar, tree, panel): one function, one window resolver.
-  const contextWindow = contextWindowForModel(ctx.model, intFlag(p.flags, 'context-window'));
-  const projected = contextTokensAt(index, leafIndex, estimator).tokens;
-  const numbers = { tokens: projected, contextWindow, percent: percentOfWindow(projected, contextWindow) };
+  // The figure the extension shows (status bar, tree, panel): one function, one window resolver.
+  const window = contextWindowSourceForModel(ctx.model, intFlag(p.flags, 'context-window'));
+  const figure = contextFigure(index, leafIndex, contextTokensAt(index, leafIndex, estimator), estimator, window);
+  const numbers = { tokens: figure.tokens, contextWindow: figure.contextWindow, percent: figure.percent, estimated: figure.estimated, windowSource: figure.windowSource };
   // An entry too large to parse shows empty: its row carries the estimate from its size.
   const rowTokens = (m: (typeof ctx.messages)[number]) => (isOversizedEntry(index, m.entryIndex) ? entryTokens(index, m.entryIndex, estimator) : estimator.estimate(m.message));
   const messages = ctx.messages.map((m) => ({ entryId: index.record(m.entryIndex).id, role: m.message.role, tokens: rowTokens(m) }));
@@ -56,7 +64,6 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     const pv = rowPreview(index, m.entryIndex, 200);
     io.out(`${shortField(messages[k].entryId)} ${shortField(m.message.role, 24).padEnd(17)} ${String(messages[k].tokens).padStart(7)}  ${shortField(pv.text, 70)}`);
   });
-  io.out(`context tokens: ${est.tokens} (${est.usageTokens} reported by the provider + ${est.trailingTokens} estimated, ${estimator.name})`);
-  io.out(`context window: ${contextWindow}; context as VS Code shows it: ${projected} tokens (${numbers.percent}%)`);
+  io.out(`context: ${contextFigureShort(figure)}: ${shortField(contextFigureSources(figure), 200)}`);
   return 0;
 }

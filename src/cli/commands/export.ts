@@ -1,12 +1,25 @@
 import * as path from 'node:path';
-import { parseCommand, requireFile, stringFlag } from '../args';
+import { stringFlag } from '../args';
+import { parseWith, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
 import { openSession } from '../sessionArgs';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import { exportPieces, type ExportFormat } from '../../engine/export/exportBranch';
 import { checkExportTarget, writeExportFile } from '../../engine/export/exportFile';
 
-const USAGE = 'arbor export FILE [--leaf ID] [--format md|html] [--out PATH [--force] [--json]]';
+export const exportSpec: CommandSpec = {
+  name: 'export',
+  summary: 'one branch as Markdown or a self-contained HTML page (to stdout, or --out PATH)',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    ...LEAF_OPTION,
+    format: { type: 'string', value: 'md|html', description: 'the output format', default: 'md' },
+    out: { type: 'string', value: 'PATH', description: 'the file to write (never a session file)', default: 'stdout' },
+    force: { type: 'boolean', description: 'replace an existing --out file (atomically)' },
+    ...JSON_OPTION,
+  },
+  examples: ['arbor export session.jsonl --format html --out session.html'],
+};
 
 /** Stdout gets the document in pieces of about this many characters, each ending at a line break. */
 const OUT_CHARS = 1 << 16;
@@ -19,8 +32,8 @@ const OUT_CHARS = 1 << 16;
  * see exportFile.ts). `--json` (with --out) prints what was written.
  */
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { leaf: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(exportSpec, argv);
+  const [file] = p.positionals;
   const format = stringFlag(p.flags, 'format') ?? 'md';
   if (format !== 'md' && format !== 'html') throw new ArborUsageError(`--format takes md or html, got "${format}"`);
   const out = stringFlag(p.flags, 'out');

@@ -1,10 +1,16 @@
-import { parseCommand, requireFile } from '../args';
+import { parseWith, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { leafIndexFrom, openSession } from '../sessionArgs';
 import { historyToEntry, sessionFiles } from '../../engine/files/sessionFiles';
 import type { FileHistory } from '../../engine/files/types';
 
-const USAGE = 'arbor files FILE [--leaf ID] [--json]';
+export const filesSpec: CommandSpec = {
+  name: 'files',
+  summary: 'the files changed on the path to the leaf, and whether the session determines their content',
+  positionals: [FILE_POSITIONAL],
+  options: { ...LEAF_OPTION, ...JSON_OPTION },
+  examples: ['arbor files session.jsonl', 'arbor files session.jsonl --leaf 3f2a9c1d --json'],
+};
 
 /** A path from a session as one safe terminal line: control characters shown escaped (JSON string form). */
 export function shownPath(p: string): string {
@@ -24,8 +30,8 @@ export function fileSummary(f: FileHistory): { path: string; changes: { entryId:
 
 /** `arbor files`: the files changed on the path from the root to the leaf, with what the session knows of their content. */
 export async function filesCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { leaf: { type: 'string' } });
-  const index = await openSession(requireFile(p, USAGE));
+  const p = parseWith(filesSpec, argv);
+  const index = await openSession(p.positionals[0]);
   reportDiagnostics(io, index);
   const leaf = leafIndexFrom(index, p.flags);
   const history = historyToEntry(index, leaf, sessionFiles(index));

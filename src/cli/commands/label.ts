@@ -1,21 +1,35 @@
-import { parseCommand, requireFile, stringFlag } from '../args';
+import { stringFlag } from '../args';
+import { parseWith, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { openSession } from '../sessionArgs';
-import { FORCE_FLAG, writeRouteFor } from '../writeRouteArgs';
+import { WRITE_ROUTE_OPTIONS, writeRouteFor } from '../writeRouteArgs';
 import { setLabel } from '../../engine/operations/label';
-import { ArborUsageError } from '../../engine/session/diagnostics';
 
-const USAGE = 'arbor label FILE --entry ID (--label TEXT | --clear) [--force] [--pi-wait SECONDS] [--json]';
+export const labelSpec: CommandSpec = {
+  name: 'label',
+  summary: "writes Pi's label entry for an entry (a pin is a label: 📌 or pin: …); through a running Pi, Pi writes it",
+  positionals: [FILE_POSITIONAL],
+  synopsis: 'FILE --entry ID (--label TEXT | --clear)',
+  options: {
+    entry: { type: 'string', value: 'ID', description: 'the entry to label', required: true },
+    label: { type: 'string', value: 'TEXT', description: 'the label (one line)' },
+    clear: { type: 'boolean', description: "remove the entry's label" },
+    ...WRITE_ROUTE_OPTIONS,
+    ...JSON_OPTION,
+  },
+  examples: ['arbor label session.jsonl --entry 3f2a9c1d --label "📌 API rules"', 'arbor label session.jsonl --entry 3f2a9c1d --clear'],
+};
 
 /** Writes Pi's label entry for an entry (a pin is a label starting with 📌 or "pin:"). */
 export async function labelCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { entry: { type: 'string' }, label: { type: 'string' }, clear: { type: 'boolean' }, ...FORCE_FLAG });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(labelSpec, argv);
+  if (p.positionals.length !== 1) throw usageError(labelSpec, 'give one session FILE');
+  const [file] = p.positionals;
   const entryId = stringFlag(p.flags, 'entry');
-  if (!entryId) throw new ArborUsageError(`--entry ID is required; usage: ${USAGE}`);
+  if (!entryId) throw usageError(labelSpec, '--entry ID is required');
   const label = stringFlag(p.flags, 'label');
   const clear = p.flags.clear === true;
-  if ((label === undefined) === !clear) throw new ArborUsageError(`give either --label TEXT or --clear; usage: ${USAGE}`);
+  if ((label === undefined) === !clear) throw usageError(labelSpec, 'give either --label TEXT or --clear');
   const index = await openSession(file);
   reportDiagnostics(io, index);
   const route = await writeRouteFor(index, p.flags);

@@ -1,30 +1,38 @@
-import { parseCommand, requireFile, stringFlag } from '../args';
+import { stringFlag } from '../args';
+import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
-import { SUMMARIZER_FLAGS, interruptSignal, summarizerFrom } from '../summarizerArgs';
+import { SUMMARIZER_OPTIONS, interruptSignal, summarizerFrom } from '../summarizerArgs';
 import { estimatorFrom, openSession } from '../sessionArgs';
-import { navigateSession } from '../../engine/operations/navigate';
-import { ArborUsageError } from '../../engine/session/diagnostics';
-import { FORCE_FLAG, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
+import { ARBOR_LEAF_MARKER, navigateSession } from '../../engine/operations/navigate';
+import type { SessionEntry } from '../../engine/session/types';
+import { WRITE_ROUTE_OPTIONS, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
 
-const USAGE = 'arbor navigate FILE --to ID [--summarize] [--instructions TEXT] [--replace-instructions] [--label TEXT] [--provider ...] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--force] [--pi-wait SECONDS] [--json]';
+export const navigateSpec: CommandSpec = {
+  name: 'navigate',
+  summary: 'moves the leaf to another entry, optionally with a summary of the branch left behind and a label',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    to: { type: 'string', value: 'ID', description: 'the entry to move to', required: true },
+    summarize: { type: 'boolean', description: 'append a summary of the branch left behind' },
+    instructions: { type: 'string', value: 'TEXT', description: 'what the branch summary should focus on (with --summarize)' },
+    'replace-instructions': { type: 'boolean', description: "--instructions replace Arbor's own instead of adding to them (with --summarize)" },
+    label: { type: 'string', value: 'TEXT', description: 'a label for the entry moved to' },
+    ...SUMMARIZER_OPTIONS,
+    ...ESTIMATOR_OPTION,
+    ...WRITE_ROUTE_OPTIONS,
+    ...JSON_OPTION,
+  },
+  examples: ['arbor navigate session.jsonl --to 3f2a9c1d --summarize --label "before the refactor"'],
+};
 
 export async function navigateCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, {
-    ...SUMMARIZER_FLAGS,
-    to: { type: 'string' },
-    summarize: { type: 'boolean' },
-    instructions: { type: 'string' },
-    'replace-instructions': { type: 'boolean' },
-    label: { type: 'string' },
-    estimator: { type: 'string' },
-    ...FORCE_FLAG,
-  });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(navigateSpec, argv);
+  const [file] = p.positionals;
   const to = stringFlag(p.flags, 'to');
-  if (!to) throw new ArborUsageError(`--to ID is required; usage: ${USAGE}`);
+  if (!to) throw usageError(navigateSpec, '--to ID is required');
   const summarize = p.flags.summarize === true;
   const instructions = stringFlag(p.flags, 'instructions');
-  if ((instructions || p.flags['replace-instructions']) && !summarize) throw new ArborUsageError('--instructions and --replace-instructions go with --summarize');
+  if ((instructions || p.flags['replace-instructions']) && !summarize) throw usageError(navigateSpec, '--instructions and --replace-instructions go with --summarize');
   const estimator = estimatorFrom(p.flags);
   const summarizer = summarize ? summarizerFrom(p.flags) : undefined;
   const index = await openSession(file);
@@ -55,8 +63,15 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (result.written.length === 0) io.out(`moved to ${result.newLeafId ?? '(root)'} in the running Pi (pid ${route.via === 'pi' ? route.state.pid : '?'}); nothing written: Pi holds the leaf in memory, as after its own /tree, and its next entry goes there`);
-  else io.out(`moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map((e) => `${e.type} ${e.id}`).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`);
+  else io.out(`moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map(describeWritten).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`);
   if (result.editorText !== null) io.out(`text to edit and resend: ${result.editorText}`);
   if (result.summaryEntry) io.out(`\n${result.summaryEntry.summary}`);
   return 0;
+}
+
+/** An entry the jump wrote, in words: "branch summary 3f2a9c1d", "label 77ab01c2", "leaf-move record 6fb58e8b". */
+function describeWritten(e: SessionEntry): string {
+  if (e.type === 'branch_summary') return `branch summary ${e.id}`;
+  if (e.type === 'custom' && e.customType === ARBOR_LEAF_MARKER) return `leaf-move record ${e.id} (where the leaf now is, for Pi to resume there)`;
+  return `${e.type.replace(/_/g, ' ')} ${e.id}`;
 }

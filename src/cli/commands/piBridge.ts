@@ -1,14 +1,23 @@
 import * as path from 'node:path';
-import { parseCommand } from '../args';
+import { parseWith, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, shortField, type Io } from '../output';
 import { piAgentDir } from '../../engine/settings/piSettings';
-import { ArborUsageError } from '../../engine/session/diagnostics';
 import { bridgeInstallState, installBridge, uninstallBridge } from '../../engine/livePi/install';
 import { findLivePi, liveBridges } from '../../engine/livePi/findLivePi';
 import { readSessionHeader } from '../../engine/session/discovery';
 import type { PiState } from '../../engine/livePi/protocol';
 
-const USAGE = 'arbor pi-bridge (install | uninstall | status [FILE]) [--json]';
+export const piBridgeSpec: CommandSpec = {
+  name: 'pi-bridge',
+  summary: "installs Arbor's bridge into Pi, removes it, or says which running Pi holds a session",
+  positionals: [
+    { name: 'ACTION', description: 'install, uninstall or status' },
+    { name: 'FILE', description: 'with status: the session file to ask about', optional: true },
+  ],
+  synopsis: '(install | uninstall | status [FILE])',
+  options: { ...JSON_OPTION },
+  examples: ['arbor pi-bridge install', 'arbor pi-bridge status ~/.pi/agent/sessions/--home-me-project--/session.jsonl'],
+};
 
 /** The bridge bundle shipped next to the CLI (dist/piBridge.js). */
 export function bundledBridgePath(): string {
@@ -24,7 +33,7 @@ function describeState(s: PiState): string {
 
 /** install / uninstall / status of Arbor's bridge inside Pi (see README "Using Arbor while Pi runs"). */
 export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, {});
+  const p = parseWith(piBridgeSpec, argv);
   const [action, file, ...extra] = p.positionals;
   const agentDir = piAgentDir();
   const bundle = bundledBridgePath();
@@ -74,7 +83,7 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
     for (const b of bridges) io.out(`${shortField(b.state.sessionFile, 200)}: ${describeState(b.state)}`);
     return 0;
   }
-  throw new ArborUsageError(`usage: ${USAGE}`);
+  throw usageError(piBridgeSpec, 'the action is install, uninstall or status [FILE]');
 }
 
 async function sessionCwd(file: string): Promise<string | undefined> {

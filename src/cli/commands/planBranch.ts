@@ -1,19 +1,32 @@
-import { intFlag, parseCommand, requireFile, stringFlag } from '../args';
+import { intFlag, stringFlag } from '../args';
+import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { openSession, estimatorFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { planBranch } from '../../engine/branch/planBranch';
-import { ArborUsageError } from '../../engine/session/diagnostics';
 import { resolveSettings } from '../../engine/operations/sessionSettings';
 import { contextSettings } from '../../engine/context/buildContext';
 import { contextWindowForModel } from '../contextWindow';
+import { counted } from '../../engine/text/plural';
 
-const USAGE = 'arbor plan-branch FILE --to ID [--from ID] [--budget N] [--estimator chars|tokenizer] [--json]';
+export const planBranchSpec: CommandSpec = {
+  name: 'plan-branch',
+  summary: "a jump's common ancestor, the branch left behind, what fits the summary budget, the new leaf",
+  positionals: [FILE_POSITIONAL],
+  options: {
+    to: { type: 'string', value: 'ID', description: 'the entry to jump to', required: true },
+    from: { type: 'string', value: 'ID', description: 'the entry to jump from', default: "the session's leaf" },
+    budget: { type: 'string', value: 'N', description: 'tokens of the branch the summary may read', default: "the context window - Pi's branchSummary.reserveTokens" },
+    ...ESTIMATOR_OPTION,
+    ...JSON_OPTION,
+  },
+  examples: ['arbor plan-branch session.jsonl --to 3f2a9c1d'],
+};
 
 export async function planBranchCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { to: { type: 'string' }, from: { type: 'string' }, budget: { type: 'string' }, estimator: { type: 'string' } });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(planBranchSpec, argv);
+  const [file] = p.positionals;
   const to = stringFlag(p.flags, 'to');
-  if (!to) throw new ArborUsageError(`--to ID is required; usage: ${USAGE}`);
+  if (!to) throw usageError(planBranchSpec, '--to ID is required');
   const budgetFlag = intFlag(p.flags, 'budget');
   const estimator = estimatorFrom(p.flags);
   const index = await openSession(file);
@@ -42,7 +55,7 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   }
   io.out(`jump from ${plan.oldLeafId} to ${to}`);
   io.out(`  common ancestor: ${plan.commonAncestorId ?? '-'}`);
-  io.out(`  branch left behind: ${result.entryIds.length} entries; ${result.preparedEntryIds.length} messages (${plan.totalTokens} tokens) fit the budget of ${budget}`);
+  io.out(`  branch left behind: ${counted(result.entryIds.length, 'entry', 'entries')}; ${counted(result.preparedEntryIds.length, 'message')} (${counted(plan.totalTokens, 'token')}) fit the budget of ${budget}`);
   io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);
   io.out(`  modified files: ${plan.modifiedFiles.join(', ') || '-'}`);
   io.out(`  new leaf: ${plan.newLeafId ?? '(root)'}`);

@@ -1,22 +1,31 @@
-import { intFlag, parseCommand, requireFile } from '../args';
+import { intFlag } from '../args';
+import { parseWith, CONTEXT_WINDOW_OPTION, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { planCompaction, entryIdsAt } from '../../engine/compaction/planCompaction';
 import { contextSettings } from '../../engine/context/buildContext';
 import { resolveSettings } from '../../engine/operations/sessionSettings';
 import { contextWindowForModel } from '../contextWindow';
+import { counted } from '../../engine/text/plural';
 
-const USAGE = 'arbor plan-compaction FILE [--leaf ID] [--keep-recent-tokens N] [--reserve-tokens N] [--context-window N] [--estimator chars|tokenizer] [--json]';
+export const planCompactionSpec: CommandSpec = {
+  name: 'plan-compaction',
+  summary: 'where a compaction would cut, what it would summarize, file lists, tokensBefore, whether it is due',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    ...LEAF_OPTION,
+    'keep-recent-tokens': { type: 'string', value: 'N', description: 'tokens of recent messages kept as they are', default: "Pi's compaction.keepRecentTokens (20000)" },
+    'reserve-tokens': { type: 'string', value: 'N', description: 'tokens kept free under the window (the threshold is window - N)', default: "Pi's compaction.reserveTokens (16384)" },
+    ...CONTEXT_WINDOW_OPTION,
+    ...ESTIMATOR_OPTION,
+    ...JSON_OPTION,
+  },
+  examples: ['arbor plan-compaction session.jsonl --keep-recent-tokens 8000'],
+};
 
 export async function planCompactionCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, {
-    leaf: { type: 'string' },
-    'keep-recent-tokens': { type: 'string' },
-    'reserve-tokens': { type: 'string' },
-    'context-window': { type: 'string' },
-    estimator: { type: 'string' },
-  });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(planCompactionSpec, argv);
+  const [file] = p.positionals;
   const keep = intFlag(p.flags, 'keep-recent-tokens');
   const reserve = intFlag(p.flags, 'reserve-tokens');
   const windowFlag = intFlag(p.flags, 'context-window');
@@ -52,7 +61,7 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   }
   io.out(`compaction plan for leaf ${plan.leafId} (keepRecentTokens ${compaction.keepRecentTokens}, ${estimator.name} estimate)`);
   io.out(`  context tokens now: ${plan.tokensBefore} of ${contextWindow} (threshold ${contextWindow - compaction.reserveTokens}): ${plan.shouldCompact ? 'over the threshold, compaction due' : 'under the threshold'}`);
-  io.out(`  summarize ${result.summarizeEntryIds.length} entries${plan.previousSummary !== null ? ', updating the previous summary' : ''}`);
+  io.out(`  summarize ${counted(result.summarizeEntryIds.length, 'entry', 'entries')}${plan.previousSummary !== null ? ', updating the previous summary' : ''}`);
   if (plan.isSplitTurn) io.out(`  split turn: the turn starting at ${plan.turnStartEntryId} is cut; ${result.turnPrefixEntryIds.length} entries of it become turn context`);
   io.out(`  keep from ${plan.firstKeptEntryId}`);
   io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);

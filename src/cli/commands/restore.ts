@@ -1,4 +1,5 @@
-import { parseCommand, requireFile, stringFlag } from '../args';
+import { stringFlag } from '../args';
+import { parseWith, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { shownPath } from './files';
@@ -7,7 +8,21 @@ import { sessionCwd } from '../../engine/files/sessionFiles';
 import { planRestore, restoreSteps, runRestore, undoLastRestore } from '../../engine/files/restoreRun';
 import type { ApplyResult } from '../../engine/files/restoreTransaction';
 
-const USAGE = 'arbor restore FILE --to ID [--cwd DIR] [--dry-run] [--delete-created] [--json]  |  arbor restore FILE --undo [--cwd DIR] [--json]';
+export const restoreSpec: CommandSpec = {
+  name: 'restore',
+  summary: 'puts the files the session changed back to their state at an entry (checked on disk first, backed up), or undoes the last restore',
+  positionals: [FILE_POSITIONAL],
+  synopsis: 'FILE (--to ID [--dry-run] [--delete-created] | --undo)',
+  options: {
+    to: { type: 'string', value: 'ID', description: 'the entry whose file state to restore' },
+    undo: { type: 'boolean', description: 'put back what the last restore of the session in that folder changed' },
+    cwd: { type: 'string', value: 'DIR', description: 'the folder the paths are relative to', default: "the session's cwd" },
+    'dry-run': { type: 'boolean', description: 'say what would be done, write nothing' },
+    'delete-created': { type: 'boolean', description: 'delete files the session created on a branch the entry does not contain' },
+    ...JSON_OPTION,
+  },
+  examples: ['arbor restore session.jsonl --to 3f2a9c1d --dry-run', 'arbor restore session.jsonl --undo'],
+};
 
 export interface RestoreReport {
   restored: string[];
@@ -27,11 +42,13 @@ export interface RestoreReport {
  * restore. `--dry-run` writes nothing.
  */
 export async function restoreCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { to: { type: 'string' }, cwd: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'delete-created': { type: 'boolean' }, undo: { type: 'boolean' } });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(restoreSpec, argv);
+  if (p.positionals.length !== 1) throw usageError(restoreSpec, 'give one session FILE');
+  const [file] = p.positionals;
   const to = stringFlag(p.flags, 'to');
   const undo = p.flags.undo === true;
-  if (undo ? to !== undefined || p.flags['dry-run'] || p.flags['delete-created'] : !to) throw new ArborUsageError(`usage: ${USAGE}`);
+  if (undo && (to !== undefined || p.flags['dry-run'] || p.flags['delete-created'])) throw usageError(restoreSpec, '--undo goes without --to, --dry-run and --delete-created');
+  if (!undo && !to) throw usageError(restoreSpec, '--to ID (or --undo) is required');
   const index = await openSession(file);
   reportDiagnostics(io, index);
   const root = stringFlag(p.flags, 'cwd') ?? sessionCwd(index);

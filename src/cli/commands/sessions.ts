@@ -1,18 +1,36 @@
-import { parseCommand, stringFlag } from '../args';
+import { stringFlag } from '../args';
+import { parseWith, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, type Io } from '../output';
-import { listSessions, sessionsDirFor } from '../../engine/session/discovery';
+import { sessionsDirFor } from '../../engine/session/discovery';
+import { listedSessions } from '../sessionList';
+import { shortField } from '../output';
+
+export const sessionsSpec: CommandSpec = {
+  name: 'sessions',
+  summary: "Pi's sessions for a working directory, newest first, with their titles",
+  positionals: [],
+  options: {
+    cwd: { type: 'string', value: 'DIR', description: 'the working directory whose sessions to list', default: 'the current directory' },
+    ...JSON_OPTION,
+  },
+  examples: ['arbor sessions', 'arbor sessions --cwd ~/src/project --json'],
+};
 
 /** The Pi sessions of a working directory (default: the current one), newest first. */
 export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { cwd: { type: 'string' } });
+  const p = parseWith(sessionsSpec, argv);
   const cwd = stringFlag(p.flags, 'cwd') ?? process.cwd();
   const dir = sessionsDirFor(cwd);
-  const sessions = await listSessions(dir);
+  const listed = await listedSessions([dir]);
   if (p.flags.json) {
+    const sessions = listed.map(({ title, titleLine, ...s }) => ({ ...s, title: title.title === undefined ? null : titleLine }));
     printJson(io, { dir, sessions });
     return 0;
   }
-  io.out(`${dir}: ${sessions.length} session${sessions.length === 1 ? '' : 's'}`);
-  for (const s of sessions) io.out(`  ${s.timestamp}  ${(s.size / 1024).toFixed(0).padStart(7)} KB  ${s.file}`);
+  io.out(`${dir}: ${listed.length} session${listed.length === 1 ? '' : 's'}`);
+  for (const s of listed) {
+    io.out(`  ${shortField(s.titleLine, 120)}`);
+    io.out(`    ${shortField(s.timestamp, 40)}  ${(s.size / 1024).toFixed(0).padStart(7)} KB  ${s.file}`);
+  }
   return 0;
 }

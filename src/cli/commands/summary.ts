@@ -1,12 +1,23 @@
 import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
-import { parseCommand, requireFile, stringFlag } from '../args';
-import { printJson, reportDiagnostics, type Io } from '../output';
+import { stringFlag } from '../args';
+import { parseWith, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
+import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { parseSummary } from '../../engine/summarize/parseSummary';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
+import { counted } from '../../engine/text/plural';
 
-const USAGE = 'arbor summary FILE [--entry ID] [--json]';
+export const summarySpec: CommandSpec = {
+  name: 'summary',
+  summary: 'a compaction or branch summary, parsed into its sections',
+  positionals: [FILE_POSITIONAL],
+  options: {
+    entry: { type: 'string', value: 'ID', description: 'the compaction or branch summary entry', default: "the newest on the leaf's path" },
+    ...JSON_OPTION,
+  },
+  examples: ['arbor summary session.jsonl', 'arbor summary session.jsonl --entry 3f2a9c1d --json'],
+};
 
 /** The newest compaction or branch summary on the leaf's path (or anywhere, if none on it). */
 function latestSummaryIndex(index: SessionIndex): number {
@@ -18,8 +29,8 @@ function latestSummaryIndex(index: SessionIndex): number {
 }
 
 export async function summaryCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseCommand(argv, { entry: { type: 'string' } });
-  const index = await openSession(requireFile(p, USAGE));
+  const p = parseWith(summarySpec, argv);
+  const index = await openSession(p.positionals[0]);
   reportDiagnostics(io, index);
   const id = stringFlag(p.flags, 'entry');
   const i = id ? index.indexOf(id) : latestSummaryIndex(index);
@@ -50,7 +61,7 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${title}:`);
     io.out(items.length ? items.map((x) => `  - ${x}`).join('\n') : '  (none)');
   };
-  io.out(`${entry.type} ${entry.id}${entry.tokensBefore !== undefined ? `, ${entry.tokensBefore} tokens before` : ''}`);
+  io.out(`${entry.type} ${entry.id}${entry.tokensBefore !== undefined ? `, ${typeof entry.tokensBefore === 'number' ? counted(entry.tokensBefore, 'token') : `${shortField(String(entry.tokensBefore))} tokens`} before` : ''}`);
   if (parsed.preamble) io.out(parsed.preamble);
   list('Goal', parsed.goal);
   list('Constraints & preferences', parsed.constraints);

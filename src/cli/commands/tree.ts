@@ -1,4 +1,4 @@
-import { parseCommand, requireFile } from '../args';
+import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { openSession, estimatorFrom } from '../sessionArgs';
 import { reportDiagnostics, shortField, type Io } from '../output';
 import { AUTO_FULL_LIMIT } from '../../engine/session/loadSession';
@@ -7,7 +7,13 @@ import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { RowFacts, type RowSource, type RowStyle } from './treeRowFacts';
 import { WorkerRowFacts } from './workerRowFacts';
 
-const USAGE = 'arbor tree FILE [--estimator chars|tokenizer] [--json]';
+export const treeSpec: CommandSpec = {
+  name: 'tree',
+  summary: 'the tree: branch points, leaf, labels, entry kinds, tokens',
+  positionals: [FILE_POSITIONAL],
+  options: { ...ESTIMATOR_OPTION, ...JSON_OPTION },
+  examples: ['arbor tree session.jsonl', 'arbor tree session.jsonl --json'],
+};
 
 /** Nesting levels drawn as guides; deeper rows show a depth marker instead (a 20,000-level session stays readable). */
 export const MAX_DRAWN_DEPTH = 8;
@@ -35,8 +41,8 @@ export interface TreeOptions {
 }
 
 export async function treeCommand(argv: string[], io: Io, options: TreeOptions = {}): Promise<number> {
-  const p = parseCommand(argv, { estimator: { type: 'string' } });
-  const file = requireFile(p, USAGE);
+  const p = parseWith(treeSpec, argv);
+  const [file] = p.positionals;
   const style: RowStyle = { estimator: estimatorFrom(p.flags).name, json: Boolean(p.flags.json) };
   const rows = await rowSourceFor(file, style, options);
   try {

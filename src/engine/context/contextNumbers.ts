@@ -3,6 +3,7 @@ import { estimateProjectedContextTokens, type ContextTokens } from '../tokens/co
 import type { TokenEstimator } from '../tokens/estimators';
 import type { SessionIndex } from '../session/sessionIndex';
 import { projectedEntryTokens } from '../tokens/entryTokens';
+import { formatTokens } from '../tree/formatTokens';
 
 /**
  * The one home of the token numbers Arbor shows for a session: the tree's
@@ -66,4 +67,71 @@ export function proposedTokensAfter(
 /** Share of the window in whole percent, as every view shows it. */
 export function percentOfWindow(tokens: number, contextWindow: number): number {
   return contextWindow > 0 ? Math.round((tokens / contextWindow) * 100) : 0;
+}
+
+/**
+ * The one context figure every view shows (`arbor context`, the tree, the
+ * panel, the status bar), with where its parts come from: the tokens at the
+ * leaf (provider usage after the latest compaction plus an estimate of what
+ * follows it, else an estimate of the whole projected context, marked
+ * estimated) and the window with its source.
+ */
+export interface ContextFigure {
+  tokens: number;
+  usageTokens: number;
+  trailingTokens: number;
+  /** No provider usage counts: the whole figure is an estimate. */
+  estimated: boolean;
+  /** Why it is estimated, in words (when it is). */
+  estimatedBecause: string | undefined;
+  estimator: string;
+  contextWindow: number;
+  windowSource: string;
+  percent: number;
+}
+
+/** The figure from the numbers above: `tokens` from contextTokensAt, the window from the shared resolver. */
+export function contextFigure(
+  index: SessionIndex,
+  leafIndex: number,
+  tokens: ContextTokens,
+  estimator: TokenEstimator,
+  window: { contextWindow: number; source: string },
+): ContextFigure {
+  const estimated = tokens.usageTokens === 0;
+  let estimatedBecause: string | undefined;
+  if (estimated) {
+    const path = leafIndex >= 0 ? index.pathTo(leafIndex) : [];
+    const compacted = path.some((i) => index.record(i).type === 'compaction');
+    estimatedBecause = compacted ? 'no response since the latest compaction' : 'no provider usage on this path';
+  }
+  return {
+    tokens: tokens.tokens,
+    usageTokens: tokens.usageTokens,
+    trailingTokens: tokens.trailingTokens,
+    estimated,
+    estimatedBecause,
+    estimator: estimator.name,
+    contextWindow: window.contextWindow,
+    windowSource: window.source,
+    percent: percentOfWindow(tokens.tokens, window.contextWindow),
+  };
+}
+
+/** `687 of 32,768 tokens (2%)`: the figure itself, as the status bar, the panel and the CLI write it. */
+export function contextFigureShort(f: ContextFigure): string {
+  return `${f.estimated ? '~' : ''}${f.tokens.toLocaleString('en-US')} of ${f.contextWindow.toLocaleString('en-US')} tokens (${f.percent}%)`;
+}
+
+/** `~687 / 32.8k (2%)`: the status bar's text (and the panel's), `~` when estimated. */
+export function contextFigureStatus(f: ContextFigure): string {
+  return `${f.estimated ? '~' : ''}${formatTokens(f.tokens)} / ${formatTokens(f.contextWindow)} (${f.percent}%)`;
+}
+
+/** Where the figure's parts come from, in words. */
+export function contextFigureSources(f: ContextFigure): string {
+  const tokens = f.estimated
+    ? `estimated (${f.estimator}): ${f.estimatedBecause}`
+    : `${f.usageTokens.toLocaleString('en-US')} reported by the provider + ${f.trailingTokens.toLocaleString('en-US')} estimated (${f.estimator})`;
+  return `${tokens}; window: ${f.windowSource}`;
 }

@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { DiskState } from './restorePlan';
-import { closeChain, NoFollowTree, RefusedPath } from './noFollowTree';
+import { closeChain, MissingRoot, NoFollowTree, RefusedPath } from './noFollowTree';
 import { hashHandle } from './fileHash';
+import { restoreReasons } from './restoreReasons';
 
 /**
  * Where a session file lives under a working directory, refusing anything
@@ -10,7 +11,7 @@ import { hashHandle } from './fileHash';
  * (the file itself, or a folder on the way that leads out of the directory).
  * For showing a file (a diff); restoring goes through NoFollowTree.
  */
-export async function safeLocation(root: string, rel: string): Promise<{ ok: true; abs: string } | { ok: false; reason: string }> {
+export async function safeLocation(root: string, rel: string): Promise<{ ok: true; abs: string } | { ok: false; reason: string; cwdMissing?: boolean }> {
   if (!rel || path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel)) return { ok: false, reason: 'not a relative path' };
   const parts = rel.split(/[\\/]/);
   if (parts.some((p) => p === '..')) return { ok: false, reason: 'path leads out of the working directory (..)' };
@@ -18,7 +19,7 @@ export async function safeLocation(root: string, rel: string): Promise<{ ok: tru
   try {
     realRoot = await fs.realpath(root);
   } catch {
-    return { ok: false, reason: `working directory ${root} does not exist` };
+    return { ok: false, reason: restoreReasons.cwdMissing(root).text, cwdMissing: true };
   }
   const abs = path.join(realRoot, ...parts);
   let probe = abs;
@@ -70,6 +71,7 @@ export async function diskState(root: string, rel: string, signal?: AbortSignal)
   try {
     tree = await NoFollowTree.open(root);
   } catch (err) {
+    if (err instanceof MissingRoot) return { kind: 'no-cwd', cwd: root };
     return { kind: 'refused', reason: (err as Error).message };
   }
   try {

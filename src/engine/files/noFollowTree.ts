@@ -1,3 +1,4 @@
+import { restoreReasons } from './restoreReasons';
 import { constants as C, existsSync, promises as fs, type BigIntStats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -34,6 +35,14 @@ export interface Identity {
   ino: bigint;
 }
 
+/** The working directory itself does not exist: nothing under it can be checked or written. */
+export class MissingRoot extends RefusedPath {
+  constructor(readonly root: string) {
+    super(restoreReasons.cwdMissing(root).text);
+    this.name = 'MissingRoot';
+  }
+}
+
 export interface OpenDir {
   handle: FileHandle;
   id: Identity;
@@ -68,7 +77,7 @@ export class NoFollowTree {
     try {
       real = await fs.realpath(root);
     } catch {
-      throw new RefusedPath(`working directory ${root} does not exist`);
+      throw new MissingRoot(root);
     }
     const handle = await fs.open(real, C.O_RDONLY | O_DIRECTORY);
     const st = await handle.stat({ bigint: true });

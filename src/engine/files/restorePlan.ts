@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { historyToEntry, sessionFiles, type SessionFiles } from './sessionFiles';
 import type { FileContent } from './types';
+import { restoreReasons, type RestoreReason, type RestoreReasonKind } from './restoreReasons';
 import type { SessionIndex } from '../session/sessionIndex';
 
 /**
@@ -32,7 +33,9 @@ export function restoreCandidates(index: SessionIndex, targetIndex: number, opti
 export type DiskState =
   | { kind: 'file'; sha256: string; size: number }
   | { kind: 'missing' }
-  | { kind: 'refused'; reason: string };
+  | { kind: 'refused'; reason: string }
+  /** The working directory itself does not exist: nothing under it can be checked or written. */
+  | { kind: 'no-cwd'; cwd: string };
 
 /**
  * `onDisk` is what the disk held when the decision was made (sha256, or null
@@ -44,7 +47,7 @@ export type RestoreDecision =
   | { action: 'delete'; path: string; absPath: string; reason: string; onDisk: string }
   | { action: 'unchanged'; path: string; absPath: string }
   /** Left alone; `chooseText` is what the user may still choose to write after looking at a diff (over `onDisk`). */
-  | { action: 'skip'; path: string; absPath: string; reason: string; chooseText?: string; onDisk?: string | null };
+  | { action: 'skip'; path: string; absPath: string; reason: string; reasonKind?: RestoreReasonKind; chooseText?: string; onDisk?: string | null };
 
 /** What the last restore (not undone) left at a path: sha256 of what it wrote, or null where it deleted. */
 export type LastRestoreState = ReadonlyMap<string, string | null>;
@@ -56,35 +59,34 @@ export function sha256(text: string | Uint8Array): string {
 }
 
 /**
- * One file's decision. The disk is as expected when it holds what the
- * session last produced, or what the last restore wrote there (`restored`:
- * so a restore can be followed by a restore to another entry, the leaf
- * included).
+ * One file's decision, and when it is left alone, why: the most fundamental
+ * reason first (restoreReasons.ts): the working directory is missing, the
+ * file changed on disk, its content is not determined, its path is refused.
+ * The disk is as expected when it holds what the session last produced, or
+ * what the last restore wrote there (`restored`: so a restore can be
+ * followed by a restore to another entry, the leaf included).
  */
 export function decideRestore(c: RestoreCandidate, disk: DiskState, restored?: string | null): RestoreDecision {
   const base = { path: c.path, absPath: c.absPath };
   const { target, expected } = c;
-  if (!c.insideCwd) return { action: 'skip', ...base, reason: "outside the session's working directory" };
-  if (disk.kind === 'refused') return { action: 'skip', ...base, reason: disk.reason };
-  const onDisk = disk.kind === 'file' ? disk.sha256 : null;
-  const choose = hasText(target) ? { chooseText: target.text, onDisk } : {};
-  if (hasText(target) && disk.kind === 'file' && disk.sha256 === sha256(target.text)) return { action: 'unchanged', ...base };
-  if (target.state === 'absent' && disk.kind === 'missing') return { action: 'unchanged', ...base };
-  const byLastRestore = restored !== undefined && restored === onDisk;
-  if (!byLastRestore) {
-    if (!hasText(expected)) return { action: 'skip', ...base, reason: `its current content is not determined by the session: ${expected.reason}`, ...choose };
-    if (disk.kind === 'missing') return { action: 'skip', ...base, reason: 'missing on disk, but the session last left it there', ...choose };
-    if (disk.sha256 !== sha256(expected.text)) return { action: 'skip', ...base, reason: 'changed on disk since the session last wrote it', ...choose };
+  const onDisk = disk.kind === 'file' ? disk.sha256 : disk.kind === 'missing' ? null : undefined;
+  const choose = hasText(target) ? { chooseText: target.text, onDisk: onDisk ?? null } : {};
+  const skip = (r: RestoreReason, offerChoice: boolean): RestoreDecision => ({ action: 'skip', ...base, reason: r.text, reasonKind: r.kind, ...(offerChoice ? choose : {}) });
+  if (disk.kind === 'no-cwd') return skip(restoreReasons.cwdMissing(disk.cwd), false);
+  const byLastRestore = restored !== undefined && onDisk !== undefined && restored === onDisk;
+  if (c.insideCwd && disk.kind !== 'refused') {
+    if (hasText(target) && disk.kind === 'file' && disk.sha256 === sha256(target.text)) return { action: 'unchanged', ...base };
+    if (target.state === 'absent' && disk.kind === 'missing') return { action: 'unchanged', ...base };
+    if (!byLastRestore && hasText(expected) && disk.kind === 'missing') return skip(restoreReasons.missingOnDisk(), true);
+    if (!byLastRestore && hasText(expected) && disk.kind === 'file' && disk.sha256 !== sha256(expected.text)) return skip(restoreReasons.changedOnDisk(), true);
   }
-  switch (target.state) {
-    case 'known':
-      return { action: 'restore', ...base, text: target.text, onDisk };
-    case 'absent':
-      if (onDisk === null) return { action: 'unchanged', ...base };
-      return { action: 'delete', ...base, reason: target.reason, onDisk };
-    case 'assumed':
-      return { action: 'skip', ...base, reason: `its content at the target is not verified: ${target.reason}`, ...choose };
-    default:
-      return { action: 'skip', ...base, reason: `its content at the target is not determined by the session: ${target.reason}` };
-  }
+  if (!byLastRestore && !hasText(expected)) return skip(restoreReasons.currentNotDetermined(expected.reason), true);
+  if (target.state === 'unknown') return skip(restoreReasons.targetNotDetermined(target.reason), false);
+  if (target.state === 'assumed') return skip(restoreReasons.targetNotVerified(target.reason), true);
+  if (!c.insideCwd) return skip(restoreReasons.outsideCwd(), false);
+  if (disk.kind === 'refused') return skip(restoreReasons.pathRefused(disk.reason), false);
+  if (target.state === 'known') return { action: 'restore', ...base, text: target.text, onDisk: onDisk ?? null };
+  if (onDisk === null || onDisk === undefined) return { action: 'unchanged', ...base };
+  return { action: 'delete', ...base, reason: target.reason, onDisk };
 }
+

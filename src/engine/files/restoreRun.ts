@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import { decideRestore, restoreCandidates, type DiskState, type RestoreDecision } from './restorePlan';
 import { diskStateIn } from './diskState';
-import { NoFollowTree } from './noFollowTree';
+import { MissingRoot, NoFollowTree } from './noFollowTree';
+import { restoreReasons } from './restoreReasons';
 import { lastRestore, newRestoreDir, restoredState, restoreHistory, writeManifest, type RestoreManifest } from './restoreJournal';
 import { applyRestore, inverseStep, type ApplyResult, type RestoreHooks, type RestoreStep } from './restoreTransaction';
 import type { SessionFiles } from './sessionFiles';
@@ -35,15 +36,16 @@ export async function planRestore(index: SessionIndex, targetIndex: number, opti
   try {
     tree = await NoFollowTree.open(options.root);
   } catch (err) {
-    return { root: options.root, decisions: candidates.map((c) => decideRestore(c, { kind: 'refused', reason: (err as Error).message })) };
+    const disk: DiskState = err instanceof MissingRoot ? { kind: 'no-cwd', cwd: options.root } : { kind: 'refused', reason: (err as Error).message };
+    return { root: options.root, decisions: candidates.map((c) => decideRestore(c, disk)) };
   }
   try {
     const restored = restoredState(await restoreHistory(options.session, tree.root, options.env));
     const decisions: RestoreDecision[] = [];
     for (const c of candidates) {
-      const disk: DiskState & { abs?: string } = c.insideCwd ? await diskStateIn(tree, c.path, options.signal) : { kind: 'refused', reason: "outside the session's working directory" };
+      const disk: DiskState & { abs?: string } = c.insideCwd ? await diskStateIn(tree, c.path, options.signal) : { kind: 'refused', reason: restoreReasons.outsideCwd().text };
       const held = disk.abs ? options.hold?.(disk.abs) : undefined;
-      decisions.push(held ? { action: 'skip', path: c.path, absPath: c.absPath, reason: held } : decideRestore(c, disk, restored.get(c.path)));
+      decisions.push(held ? { action: 'skip', path: c.path, absPath: c.absPath, reason: held, reasonKind: 'unsaved' } : decideRestore(c, disk, restored.get(c.path)));
     }
     return { root: tree.root, decisions };
   } finally {
@@ -71,7 +73,7 @@ export function restoreSteps(decisions: readonly RestoreDecision[], choice: Step
     if (d.action === 'restore') steps.push({ path: d.path, action: 'write', text: d.text, onDisk: d.onDisk });
     else if (d.action === 'delete') {
       if (choice.deleteCreated) steps.push({ path: d.path, action: 'delete', onDisk: d.onDisk });
-      else skipped.push({ path: d.path, reason: `created by the session on a branch the target does not contain (${d.reason}); ${choice.deleteHint}` });
+      else skipped.push({ path: d.path, reason: restoreReasons.createdOnBranch(d.reason, choice.deleteHint).text });
     } else if (d.action === 'skip') {
       if (choice.choose?.has(d.path) && d.chooseText !== undefined && d.onDisk !== undefined) steps.push({ path: d.path, action: 'write', text: d.chooseText, onDisk: d.onDisk });
       else skipped.push({ path: d.path, reason: d.reason });

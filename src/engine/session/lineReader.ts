@@ -123,7 +123,10 @@ export function parseHeaderText(file: string, line: number, text: string): Sessi
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new SessionFormatError(file, line, `not a Pi session: the first line is not valid JSON (${(err as Error).message})`);
+    // A binary file's bytes (or any text's) are never echoed: Node's message quotes the line.
+    if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text.slice(0, 4096))) throw new SessionFormatError(file, line, 'not a Pi session: the file is binary (its first line holds control bytes or is not UTF-8)');
+    const at = /position (\d+)/.exec((err as Error).message);
+    throw new SessionFormatError(file, line, `not a Pi session: the first line is not valid JSON${at ? ` (at character ${at[1]})` : ''}`);
   }
   const h = value;
   if (!isRecord(h) || h.type !== 'session') {

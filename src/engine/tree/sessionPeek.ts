@@ -1,5 +1,5 @@
 import { contentText } from './entryPreview';
-import { oneLine } from './oneLine';
+import { baseTitle, titleText, type TitleFacts } from './sessionTitle';
 import { isRecord } from '../session/jsonObject';
 import { openRegularFile } from '../session/sessionFile';
 
@@ -18,6 +18,8 @@ export interface SessionPeek {
   /** The newest session_info name seen in the head or the tail. */
   name: string | undefined;
   firstUserMessage: string | undefined;
+  /** The newest user message seen (in the whole file when it is read whole, else in the head and the tail). */
+  latestUserMessage: string | undefined;
   /** Timestamp of the last entry (ms since epoch), else undefined. */
   lastActivityMs: number | undefined;
   size: number;
@@ -33,8 +35,6 @@ export interface PeekOptions {
   exactCountBytes?: number;
   signal?: AbortSignal;
 }
-
-const TITLE_MAX = 80;
 
 function parse(line: string): Record<string, unknown> | undefined {
   try {
@@ -57,6 +57,17 @@ function countNewlines(buf: Buffer, length: number): number {
   return n;
 }
 
+/** The name, first and latest request an entry gives (entries seen in file order). */
+function noteTitleFacts(peek: SessionPeek, o: Record<string, unknown>, head: boolean): void {
+  if (o.type === 'session_info' && typeof o.name === 'string' && o.name.trim()) peek.name = titleText(o.name);
+  const m = isRecord(o.message) ? o.message : undefined;
+  if (o.type !== 'message' || m?.role !== 'user') return;
+  const text = titleText(contentText(m.content)) || undefined;
+  if (!text) return;
+  if (head && !peek.firstUserMessage) peek.firstUserMessage = text;
+  peek.latestUserMessage = text;
+}
+
 export async function peekSession(file: string, options: PeekOptions = {}): Promise<SessionPeek> {
   const headBytes = options.headBytes ?? 64 * 1024;
   const tailBytes = options.tailBytes ?? 64 * 1024;
@@ -68,7 +79,7 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
     const head = Buffer.alloc(whole ? size : Math.min(size, headBytes));
     const { bytesRead: headRead } = await fh.read(head, 0, head.length, 0);
     options.signal?.throwIfAborted();
-    const peek: SessionPeek = { id: '', cwd: '', startedMs: undefined, name: undefined, firstUserMessage: undefined, lastActivityMs: undefined, size, entryCount: 0, entryCountExact: whole };
+    const peek: SessionPeek = { id: '', cwd: '', startedMs: undefined, name: undefined, firstUserMessage: undefined, latestUserMessage: undefined, lastActivityMs: undefined, size, entryCount: 0, entryCountExact: whole };
 
     // Head: complete lines only (the last one may be cut off unless the whole file was read).
     const headText = head.toString('utf8', 0, headRead);
@@ -87,11 +98,7 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
         peek.startedMs = timeOf(o);
         return;
       }
-      if (o.type === 'session_info' && typeof o.name === 'string' && o.name.trim()) peek.name = oneLine(o.name, TITLE_MAX);
-      const m = isRecord(o.message) ? o.message : undefined;
-      if (!peek.firstUserMessage && o.type === 'message' && m?.role === 'user') {
-        peek.firstUserMessage = oneLine(contentText(m.content), TITLE_MAX) || undefined;
-      }
+      noteTitleFacts(peek, o, true);
       peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
     });
 
@@ -111,7 +118,7 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
       if (!line.trim()) continue;
       const o = parse(line);
       if (!o) continue;
-      if (o.type === 'session_info' && typeof o.name === 'string' && o.name.trim()) peek.name = oneLine(o.name, TITLE_MAX);
+      noteTitleFacts(peek, o, false);
       peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
     }
     // Estimate: the file's size over the average line length of the bytes read.
@@ -125,7 +132,12 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
   }
 }
 
-/** The title of a session in a list: its name, else its first user message. */
+/** The title of a session in a list: its name, else its first user message (sessionTitle.ts). */
 export function peekTitle(peek: SessionPeek): string | undefined {
-  return peek.name ?? peek.firstUserMessage;
+  return baseTitle({ name: peek.name, firstRequest: peek.firstUserMessage });
+}
+
+/** What the session-title rule reads, from a peek. */
+export function peekTitleFacts(peek: SessionPeek): TitleFacts {
+  return { name: peek.name, firstRequest: peek.firstUserMessage, latestRequest: peek.latestUserMessage, startedMs: peek.startedMs };
 }

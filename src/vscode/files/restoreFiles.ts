@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { restoreReasons } from '../../engine/files/restoreReasons';
 import { sessionCwd } from '../../engine/files/sessionFiles';
 import type { RestoreDecision } from '../../engine/files/restorePlan';
 import { safeLocation } from '../../engine/files/diskState';
@@ -46,7 +47,7 @@ async function planRestore(model: SessionModel, targetIndex: number): Promise<Pl
     session: model.file,
     files: cachedSessionFiles(index),
     env: engineEnv(),
-    hold: (abs) => (dirty.has(abs) ? 'has unsaved changes in the editor' : undefined),
+    hold: (abs) => (dirty.has(abs) ? restoreReasons.unsaved().text : undefined),
   });
   return { ...plan, decisions: plan.decisions.filter((d) => d.action !== 'unchanged') };
 }

@@ -1,6 +1,7 @@
 import { shouldCompact } from '../../engine/tokens/contextTokens';
 import type { PiState } from '../../engine/livePi/protocol';
 import type { ContextUse } from '../contextInfo';
+import { percentOfWindow } from '../../engine/context/contextNumbers';
 
 /**
  * The context use a running Pi reports for its session (its last usage after
@@ -12,10 +13,22 @@ export function withPiFigure(use: ContextUse, pi: PiState | undefined): (Context
   const u = pi?.contextUsage;
   if (!pi || !u || u.tokens === null || !(u.contextWindow > 0)) return undefined;
   const tokens = Math.max(0, Math.round(u.tokens));
+  const source = `the running Pi (pid ${pi.pid}, ${pi.idle ? 'idle' : 'busy'})`;
   return {
     ...use,
     tokens: { ...use.tokens, tokens },
     contextWindow: u.contextWindow,
+    figure: {
+      ...use.figure,
+      tokens,
+      usageTokens: tokens,
+      trailingTokens: 0,
+      estimated: false,
+      estimatedBecause: undefined,
+      contextWindow: u.contextWindow,
+      windowSource: `the model of ${source}`,
+      percent: percentOfWindow(tokens, u.contextWindow),
+    },
     threshold: u.contextWindow - use.settings.reserveTokens,
     overThreshold: shouldCompact(tokens, u.contextWindow, use.settings),
     fromPi: pi,

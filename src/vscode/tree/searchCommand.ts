@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ArborServices } from '../services';
 import { searchSession, type SearchHit } from '../../engine/search/searchSession';
+import { titleLine } from '../../engine/tree/sessionTitle';
 import { log } from '../logging';
 import { SHOW_ENTRY_COMMAND } from './treeItems';
 
@@ -37,10 +38,11 @@ export async function searchCommand(arbor: ArborServices, scope: 'session' | 'al
   if (scope === 'session') {
     const model = await arbor.resolveSession(target);
     if (!model) return undefined;
-    files = [{ file: model.file, title: model.title ?? path.basename(model.file) }];
+    files = [{ file: model.file, title: titleLine(arbor.store.titles().get(model.file) ?? { title: model.title, differs: undefined }, path.basename(model.file)) }];
   } else {
     if (!arbor.store.isListed) await arbor.store.refreshList();
-    files = arbor.store.list().map((m) => ({ file: m.file, title: m.title ?? path.basename(m.file) }));
+    const titles = arbor.store.titles();
+    files = arbor.store.list().map((m) => ({ file: m.file, title: titleLine(titles.get(m.file) ?? { title: m.title, differs: undefined }, path.basename(m.file)) }));
   }
   const qp = vscode.window.createQuickPick<HitPick>();
   const baseTitle = scope === 'session' ? `Search in "${files[0]?.title ?? ''}"` : `Search in ${files.length} sessions`;

@@ -15,12 +15,15 @@ import { nodeKey } from './nodes';
 import type { EntryKind } from '../../engine/tree/entryPreview';
 import { formatTokens } from '../../engine/tree/formatTokens';
 import { oneLine } from '../../engine/tree/oneLine';
+import { titleLine, type SessionTitle } from '../../engine/tree/sessionTitle';
+import { isPinLabel, unpinLabel } from '../../engine/compaction/pins';
 import { cachedPreview } from './previewCache';
 import { entryTokens } from '../../engine/tokens/entryTokens';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
 import { compactionNumbers } from '../../engine/context/contextNumbers';
 import { changesBefore, isJumpTarget, type TreeFilter } from './rowFilter';
 import type { ContextBoundary } from './contextBoundary';
+
 
 /** Codicon and theme colour per entry kind. */
 const ICONS: Record<EntryKind, [string, string?]> = {
@@ -92,8 +95,9 @@ function entryCountText(model: SessionModel): string | undefined {
   return `${approx ? '~' : ''}${n.toLocaleString('en-US')} entr${n === 1 ? 'y' : 'ies'}`;
 }
 
-export function sessionItem(model: SessionModel, live: boolean, now = Date.now(), pi?: PiState): vscode.TreeItem {
-  const label = model.title || path.basename(model.file, '.jsonl');
+export function sessionItem(model: SessionModel, live: boolean, now = Date.now(), title?: SessionTitle, pi?: PiState): vscode.TreeItem {
+  // Narrow: what tells equal titles apart comes first, so the width cuts the title, not it.
+  const label = titleLine(title ?? { title: model.title, differs: undefined }, path.basename(model.file, '.jsonl'), { timeFirst: true });
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = nodeKey({ type: 'session', file: model.file });
   const last = lastActivityOf(model);
@@ -178,7 +182,10 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   if (summarized) desc.push('summarized');
   if (ctx.boundary?.firstKept === node.index) desc.push('▶ context starts here');
   if (ctx.boundary?.compaction === node.index) desc.push(`active compaction: ${ctx.boundary.summarizedCount} entries summarized`);
-  if (entryLabel) desc.push(`#${entryLabel}`);
+  // A pin is shown by a pin icon and the word, never by the 📌 character alone (no emoji font: a box).
+  const pinned = isPinLabel(entryLabel);
+  if (pinned) desc.push(`pinned${unpinLabel(entryLabel) ? `: #${unpinLabel(entryLabel)}` : ''}`);
+  else if (entryLabel) desc.push(`#${entryLabel}`);
   // What filtered-out bookkeeping says about this row: a jump's leaf move to it, the model/thinking it was sent with.
   if (ctx.filter !== 'all' && isJumpTarget(index, node.index)) desc.push('↩ jumped here');
   desc.push(...changesBefore(index, node.index, ctx.filter));
@@ -189,7 +196,7 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
     const { tokensBefore, tokensAfter } = compactionNumbers(index, node.index, estimatorByName(ctx.estimator));
     if (tokensBefore !== undefined) desc.push(`${formatTokens(tokensBefore)} → ${formatTokens(tokensAfter)} tokens`);
   } else if (tokens > 0) {
-    desc.push(`${formatTokens(tokens)} tokens`);
+    desc.push(`${formatTokens(tokens)} ${tokens === 1 ? 'token' : 'tokens'}`);
   }
   if (isSummary && preview.text) desc.push(preview.text);
   item.description = desc.join(' · ');
@@ -197,7 +204,9 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
     ? new vscode.ThemeIcon('debug-stackframe', new vscode.ThemeColor('charts.green'))
     : summarized
       ? new vscode.ThemeIcon(ICONS[preview.kind][0], new vscode.ThemeColor('disabledForeground'))
-      : icon(preview.kind);
+      : pinned
+        ? new vscode.ThemeIcon('pin', new vscode.ThemeColor('charts.orange'))
+        : icon(preview.kind);
   // Dims the label too (a file decoration's colour): the model sees only the compaction's summary of this entry.
   if (summarized) item.resourceUri = vscode.Uri.from({ scheme: SUMMARIZED_SCHEME, path: `/${node.entryId}` });
   const flags = [`type=${entryTypeOf(entry)}`, `kind=${preview.kind}`];
@@ -205,6 +214,7 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   if (preview.kind === 'compaction' || preview.kind === 'branchSummary') flags.push('summary');
   if (layout.isOnActivePath(node.index)) flags.push('active');
   if (summarized) flags.push('summarized');
+  if (pinned) flags.push('pinned');
   item.contextValue = `arborEntry:${flags.join(':')}`;
   // The tooltip is made on hover (resolveTreeItem): building it for every row slowed down long lines.
   item.accessibilityInformation = { label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : ''}${summarized ? ', summarized by the active compaction' : ''}` };
@@ -231,7 +241,7 @@ export function entryTooltip(node: EntryNode, ctx: EntryItemContext): vscode.Mar
   }
   tip.appendMarkdown('\n\n');
   if (typeof e.timestamp === 'string') tip.appendText(`${new Date(e.timestamp).toLocaleString()} · `);
-  tip.appendText(`${formatTokens(tokens)} tokens in context`);
+  tip.appendText(`${formatTokens(tokens)} ${tokens === 1 ? 'token' : 'tokens'} in context`);
   const m = e.type === 'message' ? e.message : undefined;
   if (m && m.role === 'assistant' && m.usage && typeof m.usage === 'object') {
     tip.appendText(` · context at this reply: ${formatTokens(usageTotal(m.usage))} tokens (${String(m.provider)}/${String(m.model)})`);

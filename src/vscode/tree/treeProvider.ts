@@ -331,7 +331,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     if (node.type === 'notice') return noticeItem(node);
     const model = this.store.get(node.file);
     if (!model) return noticeItem({ type: 'notice', file: node.file, message: 'Session no longer listed', severity: 'info' });
-    if (node.type === 'session') return sessionItem(model, this.store.isLive(model), Date.now(), this.store.piStateOf(model.file));
+    if (node.type === 'session') return sessionItem(model, this.store.isLive(model), Date.now(), this.store.titles().get(model.file), this.store.piStateOf(model.file));
     const data = this.data(model);
     if (node.type === 'more') {
       const line = data ? this.lineIn(data, node) : -1;

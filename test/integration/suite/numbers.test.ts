@@ -15,13 +15,15 @@ interface CliNumbers {
   tokens: number;
   contextWindow: number;
   percent: number;
+  estimated: boolean;
+  windowSource: string;
   compactions: { entryId: string; tokensBefore: number | null; tokensAfter: number }[];
 }
 
-function cliNumbers(file: string, args: string[]): Promise<CliNumbers> {
+function cliNumbers(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliNumbers> {
   const estimator = vscode.workspace.getConfiguration('arbor').get<string>('tokenEstimator', 'tokenizer');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'context', file, '--json', '--estimator', estimator, ...args], { maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'context', file, '--json', '--estimator', estimator, ...args], { maxBuffer: 64 << 20, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
       if (err) reject(new Error(`arbor context failed: ${stderr}`));
       else resolve((JSON.parse(stdout) as { numbers: CliNumbers }).numbers);
     });
@@ -43,10 +45,10 @@ async function withRealModel(fixture: string): Promise<string> {
   return file;
 }
 
-async function assertSameNumbers(file: string, cliArgs: string[] = []): Promise<CliNumbers> {
+async function assertSameNumbers(file: string, cliArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<CliNumbers> {
   const api = await arborApi();
   const { services } = api.internals;
-  const cli = await cliNumbers(file, cliArgs);
+  const cli = await cliNumbers(file, cliArgs, env);
   // Status bar.
   services.setActive(file);
   await api.internals.statusBar.update();
@@ -54,7 +56,9 @@ async function assertSameNumbers(file: string, cliArgs: string[] = []): Promise<
   assert.ok(bar.use, 'the status bar shows the session');
   assert.strictEqual(bar.use.tokens.tokens, cli.tokens, 'context tokens: status bar vs arbor context');
   assert.strictEqual(bar.use.contextWindow, cli.contextWindow, 'window: status bar vs arbor context');
-  assert.strictEqual(bar.text, `$(layers) ${formatTokens(cli.tokens)} / ${formatTokens(cli.contextWindow)} (${cli.percent}%)`);
+  assert.strictEqual(bar.text, `$(layers) ${cli.estimated ? '~' : ''}${formatTokens(cli.tokens)} / ${formatTokens(cli.contextWindow)} (${cli.percent}%)`);
+  if (!cliArgs.includes('--context-window')) assert.strictEqual(bar.use.figure.windowSource, cli.windowSource, 'the window is named the same');
+  assert.strictEqual(bar.use.figure.estimated, cli.estimated);
   // Tree rows and panel, for every compaction the tree shows.
   await children(await sessionNode(file));
   assert.ok(cli.compactions.length > 0, 'the session has compactions');
@@ -96,6 +100,37 @@ describe('One truth for numbers', () => {
       }
     });
   }
+
+  it("Pi's models.json in the agent folder gives the window to both, named as its source; after a compaction with no response the figure is estimated", async () => {
+    const file = await withRealModel('02-compaction');
+    const agent = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-agent-'));
+    fs.writeFileSync(path.join(agent, 'models.json'), JSON.stringify({ providers: { openai: { modelOverrides: { 'gpt-4.1': { contextWindow: 64000 } } } } }));
+    const restoreDir = await withSetting('piAgentDir', agent);
+    try {
+      const cli = await assertSameNumbers(file, [], { PI_CODING_AGENT_DIR: agent });
+      assert.strictEqual(cli.contextWindow, 64000);
+      assert.strictEqual(cli.windowSource, "Pi's models.json");
+      // Cut the session right after its compaction: no response since, so no usage counts.
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      const at = lines.findIndex((l) => l.includes('"type":"compaction"'));
+      assert.ok(at > 0);
+      const cut = file.replace(/\.jsonl$/, '-cut.jsonl');
+      fs.writeFileSync(cut, `${lines.slice(0, at + 1).join('\n')}\n`);
+      const old = new Date(Date.now() - 3600_000);
+      fs.utimesSync(cut, old, old);
+      assert.strictEqual(await vscode.commands.executeCommand<string>('arbor.openSessionFile', vscode.Uri.file(cut)), cut);
+      const api = await arborApi();
+      api.internals.services.setActive(cut);
+      await api.internals.statusBar.update();
+      const bar = api.internals.statusBar.current;
+      const cutCli = await cliNumbers(cut, [], { PI_CODING_AGENT_DIR: agent });
+      assert.strictEqual(cutCli.estimated, true);
+      assert.strictEqual(bar.use?.tokens.tokens, cutCli.tokens);
+      assert.strictEqual(bar.text, `$(layers) ~${formatTokens(cutCli.tokens)} / ${formatTokens(64000)} (${cutCli.percent}%)`);
+    } finally {
+      await restoreDir();
+    }
+  });
 
   it('a session on a real model gets the model table\'s window in VS Code and in the CLI (gpt-4.1: 1,047,576)', async () => {
     const file = await withRealModel('02-compaction');

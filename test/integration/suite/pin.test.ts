@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { SummaryView } from '../../../src/webview/protocol';
-import { arborApi, openCopy, readEntries } from './arborHelpers';
+import { arborApi, children, iconId, item, openCopy, readEntries, sessionNode, waitFor } from './arborHelpers';
 
 type Result = { kind: string; [k: string]: unknown };
 
@@ -21,6 +21,16 @@ describe('Arbor Pin / Unpin', () => {
     assert.strictEqual(await vscode.commands.executeCommand('arbor.togglePin', { file, entryId: target }), '📌 intro');
     let last = readEntries(file).pop()!;
     assert.deepStrictEqual([last.type, last.targetId, last.label], ['label', target, '📌 intro']);
+    // The row shows the pin with the codicon and the word (📌 alone is a box without an emoji font).
+    const tree = (await arborApi()).internals.services.tree;
+    await children(await sessionNode(file));
+    const row = (await waitFor(async () => {
+      const node = tree.nodeForEntry(file, target);
+      const ti = node && (await item(node));
+      return ti && iconId(ti) === 'pin' ? ti : undefined;
+    }, 'the pinned row shows the pin icon'))!;
+    assert.match(String(row.description), /pinned: #intro/);
+    assert.ok(!String(row.description).includes('📌'), String(row.description));
     const content = (firstUser.message as { content: string | { type: string; text?: string }[] }).content;
     const pinnedText = typeof content === 'string' ? content : content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
     assert.ok(pinnedText.length > 0);

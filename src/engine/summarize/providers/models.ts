@@ -112,28 +112,48 @@ export function resolveModelInfo(model: string, overrides: { contextWindow?: num
 export interface ContextWindowSources {
   /** An explicit window: the CLI's --context-window, the extension's arbor.contextWindow (0 / undefined: none). */
   explicit?: number;
+  /** What the explicit window is called in messages ('--context-window', 'arbor.contextWindow'). */
+  explicitName?: string;
   /** Per-model windows keyed `provider/modelId` or `modelId` (the extension's arbor.modelContextWindows). */
   perModel?: Readonly<Record<string, unknown>>;
+  /** Pi's own model configuration (models.json in Pi's agent folder), keyed `provider/modelId`. */
+  piModels?: { file: string; windows: ReadonlyMap<string, number> };
   /** The session's model (from its model_change entries), or null. */
   model: { provider: string; modelId: string } | null;
+}
+
+/** A window and where it came from, as every view names it. */
+export interface ResolvedContextWindow {
+  contextWindow: number;
+  /** E.g. "--context-window", "arbor.modelContextWindows", "Pi's models.json", "Arbor's model table", "default". */
+  source: string;
 }
 
 /** The window used when nothing else knows one (no model, or a model not in the table): FALLBACK_MODEL_INFO's. */
 export const DEFAULT_CONTEXT_WINDOW = FALLBACK_MODEL_INFO.contextWindow;
 
 /**
- * The context window of a session, for the CLI and the extension alike:
- * explicit > per-model setting > the model table for the session's model
- * (any Claude: 200k) > DEFAULT_CONTEXT_WINDOW.
+ * The context window of a session and its source, for the CLI and the
+ * extension alike: explicit > per-model setting > Pi's models.json > the
+ * model table for the session's model (any Claude: 200k) > DEFAULT_CONTEXT_WINDOW.
  */
-export function resolveContextWindow(sources: ContextWindowSources): number {
+export function resolveContextWindowSource(sources: ContextWindowSources): ResolvedContextWindow {
   const positive = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined);
   const explicit = positive(sources.explicit);
-  if (explicit) return explicit;
-  const { model, perModel } = sources;
-  if (!model) return DEFAULT_CONTEXT_WINDOW;
+  if (explicit) return { contextWindow: explicit, source: sources.explicitName ?? 'explicit' };
+  const { model, perModel, piModels } = sources;
+  if (!model) return { contextWindow: DEFAULT_CONTEXT_WINDOW, source: 'default (no model in the session)' };
   const configured = perModel && (positive(perModel[`${model.provider}/${model.modelId}`]) ?? positive(perModel[model.modelId]));
-  return configured || resolveModelInfo(model.modelId).contextWindow;
+  if (configured) return { contextWindow: configured, source: 'arbor.modelContextWindows' };
+  const pi = positive(piModels?.windows.get(`${model.provider}/${model.modelId}`));
+  if (pi) return { contextWindow: pi, source: "Pi's models.json" };
+  const info = resolveModelInfo(model.modelId);
+  return { contextWindow: info.contextWindow, source: info.known || info.contextWindow !== DEFAULT_CONTEXT_WINDOW ? "Arbor's model table" : 'default (model not known)' };
+}
+
+/** The window alone (resolveContextWindowSource). */
+export function resolveContextWindow(sources: ContextWindowSources): number {
+  return resolveContextWindowSource(sources).contextWindow;
 }
 
 /** Fills `usage.cost` from a price table entry (all zero without one). */

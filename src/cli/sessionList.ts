@@ -1,0 +1,44 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { listSessions, type SessionFileInfo } from '../engine/session/discovery';
+import { piAgentDir } from '../engine/settings/piSettings';
+import { peekSession, peekTitleFacts } from '../engine/tree/sessionPeek';
+import { sessionTitles, titleLine, type SessionTitle } from '../engine/tree/sessionTitle';
+
+export interface ListedSession extends SessionFileInfo {
+  /** The session's title, told apart from the others of the list (engine/tree/sessionTitle.ts). */
+  title: SessionTitle;
+  /** The title as one line (`title (what differs)`), the file name when there is none. */
+  titleLine: string;
+}
+
+/** The session folders of every project: Pi's sessions folder's subfolders (or PI_CODING_AGENT_SESSION_DIR alone). */
+export async function allSessionDirs(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  if (env.PI_CODING_AGENT_SESSION_DIR) return [env.PI_CODING_AGENT_SESSION_DIR];
+  const root = path.join(piAgentDir(env), 'sessions');
+  let names: import('node:fs').Dirent[];
+  try {
+    names = await fsp.readdir(root, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return names.filter((d) => d.isDirectory()).map((d) => path.join(root, d.name)).sort();
+}
+
+/** The sessions of the folders, newest first, each with its title (a bounded read of its head and tail). */
+export async function listedSessions(dirs: string[]): Promise<ListedSession[]> {
+  const infos = (await Promise.all(dirs.map((d) => listSessions(d)))).flat().sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const facts = await Promise.all(
+    infos.map(async (s) => {
+      try {
+        return peekTitleFacts(await peekSession(s.file));
+      } catch {
+        const started = Date.parse(s.timestamp);
+        return { name: undefined, firstRequest: undefined, latestRequest: undefined, startedMs: Number.isNaN(started) ? undefined : started };
+      }
+    }),
+  );
+  const titles = sessionTitles(facts);
+  return infos.map((s, k) => ({ ...s, title: titles[k], titleLine: titleLine(titles[k], path.basename(s.file, '.jsonl')) }));
+}
