@@ -121,7 +121,12 @@ export class BridgeOperations {
         };
         this.navigations.set(nonce, { request, resolve: done(resolve), reject: done(reject) });
         // An extension command gets the command context navigateTree needs; Pi runs it like a typed /command.
-        this.pi.sendUserMessage(`/${BRIDGE_COMMAND} ${nonce}`, { expandPromptTemplates: true });
+        try {
+          this.pi.sendUserMessage(`/${BRIDGE_COMMAND} ${nonce}`, { expandPromptTemplates: true });
+        } catch (err) {
+          this.navigations.delete(nonce);
+          done(reject)(new BridgeRequestError('failed', `Pi did not take the navigation: ${messageOf(err)}; nothing was changed`));
+        }
       });
     });
   }

@@ -79,6 +79,8 @@ export class BridgeServer {
   }
 
   private async answer(socket: net.Socket, line: string): Promise<void> {
+    // A connection refused (bad token, oversized line) is over: lines already received after it are not run.
+    if (socket.destroyed || socket.writableEnded) return;
     let id: string | undefined;
     try {
       let raw: unknown;
