@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { arbor } from '../../support/builtCli';
 import { startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
-import { makeAgentFolder, node22, PiRpc, type PiAgentFolder } from '../../support/pi/piRpc';
+import { node22 } from '../../support/pi/piRpc';
+import { PiWorkspace, someHistory } from '../../support/pi/piWorkspace';
 import { line, rawExchange } from '../../support/pi/rawBridge';
 import { listRegistry, type RegistryEntry } from '../../../src/engine/livePi/registry';
 import { MAX_REQUEST_BYTES, MAX_DETAILS_DEPTH } from '../../../src/engine/livePi/protocol';
@@ -20,15 +21,10 @@ import { secretForms } from '../../../src/engine/secrets/redact';
 describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session switch, registry', function () {
   this.timeout(180_000);
   let fake: FakeProviderServer;
-  let agent: PiAgentFolder;
-  let agentDir: string;
-  let project: string;
-  let pi: PiRpc | undefined;
-  let file: string;
+  let w: PiWorkspace;
 
-  const env = () => ({ PI_CODING_AGENT_DIR: agentDir });
-  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => arbor(args, { ...env(), ...extra });
-  const entries = () => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => arbor(args, { PI_CODING_AGENT_DIR: w.agentDir, ...extra });
+  const entries = () => fs.readFileSync(w.file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
   before(async function () {
     if (!fs.existsSync(node22())) throw new Error(`Pi 1.6 needs Node 22+: ${node22()} is missing; run bash scripts/vscode-test/install.sh (or set ARBOR_NODE22_BIN)`);
@@ -40,36 +36,20 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
   beforeEach(() => {
     fake.reset();
     fake.setFallback({ type: 'text', text: 'Done: I looked at it and changed nothing.' });
-    agent = makeAgentFolder(fake.openaiBaseURL, { keepRecentTokens: 200 });
-    agentDir = agent.dir;
-    project = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-project-'));
-    file = path.join(agent.dir, 'session.jsonl');
+    w = new PiWorkspace(fake.openaiBaseURL);
   });
-  afterEach(async () => {
-    await pi?.stop();
-    pi = undefined;
-    agent.remove();
-    fs.rmSync(project, { recursive: true, force: true });
-  });
+  afterEach(() => w.dispose());
 
-  async function startPi(): Promise<PiRpc> {
-    pi = new PiRpc({ agentDir, cwd: project, sessionFile: file });
-    await pi.state();
-    return pi;
-  }
+  const startPi = () => w.startPi();
 
   async function installBridge(): Promise<void> {
     const r = await run(['pi-bridge', 'install', '--json']);
     assert.equal(r.code, 0, r.stderr);
   }
 
-  async function someHistory(p: PiRpc, n: number): Promise<void> {
-    for (let i = 1; i <= n; i++) await p.prompt(`Request number ${i}: please look at file${i}.ts and tell me what it does. ${'Some detail. '.repeat(40)}`);
-  }
-
   /** The one live registry entry of this agent folder. */
   async function liveEntry(): Promise<RegistryEntry> {
-    const listed = await listRegistry(agentDir);
+    const listed = await listRegistry(w.agentDir);
     assert.equal(listed.length, 1, `one live bridge expected, got ${listed.length}`);
     return listed[0].entry;
   }
@@ -80,8 +60,8 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
       const v = await test();
       if (v !== undefined) return v;
       // Pi answering a round trip is the next state to wait for (no timer).
-      if (!pi) throw new Error(`no Pi while waiting for ${what}`);
-      await pi.state();
+      if (!w.pi) throw new Error(`no Pi while waiting for ${what}`);
+      await w.pi.state();
     }
   }
 
@@ -90,7 +70,7 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const p = await startPi();
     await someHistory(p, 2);
     const entry = await liveEntry();
-    const before = fs.readFileSync(file);
+    const before = fs.readFileSync(w.file);
     const leaf = String(entries().at(-1)!.id);
     const first = String(entries()[1].id);
     const token = entry.token;
@@ -141,7 +121,7 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
       assert.equal(r.lines[1].id, 'after');
     }
 
-    assert.deepEqual(fs.readFileSync(file), before, 'nothing was written');
+    assert.deepEqual(fs.readFileSync(w.file), before, 'nothing was written');
     const state = await rawExchange(entry.endpoint, line({ v: 1, token, op: 'state' }));
     assert.equal(state.lines[0].ok, true);
     assert.equal((state.lines[0].result as { leafId: string }).leafId, leaf);
@@ -160,25 +140,25 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const stalled = fake.nextStall();
     await p.command('prompt', { message: 'A long task.' });
     await stalled;
-    const status = await run(['pi-bridge', 'status', file, '--json']);
+    const status = await run(['pi-bridge', 'status', w.file, '--json']);
     assert.equal(JSON.parse(status.stdout).live.idle, false);
-    const size = fs.statSync(file).size;
+    const size = fs.statSync(w.file).size;
     const refusals = [
-      await run(['compact', file, '--estimator', 'chars', '--pi-wait', '1']),
-      await run(['navigate', file, '--to', target, '--pi-wait', '1']),
-      await run(['label', file, '--entry', target, '--label', 'busy?', '--pi-wait', '1']),
+      await run(['compact', w.file, '--estimator', 'chars', '--pi-wait', '1']),
+      await run(['navigate', w.file, '--to', target, '--pi-wait', '1']),
+      await run(['label', w.file, '--entry', target, '--label', 'busy?', '--pi-wait', '1']),
     ];
     for (const r of refusals) {
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /through the running Pi: Pi is busy .* did not become idle within 1 s; nothing was changed/);
     }
-    assert.equal(fs.statSync(file).size, size, 'nothing was written while Pi was busy');
+    assert.equal(fs.statSync(w.file).size, size, 'nothing was written while Pi was busy');
     // Pi answers abort once it is idle again; the bound below is only how long the bridge may wait, not a timing assertion.
     await p.command('abort');
-    const label = await run(['label', file, '--entry', target, '--label', 'after the abort', '--pi-wait', '60', '--json']);
+    const label = await run(['label', w.file, '--entry', target, '--label', 'after the abort', '--pi-wait', '60', '--json']);
     assert.equal(label.code, 0, label.stderr);
     assert.equal(JSON.parse(label.stdout).via, 'pi');
-    const nav = await run(['navigate', file, '--to', target, '--pi-wait', '60', '--json']);
+    const nav = await run(['navigate', w.file, '--to', target, '--pi-wait', '60', '--json']);
     assert.equal(nav.code, 0, nav.stderr);
     assert.equal(JSON.parse(nav.stdout).via, 'pi');
   });
@@ -187,37 +167,37 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     await installBridge();
     const p = await startPi();
     await someHistory(p, 1);
-    const [{ file: oldRegistryFile, entry: old }] = await listRegistry(agentDir);
-    assert.equal(old.sessionFile, file);
+    const [{ file: oldRegistryFile, entry: old }] = await listRegistry(w.agentDir);
+    assert.equal(old.sessionFile, w.file);
     await p.command('new_session');
     const fresh = await until('a new announcement', async () => {
-      const listed = await listRegistry(agentDir);
-      return listed.length === 1 && listed[0].entry.sessionFile !== file ? listed[0].entry : undefined;
+      const listed = await listRegistry(w.agentDir);
+      return listed.length === 1 && listed[0].entry.sessionFile !== w.file ? listed[0].entry : undefined;
     });
     assert.equal(fresh.pid, p.pid);
     assert.notEqual(fresh.token, old.token);
     assert.equal(fs.existsSync(old.endpoint), false, 'the old socket is gone');
     assert.equal(fs.existsSync(oldRegistryFile), false, 'the old registry file is gone');
-    const status = JSON.parse((await run(['pi-bridge', 'status', file, '--json'])).stdout);
+    const status = JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout);
     assert.equal(status.live, null);
     assert.deepEqual(status.piWithoutBridge, [], 'the bridged Pi now holding another file is not taken for an unbridged one');
-    const text = await run(['pi-bridge', 'status', file]);
+    const text = await run(['pi-bridge', 'status', w.file]);
     assert.match(text.stdout, /no running Pi holds/);
     // And back: switch_session to the old file announces it again.
-    await p.command('switch_session', { sessionPath: file });
+    await p.command('switch_session', { sessionPath: w.file });
     const back = await until('the old file announced again', async () => {
-      const listed = await listRegistry(agentDir);
-      return listed.length === 1 && listed[0].entry.sessionFile === file ? listed[0].entry : undefined;
+      const listed = await listRegistry(w.agentDir);
+      return listed.length === 1 && listed[0].entry.sessionFile === w.file ? listed[0].entry : undefined;
     });
     assert.equal(back.pid, p.pid);
-    assert.equal(JSON.parse((await run(['pi-bridge', 'status', file, '--json'])).stdout).live.pid, p.pid);
+    assert.equal(JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout).live.pid, p.pid);
   });
 
   it('an agent folder too deep for a Unix socket path works end to end (socket in a private folder under the temporary folder)', async () => {
-    const deep = path.join(agent.dir, 'a-rather-long-folder-name-for-the-agent'.repeat(3));
+    const deep = path.join(w.agent.dir, 'a-rather-long-folder-name-for-the-agent'.repeat(3));
     fs.mkdirSync(deep);
-    for (const f of ['models.json', 'settings.json']) fs.copyFileSync(path.join(agent.dir, f), path.join(deep, f));
-    agentDir = deep;
+    for (const f of ['models.json', 'settings.json']) fs.copyFileSync(path.join(w.agent.dir, f), path.join(deep, f));
+    w.agentDir = deep;
     await installBridge();
     const p = await startPi();
     await someHistory(p, 2);
@@ -226,11 +206,10 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     assert.ok(Buffer.byteLength(entry.endpoint) <= 100);
     assert.equal(fs.statSync(path.dirname(entry.endpoint)).mode & 0o777, 0o700);
     assert.equal(fs.lstatSync(entry.endpoint).mode & 0o777, 0o600);
-    const r = await run(['label', file, '--entry', String(entries()[1].id), '--label', 'deep', '--json']);
+    const r = await run(['label', w.file, '--entry', String(entries()[1].id), '--label', 'deep', '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).via, 'pi');
     await p.stop();
-    pi = undefined;
     assert.equal(fs.existsSync(entry.endpoint), false, 'Pi removed its socket when it quit');
   });
 
@@ -244,42 +223,41 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => p.child.once('exit', (code, signal) => resolve({ code, signal })));
     p.child.stdin!.end();
     const { code, signal } = await exited;
-    pi = undefined;
     idle.destroy();
     assert.equal(signal, null, 'Pi was not killed');
     assert.equal(code, 0);
-    assert.deepEqual(await listRegistry(agentDir), []);
+    assert.deepEqual(await listRegistry(w.agentDir), []);
     assert.equal(fs.existsSync(entry.endpoint), false);
   });
 
   it('arbor pi-bridge status: no Pi, a live bridged Pi, a Pi without the bridge (text and --json)', async () => {
     await startPi();
-    await someHistory(pi!, 1);
-    const unbridged = await run(['pi-bridge', 'status', file]);
+    await someHistory(w.pi!, 1);
+    const unbridged = await run(['pi-bridge', 'status', w.file]);
     assert.equal(unbridged.code, 0, unbridged.stderr);
     assert.match(unbridged.stdout, /^bridge: not installed \(arbor pi-bridge install puts it in .*arbor-bridge\.js\)$/m);
-    assert.match(unbridged.stdout, new RegExp(`^Pi without the bridge runs in .* \\(pid ${pi!.pid}\\): Arbor will not write to`, 'm'));
-    const uj = JSON.parse((await run(['pi-bridge', 'status', file, '--json'])).stdout);
+    assert.match(unbridged.stdout, new RegExp(`^Pi without the bridge runs in .* \\(pid ${w.pi!.pid}\\): Arbor will not write to`, 'm'));
+    const uj = JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout);
     assert.deepEqual(Object.keys(uj).sort(), ['installed', 'live', 'piWithoutBridge']);
     assert.equal(uj.live, null);
-    assert.deepEqual(uj.piWithoutBridge.map((x: { pid: number }) => x.pid), [pi!.pid]);
-    await pi!.stop();
-    pi = undefined;
+    assert.deepEqual(uj.piWithoutBridge.map((x: { pid: number }) => x.pid), [w.pi!.pid]);
+    await w.pi!.stop();
+    w.pi = undefined;
 
-    const none = await run(['pi-bridge', 'status', file]);
+    const none = await run(['pi-bridge', 'status', w.file]);
     assert.match(none.stdout, /^no running Pi holds .*: Arbor writes to the file$/m);
-    assert.deepEqual(JSON.parse((await run(['pi-bridge', 'status', file, '--json'])).stdout).piWithoutBridge, []);
+    assert.deepEqual(JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout).piWithoutBridge, []);
 
     await installBridge();
     // A new file: Pi 1.6 given an existing session file outside its sessions folder moves it into that folder.
-    file = path.join(agent.dir, 'second.jsonl');
+    w.file = path.join(w.agent.dir, 'second.jsonl');
     const p = await startPi();
     await someHistory(p, 1);
-    const live = await run(['pi-bridge', 'status', file]);
+    const live = await run(['pi-bridge', 'status', w.file]);
     assert.equal(live.code, 0, live.stderr);
     assert.match(live.stdout, /^bridge: installed, \S+ \(/m);
     assert.match(live.stdout, new RegExp(`^live Pi holds .*: pid ${p.pid}, Pi 1\\.6\\.\\d+, idle, leaf \\S+, model fake/fake-model`, 'm'));
-    const lj = JSON.parse((await run(['pi-bridge', 'status', file, '--json'])).stdout);
+    const lj = JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout);
     assert.equal(lj.installed.kind, 'current');
     for (const k of ['pid', 'piVersion', 'bridgeVersion', 'sessionFile', 'sessionId', 'cwd', 'leafId', 'idle', 'model', 'contextUsage']) assert.ok(k in lj.live, `live.${k}`);
     assert.equal(lj.live.pid, p.pid);
@@ -297,18 +275,18 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const key = `sk-bridge-${randomBytes(18).toString('hex')}`;
     const keyEnv = { OPENAI_API_KEY: key };
     fake.script({ type: 'echoKey', text: '## Goal\n- Keep the parser fast' });
-    const c = await run(['compact', file, '--provider', 'openai', '--base-url', fake.openaiBaseURL, '--estimator', 'chars', '--json'], keyEnv);
+    const c = await run(['compact', w.file, '--provider', 'openai', '--base-url', fake.openaiBaseURL, '--estimator', 'chars', '--json'], keyEnv);
     assert.equal(c.code, 0, c.stderr);
     assert.equal(JSON.parse(c.stdout).via, 'pi');
     const target = String(entries().filter((e) => e.type === 'message')[1].id);
     fake.script({ type: 'echoKey', text: '## Goal\n- Keep the parser fast' });
-    const n = await run(['navigate', file, '--to', target, '--summarize', '--provider', 'openai', '--base-url', fake.openaiBaseURL, '--json'], keyEnv);
+    const n = await run(['navigate', w.file, '--to', target, '--summarize', '--provider', 'openai', '--base-url', fake.openaiBaseURL, '--json'], keyEnv);
     assert.equal(n.code, 0, n.stderr);
     assert.equal(JSON.parse(n.stdout).via, 'pi');
     const written = entries().filter((e) => e.type === 'compaction' || e.type === 'branch_summary');
     assert.deepEqual(written.map((e) => e.type), ['compaction', 'branch_summary']);
     for (const e of written) assert.match(String(e.summary), /- raw: \[redacted\]/);
-    const text = fs.readFileSync(file, 'utf8');
+    const text = fs.readFileSync(w.file, 'utf8');
     for (const form of secretForms(key)) assert.ok(!text.includes(form), `the session file holds a form of the key (${form.slice(0, 10)}…)`);
     const messages = JSON.stringify(await p.messages());
     for (const form of secretForms(key)) assert.ok(!messages.includes(form), "Pi's memory holds a form of the key");
