@@ -21,14 +21,18 @@ class FakePi {
   runCommands = true;
   /** What the next compaction offers the bridge as Pi's branch (default: the path to the leaf). */
   branch: (() => PiEntry[]) | undefined;
+  /** The target Pi's tree hook names (default: the one asked for). */
+  treeTarget: string | undefined;
   /** The reason Pi gives its compaction, and what the bridge answered each. */
   compactReason = 'manual';
   compactAnswers: unknown[] = [];
+  /** Another extension answering Pi's hooks after the bridge (Pi takes the last answer). */
+  otherExtensionSummary: string | undefined;
   ops!: BridgeOperations;
   private n = 0;
 
-  append(type: string): PiEntry {
-    const e = { type, id: `e${++this.n}`, parentId: this.leaf };
+  append(type: string, summary?: string): PiEntry {
+    const e: PiEntry = { type, id: `e${++this.n}`, parentId: this.leaf, ...(summary === undefined ? {} : { summary }) };
     this.entries.push(e);
     this.leaf = e.id;
     return e;
@@ -65,15 +69,18 @@ class FakePi {
         this.compactAnswers.push(answer);
         queueMicrotask(() => {
           if (answer?.cancel) return o?.onError?.(new Error('Compaction cancelled'));
-          this.append('compaction');
+          this.append('compaction', this.otherExtensionSummary ?? answer?.compaction?.summary ?? '(Pi summarized with its own model)');
           o?.onComplete?.({});
         });
       },
       waitForIdle: async () => undefined,
       navigateTree: async (targetId, options) => {
-        const answer = this.ops.supplyBranchSummary({ preparation: { targetId, oldLeafId: this.leaf, userWantsSummary: !!options?.summarize } } as SessionBeforeTreeEvent) as { summary?: unknown } | undefined;
+        const answer = this.ops.supplyBranchSummary({ preparation: { targetId: this.treeTarget ?? targetId, oldLeafId: this.leaf, userWantsSummary: !!options?.summarize } } as SessionBeforeTreeEvent) as
+          | { cancel?: boolean; summary?: { summary: string } }
+          | undefined;
+        if (answer?.cancel) return { cancelled: true };
         this.leaf = this.entries.find((e) => e.id === targetId)!.id;
-        if (answer?.summary) this.append('branch_summary');
+        if (options?.summarize) this.append('branch_summary', this.otherExtensionSummary ?? answer?.summary?.summary ?? '(Pi summarized with its own model)');
         return { cancelled: false };
       },
     };
@@ -253,6 +260,37 @@ describe('BridgeOperations (the bridge inside Pi) with a fake Pi', () => {
     assert.equal((await refusal(pi.ops.label({ ...base, op: 'label', entryId: 'nope', label: 'x' }))).code, 'not-found');
     assert.equal((await refusal(pi.ops.compact(compactReq(pi, { firstKeptEntryId: 'nope' })))).code, 'not-found');
     assert.equal((await refusal(pi.ops.navigate(navReq(pi, { targetId: 'nope' })))).code, 'not-found');
+  });
+
+  it('a jump with a summary hands Pi exactly the approved text; a hook event that is not as planned is cancelled, never left to Pi\'s model', async () => {
+    const pi = setup();
+    const r = await pi.ops.navigate(navReq(pi, { summary: { text: 'approved jump' } }));
+    assert.equal(pi.entries.find((e) => e.id === r.entryIds[0])!.summary, 'approved jump');
+    pi.treeTarget = 'e1';
+    const before = pi.entries.length;
+    const err = await refusal(pi.ops.navigate(navReq(pi, { summary: { text: 'approved jump' } })));
+    assert.match(err.message, /cancelled inside Pi/);
+    assert.equal(pi.entries.length, before);
+    // Not Arbor's jump (none pending): Pi's own /tree is left alone.
+    assert.equal(pi.ops.supplyBranchSummary({ preparation: { targetId: 'e1', oldLeafId: null, userWantsSummary: true } }), undefined);
+  });
+
+  it('the bridge hooks never throw on an event of the wrong shape while Arbor\'s write is pending', async () => {
+    const pi = setup();
+    pi.branch = () => undefined as unknown as PiEntry[];
+    const err = await refusal(pi.ops.compact(compactReq(pi)));
+    assert.equal(err.code, 'stale');
+    assert.deepEqual(pi.compactAnswers, [{ cancel: true }]);
+  });
+
+  it('a summary replaced by another extension answering Pi\'s hook after the bridge is reported, naming the entry', async () => {
+    const pi = setup();
+    pi.otherExtensionSummary = 'something else';
+    const c = await refusal(pi.ops.compact(compactReq(pi, { summary: 'approved' })));
+    assert.equal(c.code, 'failed');
+    assert.match(c.message, new RegExp(`Pi wrote compaction ${pi.leaf} with a text other than the approved one`));
+    const n = await refusal(pi.ops.navigate(navReq(pi, { summary: { text: 'approved' } })));
+    assert.match(n.message, /Pi wrote branch summary e\d+ with a text other than the approved one/);
   });
 });
 
