@@ -11,10 +11,10 @@ export interface RawExchange {
   ended: boolean;
 }
 
-export function rawExchange(endpoint: string, data: string | Buffer, options: { lines?: number } = {}): Promise<RawExchange> {
+export function rawExchange(endpoint: string, data: string | Buffer, options: { lines?: number; halfClose?: boolean } = {}): Promise<RawExchange> {
   const want = options.lines ?? 1;
   return new Promise((resolve) => {
-    const socket = net.createConnection(endpoint);
+    const socket = net.createConnection({ path: endpoint, allowHalfOpen: true });
     const lines: Record<string, unknown>[] = [];
     let carry = '';
     let done = false;
@@ -24,7 +24,8 @@ export function rawExchange(endpoint: string, data: string | Buffer, options: { 
       socket.destroy();
       resolve({ lines, ended });
     };
-    socket.on('connect', () => socket.write(data));
+    // halfClose: send, then close the sending side (as `… | nc -U` does), still reading the answer.
+    socket.on('connect', () => (options.halfClose ? socket.end(data) : socket.write(data)));
     socket.on('data', (chunk: Buffer) => {
       carry += chunk.toString('utf8');
       for (let nl = carry.indexOf('\n'); nl >= 0; nl = carry.indexOf('\n')) {

@@ -121,6 +121,11 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
       assert.equal(r.lines[1].id, 'after');
     }
 
+    // A client that sends its request and closes its side still gets the answer, then the bridge closes.
+    const halfClosed = await rawExchange(entry.endpoint, line({ v: 1, token, op: 'state', id: 'h' }), { halfClose: true, lines: 2 });
+    assert.equal(halfClosed.ended, true);
+    assert.deepEqual(halfClosed.lines.map((l) => [l.ok, l.id]), [[true, 'h']]);
+
     assert.deepEqual(fs.readFileSync(w.file), before, 'nothing was written');
     const state = await rawExchange(entry.endpoint, line({ v: 1, token, op: 'state' }));
     assert.equal(state.lines[0].ok, true);
