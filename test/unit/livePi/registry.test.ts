@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { arbor } from '../../support/builtCli';
+import { liveBridges } from '../../../src/engine/livePi/findLivePi';
 import { REGISTRY_FORMAT, bridgeFolder, endpointPath, listRegistry, writeRegistryEntry, type RegistryEntry } from '../../../src/engine/livePi/registry';
 
 /**
@@ -105,6 +106,12 @@ describe('bridge registry', () => {
     assert.equal(path.dirname(long.folder!), os.tmpdir());
     assert.ok(Buffer.byteLength(long.endpoint) <= 100, long.endpoint);
     assert.notEqual(endpointPath(`/home/v/${'x'.repeat(120)}`, 'n').folder, long.folder, 'one folder per agent folder');
+  });
+
+  it('an entry of a live pid whose endpoint nothing listens on (the pid was reused) is removed when looked for', async () => {
+    const gone = await writeRegistryEntry(agentDir, 'reused', entry({ endpoint: path.join(agentDir, 'no-such.sock') }));
+    assert.deepEqual(await liveBridges(agentDir), []);
+    assert.equal(fs.existsSync(gone), false);
   });
 
   it('arbor pi-bridge status removes a stale entry and reports no live Pi', async function () {
