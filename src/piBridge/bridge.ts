@@ -76,7 +76,13 @@ export default function arborBridge(pi: PiApi): void {
       token,
       startedAt: new Date().toISOString(),
     };
-    const registryFile = await writeRegistryEntry(dir, name, entry);
+    let registryFile: string;
+    try {
+      registryFile = await writeRegistryEntry(dir, name, entry);
+    } catch (err) {
+      await server.close(); // no announcement: no endpoint left behind either
+      throw err;
+    }
     live = { server, registryFile, endpoint, operations };
     process.once('exit', exitCleanup);
   }

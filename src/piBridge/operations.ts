@@ -101,16 +101,20 @@ export class BridgeOperations {
       } finally {
         this.compaction = undefined;
       }
-      return this.written(ctx, before);
+      const result = this.written(ctx, before);
+      checkApprovedText(ctx, result, 'compaction', request.summary);
+      return result;
     });
   }
 
   /** session_before_compact: hand Pi the approved compaction (only for Arbor's own request). */
   supplyCompaction(event: SessionBeforeCompactEvent): unknown {
     const pending = this.compaction;
-    if (!pending || event.reason !== 'manual') return undefined;
+    if (!pending || event?.reason !== 'manual') return undefined;
     const r = pending.request;
-    if (!event.branchEntries.some((e) => e.id === r.firstKeptEntryId)) {
+    // Never throws: a handler that throws lets Pi go on with a compaction of its own (its model's summary, not the approved one).
+    const branch: unknown[] = Array.isArray(event.branchEntries) ? event.branchEntries : [];
+    if (!branch.some((e) => (e as { id?: unknown } | null)?.id === r.firstKeptEntryId)) {
       pending.refused = `entry ${r.firstKeptEntryId} is not on Pi's current branch; plan the compaction again`;
       return { cancel: true };
     }
@@ -132,7 +136,12 @@ export class BridgeOperations {
         };
         this.navigations.set(nonce, { request, resolve: done(resolve), reject: done(reject) });
         // An extension command gets the command context navigateTree needs; Pi runs it like a typed /command.
-        this.pi.sendUserMessage(`/${BRIDGE_COMMAND} ${nonce}`, { expandPromptTemplates: true });
+        try {
+          this.pi.sendUserMessage(`/${BRIDGE_COMMAND} ${nonce}`, { expandPromptTemplates: true });
+        } catch (err) {
+          this.navigations.delete(nonce);
+          done(reject)(new BridgeRequestError('failed', `Pi did not take the navigation: ${messageOf(err)}; nothing was changed`));
+        }
       });
     });
   }
@@ -172,13 +181,17 @@ export class BridgeOperations {
     // A move without a summary writes nothing, as Pi's own /tree: Pi holds the new leaf in memory, and its next entry goes there.
     const editorText = typeof result.editorText === 'string' ? result.editorText : null;
     if (editorText !== null && ctx.hasUI) ctx.ui.setEditorText?.(editorText);
-    return { ...this.written(ctx, before), editorText };
+    const written = this.written(ctx, before);
+    if (request.summary) checkApprovedText(ctx, written, 'branch_summary', request.summary.text);
+    return { ...written, editorText };
   }
 
   /** session_before_tree: hand Pi the approved branch summary (only for Arbor's own request). */
   supplyBranchSummary(event: SessionBeforeTreeEvent): unknown {
     const pending = this.treeSummary;
-    if (!pending || event.preparation.targetId !== pending.targetId || !event.preparation.userWantsSummary) return undefined;
+    if (!pending) return undefined;
+    // Ours, but not as planned: cancel rather than let Pi summarize with its own model.
+    if (event?.preparation?.targetId !== pending.targetId || event.preparation.userWantsSummary !== true) return { cancel: true };
     return { summary: { summary: pending.text, details: pending.details } };
   }
 
@@ -212,6 +225,20 @@ export class BridgeOperations {
     for (const job of this.navigations.values()) job.reject(new BridgeRequestError('failed', 'Pi closed the session; nothing was changed'));
     this.navigations.clear();
   }
+}
+
+/**
+ * What Pi wrote is exactly the approved text. Pi lets the last extension that answers its hook win, so
+ * another extension's handler could have replaced it: then say so (the entry is written; it cannot be taken back).
+ * No entry of the type (Pi found nothing to summarize on a jump) is no mismatch.
+ */
+function checkApprovedText(ctx: PiContext, result: WriteResult, type: 'compaction' | 'branch_summary', approved: string): void {
+  const entry = result.entryIds.map((id) => ctx.sessionManager.getEntry(id)).find((e) => e?.type === type);
+  if (!entry || entry.summary === approved) return;
+  throw new BridgeRequestError(
+    'failed',
+    `Pi wrote ${type === 'compaction' ? 'compaction' : 'branch summary'} ${entry.id} with a text other than the approved one (another Pi extension answered Pi's hook after Arbor's bridge); look at it in the tree`,
+  );
 }
 
 function staleLeaf(actual: string | null, expected: string | null): BridgeRequestError {

@@ -9,6 +9,8 @@ export interface PiEntry {
   type: string;
   id: string;
   parentId: string | null;
+  /** compaction and branch_summary entries: the text Pi wrote. */
+  summary?: unknown;
 }
 
 export interface PiSessionManager {

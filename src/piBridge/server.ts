@@ -40,7 +40,8 @@ export class BridgeServer {
       await ensurePrivateFolder(this.folder);
       await fsp.rm(this.endpoint, { force: true });
     }
-    const server = net.createServer((socket) => this.accept(socket));
+    // Half-open: a client may send its request and close its side (`… | nc -U`); it still gets its answer.
+    const server = net.createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.endpoint, () => {
@@ -76,9 +77,13 @@ export class BridgeServer {
         socket.end();
       },
     });
+    // The client is done sending: answer what it sent, then close.
+    socket.on('end', () => void chain.then(() => socket.end()));
   }
 
   private async answer(socket: net.Socket, line: string): Promise<void> {
+    // A connection refused (bad token, oversized line) is over: lines already received after it are not run.
+    if (socket.destroyed || socket.writableEnded) return;
     let id: string | undefined;
     try {
       let raw: unknown;

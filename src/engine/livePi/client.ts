@@ -20,6 +20,8 @@ export class BridgeError extends Error {
   constructor(
     readonly code: BridgeErrorCode | 'unreachable' | 'timeout',
     message: string,
+    /** For `unreachable`: the socket error's code (ENOENT, ECONNREFUSED, …), when there was one. */
+    readonly socketError?: string,
   ) {
     super(message);
     this.name = 'BridgeError';
@@ -53,7 +55,7 @@ async function request(entry: RegistryEntry, body: Body, options: RequestOptions
     const onAbort = () => finish(options.signal?.reason instanceof Error ? options.signal.reason : new Error('aborted'));
     const timer = setTimeout(() => finish(new BridgeError('timeout', `Pi (pid ${entry.pid}) did not answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    socket.on('error', (err: NodeJS.ErrnoException) => finish(new BridgeError('unreachable', `cannot reach Pi's bridge (pid ${entry.pid}): ${err.code ?? err.message}`)));
+    socket.on('error', (err: NodeJS.ErrnoException) => finish(new BridgeError('unreachable', `cannot reach Pi's bridge (pid ${entry.pid}): ${err.code ?? err.message}`, err.code)));
     socket.on('close', () => finish(new BridgeError('unreachable', `Pi's bridge (pid ${entry.pid}) closed the connection without an answer`)));
     socket.on('connect', () => writeLine(socket, { v: PROTOCOL_VERSION, token: entry.token, ...body }));
     readLines(socket, MAX_RESPONSE_BYTES, {

@@ -1,5 +1,5 @@
-import { listRegistry, sameFile, type RegistryEntry } from './registry';
-import { requestState } from './client';
+import { listRegistry, removeQuietly, sameFile, type RegistryEntry } from './registry';
+import { BridgeError, requestState } from './client';
 import { piProcessesIn, type PiProcess } from './piProcesses';
 import type { PiState } from './protocol';
 
@@ -29,12 +29,15 @@ export interface FindLivePiOptions {
 /** Live bridges of an agent folder with their state (those that answer). */
 export async function liveBridges(agentDir: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<{ entry: RegistryEntry; state: PiState }[]> {
   const out: { entry: RegistryEntry; state: PiState }[] = [];
-  for (const { entry } of await listRegistry(agentDir)) {
+  for (const { file, entry } of await listRegistry(agentDir)) {
     try {
       out.push({ entry, state: await requestState(entry, { signal: options.signal, timeoutMs: options.timeoutMs ?? 3000 }) });
-    } catch {
+    } catch (err) {
       options.signal?.throwIfAborted();
-      // a process that announced a bridge but does not answer (hung, or the pid was reused): not reachable
+      // Nothing listens there: the bridge is gone (a bridge listens before it announces and withdraws before it
+      // stops listening) and the pid belongs to another process now. The entry is stale.
+      if (err instanceof BridgeError && (err.socketError === 'ENOENT' || err.socketError === 'ECONNREFUSED')) await removeQuietly(file);
+      // Otherwise a process that announced a bridge but does not answer (hung): not reachable.
     }
   }
   return out;

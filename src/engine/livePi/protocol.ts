@@ -18,6 +18,8 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 export const MAX_IDLE_WAIT_MS = 120_000;
 /** Default wait for idle when the request names none. */
 export const DEFAULT_IDLE_WAIT_MS = 15_000;
+/** Deepest nesting a request's free-form `details` may have (Pi writes them with JSON.stringify; Arbor's own are 2 deep). */
+export const MAX_DETAILS_DEPTH = 64;
 
 export type BridgeOp = 'state' | 'compact' | 'navigate' | 'label';
 
@@ -127,6 +129,18 @@ function optionalWait(o: Obj): number | undefined {
   return Math.min(v, MAX_IDLE_WAIT_MS);
 }
 
+/** `details` as given, or a bad-request error when it nests deeper than MAX_DETAILS_DEPTH (checked without recursion). */
+function boundedDetails(value: unknown, key: string): unknown {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > MAX_DETAILS_DEPTH) throw new BridgeRequestError('bad-request', `"${key}" nests deeper than ${MAX_DETAILS_DEPTH} levels`);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return value;
+}
+
 /**
  * Checks a parsed request line's shape (not its token: the bridge compares
  * that in constant time). Unknown fields are ignored; a wrong type is an error
@@ -146,13 +160,13 @@ export function validateRequest(raw: unknown): BridgeRequest {
       if (typeof summary !== 'string' || !summary.trim()) throw new BridgeRequestError('bad-request', '"summary" must be a non-empty string');
       const tokensBefore = raw.tokensBefore;
       if (typeof tokensBefore !== 'number' || !Number.isFinite(tokensBefore) || tokensBefore < 0) throw new BridgeRequestError('bad-request', '"tokensBefore" must be a non-negative number');
-      return { ...base, op: 'compact', expectedLeafId: str(raw, 'expectedLeafId'), summary, firstKeptEntryId: str(raw, 'firstKeptEntryId'), tokensBefore, details: raw.details, waitMs: optionalWait(raw) };
+      return { ...base, op: 'compact', expectedLeafId: str(raw, 'expectedLeafId'), summary, firstKeptEntryId: str(raw, 'firstKeptEntryId'), tokensBefore, details: boundedDetails(raw.details, 'details'), waitMs: optionalWait(raw) };
     }
     case 'navigate': {
       let summary: NavigateRequest['summary'];
       if (raw.summary !== undefined) {
         if (!isObject(raw.summary) || typeof raw.summary.text !== 'string' || !raw.summary.text.trim()) throw new BridgeRequestError('bad-request', '"summary.text" must be a non-empty string');
-        summary = { text: raw.summary.text, details: raw.summary.details };
+        summary = { text: raw.summary.text, details: boundedDetails(raw.summary.details, 'summary.details') };
       }
       const label = raw.label === undefined ? undefined : str(raw, 'label', 4096);
       const expectedLeafId = raw.expectedLeafId === null ? null : str(raw, 'expectedLeafId');
@@ -163,7 +177,7 @@ export function validateRequest(raw: unknown): BridgeRequest {
       return { ...base, op: 'label', entryId: str(raw, 'entryId'), label, waitMs: optionalWait(raw) };
     }
     default:
-      throw new BridgeRequestError('unknown-op', `unknown operation ${JSON.stringify(String(raw.op)).slice(0, 80)}; this bridge knows state, compact, navigate and label`);
+      throw new BridgeRequestError('unknown-op', `unknown operation ${typeof raw.op === 'string' ? JSON.stringify(raw.op.slice(0, 80)) : `(a ${raw.op === null ? 'null' : Array.isArray(raw.op) ? 'list' : typeof raw.op})`}; this bridge knows state, compact, navigate and label`);
   }
 }
 

@@ -59,7 +59,9 @@ export function endpointPath(agentDir: string, name: string): { endpoint: string
   const endpoint = path.join(folder, `${name}.sock`);
   if (Buffer.byteLength(endpoint) <= MAX_SOCKET_PATH) return { endpoint, folder };
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  const short = path.join(os.tmpdir(), `arbor-bridge-${uid}`, createHash('sha256').update(agentDir).digest('hex').slice(0, 12));
+  // One level right under the temporary folder (sticky where it is shared): a parent folder of our own there
+  // could be pre-made by another user, who could then swap the private folder inside it.
+  const short = path.join(os.tmpdir(), `arbor-bridge-${uid}-${createHash('sha256').update(agentDir).digest('hex').slice(0, 12)}`);
   return { endpoint: path.join(short, `${name}.sock`), folder: short };
 }
 
@@ -123,6 +125,7 @@ export interface ListedEntry {
  */
 export async function listRegistry(agentDir: string): Promise<ListedEntry[]> {
   const dir = bridgeFolder(agentDir);
+  if (!(await isPrivateFolder(dir))) return [];
   let names: string[];
   try {
     names = await fsp.readdir(dir);
@@ -143,6 +146,18 @@ export async function listRegistry(agentDir: string): Promise<ListedEntry[]> {
     out.push({ file, entry });
   }
   return out;
+}
+
+/** A real folder (not a link) of this user's that others cannot reach; false when missing. Someone else's folder, or a link to one, announces nothing. */
+async function isPrivateFolder(dir: string): Promise<boolean> {
+  try {
+    const st = await fsp.lstat(dir);
+    if (!st.isDirectory()) return false;
+    if (process.platform === 'win32') return true;
+    return (st.mode & 0o077) === 0 && (typeof process.getuid !== 'function' || st.uid === process.getuid());
+  } catch {
+    return false;
+  }
 }
 
 async function readEntry(file: string): Promise<RegistryEntry | undefined> {

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { arbor } from '../../support/builtCli';
 import { startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
-import { makeAgentFolder, node22, PiRpc, type PiAgentFolder } from '../../support/pi/piRpc';
+import { node22, PiRpc, type PiAgentFolder } from '../../support/pi/piRpc';
+import { PiWorkspace, someHistory as history } from '../../support/pi/piWorkspace';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { bridgeFolder } from '../../../src/engine/livePi/registry';
 
@@ -17,8 +17,8 @@ import { bridgeFolder } from '../../../src/engine/livePi/registry';
 describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
   this.timeout(120_000);
   let fake: FakeProviderServer;
+  let workspace: PiWorkspace;
   let agent: PiAgentFolder;
-  let project: string;
   let pi: PiRpc | undefined;
   let file: string;
 
@@ -36,21 +36,18 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     await fake?.stop();
   });
 
-  beforeEach(async () => {
-    agent = makeAgentFolder(fake.openaiBaseURL, { keepRecentTokens: 200 });
-    project = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-project-'));
-    file = path.join(agent.dir, 'session.jsonl');
+  beforeEach(() => {
+    workspace = new PiWorkspace(fake.openaiBaseURL);
+    agent = workspace.agent;
+    file = workspace.file;
   });
   afterEach(async () => {
-    await pi?.stop();
+    await workspace.dispose();
     pi = undefined;
-    agent.remove();
-    fs.rmSync(project, { recursive: true, force: true });
   });
 
   async function startPi(): Promise<PiRpc> {
-    pi = new PiRpc({ agentDir: agent.dir, cwd: project, sessionFile: file });
-    await pi.state();
+    pi = await workspace.startPi();
     return pi;
   }
 
@@ -68,9 +65,7 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     return live;
   }
 
-  async function someHistory(p: PiRpc, n = 4): Promise<void> {
-    for (let i = 1; i <= n; i++) await p.prompt(`Request number ${i}: please look at file${i}.ts and tell me what it does. ${'Some detail. '.repeat(40)}`);
-  }
+  const someHistory = (p: PiRpc, n = 4) => history(p, n);
 
   it('install is idempotent, replaces another version, and uninstall removes only its own file', async () => {
     await installBridge();
