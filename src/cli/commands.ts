@@ -5,6 +5,7 @@ import { planBranchCommand } from './commands/planBranch';
 import { compactCommand } from './commands/compact';
 import { navigateCommand } from './commands/navigate';
 import { summaryCommand } from './commands/summary';
+import { checkSummaryCommand } from './commands/checkSummary';
 import { sessionsCommand } from './commands/sessions';
 import { upgradeCommand } from './commands/upgrade';
 import { filesCommand } from './commands/files';
@@ -22,6 +23,7 @@ export const commands: Record<string, Command> = {
   compact: compactCommand,
   navigate: navigateCommand,
   summary: summaryCommand,
+  'check-summary': checkSummaryCommand,
   sessions: sessionsCommand,
   upgrade: upgradeCommand,
   files: filesCommand,

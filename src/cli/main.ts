@@ -20,6 +20,7 @@ usage:
                  [--label TEXT] [--provider ...] [--model ID] [--base-url URL]
                  [--deadline SECONDS] [--max-answer-chars N] [--json]
   arbor summary FILE [--entry ID] [--json]
+  arbor check-summary FILE [--entry ID] [--json]   (which facts of the span a summary keeps; exit 0)
   arbor sessions [--cwd DIR] [--json]
   arbor upgrade FILE
   arbor files FILE [--leaf ID] [--json]

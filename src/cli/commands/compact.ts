@@ -4,6 +4,7 @@ import { SUMMARIZER_FLAGS, interruptSignal, summarizerFrom } from '../summarizer
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { compactSession } from '../../engine/operations/compact';
 import { entryIdsAt } from '../../engine/compaction/planCompaction';
+import { printRetention, retentionJson } from '../retentionOutput';
 
 const USAGE = 'arbor compact FILE [--instructions TEXT] [--provider offline|openai|anthropic] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--keep-recent-tokens N] [--estimator chars|tokenizer] [--json]';
 
@@ -38,11 +39,14 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
       isSplitTurn: proposal.plan.isSplitTurn,
       provider: summarizer.provider,
       model: summarizer.model,
+      retention: retentionJson(proposal.retention),
     });
     return 0;
   }
   io.out(`compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${entry.tokensBefore} tokens before`);
   io.out('');
   io.out(entry.summary);
+  io.out('');
+  printRetention(io, proposal.retention);
   return 0;
 }

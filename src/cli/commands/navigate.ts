@@ -4,6 +4,7 @@ import { SUMMARIZER_FLAGS, interruptSignal, summarizerFrom } from '../summarizer
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { navigateSession } from '../../engine/operations/navigate';
 import { ArborUsageError } from '../../engine/session/diagnostics';
+import { printRetention, retentionJson } from '../retentionOutput';
 
 const USAGE = 'arbor navigate FILE --to ID [--summarize] [--instructions TEXT] [--replace-instructions] [--label TEXT] [--provider ...] [--model ID] [--base-url URL] [--deadline SECONDS] [--max-answer-chars N] [--json]';
 
@@ -45,11 +46,15 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (p.flags.json) {
-    printJson(io, { moved: true, newLeafId: result.newLeafId, editorText: result.editorText, entries: result.written, summaryEntry: result.summaryEntry ?? null });
+    printJson(io, { moved: true, newLeafId: result.newLeafId, editorText: result.editorText, entries: result.written, summaryEntry: result.summaryEntry ?? null, ...(result.retention ? { retention: retentionJson(result.retention) } : {}) });
     return 0;
   }
   io.out(`moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map((e) => `${e.type} ${e.id}`).join(', ')}`);
   if (result.editorText !== null) io.out(`text to edit and resend: ${result.editorText}`);
   if (result.summaryEntry) io.out(`\n${result.summaryEntry.summary}`);
+  if (result.retention) {
+    io.out('');
+    printRetention(io, result.retention);
+  }
   return 0;
 }

@@ -1,5 +1,5 @@
 import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
-import { parseCommand, requireFile, stringFlag } from '../args';
+import { parseCommand, requireFile, stringFlag, type ParsedCommand } from '../args';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { parseSummary } from '../../engine/summarize/parseSummary';
@@ -9,7 +9,7 @@ import type { SessionIndex } from '../../engine/session/sessionIndex';
 const USAGE = 'arbor summary FILE [--entry ID] [--json]';
 
 /** The newest compaction or branch summary on the leaf's path (or anywhere, if none on it). */
-function latestSummaryIndex(index: SessionIndex): number {
+export function latestSummaryIndex(index: SessionIndex): number {
   const isSummary = (i: number) => ['compaction', 'branch_summary'].includes(index.record(i).type);
   const path = index.pathTo(index.leafIndex);
   for (let k = path.length - 1; k >= 0; k--) if (isSummary(path[k])) return path[k];
@@ -17,13 +17,19 @@ function latestSummaryIndex(index: SessionIndex): number {
   return -1;
 }
 
-export async function summaryCommand(argv: string[], io: Io): Promise<number> {
+/** FILE [--entry ID] [--json]: the session and the summary entry named (default: the newest on the leaf's path). */
+export async function openSummaryEntry(argv: string[], io: Io, usage: string): Promise<{ p: ParsedCommand; index: SessionIndex; i: number }> {
   const p = parseCommand(argv, { entry: { type: 'string' } });
-  const index = await openSession(requireFile(p, USAGE));
+  const index = await openSession(requireFile(p, usage));
   reportDiagnostics(io, index);
   const id = stringFlag(p.flags, 'entry');
   const i = id ? index.indexOf(id) : latestSummaryIndex(index);
   if (i < 0) throw new ArborUsageError(id ? `entry "${id}" is not in ${index.file}` : `${index.file} has no compaction or branch summary`);
+  return { p, index, i };
+}
+
+export async function summaryCommand(argv: string[], io: Io): Promise<number> {
+  const { p, index, i } = await openSummaryEntry(argv, io, USAGE);
   const e = index.entry(i);
   if (e.type !== 'compaction' && e.type !== 'branch_summary') {
     throw new ArborUsageError(`entry "${e.id}" is a ${entryTypeOf(e)}, not a compaction or branch summary`);
