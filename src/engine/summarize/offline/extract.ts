@@ -225,7 +225,7 @@ export function extract(messages: readonly AgentMessage[], options: ExtractOptio
             allCalls.push(call);
             if (typeof b.id === 'string') byId.set(b.id, call);
             const path = argString(b.arguments, PATH_ARGS);
-            if (path && MODIFYING_TOOLS.has(tool)) x.filesModified.push(path);
+            if (path && MODIFYING_TOOLS.has(tool)) x.filesModified.push(sameTarget(path, options.cwd));
           } else if (b.type === 'text' && typeof b.text === 'string') {
             for (const s of sentences(b.text, 60)) {
               const d = decisionOf(s);

@@ -64,10 +64,13 @@ function isPlaceholder(item: string): boolean {
   return t.startsWith('(') && t.endsWith(')') && t.length < 60;
 }
 
-/** Filler that carries no fact ("Done.", "Sure!", "Here it is:"). */
+/** Offers and pleasantries around an answer ("Let me know if you need anything else!"). */
+const PADDING = /^(?:let me know|feel free|hope (?:this|that) helps|happy to help|glad to help|if you (?:need|want|have|'d like)|is there anything|anything else|here (?:it is|you go|is what)|sure|of course|certainly|great question|no problem)\b/i;
+
+/** Filler that carries no fact ("Done.", "Sure!", "Here it is:", "Let me know if you need anything else!"). */
 function isFiller(sentence: string): boolean {
-  const words = sentence.split(' ').length;
-  return words <= 3 && !/[0-9`/]/.test(sentence);
+  if (/[0-9`/]/.test(sentence)) return false;
+  return sentence.split(' ').length <= 3 || PADDING.test(sentence);
 }
 
 /** The facts of an answer: its sentences without filler, sentences with numbers, names or paths first when it must be cut. */
@@ -102,8 +105,14 @@ function shortOutput(text: string | undefined): string | null {
 }
 
 /** What a turn's tool work came to: files changed, commands run with their short results. */
-function turnOutcome(turn: Turn, maxRuns: number): string {
-  const changed = unique(turn.calls.filter((c) => isModifying(c.tool) && c.result && !c.result.isError).map((c) => callPath(c)).filter((p): p is string => !!p));
+function turnOutcome(turn: Turn, maxRuns: number, cwd?: string): string {
+  const changed = unique(
+    turn.calls
+      .filter((c) => isModifying(c.tool) && c.result && !c.result.isError)
+      .map((c) => callPath(c))
+      .filter((p): p is string => !!p)
+      .map((p) => sameTarget(p, cwd)),
+  );
   // One entry per command, with its latest result (a re-run after a fix replaces the earlier one).
   const runs = new Map<string, string>();
   const run = (command: string, text: string) => {
@@ -127,8 +136,8 @@ function turnOutcome(turn: Turn, maxRuns: number): string {
   return parts.join('; ');
 }
 
-function doneItem(turn: Turn, itemMax: number): string {
-  const outcome = turnOutcome(turn, 2);
+function doneItem(turn: Turn, itemMax: number, cwd: string | undefined): string {
+  const outcome = turnOutcome(turn, 2, cwd);
   const facts = turn.answer ? answerFacts(turn.answer, Math.max(80, itemMax - 160)) : '';
   const req = turn.request;
   let head: string;
@@ -305,6 +314,8 @@ interface Parts {
 
 function build(parts: Parts, caps: Caps): string {
   const { x, earlier, kind, focus, cwd } = parts;
+  // A split turn that opened with thanks asks for nothing.
+  const openTurnRequest = parts.openTurnRequest && !isSocial(parts.openTurnRequest) ? parts.openTurnRequest : undefined;
   const cut = (items: readonly string[]) => items.map((i) => clip(i, caps.item));
   const s = emptySummary();
   const turns = x.turns;
@@ -345,16 +356,16 @@ function build(parts: Parts, caps: Caps): string {
   const movedOn = turns.some((t) => t.answer);
   const earlierInProgress = earlier.summary.inProgress.filter((i) => movedOn || !finishedEarlier(i));
   const carriedDone = [...earlier.summary.done, ...earlier.summary.inProgress.filter((i) => movedOn || finishedEarlier(i))];
-  const doneAll = withoutRepeats([...carriedDone, ...finishedNow.map((t) => doneItem(t, caps.item))]);
+  const doneAll = withoutRepeats([...carriedDone, ...finishedNow.map((t) => doneItem(t, caps.item, cwd))]);
   s.done = cut(pick(doneAll, caps.done, focus));
   if (doneAll.length > caps.done) s.done.unshift(`${doneAll.length - caps.done} earlier ${doneAll.length - caps.done === 1 ? 'step' : 'steps'} completed (not listed)`);
 
   // In progress: the open request and its calls without results.
   const inProgress: string[] = movedOn ? [] : [...earlierInProgress];
-  if (parts.openTurnRequest) inProgress.push(`Working on: ${clip(parts.openTurnRequest, 240)} (this turn continues in the kept messages)`);
+  if (openTurnRequest) inProgress.push(`Working on: ${clip(openTurnRequest, 240)} (this turn continues in the kept messages)`);
   if (lastOpen && lastTurn) {
     let item = `Working on: ${clip(lastTurn.request!, 240)}`;
-    const outcome = turnOutcome(lastTurn, 2);
+    const outcome = turnOutcome(lastTurn, 2, cwd);
     if (lastTurn.lastStop === 'aborted') item += ' (interrupted by the user)';
     else if (lastTurn.lastStop === 'length') item += ' (the last answer was cut off)';
     else if (lastTurn.lastStop === 'error') item += ' (the last model request failed)';
@@ -379,7 +390,7 @@ function build(parts: Parts, caps: Caps): string {
 
   // Next steps: from the last open request, then what is still broken.
   const steps: string[] = [];
-  if (parts.openTurnRequest) steps.push(`Finish the current turn's request: ${clip(parts.openTurnRequest, 240)}`);
+  if (openTurnRequest) steps.push(`Finish the current turn's request: ${clip(openTurnRequest, 240)}`);
   if (lastOpen && lastTurn) steps.push(`Finish the open request: ${clip(lastTurn.request!, 240)}`);
   for (const c of x.pending) steps.push(`Get the result of ${pendingItem(c).replace(' (started, no result yet)', '')}`);
   for (const p of latest(unresolved, 3)) steps.push(`Fix: ${p.what} (${clip(p.error, 120)})`);
@@ -422,14 +433,14 @@ function build(parts: Parts, caps: Caps): string {
   return formatSummary(s, { criticalContext: kind !== 'branch', fileLists: false });
 }
 
-function buildTurnPrefix(x: Extraction, caps: Caps): string {
+function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefined): string {
   const out: string[] = [TURN_PREFIX_HEADINGS.request];
   const first = x.turns.find((t) => t.request);
   out.push(first ? clip(first.request!, caps.item) : '(the request is not part of this excerpt)');
   out.push('', TURN_PREFIX_HEADINGS.progress);
   const progress: string[] = [];
   for (const t of x.turns) {
-    const outcome = turnOutcome(t, 3);
+    const outcome = turnOutcome(t, 3, cwd);
     if (outcome) progress.push(`- [x] ${clip(outcome.charAt(0).toUpperCase() + outcome.slice(1), caps.item)}`);
   }
   const reads = unique(x.turns.flatMap((t) => t.calls.filter((c) => c.tool === 'read' && c.result && !c.result.isError).map((c) => callPath(c) ?? '')).filter(Boolean));
@@ -455,7 +466,7 @@ export function offlineSummaryText(request: SummaryRequest): string {
   const pinned = request.kind === 'history' || request.kind === 'update' ? request.pinned?.trim() ?? '' : '';
   const budgetChars = Math.min(Math.max(1, request.maxOutputTokens), SUMMARY_MAX_TOKENS) * 4 - (pinned ? pinned.length + 2 : 0);
   const render = (caps: Caps) => {
-    if (request.kind === 'turnPrefix') return buildTurnPrefix(x, caps);
+    if (request.kind === 'turnPrefix') return buildTurnPrefix(x, caps, request.cwd);
     const earlierTexts = [...x.embedded, ...(request.kind === 'update' && request.previousSummary ? [request.previousSummary] : [])];
     const earlier = readEarlier(earlierTexts);
     // The span continues a turn the previous checkpoint split: that turn's request is the one being worked on.

@@ -15,14 +15,16 @@ function isSpace(c: number): boolean {
 export function normalizeText(text: string): string {
   const parts: string[] = [];
   let word = '';
+  let started = false;
   let pendingSpace = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (isSpace(ch.charCodeAt(0))) {
-      if (word) pendingSpace = true;
+      if (started) pendingSpace = true;
       continue;
     }
     if (DROPPED.has(ch)) continue;
+    started = true;
     if (pendingSpace) {
       word += ' ';
       pendingSpace = false;

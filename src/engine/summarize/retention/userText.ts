@@ -42,5 +42,5 @@ const SOCIAL = /^(?:thanks|thank you|thx|ty|ok|okay|great|cool|nice|perfect|good
 /** Thanks, acknowledgements and sign-offs ("Thanks, that's all."): not requests. */
 export function isSocial(text: string): boolean {
   const t = squash(text);
-  return t.length < 40 && SOCIAL.test(t) && !/\b(?:now|next|then|please|can you|could you|add|fix|run|make|write|create|update|change)\b/i.test(t);
+  return t.length < 40 && SOCIAL.test(t) && !/\b(?:next|then|please|can you|could you|add|fix|run|make|write|create|update|change)\b|\bnow\s+\w/i.test(t);
 }
