@@ -3,6 +3,7 @@ import { parseCommand, requireFile, stringFlag, type ParsedCommand } from '../ar
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { parseSummary } from '../../engine/summarize/parseSummary';
+import { SECTION_TITLES, summarySections } from '../../engine/summarize/summarySections';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 
@@ -52,22 +53,29 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
     });
     return 0;
   }
-  const list = (title: string, items: string[]) => {
-    io.out(`${title}:`);
-    io.out(items.length ? items.map((x) => `  - ${x}`).join('\n') : '  (none)');
-  };
+  // The panel's section model: every part the entry holds (pinned part, turn context, other sections), then the file lists.
   io.out(`${entry.type} ${entry.id}${entry.tokensBefore !== undefined ? `, ${entry.tokensBefore} tokens before` : ''}`);
-  if (parsed.preamble) io.out(parsed.preamble);
-  list('Goal', parsed.goal);
-  list('Constraints & preferences', parsed.constraints);
-  list('Done', parsed.done);
-  list('In progress', parsed.inProgress);
-  list('Blocked', parsed.blocked);
-  list('Key decisions', parsed.decisions.map((d) => (d.rationale ? `${d.title}: ${d.rationale}` : d.title)));
-  list('Next steps', parsed.nextSteps);
-  if (entry.type === 'compaction') list('Critical context', parsed.criticalContext);
-  if (parsed.turnContext) io.out(`Turn context:\n${parsed.turnContext}`);
+  const sections = summarySections(parsed);
+  for (const [key, title] of SECTION_TITLES) {
+    if (key === 'criticalContext' && entry.type !== 'compaction' && !sections.criticalContext) continue;
+    const body = sections[key].trim();
+    if (key === 'turnContext' || key === 'other') {
+      if (body) io.out(`${title}:\n${indent(body)}`);
+      continue;
+    }
+    io.out(`${title}:\n${body ? indent(body) : '  (none)'}`);
+  }
+  const list = (title: string, items: string[]) => {
+    if (items.length) io.out(`${title}:\n${indent(items.map((x) => `- ${x}`).join('\n'))}`);
+  };
   list('Read files', parsed.readFiles);
   list('Modified files', parsed.modifiedFiles);
   return 0;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? `  ${l}` : l))
+    .join('\n');
 }

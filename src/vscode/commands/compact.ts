@@ -3,7 +3,7 @@ import { applyCompaction, proposeCompaction, type CompactionProposal } from '../
 import { StaleSessionError } from '../../engine/session/writer';
 import type { CompactionReason } from '../../engine/hooks/events';
 import type { SummaryView } from '../../webview/protocol';
-import { viewFromEntry, viewFromProposal } from '../summaryView';
+import { retentionHandlers, viewFromEntry, viewFromProposal } from '../summaryView';
 import { summarizerLabel } from '../summarizers';
 import { withCancellableProgress, type ArborServices } from '../services';
 import { log, reportError } from '../logging';
@@ -110,6 +110,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
       return written;
     },
     discard: () => log().info(`compact ${model.file}: proposal discarded, nothing written`),
+    ...retentionHandlers(proposal.facts, proposal.index.header.cwd),
   });
   return { kind: 'proposed', proposalId, view };
 }
