@@ -114,7 +114,7 @@ function factRow(view: SummaryView, f: RetentionItem): HTMLElement {
     });
     li.append(' ', a);
   }
-  if (!f.kept && !f.restorable) li.append(el('span', { class: 'hint' }, ' (edit to add it)'));
+  if (!f.kept && !f.restorable && view.mode === 'review') li.append(el('span', { class: 'hint' }, ' (edit to add it)'));
   return li;
 }
 

@@ -11,6 +11,7 @@ import { e2e } from './context';
 import { collapseAll, row } from './sessionsView';
 
 const PLAIN = '01a228c2-47b3'; // 01-plain: one long linear conversation (a split turn: its request is open)
+const NAME = 'Retention demo: what a summary keeps';
 const shot = (name: string) => screenshot(e2e.page, `retention-${name}`);
 
 function sessionFile(idPrefix: string): string {
@@ -31,14 +32,19 @@ describe('Retention checklist in the summary panel (UI)', function () {
 
   before(async () => {
     page = e2e.page;
+    // Name the session (what Pi's /name writes) so its row is found whatever ran before.
+    const file = sessionFile(PLAIN);
+    const leaf = lastEntry(file);
+    fs.appendFileSync(file, `${JSON.stringify({ type: 'session_info', id: '5e55e7e1', parentId: leaf.id, timestamp: new Date().toISOString(), name: NAME })}\n`);
     await showActivityView(page, 'Arbor');
     await collapseAll(page);
+    await row(page, NAME).waitFor({ timeout: 30_000 });
   });
 
   it('shows the facts above Apply; an edit that drops them lists them missing first; Put back restores them as an edit to apply', async () => {
     const file = sessionFile(PLAIN);
     const before = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).length;
-    await row(page, 'Plain demo: a long conversation').click();
+    await row(page, NAME).click();
     await runCommand(page, 'Arbor: Compact...');
     await page.locator('.quick-input-widget', { hasText: 'Optional instructions' }).waitFor();
     await page.keyboard.press('Enter');
