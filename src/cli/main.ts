@@ -27,6 +27,8 @@ usage:
   arbor restore FILE --to ID [--cwd DIR] [--dry-run] [--delete-created] [--json]
   arbor export FILE [--leaf ID] [--format md|html] [--out PATH]   (stdout by default)
 
+--instructions goes to a model as an added focus; the offline summarizer keeps items that mention its words first
+and "keep exact paths" / "keep commands" / "keep errors" add those lists.
 The token estimator defaults to tokenizer (o200k, gpt-tokenizer's counts); chars is Pi's chars/4 estimate.
 Exit codes: 0 success, 2 bad input (the message names the file and line), 1 anything else.`;
 

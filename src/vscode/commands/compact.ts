@@ -8,6 +8,7 @@ import { summarizerLabel } from '../summarizers';
 import { withCancellableProgress, type ArborServices } from '../services';
 import { log, reportError } from '../logging';
 import { readConfig } from '../settings';
+import { instructionsNote } from '../../engine/summarize/summarizerNote';
 import type { SessionModel } from '../sessionStore';
 import { showInfo } from '../notify';
 import { nothingToCompact, nothingToCompactMessage } from './compactCheck';
@@ -49,7 +50,7 @@ export async function compactCommand(arbor: ArborServices, target?: unknown, opt
   if (instructions === undefined) {
     instructions = await vscode.window.showInputBox({
       title: `Compact "${model.title ?? model.file}"`,
-      prompt: 'Optional instructions for the summary (what to focus on). Leave empty for the default summary.',
+      prompt: `Optional instructions for the summary (what to focus on). ${instructionsNote(readConfig().provider)} Leave empty for the default summary.`,
       placeHolder: 'e.g. Keep the details of the API design decisions',
       ignoreFocusOut: true,
     });

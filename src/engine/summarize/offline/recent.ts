@@ -8,6 +8,8 @@ import { callPath, isShell, sameTarget, type Turn } from './extract';
 
 /** How many of each (commands, paths) count. */
 export const RECENT_IDENTIFIERS = 3;
+/** How many of the newest unresolved errors count (a span with dozens keeps the newest: older ones are history). */
+export const RECENT_ERRORS = 8;
 /** Over how many of the last turns. */
 export const RECENT_TURNS = 2;
 

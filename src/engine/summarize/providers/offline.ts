@@ -6,7 +6,7 @@ import { backticked, clip, code, isQuestion, latest, sentences, squash, trimEndC
 import { isConstraintSentence, isSocial, onlyConstraints } from '../retention/userText';
 import { normalizeText } from '../retention/normalize';
 import { focusOf, pick, type Focus } from '../offline/instructions';
-import { RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
+import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
 import { stripPinned } from '../../compaction/pins';
 import { FALLBACK_MODEL_INFO } from './models';
 
@@ -413,7 +413,7 @@ function build(parts: Parts, caps: Caps): string {
     const used = unique(recentPaths(turns, cwd).filter((f) => !modifiedNow.has(f)));
     if (used.length && !focus.keepPaths) cc.push(`${LABELS.recentFiles} ${latest(used, RECENT_IDENTIFIERS).map(code).join(', ')}`);
     const carriedErrors = earlier.errors.filter((e) => !resolvedBy(e, x, cwd));
-    for (const e of latest(unique([...carriedErrors, ...unresolved.map((p) => p.error)]), caps.errors)) cc.push(`${LABELS.error} ${e}`);
+    for (const e of latest(unique([...carriedErrors, ...unresolved.map((p) => p.error)]), Math.max(caps.errors, RECENT_ERRORS))) cc.push(`${LABELS.error} ${e}`);
     // Asked for in the instructions ("keep exact paths", "keep the commands", "keep the errors").
     if (focus.keepPaths) {
       const all = unique(turns.flatMap((t) => t.calls.map((c) => callPath(c)).filter((f): f is string => !!f).map((f) => sameTarget(f, cwd))));

@@ -4,7 +4,7 @@ import { stripPinned } from '../../compaction/pins';
 import { parseSummary } from '../parseSummary';
 import { callPath, extract, isShell, sameTarget, type Extraction } from '../offline/extract';
 import { clip, latest, unique } from '../offline/text';
-import { RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
+import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
 import { constraintSentences, isSocial } from './userText';
 
 /**
@@ -61,7 +61,8 @@ function fromExtraction(x: Extraction, messages: readonly SpanMessage[], out: Fa
   for (const t of x.turns) {
     if (t.request) for (const c of constraintSentences(t.request)) out.push({ kind: 'constraint', text: c, entryId: idAt(messages, t.requestIndex) });
   }
-  for (const p of x.problems) if (!p.resolved) out.push({ kind: 'error', text: p.error, entryId: idAt(messages, p.messageIndex) });
+  const open = unique(x.problems.filter((p) => !p.resolved), (p) => p.error);
+  for (const p of latest(open, RECENT_ERRORS)) out.push({ kind: 'error', text: p.error, entryId: idAt(messages, p.messageIndex) });
   for (const d of x.decisions) if (d.rationale) out.push({ kind: 'decision', text: d.title, entryId: idAt(messages, d.messageIndex) });
 }
 

@@ -13,29 +13,28 @@ function isSpace(c: number): boolean {
 
 /** Lower case, quotes/backticks/emphasis removed, whitespace runs as one space, trimmed. */
 export function normalizeText(text: string): string {
+  // Runs of kept characters are copied as slices (no per-character concatenation).
   const parts: string[] = [];
-  let word = '';
-  let started = false;
+  let start = -1;
   let pendingSpace = false;
+  const flush = (end: number) => {
+    if (start < 0) return;
+    if (pendingSpace && parts.length) parts.push(' ');
+    pendingSpace = false;
+    parts.push(text.slice(start, end));
+    start = -1;
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (isSpace(ch.charCodeAt(0))) {
-      if (started) pendingSpace = true;
-      continue;
-    }
-    if (DROPPED.has(ch)) continue;
-    started = true;
-    if (pendingSpace) {
-      word += ' ';
-      pendingSpace = false;
-    }
-    word += ch;
-    if (word.length >= 4096) {
-      parts.push(word);
-      word = '';
-    }
+      flush(i);
+      if (parts.length) pendingSpace = true;
+    } else if (DROPPED.has(ch)) {
+      // A dropped character joins its neighbours ("don't" -> "dont"); a space before it stays pending.
+      flush(i);
+    } else if (start < 0) start = i;
   }
-  parts.push(word);
+  flush(text.length);
   return parts.join('').toLowerCase();
 }
 
