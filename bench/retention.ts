@@ -53,7 +53,10 @@ async function tally(files: string[], summarizer: Summarizer, keeps: number[]): 
       const p = await proposeCompaction({ file, summarizer, estimator: 'chars', piSettings: DEFAULT_PI_SETTINGS, compaction: { keepRecentTokens } });
       if (p.kind !== 'proposal') continue;
       compactions++;
-      for (const f of p.retention.kept) (t[f.kind].kept++, t[f.kind].present++);
+      for (const f of p.retention.kept) {
+        t[f.kind].kept++;
+        t[f.kind].present++;
+      }
       for (const f of p.retention.missing) t[f.kind].present++;
     }
   }
