@@ -4,11 +4,13 @@
  * ratios against a naive baseline (read the text, JSON.parse every line) and
  * against Pi 0.73.1 (SessionManager.open + prepareCompaction) measured in the
  * same run. Best of N runs each, since the machine is shared and noisy.
+ * First, the retention table (bench/retention.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { generateSession } from './generateSession';
+import { retentionBench } from './retention';
 
 interface Sample { mode: string; ms: number; maxRssMB: number; detail: unknown }
 
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
   const sizes = (process.env.ARBOR_BENCH_SIZES ?? '10,100').split(',').map(Number);
   const runs = Number(process.env.ARBOR_BENCH_RUNS ?? 3);
   const withPi = process.env.ARBOR_BENCH_PI !== '0';
+  await retentionBench();
   for (const mb of sizes) {
     const file = path.join(dataDir, `session-${mb}mb.jsonl`);
     if (!existsSync(file)) {

@@ -34,6 +34,8 @@ hr "arbor navigate --to 8c5b7af4 --summarize --label csv-question"
 arbor navigate "$SESSION" --to 8c5b7af4 --summarize --label csv-question | head -n 2
 hr "arbor summary (the branch summary just written)"
 arbor summary "$SESSION"
+hr "arbor check-summary (what that summary keeps of the branch it left)"
+arbor check-summary "$SESSION"
 hr "arbor tree (after compacting and jumping)"
 arbor tree "$SESSION"
 printf '\nThe session copy is %s; open it with Pi (pi --session FILE) or in VS Code with Arbor.\n' "$SESSION"

@@ -5,6 +5,7 @@ import { planBranchCommand, planBranchSpec } from './commands/planBranch';
 import { compactCommand, compactSpec } from './commands/compact';
 import { navigateCommand, navigateSpec } from './commands/navigate';
 import { summaryCommand, summarySpec } from './commands/summary';
+import { checkSummaryCommand, checkSummarySpec } from './commands/checkSummary';
 import { sessionsCommand, sessionsSpec } from './commands/sessions';
 import { searchCommand, searchSpec } from './commands/search';
 import { upgradeCommand, upgradeSpec } from './commands/upgrade';
@@ -35,6 +36,7 @@ export const commands: ReadonlyMap<string, CommandEntry> = new Map([
   entry(compactSpec, compactCommand),
   entry(navigateSpec, navigateCommand),
   entry(summarySpec, summaryCommand),
+  entry(checkSummarySpec, checkSummaryCommand),
   entry(sessionsSpec, sessionsCommand),
   entry(searchSpec, searchCommand),
   entry(upgradeSpec, upgradeCommand),

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { webviewPage } from './webviewPage';
 import { randomBytes } from 'node:crypto';
-import { PANEL_VIEW_TYPE, parseFromWebview, type FileLink, type FromWebview, type PanelState, type SummaryView, type ToWebview } from '../webview/protocol';
+import { PANEL_VIEW_TYPE, parseFromWebview, type FileLink, type FromWebview, type PanelState, type RetentionItem, type SummaryView, type ToWebview } from '../webview/protocol';
 import { log } from './logging';
 import { redact } from './redact';
 
@@ -10,6 +10,10 @@ export interface ProposalHandlers {
   /** Writes the proposal (with the edited text, if any); returns the view of the written entry. */
   apply(summary: string | undefined): Promise<SummaryView | undefined>;
   discard(): void;
+  /** The retention check of an edited text (issue 19). */
+  recheck?(summary: string): RetentionItem[];
+  /** The text with the missing facts that can be put back mechanically put back. */
+  putBack?(summary: string): string;
 }
 
 export interface PanelActions {
@@ -119,6 +123,24 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     return true;
   }
 
+  /**
+   * Puts the missing facts back into the proposal's text (or `summary`, the text being edited) and
+   * opens the result in the panel's editor: an edit the user still applies. Returns the new text.
+   */
+  putBack(proposalId: string, summary?: string): string | undefined {
+    const handlers = this.proposals.get(proposalId);
+    const base = summary ?? (this.view?.proposalId === proposalId ? this.view.markdown : undefined);
+    if (!handlers?.putBack || !handlers.recheck || base === undefined) return undefined;
+    const text = handlers.putBack(base);
+    this.post({ type: 'retention', proposalId, items: handlers.recheck(text), summary: text });
+    return text;
+  }
+
+  private recheck(proposalId: string, summary: string): void {
+    const handlers = this.proposals.get(proposalId);
+    if (handlers?.recheck) this.post({ type: 'retention', proposalId, items: handlers.recheck(summary) });
+  }
+
   /** Closes the panel (its view no longer belongs to the session the user acts on). Pending proposals stay pending. */
   close(): void {
     this.view = undefined;
@@ -226,6 +248,12 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
         }
         case 'reveal':
           await this.actions.reveal(msg.file, msg.entryId);
+          break;
+        case 'putBack':
+          this.putBack(msg.proposalId, msg.summary);
+          break;
+        case 'recheck':
+          this.recheck(msg.proposalId, msg.summary);
           break;
         case 'compactAgain':
           this.panel?.dispose();

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseSummary, type ParsedSummary } from '../engine/summarize/parseSummary';
+import { summarySections } from '../engine/summarize/summarySections';
 import { offlineSummaryNote } from '../engine/summarize/summarizerNote';
 import { estimatorByName, type EstimatorName } from '../engine/tokens/estimators';
 import { collectBranchEntries } from '../engine/branch/planBranch';
@@ -9,7 +10,8 @@ import type { SessionIndex } from '../engine/session/sessionIndex';
 import { entryTypeOf } from '../engine/session/entryKinds';
 import { isRecord } from '../engine/session/jsonObject';
 import type { CompactionProposal } from '../engine/operations/compact';
-import type { FileLink, ReplacedEntry, SummarySections, SummaryView } from '../webview/protocol';
+import type { FileLink, ReplacedEntry, RetentionItem, SummaryView } from '../webview/protocol';
+import { canPutBack, checkRetention, deriveFacts, entrySource, putBack, type Fact, type RetentionReport } from '../engine/summarize/retention';
 import { entryPreview } from '../engine/tree/entryPreview';
 import { oneLine } from '../engine/tree/oneLine';
 import { compactionNumbers, proposedTokensAfter } from '../engine/context/contextNumbers';
@@ -18,22 +20,17 @@ import { usageView } from './usageView';
 
 /** Builds what the summary panel shows, from an entry in a file or from a compaction proposal. */
 
-export function sectionsOf(parsed: ParsedSummary): SummarySections {
-  const bullets = (items: string[]) => items.map((t) => `- ${t}`).join('\n');
-  const other: string[] = [];
-  if (parsed.preamble) other.push(parsed.preamble);
-  for (const u of parsed.unknownSections) other.push(`${u.heading ? `### ${u.heading}\n\n` : ''}${u.body}`);
+/** A retention report as the panel's checklist: missing facts first (restorable ones marked), then kept ones. */
+export function retentionItems(report: RetentionReport): RetentionItem[] {
+  const item = (f: Fact, kept: boolean): RetentionItem => ({ kind: f.kind, text: f.text, entryId: f.entryId, kept, restorable: !kept && canPutBack(f) });
+  return [...report.missing.map((f) => item(f, false)), ...report.kept.map((f) => item(f, true))];
+}
+
+/** The panel's checks of a proposal's (edited) text, and its mechanical put back, against the proposal's facts. */
+export function retentionHandlers(facts: readonly Fact[], cwd: string): { recheck(summary: string): RetentionItem[]; putBack(summary: string): string } {
   return {
-    goal: bullets(parsed.goal),
-    constraints: bullets(parsed.constraints),
-    done: parsed.done.map((t) => `- [x] ${t}`).join('\n'),
-    inProgress: parsed.inProgress.map((t) => `- [ ] ${t}`).join('\n'),
-    blocked: bullets(parsed.blocked),
-    decisions: parsed.decisions.map((d) => (d.rationale ? `- **${d.title}**: ${d.rationale}` : `- **${d.title}**`)).join('\n'),
-    nextSteps: parsed.nextSteps.map((t, i) => `${i + 1}. ${t}`).join('\n'),
-    criticalContext: bullets(parsed.criticalContext),
-    turnContext: parsed.turnContext ?? '',
-    other: other.join('\n\n'),
+    recheck: (summary) => retentionItems(checkRetention(summary, facts, { cwd })),
+    putBack: (summary) => putBack(summary, checkRetention(summary, facts, { cwd }).missing),
   };
 }
 
@@ -109,13 +106,14 @@ export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle
     entryId,
     timestamp: typeof e.timestamp === 'string' ? e.timestamp : undefined,
     markdown,
-    sections: sectionsOf(parsed),
+    sections: summarySections(parsed),
     readFiles: fileLinks(lists.readFiles, cwd),
     modifiedFiles: fileLinks(lists.modifiedFiles, cwd),
     usage: usageView(e.usage),
     summarizerNote: e.usage === undefined && e.fromHook !== true ? 'no model call recorded (an offline summary records none)' : undefined,
     fromHook: e.fromHook === true,
     author: e.fromHook === true ? 'hook' : undefined,
+    retention: retentionItems(checkRetention(markdown, deriveFacts(entrySource(index, i)), { cwd })),
   };
   if (e.type === 'compaction') {
     const replaced = compactionReplaced(index, i);
@@ -148,7 +146,7 @@ export function viewFromProposal(proposal: CompactionProposal, proposalId: strin
     sessionTitle,
     proposalId,
     markdown: proposal.summary,
-    sections: sectionsOf(parsed),
+    sections: summarySections(parsed),
     readFiles: fileLinks(lists.readFiles, cwd),
     modifiedFiles: fileLinks(lists.modifiedFiles, cwd),
     tokensBefore: proposal.tokensBefore,
@@ -158,6 +156,7 @@ export function viewFromProposal(proposal: CompactionProposal, proposalId: strin
     author: proposal.fromHook ? 'hook' : author,
     fromHook: proposal.fromHook,
     customInstructions: customInstructions || undefined,
+    retention: retentionItems(proposal.retention),
     replaced: {
       count: positions.length,
       entries: positions.map((pos) => replacedEntry(p.index, p.entries[pos])),

@@ -1,6 +1,6 @@
 import { parseMarkdown } from './markdown';
 import { el, renderMarkdown } from './dom';
-import { SECTION_TITLES, type FileLink, type FromWebview, type PanelState, type SummarySections, type SummaryView, type ToWebview } from './protocol';
+import { RETENTION_KIND_TITLES, SECTION_TITLES, type FileLink, type FromWebview, type PanelState, type RetentionItem, type SummarySections, type SummaryView, type ToWebview } from './protocol';
 
 /**
  * The summary panel. Renders a SummaryView sent by the extension; in review
@@ -72,6 +72,7 @@ function toolbar(view: SummaryView): HTMLElement | undefined {
       button('apply-edited', 'Apply Edited Summary', 'primary', () => post({ type: 'apply', proposalId: id, summary: state.editing })),
       button('cancel-edit', 'Cancel Edit', 'secondary', () => {
         state.editing = undefined;
+        post({ type: 'recheck', proposalId: id, summary: view.markdown });
         save();
         render();
       }),
@@ -91,6 +92,79 @@ function toolbar(view: SummaryView): HTMLElement | undefined {
     button('discard', 'Discard', 'secondary', () => post({ type: 'discard', proposalId: id })),
     el('span', { class: 'hint' }, 'Nothing is written to the session until you apply.'),
   );
+}
+
+/** At most this many characters of a fact are shown (the whole text is in the tooltip). */
+const FACT_SHOWN_CHARS = 240;
+
+function factRow(view: SummaryView, f: RetentionItem): HTMLElement {
+  const shown = f.text.length > FACT_SHOWN_CHARS ? `${f.text.slice(0, FACT_SHOWN_CHARS - 1)}…` : f.text;
+  const li = el(
+    'li',
+    { class: `fact ${f.kept ? 'kept' : 'missing'}`, 'data-kind': f.kind, title: f.text.length > FACT_SHOWN_CHARS ? f.text.slice(0, 2000) : undefined },
+    el('span', { class: 'mark', 'aria-label': f.kept ? 'kept' : 'missing' }, f.kept ? '\u2713' : '\u2717'),
+    el('span', { class: 'fact-kind' }, RETENTION_KIND_TITLES[f.kind] ?? f.kind),
+    el('span', { class: 'fact-text' }, shown),
+  );
+  if (f.entryId) {
+    const a = el('a', { href: '#', class: 'entry-link', 'data-entry': f.entryId }, el('code', {}, f.entryId));
+    a.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      post({ type: 'reveal', file: view.file, entryId: f.entryId! });
+    });
+    li.append(' ', a);
+  }
+  if (!f.kept && !f.restorable && view.mode === 'review') li.append(el('span', { class: 'hint' }, ' (edit to add it)'));
+  return li;
+}
+
+/** The retention checklist (issue 19): what the summarized span holds that a continuation needs, missing facts first. */
+function retentionBlock(view: SummaryView): HTMLElement | undefined {
+  const items = view.retention;
+  if (!items?.length) return undefined;
+  const missing = items.filter((f) => !f.kept);
+  const kept = items.filter((f) => f.kept);
+  const block = el('section', { class: `retention${missing.length ? ' has-missing' : ''}`, id: 'retention', 'aria-label': 'What the summary keeps' });
+  block.append(
+    el(
+      'div',
+      { class: 'retention-head' },
+      el('h2', {}, 'What the summary keeps'),
+      el('span', { class: 'retention-count', id: 'retention-count' }, `${kept.length} of ${items.length} facts kept${missing.length ? `, ${missing.length} missing` : ''}`),
+    ),
+  );
+  const restorable = missing.filter((f) => f.restorable).length;
+  if (view.mode === 'review' && view.proposalId && restorable) {
+    const id = view.proposalId;
+    block.append(
+      el(
+        'div',
+        { class: 'retention-actions' },
+        button('put-back', `Put back ${restorable} missing`, 'secondary', () => post({ type: 'putBack', proposalId: id, summary: state.editing })),
+        el('span', { class: 'hint' }, 'Adds them to the text as an edit; nothing is written until you apply.'),
+      ),
+    );
+  }
+  if (missing.length) block.append(el('ul', { class: 'facts', id: 'facts-missing' }, ...missing.map((f) => factRow(view, f))));
+  if (kept.length) {
+    const details = el('details', { class: 'facts-kept', id: 'facts-kept' }, el('summary', {}, `Kept (${kept.length})`));
+    details.append(el('ul', { class: 'facts' }, ...kept.map((f) => factRow(view, f))));
+    block.append(details);
+  }
+  return block;
+}
+
+let recheckTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Asks for the check of the edited text once typing pauses. */
+function scheduleRecheck(): void {
+  const id = state.view?.proposalId;
+  if (!id || state.editing === undefined) return;
+  if (recheckTimer) clearTimeout(recheckTimer);
+  recheckTimer = setTimeout(() => {
+    recheckTimer = undefined;
+    if (state.editing !== undefined) post({ type: 'recheck', proposalId: id, summary: state.editing });
+  }, 300);
 }
 
 function button(id: string, label: string, kind: 'primary' | 'secondary', onClick: () => void): HTMLButtonElement {
@@ -172,6 +246,7 @@ function render(): void {
     el('p', { class: 'meta' }, [view.sessionTitle, view.entryId ? `entry ${view.entryId}` : undefined, view.timestamp ? new Date(view.timestamp).toLocaleString() : undefined].filter(Boolean).join(' · ')),
     view.customInstructions ? el('p', { class: 'meta' }, `Instructions: ${view.customInstructions}`) : undefined,
     statsRow(view),
+    retentionBlock(view),
     toolbar(view),
   );
   root.append(header);
@@ -184,6 +259,7 @@ function render(): void {
     ta.addEventListener('input', () => {
       state.editing = ta.value;
       save();
+      scheduleRecheck();
     });
     root.append(el('div', { class: 'edit-area' }, ta));
     return;
@@ -222,6 +298,19 @@ window.addEventListener('message', (event: MessageEvent) => {
       save();
       render();
       break;
+    case 'retention': {
+      const view = state.view;
+      if (!view || view.proposalId !== msg.proposalId || view.mode !== 'review') break;
+      state.view = { ...view, retention: msg.items };
+      if (msg.summary !== undefined) state.editing = msg.summary;
+      save();
+      // Typing goes on in the editor: redraw the checklist only, not the textarea under the cursor.
+      const old = document.getElementById('retention');
+      const fresh = retentionBlock(state.view);
+      if (msg.summary === undefined && old && fresh) old.replaceWith(fresh);
+      else render();
+      break;
+    }
     case 'busy':
       busy = { busy: msg.busy, message: msg.message };
       if (msg.busy) error = undefined;

@@ -5,21 +5,10 @@
 
 export const PANEL_VIEW_TYPE = 'arbor.summary';
 
-/** The structured sections of a summary, each as markdown (empty string when absent). */
-export interface SummarySections {
-  goal: string;
-  constraints: string;
-  done: string;
-  inProgress: string;
-  blocked: string;
-  decisions: string;
-  nextSteps: string;
-  criticalContext: string;
-  /** The split-turn part (original request, early progress, context for the kept suffix). */
-  turnContext: string;
-  /** Text outside the known sections (a summary that deviates from the format). */
-  other: string;
-}
+/** The structured sections of a summary, each as markdown: the engine's one section model. */
+export type { SummarySections } from '../engine/summarize/summarySections';
+import type { SummarySections } from '../engine/summarize/summarySections';
+export { SECTION_TITLES } from '../engine/summarize/summarySections';
 
 export interface FileLink {
   /** The path as written in the summary. */
@@ -59,6 +48,17 @@ export interface ReplacedRange {
 
 export type SummaryKind = 'compaction' | 'branch_summary';
 
+/** One fact of the summarized span a continuation needs (issue 19), and whether the summary keeps it. */
+export interface RetentionItem {
+  kind: 'constraint' | 'request' | 'error' | 'decision' | 'file' | 'pin' | 'identifier';
+  text: string;
+  /** The entry it came from, or null. */
+  entryId: string | null;
+  kept: boolean;
+  /** Missing, and "Put back" can add it without a model (a constraint or the request verbatim, a pin, a file name). */
+  restorable: boolean;
+}
+
 export interface SummaryView {
   /** 'review': a proposal not written yet; 'entry': an entry in the file; 'expired': a proposal lost on reload. */
   mode: 'review' | 'entry' | 'expired';
@@ -83,6 +83,8 @@ export interface SummaryView {
   fromHook?: boolean;
   replaced?: ReplacedRange;
   customInstructions?: string;
+  /** The retention check of the text shown: missing facts first. */
+  retention?: RetentionItem[];
 }
 
 /** Persisted with the webview's setState, and handed to the panel serializer after a reload. */
@@ -94,6 +96,8 @@ export interface PanelState {
 
 export type ToWebview =
   | { type: 'show'; view: SummaryView }
+  /** The retention check of the proposal's current text; with `summary`, an edit to open (facts put back), not written. */
+  | { type: 'retention'; proposalId: string; items: RetentionItem[]; summary?: string }
   | { type: 'busy'; busy: boolean; message?: string }
   | { type: 'error'; message: string };
 
@@ -103,7 +107,11 @@ export type FromWebview =
   | { type: 'discard'; proposalId: string }
   | { type: 'openFile'; path: string }
   | { type: 'reveal'; file: string; entryId: string }
-  | { type: 'compactAgain'; file: string };
+  | { type: 'compactAgain'; file: string }
+  /** Put the missing restorable facts back into `summary` (the edited text, or the proposal's when absent). */
+  | { type: 'putBack'; proposalId: string; summary?: string }
+  /** Check the edited text again. */
+  | { type: 'recheck'; proposalId: string; summary: string };
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
@@ -127,20 +135,24 @@ export function parseFromWebview(v: unknown): FromWebview | undefined {
       return typeof v.file === 'string' && typeof v.entryId === 'string' ? { type: 'reveal', file: v.file, entryId: v.entryId } : undefined;
     case 'compactAgain':
       return typeof v.file === 'string' ? { type: 'compactAgain', file: v.file } : undefined;
+    case 'putBack':
+      if (typeof v.proposalId !== 'string') return undefined;
+      if (v.summary !== undefined && typeof v.summary !== 'string') return undefined;
+      return { type: 'putBack', proposalId: v.proposalId, summary: v.summary as string | undefined };
+    case 'recheck':
+      return typeof v.proposalId === 'string' && typeof v.summary === 'string' ? { type: 'recheck', proposalId: v.proposalId, summary: v.summary } : undefined;
     default:
       return undefined;
   }
 }
 
-export const SECTION_TITLES: [keyof SummarySections, string][] = [
-  ['goal', 'Goal'],
-  ['constraints', 'Constraints & Preferences'],
-  ['done', 'Done'],
-  ['inProgress', 'In Progress'],
-  ['blocked', 'Blocked'],
-  ['decisions', 'Key Decisions'],
-  ['nextSteps', 'Next Steps'],
-  ['criticalContext', 'Critical Context'],
-  ['turnContext', 'Split-turn context'],
-  ['other', 'Other notes'],
-];
+/** What the checklist calls each kind of fact. */
+export const RETENTION_KIND_TITLES: Record<RetentionItem['kind'], string> = {
+  constraint: 'Constraint',
+  request: 'Open request',
+  error: 'Unresolved error',
+  decision: 'Decision',
+  file: 'Modified file',
+  pin: 'Pinned entry',
+  identifier: 'Identifier',
+};

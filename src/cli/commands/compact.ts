@@ -7,6 +7,7 @@ import { compactSession } from '../../engine/operations/compact';
 import { entryIdsAt } from '../../engine/compaction/planCompaction';
 import { counted } from '../../engine/text/plural';
 import { WRITE_ROUTE_OPTIONS, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
+import { printRetention, retentionJson } from '../retentionOutput';
 
 export const compactSpec: CommandSpec = {
   name: 'compact',
@@ -60,6 +61,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
       provider: summarizer.provider,
       model: summarizer.model,
       via: route.via,
+      retention: retentionJson(proposal.retention),
     });
     return 0;
   }
@@ -67,5 +69,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
   if (route.via === 'pi') io.out(`written by the running Pi (pid ${route.state.pid}), which continues from the compaction`);
   io.out('');
   io.out(entry.summary);
+  io.out('');
+  printRetention(io, proposal.retention);
   return 0;
 }

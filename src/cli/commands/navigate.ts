@@ -6,6 +6,7 @@ import { estimatorFrom, openSession } from '../sessionArgs';
 import { ARBOR_LEAF_MARKER, navigateSession } from '../../engine/operations/navigate';
 import type { SessionEntry } from '../../engine/session/types';
 import { WRITE_ROUTE_OPTIONS, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
+import { printRetention, retentionJson } from '../retentionOutput';
 
 export const navigateSpec: CommandSpec = {
   name: 'navigate',
@@ -59,13 +60,17 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (p.flags.json) {
-    printJson(io, { moved: true, newLeafId: result.newLeafId, editorText: result.editorText, entries: result.written, summaryEntry: result.summaryEntry ?? null, via: route.via });
+    printJson(io, { moved: true, newLeafId: result.newLeafId, editorText: result.editorText, entries: result.written, summaryEntry: result.summaryEntry ?? null, via: route.via, ...(result.retention ? { retention: retentionJson(result.retention) } : {}) });
     return 0;
   }
   if (result.written.length === 0) io.out(`moved to ${result.newLeafId ?? '(root)'} in the running Pi (pid ${route.via === 'pi' ? route.state.pid : '?'}); nothing written: Pi holds the leaf in memory, as after its own /tree, and its next entry goes there`);
   else io.out(`moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map(describeWritten).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`);
   if (result.editorText !== null) io.out(`text to edit and resend: ${result.editorText}`);
   if (result.summaryEntry) io.out(`\n${result.summaryEntry.summary}`);
+  if (result.retention) {
+    io.out('');
+    printRetention(io, result.retention);
+  }
   return 0;
 }
 

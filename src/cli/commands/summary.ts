@@ -1,9 +1,10 @@
 import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
-import { stringFlag } from '../args';
+import { stringFlag, type ParsedCommand } from '../args';
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { parseSummary } from '../../engine/summarize/parseSummary';
+import { SECTION_TITLES, summarySections } from '../../engine/summarize/summarySections';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { counted } from '../../engine/text/plural';
@@ -20,7 +21,7 @@ export const summarySpec: CommandSpec = {
 };
 
 /** The newest compaction or branch summary on the leaf's path (or anywhere, if none on it). */
-function latestSummaryIndex(index: SessionIndex): number {
+export function latestSummaryIndex(index: SessionIndex): number {
   const isSummary = (i: number) => ['compaction', 'branch_summary'].includes(index.record(i).type);
   const path = index.pathTo(index.leafIndex);
   for (let k = path.length - 1; k >= 0; k--) if (isSummary(path[k])) return path[k];
@@ -28,13 +29,19 @@ function latestSummaryIndex(index: SessionIndex): number {
   return -1;
 }
 
-export async function summaryCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseWith(summarySpec, argv);
+/** FILE [--entry ID] [--json]: the session and the summary entry named (default: the newest on the leaf's path). */
+export async function openSummaryEntry(spec: CommandSpec, argv: string[], io: Io): Promise<{ p: ParsedCommand; index: SessionIndex; i: number }> {
+  const p = parseWith(spec, argv);
   const index = await openSession(p.positionals[0]);
   reportDiagnostics(io, index);
   const id = stringFlag(p.flags, 'entry');
   const i = id ? index.indexOf(id) : latestSummaryIndex(index);
   if (i < 0) throw new ArborUsageError(id ? `entry "${id}" is not in ${index.file}` : `${index.file} has no compaction or branch summary`);
+  return { p, index, i };
+}
+
+export async function summaryCommand(argv: string[], io: Io): Promise<number> {
+  const { p, index, i } = await openSummaryEntry(summarySpec, argv, io);
   const e = index.entry(i);
   if (e.type !== 'compaction' && e.type !== 'branch_summary') {
     throw new ArborUsageError(`entry "${e.id}" is a ${entryTypeOf(e)}, not a compaction or branch summary`);
@@ -57,22 +64,29 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
     });
     return 0;
   }
-  const list = (title: string, items: string[]) => {
-    io.out(`${title}:`);
-    io.out(items.length ? items.map((x) => `  - ${x}`).join('\n') : '  (none)');
-  };
+  // The panel's section model: every part the entry holds (pinned part, turn context, other sections), then the file lists.
   io.out(`${entry.type} ${entry.id}${entry.tokensBefore !== undefined ? `, ${typeof entry.tokensBefore === 'number' ? counted(entry.tokensBefore, 'token') : `${shortField(String(entry.tokensBefore))} tokens`} before` : ''}`);
-  if (parsed.preamble) io.out(parsed.preamble);
-  list('Goal', parsed.goal);
-  list('Constraints & preferences', parsed.constraints);
-  list('Done', parsed.done);
-  list('In progress', parsed.inProgress);
-  list('Blocked', parsed.blocked);
-  list('Key decisions', parsed.decisions.map((d) => (d.rationale ? `${d.title}: ${d.rationale}` : d.title)));
-  list('Next steps', parsed.nextSteps);
-  if (entry.type === 'compaction') list('Critical context', parsed.criticalContext);
-  if (parsed.turnContext) io.out(`Turn context:\n${parsed.turnContext}`);
+  const sections = summarySections(parsed);
+  for (const [key, title] of SECTION_TITLES) {
+    if (key === 'criticalContext' && entry.type !== 'compaction' && !sections.criticalContext) continue;
+    const body = sections[key].trim();
+    if (key === 'turnContext' || key === 'other') {
+      if (body) io.out(`${title}:\n${indent(body)}`);
+      continue;
+    }
+    io.out(`${title}:\n${body ? indent(body) : '  (none)'}`);
+  }
+  const list = (title: string, items: string[]) => {
+    if (items.length) io.out(`${title}:\n${indent(items.map((x) => `- ${x}`).join('\n'))}`);
+  };
   list('Read files', parsed.readFiles);
   list('Modified files', parsed.modifiedFiles);
   return 0;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? `  ${l}` : l))
+    .join('\n');
 }

@@ -17,11 +17,13 @@ import { resolveSettings, type SettingsOverrides } from './sessionSettings';
 import type { HookBus } from '../hooks/hookBus';
 import type { CompactionReason, HookCompaction } from '../hooks/events';
 import type { SessionIndex } from '../session/sessionIndex';
-import type { CompactionEntry, Usage } from '../session/types';
 import { requestCompact } from '../livePi/client';
 import { entriesWrittenByPi } from '../livePi/writtenByPi';
 import type { WriteRoute } from '../livePi/writeRoute';
 import { withLiveSettings } from '../livePi/liveSettings';
+import type { AgentMessage, CompactionEntry, Usage } from '../session/types';
+import { textOfContent } from '../session/contentBlocks';
+import { checkRetention, compactionSource, deriveFacts, type Fact, type RetentionReport } from '../summarize/retention';
 
 export interface CompactOptions extends SettingsOverrides {
   file: string;
@@ -56,6 +58,9 @@ export interface CompactionProposal {
   fromHook: boolean;
   settings: CompactionSettings;
   estimator: EstimatorName;
+  /** What the summarized span holds that a continuation needs (issue 19), and which of it the summary keeps. */
+  facts: Fact[];
+  retention: RetentionReport;
 }
 
 export type ProposeCompactionResult = CompactionProposal | { kind: 'nothing'; reason: string } | { kind: 'cancelled'; reason: string };
@@ -111,7 +116,7 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   // Pins are re-collected from the labels every time: an earlier checkpoint's Pinned part is not carried over.
   const pinned = formatPinnedBlock(plan.pinned);
   const previousSummary = plan.previousSummary !== null ? stripPinned(plan.previousSummary) : undefined;
-  const common = { maxOutputTokens: options.summarizer.maxOutputTokens, includeThinking: options.includeThinking, customInstructions: options.customInstructions };
+  const common = { maxOutputTokens: options.summarizer.maxOutputTokens, includeThinking: options.includeThinking, customInstructions: options.customInstructions, cwd: index.header.cwd };
   const kind = plan.previousSummary !== null ? 'update' : 'history';
   const checkpoint = { kind, previousSummary, pinned, files: lists, ...common } as const;
   let summary: string;
@@ -120,7 +125,8 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     let historyText = previousSummary ?? '';
     let historyUsage: Usage | undefined;
     if (history.length > 0) {
-      const r = await options.summarizer.summarize(buildSummaryRequest({ ...checkpoint, messages: history }), signal);
+      const openTurnRequest = firstUserText(prefix);
+      const r = await options.summarizer.summarize(buildSummaryRequest({ ...checkpoint, messages: history, openTurnRequest }), signal);
       historyText = r.text;
       historyUsage = r.usage;
     }
@@ -132,12 +138,14 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     summary = ensurePinned(r.text, pinned);
     usage = r.usage;
   }
+  const text = summary + formatFileLists(lists);
+  const facts = deriveFacts(compactionSource(plan));
   return {
     kind: 'proposal',
     index,
     plan,
     leafId: plan.leafId,
-    summary: summary + formatFileLists(lists),
+    summary: text,
     firstKeptEntryId: plan.firstKeptEntryId,
     tokensBefore: plan.tokensBefore,
     details: lists,
@@ -145,6 +153,8 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     fromHook: false,
     settings,
     estimator: estimatorName,
+    facts,
+    retention: checkRetention(text, facts, { cwd: index.header.cwd }),
   };
 }
 
@@ -157,13 +167,21 @@ function leafIndexOf(index: SessionIndex, leafId: string | null | undefined): nu
   return i;
 }
 
+/** The text of the first user message (a split turn's request). */
+function firstUserText(messages: readonly AgentMessage[]): string | undefined {
+  for (const m of messages) if (m.role === 'user') return textOfContent(m.content) || undefined;
+  return undefined;
+}
+
 function hookProposal(index: SessionIndex, plan: CompactionPlan, c: HookCompaction, settings: CompactionSettings, estimator: EstimatorName): CompactionProposal {
+  const summary = String(c.summary ?? '');
+  const facts = deriveFacts(compactionSource(plan));
   return {
     kind: 'proposal',
     index,
     plan,
     leafId: plan.leafId,
-    summary: String(c.summary ?? ''),
+    summary,
     firstKeptEntryId: c.firstKeptEntryId ?? plan.firstKeptEntryId,
     tokensBefore: typeof c.tokensBefore === 'number' ? c.tokensBefore : plan.tokensBefore,
     details: c.details,
@@ -171,6 +189,8 @@ function hookProposal(index: SessionIndex, plan: CompactionPlan, c: HookCompacti
     fromHook: true,
     settings,
     estimator,
+    facts,
+    retention: checkRetention(summary, facts, { cwd: index.header.cwd }),
   };
 }
 

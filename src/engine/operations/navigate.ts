@@ -16,6 +16,7 @@ import { requestNavigate } from '../livePi/client';
 import { entriesWrittenByPi } from '../livePi/writtenByPi';
 import type { WriteRoute } from '../livePi/writeRoute';
 import { withLiveSettings } from '../livePi/liveSettings';
+import { branchSource, checkRetention, deriveFacts, type Fact, type RetentionReport } from '../summarize/retention';
 
 /** customType of the entry Arbor appends to persist a leaf move without a summary (spec 6.5). */
 export const ARBOR_LEAF_MARKER = 'arbor/leaf-move';
@@ -52,7 +53,7 @@ export interface NavigationProposal {
   newLeafId: string | null;
   editorText: string | null;
   /** The branch summary to write, or undefined for a plain leaf move. */
-  summary: { text: string; usage?: Usage; details?: unknown; fromHook: boolean } | undefined;
+  summary: { text: string; usage?: Usage; details?: unknown; fromHook: boolean; facts?: Fact[]; retention?: RetentionReport } | undefined;
   label: string | undefined;
 }
 
@@ -119,11 +120,17 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
         replaceInstructions,
         maxOutputTokens: options.summarizer.maxOutputTokens,
         includeThinking: options.includeThinking,
+        cwd: index.header.cwd,
       }),
       signal,
     );
     const lists = { readFiles: plan.readFiles, modifiedFiles: plan.modifiedFiles };
     summary = { text: withBranchPreamble(r.text) + formatFileLists(lists), usage: r.usage, details: lists, fromHook: false };
+  }
+  if (summary) {
+    // Issue 19: what the branch left behind holds that a continuation needs, and which of it the summary keeps.
+    summary.facts = deriveFacts(branchSource(index, plan));
+    summary.retention = checkRetention(summary.text, summary.facts, { cwd: index.header.cwd });
   }
   return {
     kind: 'proposal',
@@ -143,6 +150,8 @@ export interface NavigationResult {
   /** The leaf position the user is now at (before Arbor's own bookkeeping entries). */
   newLeafId: string | null;
   editorText: string | null;
+  /** Which facts of the branch left behind the written summary keeps (absent without a summary). */
+  retention?: RetentionReport;
 }
 
 export interface ApplyNavigationOptions {
@@ -183,7 +192,14 @@ export async function applyNavigation(proposal: NavigationProposal, options: App
   const written = await appendEntries(index, entries, { parentId: proposal.newLeafId, expectedLeafId: proposal.oldLeafId, signal: options.signal, beforeWrite: options.beforeWrite });
   const summaryEntry = proposal.summary ? expectEntryOfType(written[0], 'branch_summary') : undefined;
   await options.hooks?.emit('session_tree', { file: index.file, oldLeafId: proposal.oldLeafId, newLeafId: proposal.newLeafId, summaryEntry, written });
-  return { written, summaryEntry, newLeafId: proposal.newLeafId, editorText: proposal.editorText };
+  return navigationResult(proposal, written, summaryEntry);
+}
+
+/** What a jump wrote, with the retention check of the summary as written (the text may have been edited). */
+function navigationResult(proposal: NavigationProposal, written: SessionEntry[], summaryEntry: BranchSummaryEntry | undefined): NavigationResult {
+  const facts = proposal.summary?.facts;
+  const retention = summaryEntry && facts ? checkRetention(summaryEntry.summary, facts, { cwd: proposal.index.header.cwd }) : undefined;
+  return { written, summaryEntry, newLeafId: proposal.newLeafId, editorText: proposal.editorText, ...(retention ? { retention } : {}) };
 }
 
 /** The jump done by the live Pi itself: Pi writes the branch summary (the approved text) or records the move, and moves its leaf. */
@@ -198,7 +214,7 @@ async function navigateThroughPi(proposal: NavigationProposal, route: Extract<Wr
   const written = await entriesWrittenByPi(index, result, options.signal);
   const summaryEntry = written.find((e): e is BranchSummaryEntry => e.type === 'branch_summary');
   await options.hooks?.emit('session_tree', { file: index.file, oldLeafId: proposal.oldLeafId, newLeafId: proposal.newLeafId, summaryEntry, written });
-  return { written, summaryEntry, newLeafId: proposal.newLeafId, editorText: proposal.editorText };
+  return navigationResult(proposal, written, summaryEntry);
 }
 
 /** propose + apply. */

@@ -25,6 +25,10 @@ export interface BuildSummaryRequestOptions {
   pinned?: string;
   /** The files read and changed so far ('history' / 'update'): the model is asked to keep the changed ones in view. */
   files?: { readFiles: string[]; modifiedFiles: string[] };
+  /** The session's working directory (paths under it are the same as relative ones). */
+  cwd?: string;
+  /** 'history' / 'update' of a split turn: the request of the turn that continues after this span (summarized apart). */
+  openTurnRequest?: string;
 }
 
 /** Prefixed to every branch summary: the user went down another path and came back. */
@@ -186,6 +190,8 @@ export function buildSummaryRequest(options: BuildSummaryRequestOptions): Summar
   if (custom) request.customInstructions = custom;
   if (pinned) request.pinned = pinned;
   if (files) request.files = files;
+  if (options.cwd) request.cwd = options.cwd;
+  if (checkpoint && options.openTurnRequest?.trim()) request.openTurnRequest = options.openTurnRequest;
   return request;
 }
 

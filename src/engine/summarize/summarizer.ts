@@ -22,6 +22,10 @@ export interface SummaryRequest {
   pinned?: string;
   /** Files the summarized span (and earlier checkpoints) changed and read, sorted. */
   files?: { readFiles: string[]; modifiedFiles: string[] };
+  /** The session's working directory, when known. */
+  cwd?: string;
+  /** A split turn's request, when this history span stops inside that turn (its start is summarized apart). */
+  openTurnRequest?: string;
   /** A fresh routing/session id for this one-off request. */
   requestId: string;
 }

@@ -3,11 +3,12 @@ import { applyCompaction, proposeCompaction, type CompactionProposal } from '../
 import { StaleSessionError } from '../../engine/session/writer';
 import type { CompactionReason } from '../../engine/hooks/events';
 import type { SummaryView } from '../../webview/protocol';
-import { viewFromEntry, viewFromProposal } from '../summaryView';
+import { retentionHandlers, viewFromEntry, viewFromProposal } from '../summaryView';
 import { summarizerLabel } from '../summarizers';
 import { withCancellableProgress, type ArborServices } from '../services';
 import { log, reportError } from '../logging';
 import { readConfig } from '../settings';
+import { instructionsNote } from '../../engine/summarize/summarizerNote';
 import type { SessionModel } from '../sessionStore';
 import { showInfo } from '../notify';
 import { nothingToCompact, nothingToCompactMessage } from './compactCheck';
@@ -51,7 +52,7 @@ export async function compactCommand(arbor: ArborServices, target?: unknown, opt
   if (instructions === undefined) {
     instructions = await vscode.window.showInputBox({
       title: `Compact "${model.title ?? model.file}"`,
-      prompt: 'Optional instructions for the summary (what to focus on). Leave empty for the default summary.',
+      prompt: `Optional instructions for the summary (what to focus on). ${instructionsNote(readConfig().provider)} Leave empty for the default summary.`,
       placeHolder: 'e.g. Keep the details of the API design decisions',
       ignoreFocusOut: true,
     });
@@ -123,6 +124,7 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
       return written;
     },
     discard: () => log().info(`compact ${model.file}: proposal discarded, nothing written`),
+    ...retentionHandlers(proposal.facts, proposal.index.header.cwd),
   });
   return { kind: 'proposed', proposalId, view };
 }

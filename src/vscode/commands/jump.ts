@@ -9,6 +9,7 @@ import { oneLine } from '../../engine/tree/oneLine';
 import { viewFromEntry } from '../summaryView';
 import { selectedOrPickedEntry } from '../tree/entryPicker';
 import { readConfig } from '../settings';
+import { instructionsNote } from '../../engine/summarize/summarizerNote';
 import type { ArborNode } from '../tree/nodes';
 import type { SessionModel } from '../sessionStore';
 import { showInfo } from '../notify';
@@ -124,7 +125,7 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
   if ((mode === 'custom' || mode === 'replace') && instructions === undefined) {
     instructions = await vscode.window.showInputBox({
       title: mode === 'custom' ? 'Focus for the branch summary' : 'Instructions for the branch summary (replace the defaults)',
-      prompt: mode === 'custom' ? 'Added to the default instructions.' : 'Used instead of the default instructions.',
+      prompt: `${mode === 'custom' ? 'Added to the default instructions.' : 'Used instead of the default instructions.'} ${instructionsNote(readConfig().provider, mode === 'custom' ? 'focus' : 'replace')}`,
       ignoreFocusOut: true,
     });
     if (instructions === undefined) return { kind: 'cancelled', reason: 'no instructions entered' };

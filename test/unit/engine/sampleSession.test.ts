@@ -12,7 +12,7 @@ import { createOfflineSummarizer } from '../../../src/engine/summarize/providers
 import { parseSummary } from '../../../src/engine/summarize/parseSummary';
 import { DEFAULT_PI_SETTINGS } from '../../../src/engine/settings/piSettings';
 import { repoRoot } from '../../support/fixtures';
-import { assertRetained, retentionExpectations } from '../../support/retention';
+import { assertDrops, assertKeeps, mustDrop } from '../../support/retention';
 
 const SAMPLE = path.join(repoRoot, 'samples', 'sample-session.jsonl');
 
@@ -32,7 +32,8 @@ describe('the sample session of the README demo', () => {
     for (const key of ['goal', 'constraints', 'done', 'decisions', 'nextSteps', 'criticalContext'] as const) assert.ok(s[key].length > 0, `${key}:\n${p.summary}`);
     assert.ok(p.summary.includes('label="📌 rules">\nFrom now on, always run `node --test test/`'), p.summary);
     const messages = [...messagesAt(p.plan.projection, p.plan.summarizePositions), ...messagesAt(p.plan.projection, p.plan.turnPrefixPositions)];
-    assertRetained(p.summary, retentionExpectations(messages), 'sample');
+    assertKeeps(p.summary, p.facts, 'sample', { cwd: p.index.header.cwd });
+    assertDrops(p.summary, mustDrop(messages), 'sample');
     assert.equal(p.usage, undefined);
   });
 });

@@ -1,5 +1,6 @@
 import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../../session/types';
 import { clip, code, firstLine, isQuestion, sentences, squash, trimEndChars, unique } from './text';
+import { constraintSentences } from '../retention/userText';
 import { isTextBlock, textOfContent } from '../../session/contentBlocks';
 
 /**
@@ -21,6 +22,8 @@ export interface Call {
 export interface Turn {
   /** The user's request (full text), or null for work before the first request of the span. */
   request: string | null;
+  /** Index (in the messages read) of the request's message, or -1. */
+  requestIndex: number;
   calls: Call[];
   userRuns: { command: string; exitCode: number | null | undefined; output: string; cancelled: boolean }[];
   /** The assistant's final text when the turn ended with an answer. */
@@ -36,11 +39,15 @@ export interface Problem {
   error: string;
   resolved: boolean;
   order: number;
+  /** Index of the message that reported it. */
+  messageIndex: number;
 }
 
 export interface Decision {
   title: string;
   rationale: string;
+  /** Index of the message that stated it (-1 for one read from an earlier summary). */
+  messageIndex?: number;
 }
 
 export interface Extraction {
@@ -62,9 +69,6 @@ const TARGET_ARGS = ['command', 'cmd', 'pattern', 'query', 'url', 'glob'];
 const MODIFYING_TOOLS = new Set(['write', 'edit', 'multiedit', 'multi_edit', 'create', 'apply_patch', 'str_replace', 'patch']);
 const SHELL_TOOLS = new Set(['bash', 'shell', 'exec']);
 
-/** Words by which a user states a requirement or a preference. */
-const CONSTRAINT_CUES =
-  /\b(?:must|mustn't|never|always|prefer|preferably|don't|do not|dont|avoid|keep|use|using|make sure|should|shouldn't|only|without|no more than|at most|at least|stick to|instead of)\b/i;
 /** Words that mark a choice (not narration). */
 const CHOICE_CUES = /\b(?:decided|decide to|chose|choose|chosen|opted|opt for|going with|go with|instead of|rather than|switched to|switch to|settled on|picked)\b/i;
 /** Intentions, which count as decisions only with a stated reason. */
@@ -120,16 +124,29 @@ function decisionOf(sentence: string): Decision | null {
   return { title: clip(trimEndChars(choice, '.:;,'), 160), rationale: reason ? clip(trimEndChars(reason, '.'), 200) : '' };
 }
 
-/** The user's constraint sentences in a request. */
-export function constraintSentences(text: string): string[] {
-  return sentences(text, 40).filter((s) => !isQuestion(s) && CONSTRAINT_CUES.test(s));
-}
-
 export function errorLine(text: string): string {
   return clip(firstLine(text) || squash(text), 200) || 'an error without a message';
 }
 
-export function extract(messages: readonly AgentMessage[]): Extraction {
+/**
+ * A tool target as the same file or command however it was written: a path
+ * relative to `cwd` or absolute under it, with or without `./`.
+ */
+export function sameTarget(target: string | undefined, cwd: string | undefined): string {
+  if (target === undefined) return '';
+  let t = target.trim();
+  const base = cwd ? cwd.replace(/\/+$/, '') + '/' : '';
+  if (base.length > 1 && t.startsWith(base)) t = t.slice(base.length);
+  while (t.startsWith('./')) t = t.slice(2);
+  return t;
+}
+
+export interface ExtractOptions {
+  /** The session's working directory: paths under it count as the same as their relative form. */
+  cwd?: string;
+}
+
+export function extract(messages: readonly AgentMessage[], options: ExtractOptions = {}): Extraction {
   const x: Extraction = { turns: [], constraints: [], decisions: [], problems: [], filesModified: [], embedded: [], pending: [], messageCount: messages.length };
   const byId = new Map<string, Call>();
   const allCalls: Call[] = [];
@@ -140,7 +157,7 @@ export function extract(messages: readonly AgentMessage[]): Extraction {
   // Unresolved failures by what would resolve them (tool family + target): each is resolved at most once.
   const failures = new Map<string, Problem[]>();
   const familyKey = (tool: string, target: string | undefined) =>
-    `${MODIFYING_TOOLS.has(tool) ? 'modify' : SHELL_TOOLS.has(tool) ? 'shell' : tool}\u0000${target ?? ''}`;
+    `${MODIFYING_TOOLS.has(tool) ? 'modify' : SHELL_TOOLS.has(tool) ? 'shell' : tool}\u0000${sameTarget(target, options.cwd)}`;
   const fail = (key: string, p: Problem) => {
     x.problems.push(p);
     const list = failures.get(key);
@@ -153,8 +170,8 @@ export function extract(messages: readonly AgentMessage[]): Extraction {
     for (const p of list) p.resolved = true;
     failures.delete(key);
   };
-  const open = (request: string | null): Turn => {
-    const t: Turn = { request, calls: [], userRuns: [], answer: null, lastStop: 'none' };
+  const open = (request: string | null, requestIndex = -1): Turn => {
+    const t: Turn = { request, requestIndex, calls: [], userRuns: [], answer: null, lastStop: 'none' };
     x.turns.push(t);
     return t;
   };
@@ -165,7 +182,7 @@ export function extract(messages: readonly AgentMessage[]): Extraction {
       case 'user': {
         const text = textOfContent(m.content);
         if (!text.trim()) break;
-        turn = open(text.length > 20_000 ? text.slice(0, 20_000) : text);
+        turn = open(text.length > 20_000 ? text.slice(0, 20_000) : text, index);
         x.constraints.push(...constraintSentences(turn.request!).map((s) => clip(s, 240)));
         break;
       }
@@ -181,6 +198,7 @@ export function extract(messages: readonly AgentMessage[]): Extraction {
             error: lines.length ? clip(lines[lines.length - 1], 200) : `exit code ${m.exitCode}`,
             resolved: false,
             order: order++,
+            messageIndex: index,
           });
         } else if (!m.cancelled) {
           // A command that now succeeds resolves its earlier failures.
@@ -207,17 +225,17 @@ export function extract(messages: readonly AgentMessage[]): Extraction {
             allCalls.push(call);
             if (typeof b.id === 'string') byId.set(b.id, call);
             const path = argString(b.arguments, PATH_ARGS);
-            if (path && MODIFYING_TOOLS.has(tool)) x.filesModified.push(path);
+            if (path && MODIFYING_TOOLS.has(tool)) x.filesModified.push(sameTarget(path, options.cwd));
           } else if (b.type === 'text' && typeof b.text === 'string') {
             for (const s of sentences(b.text, 60)) {
               const d = decisionOf(s);
-              if (d) x.decisions.push(d);
+              if (d) x.decisions.push({ ...d, messageIndex: index });
             }
           }
         }
         turn.lastStop = m.stopReason ?? 'stop';
         if (m.stopReason === 'error') {
-          const problem: Problem = { what: 'The model request failed', error: m.errorMessage ? errorLine(m.errorMessage) : 'no error message', resolved: false, order: order++ };
+          const problem: Problem = { what: 'The model request failed', error: m.errorMessage ? errorLine(m.errorMessage) : 'no error message', resolved: false, order: order++, messageIndex: index };
           x.problems.push(problem);
           modelErrors.push({ problem, index });
         } else if (m.stopReason !== 'aborted') {
@@ -236,7 +254,7 @@ export function extract(messages: readonly AgentMessage[]): Extraction {
         const key = familyKey(call.tool, call.target);
         if (m.isError) {
           const what = `${code(call.block.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} failed`;
-          fail(key, { what, error: errorLine(text), resolved: false, order: call.order });
+          fail(key, { what, error: errorLine(text), resolved: false, order: call.order, messageIndex: index });
         } else {
           // A later success on the same target resolves earlier failures there (an edit after a failed edit, a command that now passes).
           succeed(key);

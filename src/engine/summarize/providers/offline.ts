@@ -1,8 +1,12 @@
 import { emptySummary, formatSummary, parseSummary, type ParsedSummary } from '../parseSummary';
 import { BRANCH_SUMMARY_PREAMBLE, TURN_PREFIX_HEADINGS } from '../prompts';
 import { throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
-import { callPath, extract, isModifying, isShell, type Call, type Decision, type Extraction, type Turn } from '../offline/extract';
+import { callPath, extract, isModifying, isShell, sameTarget, type Call, type Decision, type Extraction, type Turn } from '../offline/extract';
 import { backticked, clip, code, isQuestion, latest, sentences, squash, trimEndChars, unique } from '../offline/text';
+import { isConstraintSentence, isSocial, onlyConstraints } from '../retention/userText';
+import { normalizeText } from '../retention/normalize';
+import { focusOf, pick, type Focus } from '../offline/instructions';
+import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
 import { stripPinned } from '../../compaction/pins';
 import { FALLBACK_MODEL_INFO } from './models';
 
@@ -14,8 +18,8 @@ import { FALLBACK_MODEL_INFO } from './models';
  * commands and error messages that still matter, and the pinned entries.
  * Bounded: at most SUMMARY_MAX_TOKENS (about 4 characters a token) however
  * long the span. The same request always gives byte-identical text. Custom
- * instructions cannot steer it and are ignored. It calls no model, so its
- * result carries no usage.
+ * instructions steer what it keeps when it must cut (see offline/instructions.ts).
+ * It calls no model, so its result carries no usage.
  */
 
 export interface OfflineSummarizerOptions {
@@ -31,18 +35,10 @@ export const SUMMARY_MAX_TOKENS = 1500;
 // ---------------------------------------------------------------------------
 // Turns into checkpoint items
 
-const CONSTRAINT_WORDS = /\b(?:must|never|always|don't|do not|prefer|avoid|make sure)\b/i;
-
-/** A message that only states constraints ("Prefer X. Always Y."): it goes to Constraints, not to Goal or Done. */
-function onlyConstraints(request: string): boolean {
-  const all = sentences(request, 20);
-  return all.length > 0 && all.every((s) => CONSTRAINT_WORDS.test(s));
-}
-
 /** A request as an objective: its sentences minus the constraint ones (those go to Constraints). */
 function objective(request: string, max: number): string {
   const all = sentences(request, 20);
-  const constraintFree = all.filter((s) => !CONSTRAINT_WORDS.test(s));
+  const constraintFree = all.filter((s) => !isConstraintSentence(s));
   const chosen = (constraintFree.length ? constraintFree : all).slice(0, 2).join(' ');
   return clip(chosen || squash(request), max);
 }
@@ -50,12 +46,6 @@ function objective(request: string, max: number): string {
 function requestIsQuestion(request: string): boolean {
   const s = sentences(request, 20);
   return s.length > 0 && s.every((x) => isQuestion(x));
-}
-
-/** Thanks, acknowledgements and sign-offs: not objectives. */
-function isSocial(request: string): boolean {
-  const t = squash(request);
-  return t.length < 30 && /^(?:thanks|thank you|thx|ok|okay|great|cool|nice|perfect|good|yes|no|sure|bye)\b/i.test(t);
 }
 
 /** Joins sentences, marking the boundary of those (list items, lines) that had no end punctuation. */
@@ -74,10 +64,13 @@ function isPlaceholder(item: string): boolean {
   return t.startsWith('(') && t.endsWith(')') && t.length < 60;
 }
 
-/** Filler that carries no fact ("Done.", "Sure!", "Here it is:"). */
+/** Offers and pleasantries around an answer ("Let me know if you need anything else!"). */
+const PADDING = /^(?:let me know|feel free|hope (?:this|that) helps|happy to help|glad to help|if you (?:need|want|have|'d like)|is there anything|anything else|here (?:it is|you go|is what)|sure|of course|certainly|great question|no problem)\b/i;
+
+/** Filler that carries no fact ("Done.", "Sure!", "Here it is:", "Let me know if you need anything else!"). */
 function isFiller(sentence: string): boolean {
-  const words = sentence.split(' ').length;
-  return words <= 3 && !/[0-9`/]/.test(sentence);
+  if (/[0-9`/]/.test(sentence)) return false;
+  return sentence.split(' ').length <= 3 || PADDING.test(sentence);
 }
 
 /** The facts of an answer: its sentences without filler, sentences with numbers, names or paths first when it must be cut. */
@@ -112,8 +105,14 @@ function shortOutput(text: string | undefined): string | null {
 }
 
 /** What a turn's tool work came to: files changed, commands run with their short results. */
-function turnOutcome(turn: Turn, maxRuns: number): string {
-  const changed = unique(turn.calls.filter((c) => isModifying(c.tool) && c.result && !c.result.isError).map((c) => callPath(c)).filter((p): p is string => !!p));
+function turnOutcome(turn: Turn, maxRuns: number, cwd?: string): string {
+  const changed = unique(
+    turn.calls
+      .filter((c) => isModifying(c.tool) && c.result && !c.result.isError)
+      .map((c) => callPath(c))
+      .filter((p): p is string => !!p)
+      .map((p) => sameTarget(p, cwd)),
+  );
   // One entry per command, with its latest result (a re-run after a fix replaces the earlier one).
   const runs = new Map<string, string>();
   const run = (command: string, text: string) => {
@@ -137,8 +136,8 @@ function turnOutcome(turn: Turn, maxRuns: number): string {
   return parts.join('; ');
 }
 
-function doneItem(turn: Turn, itemMax: number): string {
-  const outcome = turnOutcome(turn, 2);
+function doneItem(turn: Turn, itemMax: number, cwd: string | undefined): string {
+  const outcome = turnOutcome(turn, 2, cwd);
   const facts = turn.answer ? answerFacts(turn.answer, Math.max(80, itemMax - 160)) : '';
   const req = turn.request;
   let head: string;
@@ -177,14 +176,14 @@ function shrink(caps: Caps): Caps {
   const half = (n: number) => Math.max(1, Math.floor(n / 2));
   return {
     goal: Math.max(2, half(caps.goal)),
-    constraints: Math.max(3, half(caps.constraints)),
+    constraints: Math.max(6, half(caps.constraints)),
     done: half(caps.done),
     inProgress: Math.max(2, half(caps.inProgress)),
     blocked: Math.max(2, half(caps.blocked)),
     decisions: half(caps.decisions),
     nextSteps: Math.max(2, half(caps.nextSteps)),
     files: Math.max(5, half(caps.files)),
-    commands: half(caps.commands),
+    commands: Math.max(RECENT_IDENTIFIERS, half(caps.commands)),
     errors: Math.max(2, half(caps.errors)),
     item: Math.max(120, Math.floor(caps.item * 0.7)),
   };
@@ -195,10 +194,26 @@ const LABELS = {
   modified: 'Modified files:',
   commands: 'Recent commands:',
   error: 'Unresolved error:',
+  recentFiles: 'Files the last turns used:',
+  paths: 'Paths:',
+  allCommands: 'Commands:',
+  earlierErrors: 'Errors seen (fixed or not):',
 } as const;
 /** Items older Arbor versions wrote that are noise now (incidental names, every read, every command). */
-const DROPPED_LABELS = ['Names mentioned:', 'Files read:', 'Commands run:'];
+const DROPPED_LABELS = ['Names mentioned:', 'Files read:', 'Commands run:', LABELS.recentFiles, LABELS.paths, LABELS.allCommands, LABELS.earlierErrors];
+/** Older versions listed every error seen under this label (and in Blocked): history, not an open problem. */
 const OLD_ERROR_LABEL = 'Error seen:';
+
+/** The file paths a text names: backticked values and bare words that look like paths (`src/a.ts`, `CHANGELOG.md`). */
+export function pathsIn(text: string): string[] {
+  const out = new Set<string>();
+  for (const v of backticked(text)) if (/[./]/.test(v) && !/\s/.test(v)) out.add(v);
+  for (const raw of text.split(/\s+/)) {
+    const w = raw.replace(/^[("'`[<]+|[)"'`\]>,;:.!?]+$/g, '');
+    if (w.length >= 3 && w.length <= 200 && /^[\w@~./-]+$/.test(w) && (/\/[\w.-]/.test(w) || /^[\w-]+\.[A-Za-z][\w]{0,7}$/.test(w)) && !/^\d/.test(w)) out.add(w);
+  }
+  return [...out];
+}
 
 interface Earlier {
   summary: ParsedSummary;
@@ -227,10 +242,15 @@ function readEarlier(texts: readonly string[]): Earlier {
     }
     const real = (items: string[]) => items.filter((i) => !isPlaceholder(i));
     into.goal.push(...real(prev.goal));
-    into.constraints.push(...real(prev.constraints));
+    // Older versions wrote the compaction's instructions as a constraint: they were never the user's rule.
+    into.constraints.push(...real(prev.constraints).filter((c) => !c.startsWith('Summary focus requested')));
     into.done.push(...real(prev.done));
     into.inProgress.push(...real(prev.inProgress));
-    into.blocked.push(...real(prev.blocked).filter((b) => !/\(resolved\b/i.test(b)));
+    // An older checkpoint listed every failure in Blocked (and under "Error seen"): one whose file its own Done
+    // shows as edited or written afterwards was fixed by a retry.
+    const legacy = prev.criticalContext.some((i) => i.startsWith(OLD_ERROR_LABEL));
+    const doneFiles = legacy ? new Set(prev.done.filter((d) => /^(?:edited|wrote|changed|created)\b/i.test(d)).flatMap(pathsIn)) : new Set<string>();
+    into.blocked.push(...real(prev.blocked).filter((b) => !/\(resolved\b/i.test(b) && !pathsIn(b).some((f) => doneFiles.has(f))));
     into.decisions.push(...prev.decisions);
     into.nextSteps.push(...real(prev.nextSteps));
     for (const u of prev.unknownSections) if (!into.unknownSections.some((v) => v.heading === u.heading)) into.unknownSections.push(u);
@@ -238,7 +258,7 @@ function readEarlier(texts: readonly string[]): Earlier {
     for (const item of prev.criticalContext) {
       if (item.startsWith(LABELS.modified) || item.startsWith("Modified files")) modified.push(...backticked(item));
       else if (item.startsWith(LABELS.error)) errors.push(item.slice(LABELS.error.length).trim());
-      else if (item.startsWith(OLD_ERROR_LABEL)) errors.push(item.slice(OLD_ERROR_LABEL.length).trim());
+      else if (item.startsWith(OLD_ERROR_LABEL)) continue;
       else if (item.startsWith(LABELS.commands) || DROPPED_LABELS.some((l) => item.startsWith(l))) continue;
       else other.push(item);
     }
@@ -249,26 +269,58 @@ function readEarlier(texts: readonly string[]): Earlier {
   return { summary: into, openRequest, modified, errors, other };
 }
 
-/** True when a text names (in backticks) a target that later work used successfully. */
-function resolvedBy(item: string, x: Extraction): boolean {
-  const names = backticked(item);
-  if (!names.length) return false;
-  return x.turns.some((t) => t.calls.some((c) => c.result && !c.result.isError && c.target !== undefined && names.includes(c.target)));
+/** True when a text names (in backticks, or a bare path) a target that later work used successfully. */
+function resolvedBy(item: string, x: Extraction, cwd: string | undefined): boolean {
+  const names = new Set([...backticked(item), ...pathsIn(item)].map((n) => sameTarget(n, cwd)));
+  if (!names.size) return false;
+  return x.turns.some((t) => t.calls.some((c) => c.result && !c.result.isError && c.target !== undefined && names.has(sameTarget(c.target, cwd))));
+}
+
+/** A key under which two items say the same ("Read docs/a.md." and "Read `docs/a.md`"). */
+function sameSaying(item: string): string {
+  return trimEndChars(normalizeText(item), '.;:!');
+}
+
+/**
+ * Items without repeats: an exact repeat (case, quotes, end punctuation aside)
+ * and an item that is only the head of a later, longer one ("Read docs/a.md"
+ * before "Read docs/a.md: it covers ...") are left out. Linear.
+ */
+function withoutRepeats(items: readonly string[]): string[] {
+  const heads = new Set<string>();
+  for (const i of items) {
+    const k = sameSaying(i);
+    const colon = k.indexOf(': ');
+    if (colon > 0) heads.add(k.slice(0, colon));
+  }
+  const seen = new Set<string>();
+  return items.filter((i) => {
+    const k = sameSaying(i);
+    if (seen.has(k) || (heads.has(k) && !k.includes(': '))) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 interface Parts {
   x: Extraction;
   earlier: Earlier;
   kind: SummaryRequest['kind'];
+  focus: Focus;
+  /** The request of the turn the compaction splits (its start is summarized apart, its rest kept). */
+  openTurnRequest?: string;
+  cwd?: string;
 }
 
 function build(parts: Parts, caps: Caps): string {
-  const { x, earlier, kind } = parts;
+  const { x, earlier, kind, focus, cwd } = parts;
+  // A split turn that opened with thanks asks for nothing.
+  const openTurnRequest = parts.openTurnRequest && !isSocial(parts.openTurnRequest) ? parts.openTurnRequest : undefined;
   const cut = (items: readonly string[]) => items.map((i) => clip(i, caps.item));
   const s = emptySummary();
   const turns = x.turns;
   const lastTurn = turns.length ? turns[turns.length - 1] : null;
-  const lastRequest = [...turns].reverse().find((t) => t.request)?.request ?? null;
+  const lastRequest = [...turns].reverse().find((t) => t.request && !isSocial(t.request))?.request ?? null;
   const lastOpen = !!lastTurn && lastTurn.request !== null && lastTurn.answer === null;
   const unresolved = x.problems.filter((p) => !p.resolved);
 
@@ -282,30 +334,38 @@ function build(parts: Parts, caps: Caps): string {
       if (isLast && lastOpen) goals.push(`Answer the user's question: ${clip(t.request, 200)}`);
       continue;
     }
-    if (!isLast && (isSocial(t.request) || onlyConstraints(t.request) || squash(t.request).length < 12)) continue; // "ok", "thanks", "go on": not objectives
+    if (isSocial(t.request)) continue; // "Thanks, that's all.": never an objective
+    if (!isLast && (onlyConstraints(t.request) || squash(t.request).length < 12)) continue; // "go on", "Prefer X.": not objectives
     goals.push(objective(t.request, isLast ? 300 : 200));
   }
-  const allGoals = unique([...goals, ...earlier.summary.goal], (g) => g.toLowerCase());
-  s.goal = cut(allGoals.slice(0, caps.goal));
+  const allGoals = unique([...goals, ...earlier.summary.goal], sameSaying);
+  s.goal = cut(pick([...allGoals].reverse(), caps.goal, focus).reverse());
   if (allGoals.length > caps.goal) s.goal.push(`(${allGoals.length - caps.goal} earlier objectives, see Done)`);
 
-  s.constraints = cut(latest(unique([...earlier.summary.constraints, ...x.constraints], (c) => c.toLowerCase()), caps.constraints));
+  s.constraints = cut(pick(unique([...earlier.summary.constraints, ...x.constraints], sameSaying), caps.constraints, focus));
 
   // Done: one outcome per finished request (and work of requests the user moved on from).
   const finishedNow = turns
     .filter((t) => t !== lastTurn || !lastOpen)
     .filter((t) => t.calls.some((c) => c.result) || t.userRuns.length || (t.answer && !(t.request && (isSocial(t.request) || onlyConstraints(t.request)))));
-  const earlierInProgress = earlier.summary.inProgress;
-  const carriedDone = [...earlier.summary.done, ...(turns.some((t) => t.answer) ? earlierInProgress : [])];
-  const doneAll = unique([...carriedDone, ...finishedNow.map((t) => doneItem(t, caps.item))]);
-  s.done = cut(latest(doneAll, caps.done));
+  // An earlier "in progress" item whose file a Done item (then or now) shows as written is finished.
+  const writtenFiles = new Set(
+    [...earlier.summary.done.filter((d) => /^(?:edited|wrote|changed|created)\b|\(changed /i.test(d)).flatMap(pathsIn), ...x.filesModified].map((f) => sameTarget(f, cwd)),
+  );
+  const finishedEarlier = (item: string) => pathsIn(item).some((f) => writtenFiles.has(sameTarget(f, cwd)));
+  const movedOn = turns.some((t) => t.answer);
+  const earlierInProgress = earlier.summary.inProgress.filter((i) => movedOn || !finishedEarlier(i));
+  const carriedDone = [...earlier.summary.done, ...earlier.summary.inProgress.filter((i) => movedOn || finishedEarlier(i))];
+  const doneAll = withoutRepeats([...carriedDone, ...finishedNow.map((t) => doneItem(t, caps.item, cwd))]);
+  s.done = cut(pick(doneAll, caps.done, focus));
   if (doneAll.length > caps.done) s.done.unshift(`${doneAll.length - caps.done} earlier ${doneAll.length - caps.done === 1 ? 'step' : 'steps'} completed (not listed)`);
 
   // In progress: the open request and its calls without results.
-  const inProgress: string[] = turns.some((t) => t.answer) ? [] : [...earlierInProgress];
+  const inProgress: string[] = movedOn ? [] : [...earlierInProgress];
+  if (openTurnRequest) inProgress.push(`Working on: ${clip(openTurnRequest, 240)} (this turn continues in the kept messages)`);
   if (lastOpen && lastTurn) {
     let item = `Working on: ${clip(lastTurn.request!, 240)}`;
-    const outcome = turnOutcome(lastTurn, 2);
+    const outcome = turnOutcome(lastTurn, 2, cwd);
     if (lastTurn.lastStop === 'aborted') item += ' (interrupted by the user)';
     else if (lastTurn.lastStop === 'length') item += ' (the last answer was cut off)';
     else if (lastTurn.lastStop === 'error') item += ' (the last model request failed)';
@@ -318,18 +378,19 @@ function build(parts: Parts, caps: Caps): string {
 
   // Blocked: failures nothing later resolved.
   const blocked = [
-    ...earlier.summary.blocked.filter((b) => !resolvedBy(b, x)),
+    ...earlier.summary.blocked.filter((b) => !resolvedBy(b, x, cwd)),
     ...unresolved.map((p) => `${p.what}: ${p.error}`),
   ];
-  s.blocked = cut(latest(unique(blocked), caps.blocked));
+  s.blocked = cut(pick(unique(blocked), caps.blocked, focus));
 
-  s.decisions = latest(unique([...earlier.summary.decisions, ...x.decisions], (d: Decision) => d.title.toLowerCase()), caps.decisions).map((d) => ({
+  s.decisions = pick(unique([...earlier.summary.decisions, ...x.decisions], (d: Decision) => d.title.toLowerCase()), caps.decisions, focus, (d) => `${d.title} ${d.rationale}`).map((d) => ({
     title: clip(d.title, Math.min(caps.item, 160)),
     rationale: clip(d.rationale, caps.item),
   }));
 
   // Next steps: from the last open request, then what is still broken.
   const steps: string[] = [];
+  if (openTurnRequest) steps.push(`Finish the current turn's request: ${clip(openTurnRequest, 240)}`);
   if (lastOpen && lastTurn) steps.push(`Finish the open request: ${clip(lastTurn.request!, 240)}`);
   for (const c of x.pending) steps.push(`Get the result of ${pendingItem(c).replace(' (started, no result yet)', '')}`);
   for (const p of latest(unresolved, 3)) steps.push(`Fix: ${p.what} (${clip(p.error, 120)})`);
@@ -346,26 +407,40 @@ function build(parts: Parts, caps: Caps): string {
       const shown = latest(modified, caps.files);
       cc.push(`${LABELS.modified} ${shown.map(code).join(', ')}${modified.length > shown.length ? ` (and ${modified.length - shown.length} earlier ones, all in <modified-files>)` : ''}`);
     }
-    const commands = unique(
-      turns.slice(-2).flatMap((t) => [...t.calls.filter((c) => isShell(c.tool) && c.target).map((c) => c.target!), ...t.userRuns.map((r) => r.command)]).map((c) => clip(c, 120)),
-    );
+    const commands = unique(recentCommands(turns).map((c) => clip(c, 120)));
     if (commands.length) cc.push(`${LABELS.commands} ${latest(commands, caps.commands).map(code).join('; ')}`);
-    const carriedErrors = earlier.errors.filter((e) => !resolvedBy(e, x));
-    for (const e of latest(unique([...carriedErrors, ...unresolved.map((p) => p.error)]), caps.errors)) cc.push(`${LABELS.error} ${e}`);
+    const modifiedNow = new Set(modified.map((f) => sameTarget(f, cwd)));
+    const used = unique(recentPaths(turns, cwd).filter((f) => !modifiedNow.has(f)));
+    if (used.length && !focus.keepPaths) cc.push(`${LABELS.recentFiles} ${latest(used, RECENT_IDENTIFIERS).map(code).join(', ')}`);
+    const carriedErrors = earlier.errors.filter((e) => !resolvedBy(e, x, cwd));
+    for (const e of latest(unique([...carriedErrors, ...unresolved.map((p) => p.error)]), Math.max(caps.errors, RECENT_ERRORS))) cc.push(`${LABELS.error} ${e}`);
+    // Asked for in the instructions ("keep exact paths", "keep the commands", "keep the errors").
+    if (focus.keepPaths) {
+      const all = unique(turns.flatMap((t) => t.calls.map((c) => callPath(c)).filter((f): f is string => !!f).map((f) => sameTarget(f, cwd))));
+      if (all.length) cc.push(`${LABELS.paths} ${latest(all, caps.files).map(code).join(', ')}`);
+    }
+    if (focus.keepCommands) {
+      const all = unique(turns.flatMap((t) => [...t.calls.filter((c) => isShell(c.tool) && c.target).map((c) => c.target!), ...t.userRuns.map((r) => r.command)]).map((c) => clip(c, 120)));
+      if (all.length) cc.push(`${LABELS.allCommands} ${latest(all, caps.files).map(code).join('; ')}`);
+    }
+    if (focus.keepErrors) {
+      const all = unique(x.problems.filter((p) => p.resolved).map((p) => `${p.what}: ${p.error}`));
+      if (all.length) cc.push(`${LABELS.earlierErrors} ${latest(all, caps.errors).join('; ')}`);
+    }
     s.criticalContext = cut(cc);
   }
   s.unknownSections = earlier.summary.unknownSections;
   return formatSummary(s, { criticalContext: kind !== 'branch', fileLists: false });
 }
 
-function buildTurnPrefix(x: Extraction, caps: Caps): string {
+function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefined): string {
   const out: string[] = [TURN_PREFIX_HEADINGS.request];
   const first = x.turns.find((t) => t.request);
   out.push(first ? clip(first.request!, caps.item) : '(the request is not part of this excerpt)');
   out.push('', TURN_PREFIX_HEADINGS.progress);
   const progress: string[] = [];
   for (const t of x.turns) {
-    const outcome = turnOutcome(t, 3);
+    const outcome = turnOutcome(t, 3, cwd);
     if (outcome) progress.push(`- [x] ${clip(outcome.charAt(0).toUpperCase() + outcome.slice(1), caps.item)}`);
   }
   const reads = unique(x.turns.flatMap((t) => t.calls.filter((c) => c.tool === 'read' && c.result && !c.result.isError).map((c) => callPath(c) ?? '')).filter(Boolean));
@@ -375,6 +450,9 @@ function buildTurnPrefix(x: Extraction, caps: Caps): string {
   out.push(...(progress.length ? progress : ['(none)']));
   out.push('', TURN_PREFIX_HEADINGS.needed);
   const needed: string[] = [];
+  for (const c of latest(x.constraints, caps.constraints)) needed.push(`- Constraint: ${c}`);
+  const commands = unique(recentCommands(x.turns).map((c) => clip(c, 120)));
+  if (commands.length) needed.push(`- ${LABELS.commands} ${latest(commands, RECENT_IDENTIFIERS).map(code).join('; ')}`);
   if (x.filesModified.length) needed.push(`- ${LABELS.modified} ${latest(x.filesModified, caps.files).map(code).join(', ')}`);
   for (const d of latest(x.decisions, 3)) needed.push(`- Decided: ${clip(d.title, caps.item)}${d.rationale ? ` (${clip(d.rationale, 160)})` : ''}`);
   out.push(...(needed.length ? needed : ['(none)']));
@@ -383,16 +461,17 @@ function buildTurnPrefix(x: Extraction, caps: Caps): string {
 
 /** The offline summary text for a request (pure and deterministic). */
 export function offlineSummaryText(request: SummaryRequest): string {
-  const x = extract(request.messages);
+  const x = extract(request.messages, { cwd: request.cwd });
+  const focus = focusOf(request.customInstructions);
   const pinned = request.kind === 'history' || request.kind === 'update' ? request.pinned?.trim() ?? '' : '';
   const budgetChars = Math.min(Math.max(1, request.maxOutputTokens), SUMMARY_MAX_TOKENS) * 4 - (pinned ? pinned.length + 2 : 0);
   const render = (caps: Caps) => {
-    if (request.kind === 'turnPrefix') return buildTurnPrefix(x, caps);
+    if (request.kind === 'turnPrefix') return buildTurnPrefix(x, caps, request.cwd);
     const earlierTexts = [...x.embedded, ...(request.kind === 'update' && request.previousSummary ? [request.previousSummary] : [])];
     const earlier = readEarlier(earlierTexts);
     // The span continues a turn the previous checkpoint split: that turn's request is the one being worked on.
     if (earlier.openRequest && x.turns.length && x.turns[0].request === null) x.turns[0].request = earlier.openRequest;
-    return build({ x, earlier, kind: request.kind }, caps);
+    return build({ x, earlier, kind: request.kind, focus, openTurnRequest: request.openTurnRequest, cwd: request.cwd }, caps);
   };
   let caps = FULL_CAPS;
   let text = render(caps);

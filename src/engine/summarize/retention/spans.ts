@@ -1,0 +1,98 @@
+import type { CompactionPlan } from '../../compaction/planCompaction';
+import type { BranchPlan } from '../../branch/planBranch';
+import { collectBranchEntries, prepareBranchMessages } from '../../branch/planBranch';
+import { Projection } from '../../context/projection';
+import { collectPins } from '../../compaction/pins';
+import { createFileOps, addMessageFileOps, addDetailsFileOps, fileLists } from '../../compaction/fileOps';
+import { estimatorByName } from '../../tokens/estimators';
+import { ArborUsageError } from '../../session/diagnostics';
+import type { SessionIndex } from '../../session/sessionIndex';
+import type { FactSource, SpanMessage } from './facts';
+
+/**
+ * What a summary summarized, as a FactSource: for a compaction being
+ * proposed, for a branch summary being proposed, and for a compaction or
+ * branch summary entry already in a file (one Pi wrote, say).
+ */
+
+function positionsSpan(p: Projection, positions: readonly number[]): SpanMessage[] {
+  const out: SpanMessage[] = [];
+  for (const pos of positions) {
+    const entryId = p.index.record(p.entries[pos]).id;
+    for (const message of p.messages(pos)) if (message.role !== 'system') out.push({ entryId, message });
+  }
+  return out;
+}
+
+export function compactionSource(plan: CompactionPlan): FactSource {
+  const p = plan.projection;
+  return {
+    messages: positionsSpan(p, plan.summarizePositions),
+    turnPrefix: positionsSpan(p, plan.turnPrefixPositions),
+    pinned: plan.pinned,
+    previousSummary: plan.previousSummary !== null ? { text: plan.previousSummary, entryId: plan.previousCompactionId } : null,
+    modifiedFiles: plan.modifiedFiles,
+    cwd: p.index.header.cwd,
+  };
+}
+
+export function branchSource(index: SessionIndex, plan: BranchPlan): FactSource {
+  return {
+    messages: plan.prepared.map((m) => ({ entryId: index.record(m.entryIndex).id, message: m.message })),
+    modifiedFiles: plan.modifiedFiles,
+    cwd: index.header.cwd,
+    identifiers: false,
+  };
+}
+
+/** The span a compaction entry in the file summarized: after the previous checkpoint up to its first kept entry. */
+function entryCompactionSource(index: SessionIndex, i: number): FactSource {
+  const e = index.entryOfType(i, 'compaction');
+  const parent = index.parentIndex(i);
+  if (parent < 0 || !e) return { messages: [], cwd: index.header.cwd };
+  const p = new Projection(index, parent);
+  const start = p.hasCompaction ? 1 : 0;
+  let kept = p.entries.findIndex((x, pos) => pos >= start && index.record(x).id === e.firstKeptEntryId);
+  if (kept < 0) kept = p.entries.length;
+  const positions: number[] = [];
+  for (let pos = start; pos < kept; pos++) positions.push(pos);
+  const messages = positionsSpan(p, positions);
+  const ops = createFileOps();
+  for (const m of messages) addMessageFileOps(m.message, ops);
+  let previousSummary: FactSource['previousSummary'] = null;
+  if (p.hasCompaction) {
+    const prev = index.entryOfType(p.entries[0], 'compaction');
+    addDetailsFileOps(prev?.details, ops);
+    if (typeof prev?.summary === 'string') previousSummary = { text: prev.summary, entryId: index.record(p.entries[0]).id };
+  }
+  const keptIndex = kept < p.entries.length ? p.entries[kept] : parent;
+  return {
+    messages,
+    pinned: collectPins(p, keptIndex),
+    previousSummary,
+    modifiedFiles: fileLists(ops).modifiedFiles,
+    cwd: index.header.cwd,
+  };
+}
+
+function entryBranchSource(index: SessionIndex, i: number): FactSource {
+  const e = index.entryOfType(i, 'branch_summary');
+  const from = index.indexOf(String(e?.fromId ?? ''));
+  const parent = index.parentIndex(i);
+  const collected = from >= 0 ? collectBranchEntries(index, from, parent >= 0 ? parent : i).entryIndexes : [];
+  const prepared = prepareBranchMessages(index, collected, 0, estimatorByName('chars'));
+  return {
+    messages: prepared.messages.map((m) => ({ entryId: index.record(m.entryIndex).id, message: m.message })),
+    modifiedFiles: fileLists(prepared.fileOps).modifiedFiles,
+    cwd: index.header.cwd,
+    identifiers: false,
+  };
+}
+
+/** The span of a compaction or branch summary entry already in the file. */
+export function entrySource(index: SessionIndex, entryIndex: number): FactSource {
+  const type = index.record(entryIndex).type;
+  if (type === 'compaction') return entryCompactionSource(index, entryIndex);
+  if (type === 'branch_summary') return entryBranchSource(index, entryIndex);
+  throw new ArborUsageError(`entry "${index.record(entryIndex).id}" is a ${type}, not a compaction or branch summary`);
+}
