@@ -64,11 +64,13 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
           installed,
           live: live.kind === 'bridge' ? live.state : null,
           piWithoutBridge: live.kind === 'unbridged' ? live.processes.map((x) => ({ pid: x.pid, cwd: x.cwd })) : [],
+          unanswered: live.kind === 'unanswered' ? { pid: live.entry.pid, error: live.error } : null,
         });
         return 0;
       }
       io.out(`bridge: ${installText(installed)}`);
       if (live.kind === 'bridge') io.out(`live Pi holds ${file}: ${describeState(live.state)}`);
+      else if (live.kind === 'unanswered') io.out(`Pi (pid ${live.entry.pid}) holds ${file} with the bridge but did not answer: ${shortField(live.error, 200)}`);
       else if (live.kind === 'unbridged') io.out(`Pi without the bridge runs in ${shortField(live.processes[0].cwd, 200)} (pid ${live.processes.map((x) => x.pid).join(', ')}): Arbor will not write to ${file} while it runs (install the bridge and restart Pi, or quit Pi)`);
       else io.out(`no running Pi holds ${file}: Arbor writes to the file`);
       return 0;

@@ -1,5 +1,6 @@
 import { ArborUsageError } from '../session/diagnostics';
 import { findLivePi } from './findLivePi';
+import { BridgeError } from './client';
 import type { PiProcess } from './piProcesses';
 import type { PiState } from './protocol';
 import type { RegistryEntry } from './registry';
@@ -50,5 +51,8 @@ export async function resolveWriteRoute(file: string, options: WriteRouteOptions
   const live = await findLivePi(file, { agentDir: options.agentDir, cwd: options.force ? undefined : options.cwd, signal: options.signal });
   if (live.kind === 'bridge') return { via: 'pi', entry: live.entry, state: live.state, waitMs: options.waitMs };
   if (live.kind === 'unbridged') throw new PiRunningError(file, live.processes);
+  if (live.kind === 'unanswered') {
+    throw new BridgeError('unreachable', `Pi (pid ${live.entry.pid}) holds ${file} with Arbor's bridge but did not answer (${live.error}); nothing was written. Try again; if Pi is hung, quit it.`);
+  }
   return options.force ? { via: 'file', forced: true } : { via: 'file' };
 }

@@ -243,7 +243,7 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     assert.match(unbridged.stdout, /^bridge: not installed \(arbor pi-bridge install puts it in .*arbor-bridge\.js\)$/m);
     assert.match(unbridged.stdout, new RegExp(`^Pi without the bridge runs in .* \\(pid ${w.pi!.pid}\\): Arbor will not write to`, 'm'));
     const uj = JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout);
-    assert.deepEqual(Object.keys(uj).sort(), ['installed', 'live', 'piWithoutBridge']);
+    assert.deepEqual(Object.keys(uj).sort(), ['installed', 'live', 'piWithoutBridge', 'unanswered']);
     assert.equal(uj.live, null);
     assert.deepEqual(uj.piWithoutBridge.map((x: { pid: number }) => x.pid), [w.pi!.pid]);
     await w.pi!.stop();
