@@ -3,6 +3,7 @@ import { SettingsError } from '../engine/settings/piSettings';
 import { StaleSessionError } from '../engine/session/writer';
 import { processIo, sanitizedIo, type Io } from './output';
 import { commands } from './commands';
+import { configureIncompleteLineWait, DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../engine/session/incompleteLine';
 import { redact, redactKnownSecrets, rememberEnvironmentSecrets } from '../engine/secrets/redact';
 
 const HELP = `arbor: Pi coding-agent sessions as trees: inspect, plan, compact, navigate
@@ -27,6 +28,8 @@ usage:
   arbor export FILE [--leaf ID] [--format md|html] [--out PATH]   (stdout by default)
 
 The token estimator defaults to tokenizer (o200k, gpt-tokenizer's counts); chars is Pi's chars/4 estimate.
+Environment: ARBOR_INCOMPLETE_LINE_QUIET_SECONDS (default 2): how long a half-written last line must stay unchanged
+before Arbor, appending, takes it for a dead writer's.
 Exit codes: 0 success, 2 bad input (the message names the file and line), 1 anything else.`;
 
 /** Runs one CLI invocation and returns its exit code. */
@@ -35,6 +38,13 @@ export async function runCli(argv: string[], rawIo: Io = processIo): Promise<num
   // then every line goes through the one sanitizer (nothing reaches the terminal raw).
   rememberEnvironmentSecrets(process.env);
   const io = sanitizedIo({ out: (t) => rawIo.out(redactKnownSecrets(t)), err: (t) => rawIo.err(redact(t)), ready: rawIo.ready });
+  const quiet = process.env.ARBOR_INCOMPLETE_LINE_QUIET_SECONDS;
+  const quietMs = quiet === undefined || quiet === '' ? DEFAULT_INCOMPLETE_LINE_QUIET_MS : quietMsFromSeconds(quiet);
+  if (quietMs === undefined) {
+    io.err(`arbor: ARBOR_INCOMPLETE_LINE_QUIET_SECONDS must be a number of seconds (0 to 3600), not ${JSON.stringify(quiet)}`);
+    return 2;
+  }
+  configureIncompleteLineWait({ quietMs });
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(HELP);

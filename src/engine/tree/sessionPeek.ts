@@ -1,5 +1,6 @@
 import { contentText } from './entryPreview';
 import { oneLine } from './oneLine';
+import { checkEntryObject } from '../session/parseLine';
 import { isRecord } from '../session/jsonObject';
 import { openRegularFile } from '../session/sessionFile';
 
@@ -82,14 +83,15 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
       const o = parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
       if (!o) return;
       if (k === 0 && o.type === 'session') {
-        peek.id = String(o.id ?? '');
-        peek.cwd = String(o.cwd ?? '');
+        peek.id = typeof o.id === 'string' ? o.id : '';
+        peek.cwd = typeof o.cwd === 'string' ? o.cwd : '';
         peek.startedMs = timeOf(o);
         return;
       }
       if (o.type === 'session_info' && typeof o.name === 'string' && o.name.trim()) peek.name = oneLine(o.name, TITLE_MAX);
       const m = isRecord(o.message) ? o.message : undefined;
-      if (!peek.firstUserMessage && o.type === 'message' && m?.role === 'user') {
+      // A user message whose shape is wrong (see entryShape.ts) gives no title.
+      if (!peek.firstUserMessage && o.type === 'message' && m?.role === 'user' && checkEntryObject(o, 2).ok) {
         peek.firstUserMessage = oneLine(contentText(m.content), TITLE_MAX) || undefined;
       }
       peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
