@@ -1,7 +1,7 @@
-import * as fs from 'node:fs';
 import { contentText } from '../tree/entryPreview';
 import { isRecord } from '../session/jsonObject';
 import { checkEntryObject } from '../session/parseLine';
+import { openRegularFile } from '../session/sessionFile';
 import { oneLine } from '../tree/oneLine';
 import { MAX_PARSED_ENTRY_BYTES } from '../session/entryLimits';
 
@@ -128,7 +128,7 @@ export async function searchSession(file: string, options: SearchOptions): Promi
   if (!query) return result;
   const needle = jsonNeedle(query);
   const chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
-  const fh = await fs.promises.open(file, 'r');
+  const fh = await openRegularFile(file);
   try {
     const { size } = await fh.stat();
     const buf = Buffer.alloc(chunkBytes);

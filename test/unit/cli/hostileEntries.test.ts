@@ -46,12 +46,17 @@ function nested(depth: number, leaf: unknown, array: boolean): unknown {
   return v;
 }
 
-/** The hostile values put in place of a field. */
-const hostileValueArb: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom<unknown>({ toString: 1 }, { valueOf: 1 }, { toString: {}, valueOf: [] }, { toJSON: 1 }, [], [1, 'x'], 7, -0.5, true, null, '', 'text'),
-  fc.constantFrom(300, 5000).map((d) => nested(d, { toString: 1 }, false)),
-  fc.constantFrom(300, 5000).map((d) => nested(d, 1, true)),
+/** The hostile values put in place of a field; deep ones are described (built in the property: fast-check could not print them). */
+type Hostile = { plain: unknown } | { depth: number; array: boolean };
+
+const hostileValueArb: fc.Arbitrary<Hostile> = fc.oneof(
+  fc.constantFrom<unknown>({ toString: 1 }, { valueOf: 1 }, { toString: {}, valueOf: [] }, { toJSON: 1 }, [], [1, 'x'], 7, -0.5, true, null, '', 'text').map((plain) => ({ plain })),
+  fc.record({ depth: fc.constantFrom(300, 5000), array: fc.boolean() }),
 );
+
+function hostileValue(h: Hostile): unknown {
+  return 'plain' in h ? structuredClone(h.plain) : nested(h.depth, h.array ? 1 : { toString: 1 }, h.array);
+}
 
 /** Every path to a value in a JSON value (keys and indexes), the value itself excluded. */
 function pathsOf(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
@@ -60,7 +65,7 @@ function pathsOf(value: unknown, prefix: (string | number)[] = [], out: (string 
   return out;
 }
 
-interface Mutation { line: number; pathPick: number; value: unknown; addField: boolean }
+interface Mutation { line: number; pathPick: number; value: Hostile; addField: boolean }
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.record({ line: fc.integer({ min: 1, max: BASE_LINES.length - 1 }), pathPick: fc.nat(), value: hostileValueArb, addField: fc.boolean() });
 
@@ -74,7 +79,7 @@ function mutatedText(mutations: readonly Mutation[]): string {
     let holder: any = entry;
     for (const k of p.slice(0, -1)) holder = holder[k];
     const key = m.addField && !Array.isArray(holder) ? (['toString', 'valueOf', 'content', 'text', 'summary', 'usage'] as const)[m.pathPick % 6] : p[p.length - 1];
-    holder[key] = m.value;
+    holder[key] = hostileValue(m.value);
   }
   return entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
 }

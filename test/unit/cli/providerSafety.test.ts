@@ -150,12 +150,13 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
         assertNoKey(`${p.name} ${form}: compact stdout`, ok.stdout, key);
         assertNoKey(`${p.name} ${form}: compact stderr`, ok.stderr, key);
         assertNoKey(`${p.name} ${form}: the session file`, await fsp.readFile(file, 'utf8'), key);
-        const before = await fsp.readFile(file);
+        const fresh = await tempCopy('03-tree');
+        const before = await fsp.readFile(fresh);
         server.script({ type: 'status', status: 401, message: `bad key ${keyEcho(key, form)}` });
-        const failed = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], env);
+        const failed = await arbor(['compact', fresh, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], env);
         assert.equal(failed.code, 1, failed.stderr);
         assertNoKey(`${p.name} ${form}: failure output`, failed.stdout + failed.stderr, key);
-        assert.deepEqual(await fsp.readFile(file), before);
+        assert.deepEqual(await fsp.readFile(fresh), before);
       }
     });
   }
