@@ -40,12 +40,6 @@ const COMMANDS: readonly (readonly string[])[] = [
   ['export', '--format', 'html'],
 ];
 
-function nested(depth: number, leaf: unknown, array: boolean): unknown {
-  let v = leaf;
-  for (let k = 0; k < depth; k++) v = array ? [v] : { a: v };
-  return v;
-}
-
 /** The hostile values put in place of a field; deep ones are described (built in the property: fast-check could not print them). */
 type Hostile = { plain: unknown } | { depth: number; array: boolean };
 
@@ -54,8 +48,11 @@ const hostileValueArb: fc.Arbitrary<Hostile> = fc.oneof(
   fc.record({ depth: fc.constantFrom(300, 5000), array: fc.boolean() }),
 );
 
-function hostileValue(h: Hostile): unknown {
-  return 'plain' in h ? structuredClone(h.plain) : nested(h.depth, h.array ? 1 : { toString: 1 }, h.array);
+/** A hostile value's JSON text (deep ones built as text: JSON.stringify itself overflows on them). */
+function hostileJson(h: Hostile): string {
+  if ('plain' in h) return JSON.stringify(h.plain);
+  const [open, close, leaf] = h.array ? ['[', ']', '1'] : ['{"a":', '}', '{"toString":1}'];
+  return open.repeat(h.depth) + leaf + close.repeat(h.depth);
 }
 
 /** Every path to a value in a JSON value (keys and indexes), the value itself excluded. */
@@ -65,6 +62,8 @@ function pathsOf(value: unknown, prefix: (string | number)[] = [], out: (string 
   return out;
 }
 
+const BASE_PATHS = BASE_LINES.map((l) => pathsOf(JSON.parse(l)).filter((p) => !(p.length === 1 && (p[0] === 'type' || p[0] === 'id'))));
+
 interface Mutation { line: number; pathPick: number; value: Hostile; addField: boolean }
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.record({ line: fc.integer({ min: 1, max: BASE_LINES.length - 1 }), pathPick: fc.nat(), value: hostileValueArb, addField: fc.boolean() });
@@ -72,16 +71,21 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.record({ line: fc.integer({ min: 
 /** The base session with each mutation applied: a field's value replaced (or a new field with a known name added). */
 function mutatedText(mutations: readonly Mutation[]): string {
   const entries = BASE_LINES.map((l) => JSON.parse(l) as Record<string, unknown>);
+  const texts: string[] = [];
   for (const m of mutations) {
     const entry = entries[m.line];
-    const paths = pathsOf(entry).filter((p) => !(p.length === 1 && (p[0] === 'type' || p[0] === 'id')));
+    // Paths of the entry as in the base file (an earlier mutation may have put a deep value there: not walked).
+    const paths = BASE_PATHS[m.line];
     const p = paths[m.pathPick % paths.length];
     let holder: any = entry;
-    for (const k of p.slice(0, -1)) holder = holder[k];
+    for (const k of p.slice(0, -1)) if (typeof holder === 'object' && holder !== null) holder = holder[k];
+    if (typeof holder !== 'object' || holder === null) continue;
     const key = m.addField && !Array.isArray(holder) ? (['toString', 'valueOf', 'content', 'text', 'summary', 'usage'] as const)[m.pathPick % 6] : p[p.length - 1];
-    holder[key] = hostileValue(m.value);
+    // A marker, replaced by the value's text once the entry is written.
+    holder[key] = `\u0000hostile${texts.length}`;
+    texts.push(hostileJson(m.value));
   }
-  return entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  return entries.map((e) => JSON.stringify(e).replace(/"\\u0000hostile(\d+)"/g, (_, k: string) => texts[Number(k)])).join('\n') + '\n';
 }
 
 interface Outcome { code: number; out: string; err: string }

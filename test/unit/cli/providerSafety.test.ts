@@ -161,6 +161,24 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
     });
   }
 
+  for (const p of providers) {
+    it(`${p.name}: a usage of 1e308 tokens is not written as null (the usage field is left out); --deadline 2147484 s does not fire at once`, async () => {
+      server.setFallback({ type: 'text', text: '## Goal\n- Keep the parser fast', usage: { input: 1e308, output: 1e308, cacheRead: 1e308, cacheWrite: 1e308 } });
+      const file = await tempCopy('03-tree');
+      for (const deadline of ['2147484', '1e12']) {
+        const copy = await tempCopy('03-tree');
+        const r = await arbor(['compact', copy, '--provider', p.name, '--base-url', p.baseURL(server), '--deadline', deadline, '--keep-recent-tokens', '1000'], { [p.keyVariable]: 'sk-usage-test-key-0000' });
+        assert.equal(r.code, 0, `--deadline ${deadline}: ${r.stderr}`);
+      }
+      const r = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], { [p.keyVariable]: 'sk-usage-test-key-0000' });
+      assert.equal(r.code, 0, r.stderr);
+      const text = await fsp.readFile(file, 'utf8');
+      assert.ok(!text.includes('null,') || !/"usage":\{[^}]*null/.test(text), 'no null in a usage');
+      const compaction = text.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'compaction').pop();
+      assert.equal(compaction.usage, undefined);
+    });
+  }
+
   it('an invalid OPENAI_BASE_URL / ANTHROPIC_BASE_URL is exit 2 naming the variable, before any request', async () => {
     const file = await tempCopy('03-tree');
     for (const [provider, variable] of [['openai', 'OPENAI_BASE_URL'], ['anthropic', 'ANTHROPIC_BASE_URL']] as const) {
