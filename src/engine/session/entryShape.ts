@@ -55,9 +55,10 @@ const TYPE_FIELDS: Readonly<Record<string, Fields>> = {
 
 /** Why a parsed entry object cannot be used, or undefined when its shape is right. `type` was checked to be a string. */
 export function entryShapeProblem(entry: Record<string, unknown>): string | undefined {
-  if (entry.timestamp !== undefined && typeof entry.timestamp !== 'string') return 'its "timestamp" is not a string';
   const type = entry.type as string;
   const fields = Object.prototype.hasOwnProperty.call(TYPE_FIELDS, type) ? TYPE_FIELDS[type] : undefined;
+  // An unknown type's fields are kept as read (its wrapper trusts only a string id, parent and timestamp).
+  if (fields && entry.timestamp !== undefined && typeof entry.timestamp !== 'string') return '"timestamp" is not a string';
   const problem = fields && (fieldsProblem(entry, fields, '') ?? (type === 'message' ? messageProblem(entry.message as Record<string, unknown>, 'message.') : undefined));
   return problem ?? oddValueProblem(entry);
 }
