@@ -101,6 +101,8 @@ export function overviewText(specs: readonly CommandSpec[]): string {
     '',
     '`arbor COMMAND --help` shows a command\'s options and an example; `arbor --version` the version.',
     'Tokens are counted with --estimator tokenizer (o200k, the default) or chars (Pi\'s chars/4 estimate).',
+    'Environment: ARBOR_INCOMPLETE_LINE_QUIET_SECONDS (default 2): how long a half-written last line must stay',
+    'unchanged before Arbor, appending, takes it for a dead writer\'s.',
     'compact, navigate and label write through a running Pi that has Arbor\'s bridge ("via": "pi"); while a Pi',
     'without the bridge runs in the session\'s folder they write nothing and exit 3 (--force writes anyway).',
     'Exit codes: 0 success, 2 bad input (the message names the file and line), 3 a running Pi without the bridge',

@@ -7,6 +7,7 @@ import { processIo, sanitizedIo, type Io } from './output';
 import { commands } from './commands';
 import { helpText, overviewText, wantsHelp } from './commandSpec';
 import { arborVersion } from './version';
+import { configureIncompleteLineWait, DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../engine/session/incompleteLine';
 import { redact, redactKnownSecrets, rememberEnvironmentSecrets } from '../engine/secrets/redact';
 
 /** Runs one CLI invocation and returns its exit code. */
@@ -15,6 +16,13 @@ export async function runCli(argv: string[], rawIo: Io = processIo): Promise<num
   // then every line goes through the one sanitizer (nothing reaches the terminal raw).
   rememberEnvironmentSecrets(process.env);
   const io = sanitizedIo({ out: (t) => rawIo.out(redactKnownSecrets(t)), err: (t) => rawIo.err(redact(t)), ready: rawIo.ready });
+  const quiet = process.env.ARBOR_INCOMPLETE_LINE_QUIET_SECONDS;
+  const quietMs = quiet === undefined || quiet === '' ? DEFAULT_INCOMPLETE_LINE_QUIET_MS : quietMsFromSeconds(quiet);
+  if (quietMs === undefined) {
+    io.err(`arbor: ARBOR_INCOMPLETE_LINE_QUIET_SECONDS must be a number of seconds (0 to 3600), not ${JSON.stringify(quiet)}`);
+    return 2;
+  }
+  configureIncompleteLineWait({ quietMs });
   const [name, ...rest] = argv;
   const overview = () => overviewText([...commands.values()].map((c) => c.spec));
   if (name === '--version' || name === '-V') {

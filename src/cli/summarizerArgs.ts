@@ -36,6 +36,11 @@ export function summarizerFrom(flags: Flags, env: NodeJS.ProcessEnv = process.en
   const baseURL = stringFlag(flags, 'base-url');
   const problem = baseURL === undefined ? undefined : baseURLProblem(baseURL);
   if (problem) throw new ArborUsageError(`--base-url ${problem}`);
+  // Without --base-url the provider's variable is used: checked the same way, before any request.
+  const variable = provider === 'openai' ? 'OPENAI_BASE_URL' : provider === 'anthropic' ? 'ANTHROPIC_BASE_URL' : undefined;
+  const fromEnv = baseURL === undefined && variable ? env[variable] : undefined;
+  const envProblem = fromEnv ? baseURLProblem(fromEnv.replace(/\/+$/, '')) : undefined;
+  if (envProblem) throw new ArborUsageError(`${variable} ${envProblem}`);
   const deadlineMs = secondsToMs(positiveFlag(flags, 'deadline'));
   const maxAnswerChars = positiveFlag(flags, 'max-answer-chars');
   return createSummarizer({ provider: provider as SummarizerProvider, model: stringFlag(flags, 'model') ?? env.ARBOR_MODEL, baseURL, deadlineMs, maxAnswerChars, env });

@@ -29,6 +29,7 @@ import { continueInPiCommand } from './commands/continueInPi';
 import { registerFileCommands } from './files/fileCommands';
 import { RAW_SCHEME, ReadOnlyFileSystem } from './readOnlyFiles';
 import { PanelFollower } from './panelFollow';
+import { configureIncompleteLineWait } from '../engine/session/incompleteLine';
 import { registerTreeCommands } from './tree/treeCommands';
 import { LivePiService } from './livePi/livePiService';
 import { watchLivePi } from './livePi/livePiWiring';
@@ -150,8 +151,10 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   let preload = preloadTokenizerSoon(1500);
   context.subscriptions.push({ dispose: () => preload.dispose() });
 
+  configureIncompleteLineWait({ quietMs: readConfig().incompleteLineQuietMs });
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('arbor.incompleteLineQuietSeconds')) configureIncompleteLineWait({ quietMs: readConfig().incompleteLineQuietMs });
       if (e.affectsConfiguration('arbor.sessionDir') || e.affectsConfiguration('arbor.piAgentDir')) void store.refreshList();
       else if (e.affectsConfiguration('arbor.tokenEstimator')) {
         preload.dispose();

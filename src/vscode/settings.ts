@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { EstimatorName } from '../engine/tokens/estimators';
 import { resolveContextWindowSource, type ResolvedContextWindow } from '../engine/summarize/providers/models';
 import { readPiModelWindows, type PiModelWindows } from '../engine/settings/piModels';
+import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../engine/session/incompleteLine';
 
 /**
  * Arbor's own settings (`arbor.*`). Pi's settings files
@@ -28,6 +29,8 @@ export interface ArborConfig {
   autoCompact: boolean;
   autoCompactIdleSeconds: number;
   liveWriteSeconds: number;
+  /** See DEFAULT_INCOMPLETE_LINE_QUIET_MS (engine/session/incompleteLine.ts). */
+  incompleteLineQuietMs: number;
   piAgentDir: string;
   sessionDir: string;
   piPath: string;
@@ -64,6 +67,7 @@ export function readConfig(): ArborConfig {
     autoCompact: c.get<boolean>('autoCompact', false),
     autoCompactIdleSeconds: positive(c.get<number>('autoCompactIdleSeconds', 30), 30),
     liveWriteSeconds: positive(c.get<number>('liveWriteSeconds', 10), 10),
+    incompleteLineQuietMs: quietMsFromSeconds(c.get<number>('incompleteLineQuietSeconds')) ?? DEFAULT_INCOMPLETE_LINE_QUIET_MS,
     piAgentDir: resolveFolderSetting(userValue(c, 'piAgentDir', '')),
     sessionDir: resolveFolderSetting(userValue(c, 'sessionDir', '')),
     piPath: userValue(c, 'piPath', 'pi').trim() || 'pi',

@@ -101,38 +101,65 @@ function attr(value: string): string {
 
 function cutText(text: string, max: number, id: string): string {
   if (text.length <= max) return text;
-  let end = max;
+  const note = (more: number) => `\n[pinned text cut here: ${more} more characters; the whole text is entry ${id}]`;
+  // The note is counted in `max` (its length is bounded: the id is at most ATTR_MAX_CHARS in the tag, and here too).
+  let end = Math.max(0, max - note(text.length).length);
   const c = text.charCodeAt(end - 1);
   if (c >= 0xd800 && c <= 0xdbff) end--;
-  return `${text.slice(0, end)}\n[pinned text cut here: ${text.length - end} more characters; the whole text is entry ${id}]`;
+  return `${text.slice(0, end)}${note(text.length - end)}`;
+}
+
+/** At most this many characters in the note naming the pinned entries left out (ids beyond it are counted, not listed). */
+export const PINNED_NOTE_MAX_CHARS = 400;
+/** The whole Pinned part is at most this long: its heading, the tagged entries (PINNED_TOTAL_MAX_CHARS in all) and the note. */
+export const PINNED_BLOCK_MAX_CHARS = PINNED_HEADING.length + 1 + PINNED_TOTAL_MAX_CHARS + 1 + PINNED_NOTE_MAX_CHARS;
+/** Below this much room left, no further pin is written (it is named in the note). */
+const PIN_MIN_ROOM = 200;
+
+/** The note naming the pins left out: ids while they fit in PINNED_NOTE_MAX_CHARS, then how many more. */
+function leftOutNote(ids: readonly string[]): string {
+  const n = ids.length;
+  const head = `(${n} older pinned ${n === 1 ? 'entry' : 'entries'} not shown, over the pinned-text limit: `;
+  const tail = (more: number) => (more ? ` and ${more} more)` : ')');
+  let listed = '';
+  let k = 0;
+  for (; k < n; k++) {
+    const next = `${listed}${k ? ', ' : ''}${attr(ids[k])}`;
+    if (head.length + next.length + tail(n - k - 1).length > PINNED_NOTE_MAX_CHARS) break;
+    listed = next;
+  }
+  return `${head}${listed}${tail(n - k)}`;
 }
 
 /**
  * The "Pinned" part of Critical Context: a heading, then each pinned entry
  * verbatim inside `<pinned>` tags. Bounded: each text at most
- * PIN_TEXT_MAX_CHARS, all together at most PINNED_TOTAL_MAX_CHARS, with a
- * visible note for what was cut or left out. Empty string without pins.
+ * PIN_TEXT_MAX_CHARS, all together (tags and cut notes included) at most
+ * PINNED_TOTAL_MAX_CHARS, with a visible note (at most PINNED_NOTE_MAX_CHARS)
+ * for what was left out: the whole part is at most PINNED_BLOCK_MAX_CHARS
+ * whatever the number of pins. Empty string without pins.
  */
 export function formatPinnedBlock(pins: readonly PinnedEntry[]): string {
   if (!pins.length) return '';
-  const parts: string[] = [PINNED_HEADING];
   let used = 0;
   const left: string[] = [];
   // The newest pins are kept first when not all fit; they are written oldest first.
   const kept: string[] = [];
   for (let k = pins.length - 1; k >= 0; k--) {
     const pin = pins[k];
-    const room = Math.min(PIN_TEXT_MAX_CHARS, PINNED_TOTAL_MAX_CHARS - used);
-    if (room < 200) {
-      left.unshift(pin.id);
+    const open = `${OPEN_TAG} id="${attr(pin.id)}" kind="${attr(pin.kind)}" label="${attr(pin.label)}">\n`;
+    const frame = open.length + 1 + CLOSE_TAG.length + 1; // the tags, and the line break joining it to the next part
+    const room = Math.min(PIN_TEXT_MAX_CHARS, PINNED_TOTAL_MAX_CHARS - used - frame);
+    if (room < PIN_MIN_ROOM) {
+      left.push(pin.id);
       continue;
     }
-    const text = cutText(pin.text.trim(), room, pin.id);
-    used += text.length;
-    kept.unshift(`${OPEN_TAG} id="${attr(pin.id)}" kind="${attr(pin.kind)}" label="${attr(pin.label)}">\n${text}\n${CLOSE_TAG}`);
+    const text = cutText(pin.text.trim(), room, attr(pin.id));
+    used += text.length + frame;
+    kept.push(`${open}${text}\n${CLOSE_TAG}`);
   }
-  parts.push(...kept);
-  if (left.length) parts.push(`(${left.length} older pinned ${left.length === 1 ? 'entry' : 'entries'} not shown, over the pinned-text limit: ${left.join(', ')})`);
+  const parts: string[] = [PINNED_HEADING, ...kept.reverse()];
+  if (left.length) parts.push(leftOutNote(left.reverse()));
   return parts.join('\n');
 }
 

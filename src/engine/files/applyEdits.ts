@@ -4,7 +4,8 @@ import type { TextReplacement } from './types';
 /**
  * Replays one successful edit call the way Pi's edit tool applies it, with
  * exact matching only: a leading BOM is kept aside, the line ending is the
- * one of the first line break, text is compared with LF line ends, every
+ * one of the first line break, text is compared with LF line ends (a lone
+ * CR is a line end too, as in Pi: it comes out as the file's ending), every
  * oldText must occur exactly once in the original content, the matches must
  * not overlap, they are all replaced at once, and the result must differ.
  * Pi also falls back to a fuzzy match (quotes, dashes, trailing spaces); an
@@ -13,7 +14,8 @@ import type { TextReplacement } from './types';
  */
 export type ReplayResult = { ok: true; text: string } | { ok: false; reason: string };
 
-const toLf = (s: string): string => s.split('\r\n').join('\n');
+/** Pi's normalizeToLF: CRLF, then any lone CR, become LF (in the content, oldText and newText alike). */
+const toLf = (s: string): string => s.replace(/\r\n?/g, '\n');
 
 export function replayEdits(content: string, edits: readonly TextReplacement[]): ReplayResult {
   const bom = content.startsWith('\uFEFF') ? '\uFEFF' : '';

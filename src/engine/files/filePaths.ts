@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 
 /**
- * Where a tool's `path` argument points, resolved like Pi does: a leading
- * "@" is dropped, "~" is the user's home (which the session does not name,
+ * Where a tool's `path` argument points, resolved like Pi does: no-break
+ * and other Unicode spaces read as a space, a leading "@" is dropped, "~" is the user's home (which the session does not name,
  * so such paths stay as written and count as outside the working directory),
  * relative paths are joined to the session's cwd. Windows-style cwds use
  * Windows path rules.
@@ -18,9 +18,14 @@ export function pathApi(cwd: string): typeof path.posix {
   return /^[a-zA-Z]:[\\/]/.test(cwd) || cwd.startsWith('\\\\') ? path.win32 : path.posix;
 }
 
+/** The spaces Pi's tools read as an ordinary space in a path (path-utils normalizeUnicodeSpaces). */
+const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+
 export function resolveToolPath(raw: string, cwd: string): ResolvedPath {
   const api = pathApi(cwd);
-  const p = raw.startsWith('@') ? raw.slice(1) : raw;
+  // As Pi: odd spaces become spaces first, then a leading "@" is dropped. A backslash stays a character of the name on POSIX.
+  const spaced = raw.replace(UNICODE_SPACES, ' ');
+  const p = spaced.startsWith('@') ? spaced.slice(1) : spaced;
   if (p === '~' || p.startsWith('~/')) return { absPath: p, path: p, insideCwd: false };
   const absPath = api.resolve(cwd || api.sep, p);
   return { absPath, ...relativeTo(absPath, cwd) };

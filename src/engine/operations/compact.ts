@@ -9,7 +9,7 @@ import { Projection } from '../context/projection';
 import { currentSystemMessage, projectedSystemMessages } from '../context/systemMessage';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { buildSummaryRequest, mergeSplitTurnSummary } from '../summarize/prompts';
-import { addOptionalUsage, type Summarizer } from '../summarize/summarizer';
+import { addOptionalUsage, recordableUsage, type Summarizer } from '../summarize/summarizer';
 import { redactKnownSecrets } from '../secrets/redact';
 import { StaleSessionError } from '../session/writeErrors';
 import { ensurePinned, formatPinnedBlock, stripPinned } from '../compaction/pins';
@@ -227,7 +227,8 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
     tokensBefore,
   };
   if (proposal.details !== undefined) entry.details = proposal.details;
-  if (proposal.usage !== undefined) entry.usage = proposal.usage;
+  const usage = recordableUsage(proposal.usage);
+  if (usage !== undefined) entry.usage = usage;
   if (proposal.fromHook) entry.fromHook = true;
   if (system) entry.systemMessage = { ...system, timestamp: now.getTime() };
   if (options.route?.via === 'pi') {

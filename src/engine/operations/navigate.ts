@@ -8,7 +8,7 @@ import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { buildSummaryRequest, withBranchPreamble } from '../summarize/prompts';
 import { resolveSettings, type SettingsOverrides } from './sessionSettings';
 import type { HookBus } from '../hooks/hookBus';
-import type { Summarizer } from '../summarize/summarizer';
+import { recordableUsage, type Summarizer } from '../summarize/summarizer';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { BranchSummaryEntry, SessionEntry, Usage } from '../session/types';
 import { redactKnownSecrets } from '../secrets/redact';
@@ -178,7 +178,8 @@ export async function applyNavigation(proposal: NavigationProposal, options: App
   if (proposal.summary) {
     const e: NewEntry = { type: 'branch_summary', id: firstId, summary: redactKnownSecrets(options.summary ?? proposal.summary.text), fromId: proposal.oldLeafId ?? '' };
     if (proposal.summary.details !== undefined) e.details = proposal.summary.details;
-    if (proposal.summary.usage !== undefined) e.usage = proposal.summary.usage;
+    const usage = recordableUsage(proposal.summary.usage);
+    if (usage !== undefined) e.usage = usage;
     if (proposal.summary.fromHook) e.fromHook = true;
     entries.push(e);
   } else {

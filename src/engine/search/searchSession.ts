@@ -1,6 +1,7 @@
-import * as fs from 'node:fs';
 import { contentText } from '../tree/entryPreview';
 import { isRecord } from '../session/jsonObject';
+import { checkEntryObject } from '../session/parseLine';
+import { openRegularFile } from '../session/sessionFile';
 import { oneLine } from '../tree/oneLine';
 import { MAX_PARSED_ENTRY_BYTES } from '../session/entryLimits';
 
@@ -127,7 +128,7 @@ export async function searchSession(file: string, options: SearchOptions): Promi
   if (!query) return result;
   const needle = jsonNeedle(query);
   const chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
-  const fh = await fs.promises.open(file, 'r');
+  const fh = await openRegularFile(file);
   try {
     const { size } = await fh.stat();
     const buf = Buffer.alloc(chunkBytes);
@@ -146,11 +147,14 @@ export async function searchSession(file: string, options: SearchOptions): Promi
       } catch {
         return true;
       }
-      if (!isRecord(e) || typeof e.id !== 'string') return true;
-      for (const t of searchableTexts(e)) {
+      // The checks every reader makes (a value of the wrong type or depth: the entry is not searched).
+      const checked = checkEntryObject(e, 2);
+      if (!checked.ok) return true;
+      const entry = checked.value;
+      for (const t of searchableTexts(entry)) {
         const at = t.text.toLowerCase().indexOf(query);
         if (at < 0) continue;
-        options.onHit({ file, entryId: t.entryId ?? e.id, line: lineNo, field: t.field, snippet: snippetAround(t.text, at) });
+        options.onHit({ file, entryId: t.entryId ?? entry.id as string, line: lineNo, field: t.field, snippet: snippetAround(t.text, at) });
         if (++result.hits >= maxHits) {
           result.complete = false;
           return false;

@@ -5,13 +5,15 @@
  * every text that leaves Arbor (a session entry, a CLI line, a log line, a
  * notification, the panel) goes through one of:
  * - `redactKnownSecrets`: removes every form of every known key (raw, URL
- *   encoded, and base64/base64url at any byte alignment, which covers the key
- *   inside `Bearer …`, `user:key`, `key:` and any longer encoded header). Used
- *   on text written into a session: it never touches text that is no key.
+ *   encoded, hex, and base64/base64url at any byte alignment, which covers the
+ *   key inside `Bearer …`, `user:key`, `key:` and any longer encoded header),
+ *   in any ASCII case, with separators between its characters, and any run of
+ *   12 or more of a form's consecutive characters. Used on text written into
+ *   a session: it never touches text that holds no such run.
  * - `redact`: the same plus anything shaped like a credential (Bearer/Basic
  *   tokens, api-key fields, `sk-…` keys) that a provider or proxy may echo.
  *   Used on what is shown or printed.
- * Linear in the text: a fixed set of literal replacements and simple patterns.
+ * Linear in the text: one rolling-hash pass per run length, and simple patterns.
  */
 
 export const REDACTED = '[redacted]';
@@ -46,12 +48,19 @@ function base64Cores(bytes: Buffer): string[] {
 
 const formsCache = new Map<string, string[]>();
 
-/** Every form of `secret` that must not appear anywhere: raw, URL-encoded, base64 and base64url (any alignment, so inside `Bearer …`, `user:key`, `key:`). */
+/**
+ * Every form of `secret` that must not appear anywhere: raw, URL-encoded
+ * (encodeURIComponent, and every byte as %XX), hex, base64 and base64url (any
+ * alignment, so inside `Bearer …`, `user:key`, `key:`). Matching ignores
+ * ASCII case and separators between characters (see redactKnownSecrets).
+ */
 export function secretForms(secret: string): string[] {
   const cached = formsCache.get(secret);
   if (cached) return cached;
-  const forms = new Set<string>([secret, encodeURIComponent(secret)]);
-  for (const core of base64Cores(Buffer.from(secret, 'utf8'))) {
+  const bytes = Buffer.from(secret, 'utf8');
+  const hex = bytes.toString('hex');
+  const forms = new Set<string>([secret, encodeURIComponent(secret), hex, hex.replace(/../g, '%$&')]);
+  for (const core of base64Cores(bytes)) {
     forms.add(core);
     forms.add(encodeURIComponent(core));
   }
@@ -71,13 +80,134 @@ function secretsOf(extra: readonly (string | undefined | null)[]): string[] {
   return [...all].sort((a, b) => b.length - a.length);
 }
 
-/** `text` with every form of every remembered key (and of `extra`) replaced by [redacted]; nothing else changes. */
-export function redactKnownSecrets(text: string, extra: readonly (string | undefined | null)[] = []): string {
-  let out = text;
-  for (const secret of secretsOf(extra)) {
-    for (const form of secretForms(secret)) if (out.includes(form)) out = out.split(form).join(REDACTED);
+/** A run of this many consecutive characters of a key's form (or the whole form, if shorter) is redacted. */
+export const SECRET_RUN_CHARS = 12;
+
+/**
+ * Characters a provider may put between a key's characters without changing
+ * what it reveals: whitespace and line breaks, zero-width and invisible
+ * formatting characters, the soft hyphen.
+ */
+function isSeparator(c: number): boolean {
+  return (
+    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0xad || c === 0x180e || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200f) || (c >= 0x2028 && c <= 0x202f) || (c >= 0x205f && c <= 0x2064) || c === 0x3000 || c === 0xfeff
+  );
+}
+
+function fold(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c + 32 : c;
+}
+
+/** `text` without separators, ASCII letters in lower case, and where each kept character was. */
+function skeleton(text: string): { codes: Uint16Array; at: Int32Array; length: number } {
+  const codes = new Uint16Array(text.length);
+  const at = new Int32Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isSeparator(c)) continue;
+    codes[n] = fold(c);
+    at[n++] = i;
   }
-  return out;
+  return { codes, at, length: n };
+}
+
+const HASH_BASE = 0x01000193;
+
+/** The runs to look for, by length: a hash of each run, and the runs themselves to confirm a hit. */
+type RunTable = Map<number, Map<number, Uint16Array[]>>;
+
+const tableCache = new Map<string, RunTable>();
+
+function runTable(secrets: readonly string[]): RunTable {
+  const cacheKey = secrets.join('\u0000');
+  const cached = tableCache.get(cacheKey);
+  if (cached) return cached;
+  const table: RunTable = new Map();
+  for (const secret of secrets) {
+    for (const form of secretForms(secret)) {
+      const s = skeleton(form);
+      const len = Math.min(SECRET_RUN_CHARS, s.length);
+      if (len < MIN_SECRET_LENGTH) continue;
+      let byHash = table.get(len);
+      if (!byHash) table.set(len, (byHash = new Map()));
+      for (let i = 0; i + len <= s.length; i++) {
+        const run = s.codes.slice(i, i + len);
+        const h = hashOf(run, 0, len);
+        const list = byHash.get(h);
+        if (!list) byHash.set(h, [run]);
+        else if (!list.some((r) => sameRun(r, run, 0))) list.push(run);
+      }
+    }
+  }
+  if (tableCache.size > 16) tableCache.clear();
+  tableCache.set(cacheKey, table);
+  return table;
+}
+
+function hashOf(codes: Uint16Array, from: number, len: number): number {
+  let h = 0;
+  for (let k = 0; k < len; k++) h = (Math.imul(h, HASH_BASE) + codes[from + k]) | 0;
+  return h;
+}
+
+function sameRun(run: Uint16Array, codes: Uint16Array, from: number): boolean {
+  for (let k = 0; k < run.length; k++) if (run[k] !== codes[from + k]) return false;
+  return true;
+}
+
+/**
+ * The [start, end) spans of `text` that hold a run of a key's form: found on
+ * the skeleton (no separators, one case) with a rolling hash, one pass per
+ * run length (one for keys of 12 characters or more). Linear in the text.
+ */
+function secretSpans(text: string, secrets: readonly string[]): [number, number][] {
+  if (!secrets.length || text.length < MIN_SECRET_LENGTH) return [];
+  const table = runTable(secrets);
+  const sk = skeleton(text);
+  const marks: [number, number][] = [];
+  for (const [len, byHash] of table) {
+    if (sk.length < len) continue;
+    let pow = 1;
+    for (let k = 1; k < len; k++) pow = Math.imul(pow, HASH_BASE);
+    let h = hashOf(sk.codes, 0, len);
+    for (let i = 0; ; i++) {
+      const list = byHash.get(h);
+      if (list && list.some((r) => sameRun(r, sk.codes, i))) marks.push([sk.at[i], sk.at[i + len - 1] + 1]);
+      if (i + len >= sk.length) break;
+      h = (Math.imul(h - Math.imul(sk.codes[i], pow), HASH_BASE) + sk.codes[i + len]) | 0;
+    }
+  }
+  if (marks.length === 0) return [];
+  marks.sort((a, b) => a[0] - b[0]);
+  const spans: [number, number][] = [];
+  for (const [a, b] of marks) {
+    const last = spans[spans.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else spans.push([a, b]);
+  }
+  return spans;
+}
+
+/**
+ * `text` with every form of every remembered key (and of `extra`) replaced
+ * by [redacted]: raw, upper or mixed case, hex, base64, URL-encoded, with
+ * separators (spaces, zero-width characters, line breaks) between its
+ * characters, and any run of SECRET_RUN_CHARS or more consecutive characters
+ * of one of those forms. Nothing else changes. Linear in the text.
+ */
+export function redactKnownSecrets(text: string, extra: readonly (string | undefined | null)[] = []): string {
+  const spans = secretSpans(text, secretsOf(extra));
+  if (!spans.length) return text;
+  const parts: string[] = [];
+  let from = 0;
+  for (const [a, b] of spans) {
+    parts.push(text.slice(from, a), REDACTED);
+    from = b;
+  }
+  parts.push(text.slice(from));
+  return parts.join('');
 }
 
 const PATTERNS: [RegExp, string][] = [
@@ -98,5 +228,5 @@ export function redact(text: string, extra: readonly (string | undefined | null)
 
 /** True if any form of a remembered key (or of `extra`) is in `text`. */
 export function containsKnownSecret(text: string, extra: readonly (string | undefined | null)[] = []): boolean {
-  return secretsOf(extra).some((s) => secretForms(s).some((f) => text.includes(f)));
+  return secretSpans(text, secretsOf(extra)).length > 0;
 }

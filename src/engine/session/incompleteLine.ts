@@ -4,11 +4,37 @@ import { readAppended } from './tail';
 import { StaleSessionError } from './writeErrors';
 import type { SessionIndex } from './sessionIndex';
 
+/**
+ * How long an incomplete last line must stay unchanged (the file not growing)
+ * before it is taken for a dead writer's: 2 s. A writer can pause mid-line for
+ * far longer than it takes to write one (swapped out, stopped in a debugger, a
+ * busy machine), and a paused writer is not a dead one: tearing its line would
+ * corrupt the session. Hosts set their own with configureIncompleteLineWait
+ * (the CLI from ARBOR_INCOMPLETE_LINE_QUIET_SECONDS, the extension from
+ * `arbor.incompleteLineQuietSeconds`).
+ */
+export const DEFAULT_INCOMPLETE_LINE_QUIET_MS = 2000;
+
+/** The host's quiet window (ms) for writes that do not pass their own. */
+let hostQuietMs = DEFAULT_INCOMPLETE_LINE_QUIET_MS;
+
+/** Sets the quiet window every later append uses unless it passes `quietMs` (seconds from a setting: see quietMsFromSeconds). */
+export function configureIncompleteLineWait(options: { quietMs: number }): void {
+  hostQuietMs = options.quietMs;
+}
+
+/** The quiet window (ms) for a setting in seconds; undefined, empty or not a finite number >= 0 gives the default. At most one hour. */
+export function quietMsFromSeconds(seconds: unknown): number | undefined {
+  const n = typeof seconds === 'string' && seconds.trim() !== '' ? Number(seconds) : seconds;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > 3600) return undefined;
+  return Math.min(n, 3600) * 1000;
+}
+
 export interface IncompleteLineOptions {
   signal?: AbortSignal;
-  /** An incomplete last line that does not change for this long is a dead writer's (ms, default 250; a live writer's halves come ms apart). */
+  /** An incomplete last line that does not change for this long is a dead writer's (ms; default: the host's, DEFAULT_INCOMPLETE_LINE_QUIET_MS unless configured). */
   quietMs?: number;
-  /** Longest wait for a line another process is still writing (ms, default 10 s). */
+  /** Longest wait for a line another process is still writing (ms, default the larger of 10 s and five quiet windows). */
   maxWaitMs?: number;
   /** How often the file's size is looked at while waiting (ms, default 20). */
   pollMs?: number;
@@ -23,14 +49,15 @@ export interface IncompleteLineOptions {
  *   waited for (bounded by `maxWaitMs`) until it ends with its line break;
  *   if it does not, the append is refused (StaleSessionError, nothing
  *   written).
- * - a line that stays unchanged for `quietMs` is a dead writer's: the append
+ * - a line that stays unchanged (the file does not grow) for `quietMs` is a
+ *   dead writer's: the append
  *   goes ahead as before (a line break first, the torn bytes stay on disk).
  * The index is brought up to date with whatever the other writer completed.
  */
 export async function settleIncompleteLine(index: SessionIndex, plannedSize: number, options: IncompleteLineOptions = {}): Promise<void> {
   if (!index.hasIncompleteLine) return;
-  const quietMs = options.quietMs ?? 250;
-  const maxWaitMs = options.maxWaitMs ?? 10_000;
+  const quietMs = options.quietMs ?? hostQuietMs;
+  const maxWaitMs = options.maxWaitMs ?? Math.max(10_000, 5 * quietMs);
   const pollMs = options.pollMs ?? 20;
   const started = performance.now();
   let changing = index.size !== plannedSize;

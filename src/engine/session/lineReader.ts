@@ -1,5 +1,6 @@
 import { closeSync, readSync } from 'node:fs';
 import { checkEntryText } from './parseLine';
+import { headerShapeProblem } from './entryShape';
 import { openRegularFileSync } from './sessionFile';
 import { scanMessageLine } from './lineScanner';
 import { entryMayHoldFileOps, FileOpScanner } from './fileOpHints';
@@ -135,7 +136,11 @@ export function parseHeaderText(file: string, line: number, text: string): Sessi
   if (h.version !== undefined && (typeof h.version !== 'number' || !Number.isInteger(h.version) || h.version < 1)) {
     throw new SessionFormatError(file, line, `session header has an invalid "version": ${JSON.stringify(h.version)}`);
   }
+  const odd = headerShapeProblem(h);
+  if (odd) throw new SessionFormatError(file, line, `session header cannot be read: ${odd}`);
   if (typeof h.id !== 'string') h.id = '';
+  if (typeof h.timestamp !== 'string') h.timestamp = '';
+  if (h.parentSession !== undefined && typeof h.parentSession !== 'string') delete h.parentSession;
   if (typeof h.cwd !== 'string') h.cwd = '';
   return h as SessionHeader;
 }

@@ -1,4 +1,4 @@
-import { checkEntryObject } from './parseLine';
+import { checkEntryObject, shapeCheck } from './parseLine';
 import { entryFromObject, type EntryObject } from './entryKinds';
 import { migrateV1Entries } from './migrate';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
@@ -116,6 +116,11 @@ function readV1Records(
   }
   migrateV1Entries(header.id, values);
   values.forEach((v, i) => {
+    const shape = shapeCheck(v);
+    if (!shape.ok) {
+      diagnostics.push({ file, line: spans[i].line, message: shape.message });
+      return;
+    }
     const entry = entryFromObject(v);
     onEntry?.(records.length, entry);
     records.push(recordFor(entry, buf, spans[i]));

@@ -1,6 +1,7 @@
 import type { Diagnostic } from './diagnostics';
 import { MAX_PARSED_ENTRY_BYTES, oversizedLineMessage } from './entryLimits';
 import type { EntryRecord } from './entryRecord';
+import { entryShapeProblem } from './entryShape';
 import { entryFromObject, entryTypeOf, hasTypeString, type EntryObject } from './entryKinds';
 import { isRecord } from './jsonObject';
 import type { AgentMessage, MessageEntry, SessionEntry } from './types';
@@ -57,10 +58,18 @@ export function checkEntryObject(value: unknown, version: number): ObjectCheck {
   if (e.type === 'message') {
     const m = e.message;
     if (!isRecord(m) || typeof m.role !== 'string') {
-      return { ok: false, message: `message entry "${String(e.id)}" has no "message.role"; line skipped` };
+      return { ok: false, message: `message entry${typeof e.id === 'string' ? ` "${e.id}"` : ''} has no "message.role"; line skipped` };
     }
     if (version < 3 && m.role === 'hookMessage') m.role = 'custom';
   }
+  // A version 1 entry is checked once migrated (its fields are not yet those of version 3): see shapeCheck.
+  return version >= 2 ? shapeCheck(e) : { ok: true, value: e };
+}
+
+/** The entry's shape checked (entryShape.ts): the object itself, or why it cannot be used. */
+export function shapeCheck(e: EntryObject): ObjectCheck {
+  const problem = entryShapeProblem(e);
+  if (problem) return { ok: false, message: `${e.type} entry${typeof e.id === 'string' ? ` "${e.id}"` : ''}: ${problem}; line skipped` };
   return { ok: true, value: e };
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, promises as fsp, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fsp, readSync, statSync, type Stats } from 'node:fs';
 import { ArborUsageError } from './diagnostics';
 
 /**
@@ -77,4 +77,48 @@ export function openRegularFileSync(file: string, mode: OpenMode = 'r'): number 
     throw err;
   }
   return fd;
+}
+
+/** The file is larger than a small text file Arbor reads whole (settings, a lock file) may be. */
+export class FileTooLargeError extends ArborUsageError {
+  constructor(file: string, maxBytes: number) {
+    super(`${file}: is larger than ${maxBytes} bytes, more than Arbor reads of such a file`);
+    this.name = 'FileTooLargeError';
+  }
+}
+
+/** A small text file read whole: only a regular file (never blocks on a FIFO, never reads a device), at most `maxBytes`. */
+export async function readRegularTextFile(file: string, maxBytes: number): Promise<string> {
+  const fh = await openRegularFile(file, 'r');
+  try {
+    const buf = Buffer.alloc(maxBytes + 1);
+    let n = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+      if (n > maxBytes) throw new FileTooLargeError(file, maxBytes);
+    }
+    return buf.toString('utf8', 0, n);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Synchronous readRegularTextFile. */
+export function readRegularTextFileSync(file: string, maxBytes: number): string {
+  const fd = openRegularFileSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(maxBytes + 1);
+    let n = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, buf, n, buf.length - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+      if (n > maxBytes) throw new FileTooLargeError(file, maxBytes);
+    }
+    return buf.toString('utf8', 0, n);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,7 +1,7 @@
 import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { loadSession } from './loadSession';
-import { ArborUsageError } from './diagnostics';
+import { ArborUsageError, formatDiagnostic } from './diagnostics';
 import { statRegularFile } from './sessionFile';
 import { StaleSessionError } from './writeErrors';
 import { withSessionLock } from './writeLock';
@@ -33,6 +33,14 @@ async function upgradeLocked(file: string, target: string, options: { signal?: A
   const index = await loadSession(target, { validation: 'full', signal: options.signal });
   if (index.version >= CURRENT_SESSION_VERSION) {
     return { file, backup: '', fromVersion: index.version, entries: index.entryCount };
+  }
+  if (index.diagnostics.length > 0) {
+    // The new file is written from the entries read: a line that could not be read would be lost.
+    const n = index.diagnostics.length;
+    throw new ArborUsageError(
+      `${file} has ${n} line${n === 1 ? '' : 's'} Arbor cannot read (${formatDiagnostic(index.diagnostics[0])}${n > 1 ? ', …' : ''}); ` +
+        'an upgraded copy would not hold them, so nothing was changed. Fix or remove those lines, then upgrade again.',
+    );
   }
   const header = { ...index.header, version: CURRENT_SESSION_VERSION };
   const lines = [JSON.stringify(header)];

@@ -1,4 +1,8 @@
-import { promises as fsp, readFileSync, realpathSync, unlinkSync } from 'node:fs';
+import { promises as fsp, realpathSync, unlinkSync } from 'node:fs';
+import { readRegularTextFile, readRegularTextFileSync } from './sessionFile';
+
+/** A lock file holds one small JSON object; a larger one is not Arbor's. */
+const LOCK_MAX_BYTES = 64 * 1024;
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -66,7 +70,7 @@ function releaseAllAtExit(): void {
 
 function removeIfOurs(lockPath: string, token: string): void {
   try {
-    if (parseHolder(readFileSync(lockPath, 'utf8'))?.token === token) unlinkSync(lockPath);
+    if (parseHolder(readRegularTextFileSync(lockPath, LOCK_MAX_BYTES))?.token === token) unlinkSync(lockPath);
   } catch {
     // already gone
   }
@@ -99,7 +103,8 @@ async function acquire(file: string, lockPath: string, options: LockOptions): Pr
     if (await tryCreate(lockPath, token)) return token;
     let text: string;
     try {
-      text = await fsp.readFile(lockPath, 'utf8');
+      // A lock file that is a FIFO or a device is refused (NotRegularFileError), never read.
+      text = await readRegularTextFile(lockPath, LOCK_MAX_BYTES);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // released meanwhile: try again at once
       throw err;
@@ -191,7 +196,7 @@ async function breakStale(lockPath: string, staleText: string): Promise<void> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw err;
   }
-  const moved = await fsp.readFile(aside, 'utf8').catch(() => staleText);
+  const moved = await readRegularTextFile(aside, LOCK_MAX_BYTES).catch(() => staleText);
   if (moved !== staleText) await fsp.link(aside, lockPath).catch(() => undefined);
   await fsp.rm(aside, { force: true });
 }

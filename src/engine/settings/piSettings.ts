@@ -1,4 +1,5 @@
-import { promises as fsp } from 'node:fs';
+import { readRegularTextFile } from '../session/sessionFile';
+import { ArborUsageError } from '../session/diagnostics';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -64,12 +65,17 @@ function lineOf(text: string, err: unknown): string {
   return ` (line ${text.slice(0, Number(m[1])).split('\n').length})`;
 }
 
+/** The largest settings file Arbor reads. */
+const SETTINGS_MAX_BYTES = 4 * 1024 * 1024;
+
 async function readJsonFile(file: string): Promise<Json | undefined> {
   let text: string;
   try {
-    text = await fsp.readFile(file, 'utf8');
+    // Only a regular file, and not a huge one: a FIFO would hang the read, a device (/dev/zero) never end.
+    text = await readRegularTextFile(file, SETTINGS_MAX_BYTES);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof ArborUsageError) throw new SettingsError(file, undefined, (err as Error).message.replace(`${file}: `, ''));
     throw new SettingsError(file, undefined, `cannot be read: ${(err as Error).message}`);
   }
   if (!text.trim()) return {};

@@ -89,6 +89,19 @@ export function emptyUsage(): Usage {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 }
 
+/**
+ * The usage to record in an entry: undefined when any of its numbers is not
+ * a finite count within Number.MAX_SAFE_INTEGER (a provider's 1e308, or a sum
+ * that became Infinity, would be written as null and break every reader).
+ */
+export function recordableUsage(u: Usage | undefined): Usage | undefined {
+  if (!u) return undefined;
+  const ok = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER);
+  if (![u.input, u.output, u.cacheRead, u.cacheWrite, u.totalTokens].every(ok)) return undefined;
+  if (u.cost !== undefined && !Object.values(u.cost).every(ok)) return undefined;
+  return u;
+}
+
 /** The sum of two optional usages: absent when neither was recorded. */
 export function addOptionalUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
   return a && b ? addUsage(a, b) : a ?? b;

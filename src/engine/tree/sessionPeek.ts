@@ -1,5 +1,6 @@
 import { contentText } from './entryPreview';
 import { baseTitle, titleText, type TitleFacts } from './sessionTitle';
+import { checkEntryObject } from '../session/parseLine';
 import { isRecord } from '../session/jsonObject';
 import { openRegularFile } from '../session/sessionFile';
 
@@ -93,12 +94,13 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
       const o = parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
       if (!o) return;
       if (k === 0 && o.type === 'session') {
-        peek.id = String(o.id ?? '');
-        peek.cwd = String(o.cwd ?? '');
+        peek.id = typeof o.id === 'string' ? o.id : '';
+        peek.cwd = typeof o.cwd === 'string' ? o.cwd : '';
         peek.startedMs = timeOf(o);
         return;
       }
-      noteTitleFacts(peek, o, true);
+      // An entry whose shape is wrong (see entryShape.ts) gives no title.
+      if (checkEntryObject(o, 2).ok) noteTitleFacts(peek, o, true);
       peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
     });
 

@@ -64,8 +64,22 @@ export type Behaviour =
   | { type: 'echoKept' };
 
 
-export type KeyEchoForm = 'raw' | 'bearer' | 'base64' | 'base64UserKey' | 'base64ColonKey' | 'base64KeyColon' | 'urlEncoded';
-export const ALL_KEY_ECHO_FORMS: readonly KeyEchoForm[] = ['raw', 'bearer', 'base64', 'base64UserKey', 'base64ColonKey', 'base64KeyColon', 'urlEncoded'];
+/** The key altered as a provider can alter it (issue 20 item 6): case, encodings, separators between its characters, a part of it. */
+export const ALTERED_KEY_ECHO_FORMS = [
+  'upperCase',
+  'mixedCase',
+  'hex',
+  'hexUpper',
+  'percentEveryByte',
+  'base64Wrapped',
+  'spaced',
+  'zeroWidth',
+  'lineBroken',
+  'allButLast',
+  'middleRun',
+] as const;
+export type KeyEchoForm = 'raw' | 'bearer' | 'base64' | 'base64UserKey' | 'base64ColonKey' | 'base64KeyColon' | 'urlEncoded' | (typeof ALTERED_KEY_ECHO_FORMS)[number];
+export const ALL_KEY_ECHO_FORMS: readonly KeyEchoForm[] = ['raw', 'bearer', 'base64', 'base64UserKey', 'base64ColonKey', 'base64KeyColon', 'urlEncoded', ...ALTERED_KEY_ECHO_FORMS];
 
 /** The API key a request carried (Authorization: Bearer … or x-api-key), or ''. */
 export function requestKey(headers: http.IncomingHttpHeaders): string {
@@ -92,6 +106,28 @@ export function keyEcho(key: string, form: KeyEchoForm): string {
       return b64(`${key}:`);
     case 'urlEncoded':
       return encodeURIComponent(key);
+    case 'upperCase':
+      return key.toUpperCase();
+    case 'mixedCase':
+      return [...key].map((c, i) => (i % 2 ? c.toUpperCase() : c.toLowerCase())).join('');
+    case 'hex':
+      return Buffer.from(key, 'utf8').toString('hex');
+    case 'hexUpper':
+      return Buffer.from(key, 'utf8').toString('hex').toUpperCase();
+    case 'percentEveryByte':
+      return Buffer.from(key, 'utf8').toString('hex').replace(/../g, '%$&').toUpperCase();
+    case 'base64Wrapped':
+      return (b64(key).match(/.{1,8}/g) ?? []).join('\r\n');
+    case 'spaced':
+      return [...key].join(' ');
+    case 'zeroWidth':
+      return [...key].join('\u200b');
+    case 'lineBroken':
+      return (key.match(/.{1,5}/g) ?? []).join('\n');
+    case 'allButLast':
+      return key.slice(0, -4);
+    case 'middleRun':
+      return key.slice(Math.floor(key.length / 2) - 6, Math.floor(key.length / 2) + 6);
   }
 }
 

@@ -11,8 +11,9 @@ import { promises as fsp, existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fixturePath, repoRoot } from '../../support/fixtures';
-import { ALL_KEY_ECHO_FORMS, keyEcho, startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
+import { ALL_KEY_ECHO_FORMS, ALTERED_KEY_ECHO_FORMS, keyEcho, startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
 import { secretForms } from '../../../src/engine/secrets/redact';
+import { holdsKeyRun } from '../../support/keyRuns';
 
 const cli = path.join(repoRoot, 'dist', 'cli.js');
 
@@ -42,6 +43,9 @@ function keyNeedles(key: string): string[] {
 
 function assertNoKey(where: string, text: string, key: string): void {
   for (const needle of keyNeedles(key)) assert.ok(!text.includes(needle), `${where} holds a form of the key (${needle.slice(0, 12)}…)`);
+  assert.ok(!holdsKeyRun(text, key), `${where} holds 12 characters of the key (ignoring case and separators)`);
+  const hex = Buffer.from(key, 'utf8').toString('hex');
+  assert.ok(!holdsKeyRun(text.replace(/%/g, ''), hex), `${where} holds the key in hex`);
 }
 
 const providers = [
@@ -133,6 +137,59 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
       assert.equal(server.requests.length, 1, 'not retried');
     });
   }
+
+  for (const form of ALTERED_KEY_ECHO_FORMS) {
+    it(`the key echoed as ${form}: redacted on the success and the failure path, both providers (file, stdout, stderr)`, async () => {
+      for (const p of providers) {
+        const key = `sk-${p.name}-${form.toLowerCase()}-${randomBytes(12).toString('hex')}`;
+        const env = { [p.keyVariable]: key };
+        const file = await tempCopy('03-tree');
+        server.setFallback({ type: 'echoKey', text: '## Goal\n- Keep the parser fast', forms: [form] });
+        const ok = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000', '--json'], env);
+        assert.equal(ok.code, 0, ok.stderr);
+        assertNoKey(`${p.name} ${form}: compact stdout`, ok.stdout, key);
+        assertNoKey(`${p.name} ${form}: compact stderr`, ok.stderr, key);
+        assertNoKey(`${p.name} ${form}: the session file`, await fsp.readFile(file, 'utf8'), key);
+        const fresh = await tempCopy('03-tree');
+        const before = await fsp.readFile(fresh);
+        server.script({ type: 'status', status: 401, message: `bad key ${keyEcho(key, form)}` });
+        const failed = await arbor(['compact', fresh, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], env);
+        assert.equal(failed.code, 1, failed.stderr);
+        assertNoKey(`${p.name} ${form}: failure output`, failed.stdout + failed.stderr, key);
+        assert.deepEqual(await fsp.readFile(fresh), before);
+      }
+    });
+  }
+
+  for (const p of providers) {
+    it(`${p.name}: a usage of 1e308 tokens is not written as null (the usage field is left out); --deadline 2147484 s does not fire at once`, async () => {
+      server.setFallback({ type: 'text', text: '## Goal\n- Keep the parser fast', usage: { input: 1e308, output: 1e308, cacheRead: 1e308, cacheWrite: 1e308 } });
+      const file = await tempCopy('03-tree');
+      for (const deadline of ['2147484', '1e12']) {
+        const copy = await tempCopy('03-tree');
+        const r = await arbor(['compact', copy, '--provider', p.name, '--base-url', p.baseURL(server), '--deadline', deadline, '--keep-recent-tokens', '1000'], { [p.keyVariable]: 'sk-usage-test-key-0000' });
+        assert.equal(r.code, 0, `--deadline ${deadline}: ${r.stderr}`);
+      }
+      const r = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], { [p.keyVariable]: 'sk-usage-test-key-0000' });
+      assert.equal(r.code, 0, r.stderr);
+      const text = await fsp.readFile(file, 'utf8');
+      assert.ok(!text.includes('null,') || !/"usage":\{[^}]*null/.test(text), 'no null in a usage');
+      const compaction = text.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'compaction').pop();
+      assert.equal(compaction.usage, undefined);
+    });
+  }
+
+  it('an invalid OPENAI_BASE_URL / ANTHROPIC_BASE_URL is exit 2 naming the variable, before any request', async () => {
+    const file = await tempCopy('03-tree');
+    for (const [provider, variable] of [['openai', 'OPENAI_BASE_URL'], ['anthropic', 'ANTHROPIC_BASE_URL']] as const) {
+      for (const url of ['not a url', 'file:///etc/passwd']) {
+        const r = await arbor(['compact', file, '--provider', provider], { [variable]: url, OPENAI_API_KEY: 'sk-env-url-test-0000', ANTHROPIC_API_KEY: 'sk-env-url-test-0000' });
+        assert.equal(r.code, 2, `${variable}=${url}: ${r.stderr}`);
+        assert.match(r.stderr, new RegExp(`${variable} (is not a valid URL|must be an http)`));
+      }
+    }
+    assert.equal(server.requests.length, 0);
+  });
 
   it('an invalid --base-url (unparsable, not http/https, with credentials) is exit 2 before any request, without repeating a password', async () => {
     const file = await tempCopy('03-tree');

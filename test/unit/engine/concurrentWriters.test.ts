@@ -11,6 +11,7 @@ import { fixturePath, repoRoot } from '../../support/fixtures';
 import { builtCli, runBuiltCli } from '../../support/cliProcess';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { appendEntries, StaleSessionError } from '../../../src/engine/session/writer';
+import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../../../src/engine/session/incompleteLine';
 import { lockPathFor, SessionLockedError, withSessionLock } from '../../../src/engine/session/writeLock';
 
 async function tempSession(name = '03-tree.jsonl'): Promise<string> {
@@ -21,7 +22,7 @@ async function tempSession(name = '03-tree.jsonl'): Promise<string> {
 }
 
 /** Starts the split-line writer and resolves once its first half is on disk. */
-async function splitWriter(file: string, parentId: string, mode: 'finish' | 'die' | 'drip'): Promise<{ child: ChildProcess; exited: Promise<void> }> {
+async function splitWriter(file: string, parentId: string, mode: 'finish' | 'die' | 'drip' | `pause:${number}`): Promise<{ child: ChildProcess; exited: Promise<void> }> {
   const child = spawn(process.execPath, [path.join(repoRoot, 'test', 'support', 'splitLineWriter.js'), file, parentId, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
@@ -63,6 +64,38 @@ describe('concurrent writers', function () {
     const reloaded = await loadSession(file);
     assert.deepEqual(reloaded.diagnostics, []);
     assert.equal(reloaded.leafId, mine.id);
+  });
+
+  for (const pauseMs of [400, 1500]) {
+    it(`a writer that pauses ${pauseMs} ms mid-line is not taken for dead (default quiet window): its line is whole, Arbor's entry follows it`, async () => {
+      const file = await tempSession();
+      const leaf = (await loadSession(file)).leafId!;
+      const writer = await splitWriter(file, leaf, `pause:${pauseMs}`);
+      // Loaded with the half line on disk: from here the file is quiet until the writer wakes up.
+      const index = await loadSession(file);
+      assert.ok(index.hasIncompleteLine);
+      const [mine] = await appendEntries(index, [{ type: 'custom', customType: 'arbor' }]);
+      await writer.exited;
+      const { ok, bad } = parsedLines(await fsp.readFile(file, 'utf8'));
+      assert.deepEqual(bad, [], 'no torn line');
+      assert.ok(ok.some((e) => e.id === 'split001'));
+      assert.equal(mine.parentId, 'split001');
+      assert.deepEqual((await loadSession(file)).diagnostics, []);
+    });
+  }
+
+  it('the quiet window is a setting: a host sets it, an append may pass its own, seconds from a setting are checked', () => {
+    assert.equal(DEFAULT_INCOMPLETE_LINE_QUIET_MS >= 2000, true);
+    assert.equal(quietMsFromSeconds('2.5'), 2500);
+    assert.equal(quietMsFromSeconds(0), 0);
+    for (const bad of ['x', -1, Infinity, '1e9', {}, null]) assert.equal(quietMsFromSeconds(bad), undefined, String(bad));
+  });
+
+  it('the CLI refuses an ARBOR_INCOMPLETE_LINE_QUIET_SECONDS that is not a number of seconds (exit 2)', async () => {
+    const file = await tempSession();
+    const r = await runBuiltCli(['tree', file], { env: { ARBOR_INCOMPLETE_LINE_QUIET_SECONDS: 'soon' } });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /ARBOR_INCOMPLETE_LINE_QUIET_SECONDS must be a number of seconds/);
   });
 
   it('a writer that died mid-line: its torn line stays as it is, Arbor appends on a new line (as before)', async () => {

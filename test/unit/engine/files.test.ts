@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { changesBy, historyToEntry, sessionFiles } from '../../../src/engine/files/sessionFiles';
 import { replayEdits } from '../../../src/engine/files/applyEdits';
+import { resolveToolPath } from '../../../src/engine/files/filePaths';
 import { isReadOnlyCommand } from '../../../src/engine/files/bashEffects';
 import { findOccurrences } from '../../../src/engine/files/textSearch';
 import { fullReadText } from '../../../src/engine/files/readResult';
@@ -142,6 +143,19 @@ describe('files along the tree (engine)', () => {
       ['src/abs.txt', true],
       ['~/home.txt', false],
     ]);
+  });
+
+  it('tool paths as Pi resolves them: U+00A0 and other Unicode spaces are spaces, a backslash is part of a POSIX name', () => {
+    assert.equal(resolveToolPath('my\u00a0file.txt', '/p').absPath, '/p/my file.txt');
+    assert.equal(resolveToolPath('@a\u2009b.txt', '/p').path, 'a b.txt');
+    assert.equal(resolveToolPath('dir\\name.txt', '/p').absPath, '/p/dir\\name.txt');
+    assert.equal(resolveToolPath('dir\\name.txt', 'C:\\p').absPath, 'C:\\p\\dir\\name.txt');
+  });
+
+  it('edit replay: a lone CR is a line end, as in Pi 1.6 (normalizeToLF): it comes out as the file\'s ending (LF here, CRLF in a CRLF file)', () => {
+    assert.deepEqual(replayEdits('one\rtwo\nthree\n', [{ oldText: 'three', newText: '3' }]), { ok: true, text: 'one\ntwo\n3\n' });
+    assert.deepEqual(replayEdits('one\rtwo\n', [{ oldText: 'one\ntwo', newText: 'x\ry' }]), { ok: true, text: 'x\ny\n' });
+    assert.deepEqual(replayEdits('a\r\nb\rc\r\n', [{ oldText: 'c', newText: 'C' }]), { ok: true, text: 'a\r\nb\r\nC\r\n' });
   });
 
   it('edit replay: exact Pi semantics, linear search', () => {

@@ -76,7 +76,8 @@ describe('fuzz: malformed session files', function () {
           assert.ok(err instanceof SessionFormatError);
           return;
         }
-        const [e] = await appendEntries(index, [{ type: 'custom', customType: 'fuzz-append' }]);
+        // A cut-off last line here is a dead writer's: a short quiet window (the default waits 2 s for a paused one).
+        const [e] = await appendEntries(index, [{ type: 'custom', customType: 'fuzz-append' }], { incompleteLine: { quietMs: 20 } });
         const after = await fsp.readFile(file);
         assert.deepEqual(after.subarray(0, buf.length), buf);
         const reloaded = await loadSession(file);

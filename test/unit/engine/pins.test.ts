@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -7,6 +8,8 @@ import {
   formatPinnedBlock,
   isPinLabel,
   pinLabel,
+  PINNED_BLOCK_MAX_CHARS,
+  PINNED_NOTE_MAX_CHARS,
   PINNED_TOTAL_MAX_CHARS,
   PIN_TEXT_MAX_CHARS,
   stripPinned,
@@ -67,6 +70,47 @@ describe('pins', () => {
     assert.match(block, /older pinned entries not shown, over the pinned-text limit: id0, id1, id2/);
     // Hostile labels cannot break the tag.
     assert.ok(formatPinnedBlock([{ id: 'a', label: '📌 "><script>', kind: 'user', text: 't' }]).includes(`label="📌 '''script'"`));
+  });
+
+  it('30,000 pins: the whole Pinned part, its list of ids left out included, stays within PINNED_BLOCK_MAX_CHARS', () => {
+    const pins = Array.from({ length: 30000 }, (_, k) => ({ id: `pinned-entry-${k}-${'z'.repeat(100)}`, label: `📌 ${'l'.repeat(500)}`, kind: 'user', text: `text ${k} ${'x'.repeat(k % 3000)}` }));
+    const block = formatPinnedBlock(pins);
+    assert.ok(block.length <= PINNED_BLOCK_MAX_CHARS, `${block.length} > ${PINNED_BLOCK_MAX_CHARS}`);
+    const note = block.slice(block.lastIndexOf('\n') + 1);
+    assert.match(note, /^\(\d+ older pinned entries not shown, over the pinned-text limit: .* and \d+ more\)$/);
+    assert.ok(note.length <= PINNED_NOTE_MAX_CHARS, `${note.length}`);
+    assert.ok(block.includes('pinned-entry-29999-'), 'the newest pin is shown');
+  });
+
+  it('any pins, ids, labels and texts: the Pinned part is within its bound and every pin is shown or counted', () => {
+    const pinArb = fc.record({ id: fc.string({ maxLength: 300 }), label: fc.string({ maxLength: 300 }), kind: fc.string({ maxLength: 100 }), text: fc.string({ minLength: 1, maxLength: 4000 }) });
+    fc.assert(
+      fc.property(fc.array(pinArb, { minLength: 1, maxLength: 60 }), (pins) => {
+        const block = formatPinnedBlock(pins);
+        assert.ok(block.length <= PINNED_BLOCK_MAX_CHARS, `${block.length}`);
+        const shown = block.split('\n<pinned id=').length - 1 + (block.startsWith('<pinned id=') ? 1 : 0);
+        const m = /\((\d+) older pinned/.exec(block);
+        assert.equal(shown + (m ? Number(m[1]) : 0), pins.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a compaction with 30,000 pinned entries: its Pinned part is within the bound and the summary within the summarizer\'s budget', async function () {
+    this.timeout(120000);
+    const file = copyShop();
+    const index = await loadSession(file);
+    const added = await appendEntries(index, Array.from({ length: 30000 }, (_, k) => ({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: `rule ${k}: keep it short` }] } })) as unknown as { type: string }[]);
+    const again = await loadSession(file);
+    await appendEntries(again, added.map((e) => ({ type: 'label', targetId: e.id, label: '📌' })) as unknown as { type: string }[]);
+    await moreWork(file, 1);
+    const summarizer = createOfflineSummarizer();
+    const entry = await compact(file);
+    const start = entry.summary.indexOf('### Pinned');
+    assert.ok(start >= 0);
+    const pinnedPart = entry.summary.slice(start, entry.summary.indexOf(')', entry.summary.indexOf('older pinned entries not shown', start)) + 1);
+    assert.ok(pinnedPart.length <= PINNED_BLOCK_MAX_CHARS, `${pinnedPart.length}`);
+    assert.ok(entry.summary.length <= summarizer.maxOutputTokens * 4 + PINNED_BLOCK_MAX_CHARS + 4000, `${entry.summary.length}`);
   });
 
   it('strip and ensure: the canonical block replaces a changed or missing one, an exact copy is kept', () => {

@@ -12,6 +12,9 @@ import { readAppended } from '../../../src/engine/session/tail';
 import { appendEntries } from '../../../src/engine/session/writer';
 import { upgradeSessionFile } from '../../../src/engine/session/upgrade';
 import { listSessions } from '../../../src/engine/session/discovery';
+import { loadPiSettings, SettingsError } from '../../../src/engine/settings/piSettings';
+import { lockPathFor } from '../../../src/engine/session/writeLock';
+import { searchSession } from '../../../src/engine/search/searchSession';
 import { NotRegularFileError, openRegularFile, openRegularFileSync } from '../../../src/engine/session/sessionFile';
 
 describe('session files: only regular files are opened', function () {
@@ -64,5 +67,36 @@ describe('session files: only regular files are opened', function () {
     await fsp.copyFile(oracleCases()[0].sessionFile, path.join(sessions, 'real.jsonl'));
     const listed = await listSessions(sessions);
     assert.deepEqual(listed.map((s) => path.basename(s.file)), ['real.jsonl']);
+  });
+
+  it('<cwd>/.pi/settings.json as a FIFO or a device: a clear settings error at once (no hang, no 1 GB read)', async () => {
+    for (const [name, make] of [['fifo', (p: string) => execFileSync('mkfifo', [p])], ['device', (p: string) => execFileSync('ln', ['-s', '/dev/zero', p])]] as const) {
+      const cwd = path.join(dir, `project-${name}`);
+      await fsp.mkdir(path.join(cwd, '.pi'), { recursive: true });
+      const settings = path.join(cwd, '.pi', 'settings.json');
+      make(settings);
+      await assert.rejects(loadPiSettings({ cwd, env: { PI_CODING_AGENT_DIR: path.join(dir, 'no-agent') } }), (err: unknown) => {
+        assert.ok(err instanceof SettingsError, String(err));
+        assert.match((err as Error).message, /not a regular file/);
+        assert.ok((err as Error).message.includes(settings), (err as Error).message);
+        return true;
+      });
+    }
+  });
+
+  it("the session's lock file as a FIFO or a device: the append is refused with a clear error, nothing written", async () => {
+    for (const [name, make] of [['fifo', (p: string) => execFileSync('mkfifo', [p])], ['device', (p: string) => execFileSync('ln', ['-s', '/dev/zero', p])]] as const) {
+      const file = path.join(dir, `locked-${name}.jsonl`);
+      await fsp.copyFile(oracleCases()[0].sessionFile, file);
+      make(lockPathFor(file));
+      const before = await fsp.readFile(file);
+      const index = await loadSession(file);
+      await assert.rejects(appendEntries(index, [{ type: 'custom', customType: 'x' }]), (err: unknown) => err instanceof NotRegularFileError && err.message.includes(lockPathFor(file)));
+      assert.deepEqual(await fsp.readFile(file), before);
+    }
+  });
+
+  it('search refuses a FIFO (no hang)', async () => {
+    await assert.rejects(searchSession(fifo, { query: 'x', onHit: () => undefined }), isRefusal(() => fifo, /FIFO/));
   });
 });

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { fixturePath } from '../../support/fixtures';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { upgradeSessionFile } from '../../../src/engine/session/upgrade';
+import { ArborUsageError } from '../../../src/engine/session/diagnostics';
 
 async function v1Copy(dir?: string): Promise<string> {
   const d = dir ?? (await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-upgrade-')));
@@ -65,5 +66,15 @@ describe('arbor upgrade keeps the file as it was, but version 3', () => {
     assert.equal(b.nlink, 1);
     await fsp.appendFile(file, '\n');
     assert.deepEqual(await fsp.readFile(r.backup), original);
+  });
+
+  it('refuses (exit 2 from the CLI, nothing changed) a file with lines it cannot read, instead of dropping them from the new file', async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-upgrade-'));
+    const file = path.join(dir, 'bad.jsonl');
+    await fsp.copyFile(fixturePath('sessions', 'v2-with-invalid-lines.jsonl'), file);
+    const before = await fsp.readFile(file);
+    await assert.rejects(upgradeSessionFile(file), (err: unknown) => err instanceof ArborUsageError && err.message.includes(`${file}:3: `) && /\d+ lines Arbor cannot read/.test(err.message) && /nothing was changed/.test(err.message));
+    assert.deepEqual(await fsp.readFile(file), before);
+    assert.deepEqual((await fsp.readdir(dir)).sort(), ['bad.jsonl'], 'no backup, no temporary file');
   });
 });

@@ -2,7 +2,7 @@ import { AbortError, SummarizationError, emptyUsage, isAbortError, throwIfAborte
 import { withRetry, type RetryOptions } from './retry';
 import { isRetryableStatus, parseRetryAfter } from './retry';
 import { resolveModelInfo, type ModelPricing, type ResolvedModelInfo } from './models';
-import { AnswerTooLargeError, DEFAULT_DEADLINE_MS, DEFAULT_MAX_ANSWER_CHARS, DeadlineError, answerTooLargeIn, baseURLProblem, bodyByteLimit, cappedFetch } from './limits';
+import { AnswerTooLargeError, DEFAULT_DEADLINE_MS, DEFAULT_MAX_ANSWER_CHARS, DeadlineError, answerTooLargeIn, baseURLProblem, bodyByteLimit, cappedFetch, timerMs } from './limits';
 import { containsKnownSecret, redact, redactKnownSecrets, rememberSecret } from '../../secrets/redact';
 
 /** Shared plumbing of the HTTP summarizers: one attempt with a timeout, error mapping, secret redaction. */
@@ -238,7 +238,7 @@ export async function runAttempt<T>(
     timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new Error('timeout'));
-    }, options.timeoutMs);
+    }, timerMs(options.timeoutMs));
   };
   const onAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onAbort, { once: true });
@@ -303,7 +303,7 @@ export function httpSummarizer<A>(parts: HttpSummarizerParts<A>): Summarizer {
     async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       throwIfAborted(signal);
       const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(new DeadlineError(provider, deadlineMs)), deadlineMs);
+      const timer = setTimeout(() => deadline.abort(new DeadlineError(provider, deadlineMs)), timerMs(deadlineMs));
       const bounded = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
       try {
         return await withRetry(

@@ -94,6 +94,14 @@ export function baseURLProblem(url: string): string | undefined {
   return undefined;
 }
 
+/** The longest delay a Node timer takes (2^31 - 1 ms, about 24.8 days): a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `ms` as a delay a timer honours: a longer wait is clamped to MAX_TIMER_MS (it still does not fire early). */
+export function timerMs(ms: number): number {
+  return Math.min(Math.max(0, ms), MAX_TIMER_MS);
+}
+
 /** A positive finite number of milliseconds from seconds, else undefined. */
 export function secondsToMs(seconds: number | undefined): number | undefined {
   return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : undefined;

@@ -1,3 +1,4 @@
+import { timerMs } from './limits';
 import { AbortError, SummarizationError, isAbortError, throwIfAborted } from '../summarizer';
 
 /**
@@ -92,7 +93,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, Math.max(0, ms));
+    }, timerMs(ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
