@@ -1,5 +1,4 @@
-import { TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR } from './prompts';
-import { FENCE, RULE, type ListKey, type SectionKey } from './summaryHeadings';
+import { FENCE, RULE, TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR, type ListKey, type SectionKey } from './summaryHeadings';
 import { outlineOf } from './summaryOutline';
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR } from './summaryHeadings';
 import type { AgentMessage } from '../session/types';
 import { serializeConversation } from './serialize';
 import type { SummaryKind, SummaryRequest } from './summarizer';
@@ -35,11 +36,7 @@ export interface BuildSummaryRequestOptions {
 export const BRANCH_SUMMARY_PREAMBLE =
   'Note: before returning to this point, the user followed a different line of work on another branch of this session. What happened on that branch is recorded below.';
 
-/** Heading that opens the turn-context part of a split-turn compaction summary. */
-export const TURN_CONTEXT_HEADING = '## Where the Current Turn Began';
-
-/** The line between the history summary and the turn-context part. */
-export const TURN_CONTEXT_SEPARATOR = '---';
+export { TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR };
 
 /** Headings of the turn-context part (asked of the model, written by the offline summarizer). */
 export const TURN_PREFIX_HEADINGS = {

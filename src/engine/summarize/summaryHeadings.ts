@@ -1,4 +1,8 @@
-import { TURN_CONTEXT_HEADING } from './prompts';
+/** Heading that opens the turn-context part of a split-turn compaction summary. */
+export const TURN_CONTEXT_HEADING = '## Where the Current Turn Began';
+
+/** The line between the history summary and the turn-context part. */
+export const TURN_CONTEXT_SEPARATOR = '---';
 
 /**
  * Recognizing the headings of a summary (spec 7): markdown (#) headings,

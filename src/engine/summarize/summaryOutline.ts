@@ -1,5 +1,4 @@
-import { TURN_CONTEXT_SEPARATOR } from './prompts';
-import { FENCE, headingOf, isTurnHeading, MAIN_SECTIONS, RULE, TURN_HEADING_NORM, type Heading } from './summaryHeadings';
+import { FENCE, headingOf, isTurnHeading, MAIN_SECTIONS, RULE, TURN_CONTEXT_SEPARATOR, TURN_HEADING_NORM, type Heading } from './summaryHeadings';
 
 /**
  * The outline of a summary, in one forward pass over its lines: which lines

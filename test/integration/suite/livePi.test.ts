@@ -83,6 +83,29 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     await waitFor(() => services.store.get(file)!.index!.leafId === String(after[after.length - 1].id), 'the tree following Pi\'s appends');
   });
 
+  it('Jump Here without a summary through Pi writes nothing; the tree marks Pi\'s leaf from its memory; the status bar shows Pi\'s own figure', async () => {
+    const { services, statusBar } = (await arborApi()).internals;
+    assert.ok(pi, 'the previous test left Pi running');
+    const entries = () => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // Pi answered after the compaction: its own context figure is known.
+    services.setActive(file);
+    await services.livePi.refresh();
+    await waitFor(() => /reported by the running Pi/.test(statusBar.current.tooltip), 'the status bar showing Pi\'s own figure', 30_000);
+    const target = entries().filter((e) => e.type === 'message' && (e.message as { role: string }).role === 'assistant').at(-2)!;
+    const size = fs.statSync(file).size;
+    const r = await vscode.commands.executeCommand<{ kind: string; written?: string[]; newLeafId?: string | null }>('arbor.jumpHere', { file, entryId: String(target.id) }, { summarize: 'none' });
+    assert.strictEqual(r?.kind, 'jumped');
+    assert.deepStrictEqual(r.written, []);
+    assert.strictEqual(fs.statSync(file).size, size, 'nothing written: Pi holds the new leaf in memory');
+    await waitFor(() => services.livePi.stateOf(file)?.leafId === target.id, 'Pi\'s leaf at the target');
+    await waitFor(() => services.tree.leafNode(file)?.entryId === target.id, 'the tree marking Pi\'s leaf, not the file\'s last entry');
+    // Pi's next prompt continues from there, and the tree follows it.
+    await pi!.prompt('Back here: take another approach.');
+    const next = entries().slice(-2).find((e) => e.type === 'message')!;
+    assert.strictEqual(next.parentId, target.id);
+    await waitFor(() => services.tree.leafNode(file)?.entryId === String(entries().at(-1)!.id), 'the tree at Pi\'s new entry');
+  });
+
   it('when another writer (a Pi without the bridge) appends under the leaf Arbor wrote after, says so at once and offers the fix', async () => {
     const { services, onDidNotify } = (await arborApi()).internals;
     const file2 = await openCopy('01-plain', 'diverge');
