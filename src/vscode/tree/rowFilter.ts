@@ -119,7 +119,7 @@ export interface ShownLeaf {
  * the filter (a label, a leaf move, a reply Labeled Only hides), its nearest
  * ancestor that is, with the count of conversation entries hidden between.
  */
-export function shownLeaf(layout: SessionLayout, filter: TreeFilter): ShownLeaf {
+export function shownLeaf(layout: Pick<SessionLayout, 'index' | 'leafIndex'>, filter: TreeFilter): ShownLeaf {
   const index = layout.index;
   let hidden = 0;
   for (let i = layout.leafIndex, steps = 0; i >= 0 && steps <= index.entryCount; i = index.parentIndex(i), steps++) {
