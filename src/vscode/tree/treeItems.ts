@@ -244,6 +244,11 @@ export function entryTooltip(node: EntryNode, ctx: EntryItemContext): vscode.Mar
     tip.appendMarkdown(' $(tag) ');
     tip.appendText(label);
   }
+  const hidden = node.index === ctx.shownLeaf.index ? ctx.shownLeaf.hidden : 0;
+  if (hidden) {
+    tip.appendMarkdown('\n\n$(debug-stackframe) ');
+    tip.appendText(`The current leaf is below this entry: the filter hides the ${hidden} entr${hidden === 1 ? 'y' : 'ies'} after it on the active path.`);
+  }
   tip.appendMarkdown('\n\n');
   if (typeof e.timestamp === 'string') tip.appendText(`${new Date(e.timestamp).toLocaleString()} · `);
   tip.appendText(`${formatTokens(tokens)} ${tokens === 1 ? 'token' : 'tokens'} in context`);

@@ -137,6 +137,9 @@ describe('Sessions view filters', () => {
       await waitFor(() => services.tree.leafNode(file)?.entryId === 'b0d9510b', 'the marker on the labeled branch summary above the leaf');
       row = await item(services.tree.leafNode(file)!);
       assert.match(String(row.description), /● current leaf below: 1 entry hidden by the filter/);
+      // The description is cut at a narrow width: the tooltip says it too.
+      const tip = services.tree.resolveTreeItem(row, services.tree.leafNode(file)!).tooltip as vscode.MarkdownString;
+      assert.match(tip.value.replace(/&nbsp;/g, ' '), /The current leaf is below this entry: the filter hides the 1 entry after it/);
       assert.doesNotMatch(String(row.description), /● current ·|● current$/, 'never "current" alone on a row that is not the leaf');
       // Pi continues from the new leaf: the count follows.
       appended({ type: 'message', id: 'b5a11002', parentId: 'b5a11001', message: { role: 'user', content: [{ type: 'text', text: 'Go on' }], timestamp: Date.now() } });
