@@ -6,6 +6,7 @@ import type { EstimatorName } from '../engine/tokens/estimators';
 import type { EntryView, PartView } from '../webview/viewsProtocol';
 import { usageView } from './usageView';
 import { entryTokens } from '../engine/tokens/entryTokens';
+import { shownLeaf } from './tree/rowFilter';
 
 /** Characters of one part sent to the panel; the rest is announced ("N more characters"). */
 export const MAX_PART_CHARS = 100_000;
@@ -15,6 +16,15 @@ export const MAX_ENTRY_CHARS = 400_000;
 function cut(text: string, budget: number): { text: string; more?: number } {
   const limit = Math.min(MAX_PART_CHARS, Math.max(0, budget));
   return text.length > limit ? { text: text.slice(0, limit), more: text.length - limit } : { text };
+}
+
+/**
+ * Whether entry `i` is where the conversation stands, as the tree marks it
+ * ("● current" under Default): the leaf, or the entry a trailing label or
+ * jump's leaf move hangs from.
+ */
+export function isCurrentEntry(index: SessionIndex, i: number): boolean {
+  return i >= 0 && shownLeaf({ index, leafIndex: index.leafIndex }, 'default').index === i;
 }
 
 /** What the entry panel shows for one entry: the whole message, each part capped so a huge entry cannot freeze the panel. */
@@ -84,7 +94,7 @@ export function buildEntryView(index: SessionIndex, entryId: string, options: { 
     label: index.labelOf(rec.id),
     parts,
     moreParts,
-    isLeaf: index.leafIndex === i,
+    isLeaf: isCurrentEntry(index, i),
   };
 }
 

@@ -19,7 +19,7 @@ import { jumpCommand } from './commands/jump';
 import { setLabelCommand } from './commands/setLabel';
 import { togglePinCommand } from './commands/pin';
 import { createContextPanel, showContextCommand } from './commands/showContext';
-import { createEntryPanel, showEntryCommand } from './commands/showEntry';
+import { createEntryPanel, followEntryState, showEntryCommand } from './commands/showEntry';
 import { exportBranchCommand } from './commands/exportBranch';
 import { showSummaryCommand } from './commands/showSummary';
 import { refreshCommand } from './commands/refresh';
@@ -93,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
 
   const entryPanel = createEntryPanel(arbor);
   const contextPanel = createContextPanel(arbor);
-  context.subscriptions.push(entryPanel, contextPanel);
+  context.subscriptions.push(entryPanel, contextPanel, followEntryState(arbor, entryPanel));
 
   const statusBar = new ContextStatusBar(arbor, (model, auto) =>
     auto ? compactSession(arbor, model, { review: false, reason: 'threshold', instructions: '', skipLiveCheck: true }) : compactCommand(arbor, { file: model.file }),
@@ -168,7 +168,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   void store.refreshList().then(refreshContext, (err) => reportError('Listing sessions', err));
   if (context.extensionMode === vscode.ExtensionMode.Test) {
     // Arbor's own integration tests observe the internals through a command registered only in test mode (not in the API).
-    void import('./testHooks').then((m) => m.registerTestHooks(context, { services: arbor, statusBar, liveWatcher, fileLinks, tokenizerLoaded }));
+    void import('./testHooks').then((m) => m.registerTestHooks(context, { services: arbor, statusBar, liveWatcher, fileLinks, tokenizerLoaded, entryPanel }));
   }
   return createApi(arbor, hooks, () => refreshCommand(arbor));
 }

@@ -3,6 +3,8 @@ import type { ArborServices } from './services';
 import type { ContextStatusBar } from './statusBar';
 import type { LiveWatcher } from './liveWatcher';
 import type { FileLinkOpener } from './fileLinkOpener';
+import type { ViewPanel } from './viewPanel';
+import type { EntryView } from '../webview/viewsProtocol';
 import { onDidLog } from './logging';
 import { onDidNotify } from './notify';
 
@@ -17,6 +19,8 @@ export interface ArborInternals {
   liveWatcher: LiveWatcher;
   /** Opens the panel's file links; tests replace its `confirm`. */
   fileLinks: FileLinkOpener;
+  /** The entry panel (Arbor: Show Entry): what it shows. */
+  entryPanel: ViewPanel<EntryView>;
   /** Whether the tokenizer's table is loaded (preloaded after start-up when the estimator is tokenizer). */
   tokenizerLoaded: () => boolean;
   /** Every log line (redacted), as written to Output > Arbor. */

@@ -42,6 +42,18 @@ export class ViewPanel<V extends PanelView> implements vscode.Disposable {
     this.shown.fire(view);
   }
 
+  /**
+   * Redraws the open panel with `view` where it is: not revealed, no focus
+   * taken (a background change such as a live append). Nothing when closed.
+   */
+  update(view: V): void {
+    if (!this.panel) return;
+    this.view = view;
+    this.panel.title = this.titleOf(view);
+    this.post({ type: 'show', view });
+    this.shown.fire(view);
+  }
+
   notice(message: string): void {
     this.post({ type: 'notice', message });
   }

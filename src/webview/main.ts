@@ -87,7 +87,13 @@ function toolbar(view: SummaryView): HTMLElement | undefined {
       state.editing = view.markdown;
       save();
       render();
-      document.getElementById('editor')?.focus();
+      // At the top with the caret at the start (setting the value left the caret, and so the scroll, at the end).
+      const editor = document.getElementById('editor');
+      if (editor instanceof HTMLTextAreaElement) {
+        editor.setSelectionRange(0, 0);
+        editor.scrollTop = 0;
+        editor.focus();
+      }
     }),
     button('discard', 'Discard', 'secondary', () => post({ type: 'discard', proposalId: id })),
     el('span', { class: 'hint' }, 'Nothing is written to the session until you apply.'),

@@ -21,8 +21,13 @@ window.addEventListener('message', (event: MessageEvent) => {
   const msg = event.data as ToViews;
   if (!msg || typeof msg !== 'object') return;
   if (msg.type === 'show') {
+    const before = vscode.getState()?.view;
+    // The same entry redrawn (its leaf or label state changed): stay where the reader is.
+    const same = before?.kind === 'entry' && msg.view.kind === 'entry' && before.file === msg.view.file && before.entryId === msg.view.entryId;
+    const scrollY = window.scrollY;
     vscode.setState({ view: msg.view });
     render(msg.view);
+    if (same) window.scrollTo(0, scrollY);
   } else if (msg.type === 'notice') {
     root.querySelector('.notice')?.remove();
     root.prepend(el('div', { class: 'notice error', role: 'alert' }, msg.message));

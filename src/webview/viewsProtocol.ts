@@ -35,7 +35,7 @@ export interface EntryView {
   parts: PartView[];
   /** Parts left out because the entry is too large to show whole. */
   moreParts: number;
-  /** The entry is the session's current leaf. */
+  /** The entry is where the session stands: its leaf, or the entry a trailing label or leaf move hangs from (the tree's "● current"). */
   isLeaf: boolean;
 }
 

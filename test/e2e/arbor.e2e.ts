@@ -36,6 +36,12 @@ function piRename(file: string, name: string): void {
 
 const shot = (name: string) => screenshot(e2e.page, `arbor-${name}`);
 
+/** Runs in the page (tests compile without the DOM lib): the summary editor's focus, caret, scroll and whether its top is in view. */
+function editorPlace(el: unknown): { focused: boolean; start: number; end: number; scrollTop: number; overflows: boolean; pageTop: boolean } {
+  const ta = el as { ownerDocument: { activeElement: unknown }; selectionStart: number; selectionEnd: number; scrollTop: number; scrollHeight: number; clientHeight: number; getBoundingClientRect(): { top: number } };
+  return { focused: ta.ownerDocument.activeElement === el, start: ta.selectionStart, end: ta.selectionEnd, scrollTop: ta.scrollTop, overflows: ta.scrollHeight > ta.clientHeight, pageTop: ta.getBoundingClientRect().top >= 0 };
+}
+
 /** The summary panel (the entry panel, opened by clicking rows, may be another webview). */
 function summaryPanel(page: Page, timeoutMs = 60_000): Promise<FrameLocator> {
   return webviewWith(page, '#summary-title', timeoutMs);
@@ -162,8 +168,15 @@ describe('Arbor in VS Code (UI)', function () {
     const editor = view.locator('#editor');
     await editor.waitFor();
     assert.match(await editor.inputValue(), /## Goal/);
-    await editor.press('End');
+    // Issue 21 item 7: it opened scrolled to the bottom. At the top now, focused, the caret at the start.
+    const at = await editor.evaluate(editorPlace);
+    assert.deepStrictEqual(
+      { focused: at.focused, start: at.start, end: at.end, scrollTop: at.scrollTop, pageTop: at.pageTop },
+      { focused: true, start: 0, end: 0, scrollTop: 0, pageTop: true },
+      `the editor scrolled: ${JSON.stringify(at)}`,
+    );
     await shot('04-compact-edit');
+    await editor.press('End');
     await view.locator('#cancel-edit').click();
     await view.locator('#apply').waitFor();
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
 import { ViewPanel } from '../viewPanel';
-import { buildEntryView, entryCopyText } from '../entryView';
+import { buildEntryView, entryCopyText, isCurrentEntry } from '../entryView';
 import { readConfig } from '../settings';
 import { showInfo } from '../notify';
 import { ENTRY_VIEW_TYPE, type EntryView } from '../../webview/viewsProtocol';
@@ -37,6 +37,24 @@ export function createEntryPanel(arbor: ArborServices): ViewPanel<EntryView> {
       }
     },
   );
+}
+
+/**
+ * Keeps what the entry panel says about its entry true while the session
+ * changes (Pi appending, a jump, a label): whether it is the current leaf and
+ * its label. The entry itself never changes, so the panel is redrawn in
+ * place only when one of those did (not revealed, no focus taken).
+ */
+export function followEntryState(arbor: ArborServices, panel: ViewPanel<EntryView>): vscode.Disposable {
+  return arbor.store.onDidChange((changed) => {
+    const view = panel.currentView;
+    if (!view || (changed && changed.file !== view.file)) return;
+    const index = arbor.store.get(view.file)?.index;
+    const i = index ? index.indexOf(view.entryId) : -1;
+    if (!index || i < 0) return;
+    if (isCurrentEntry(index, i) === view.isLeaf && index.labelOf(view.entryId) === view.label) return;
+    panel.update(buildEntryView(index, view.entryId, { sessionTitle: view.sessionTitle, estimator: readConfig().estimator }));
+  });
 }
 
 async function openAtLine(file: string, line: number): Promise<void> {

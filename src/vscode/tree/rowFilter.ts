@@ -100,16 +100,33 @@ export class LineRows {
 /** How far up the tree a row looks for the bookkeeping entries it stands for. */
 const MAX_WALK = 64;
 
+/** The row shown as current, and what of the active path below it the filter hides. */
+export interface ShownLeaf {
+  /** The leaf, or its nearest ancestor that passes the filter (an entry row of the main line); -1: none. */
+  index: number;
+  /**
+   * Conversation entries (not bookkeeping) after `index` up to the leaf:
+   * entries the filter hides that Default would show (Labeled Only over the
+   * replies after the last label, User Only over the replies after the last
+   * request). 0 when the leaf is the row, or only bookkeeping (a label, a
+   * jump's leaf move) follows it: that row *is* where the conversation stands.
+   */
+  hidden: number;
+}
+
 /**
  * The entry shown as current: the leaf, or when the leaf is not a row under
- * the filter (a label, a leaf move), its nearest ancestor that is. -1: none.
+ * the filter (a label, a leaf move, a reply Labeled Only hides), its nearest
+ * ancestor that is, with the count of conversation entries hidden between.
  */
-export function shownLeaf(layout: SessionLayout, filter: TreeFilter): number {
+export function shownLeaf(layout: Pick<SessionLayout, 'index' | 'leafIndex'>, filter: TreeFilter): ShownLeaf {
   const index = layout.index;
+  let hidden = 0;
   for (let i = layout.leafIndex, steps = 0; i >= 0 && steps <= index.entryCount; i = index.parentIndex(i), steps++) {
-    if (passesFilter(index, i, filter)) return i;
+    if (passesFilter(index, i, filter)) return { index: i, hidden };
+    if (!BOOKKEEPING.has(index.record(i).type)) hidden++;
   }
-  return -1;
+  return { index: -1, hidden };
 }
 
 /** The entry a hidden entry is shown on: itself when it passes the filter, else its nearest ancestor that does (-1: none). */

@@ -21,7 +21,7 @@ import { cachedPreview } from './previewCache';
 import { entryTokens } from '../../engine/tokens/entryTokens';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
 import { compactionNumbers } from '../../engine/context/contextNumbers';
-import { changesBefore, isJumpTarget, type TreeFilter } from './rowFilter';
+import { changesBefore, isJumpTarget, type ShownLeaf, type TreeFilter } from './rowFilter';
 import type { ContextBoundary } from './contextBoundary';
 
 
@@ -151,7 +151,7 @@ export interface EntryItemContext {
   estimator: EstimatorName;
   filter: TreeFilter;
   /** The entry shown as current (the leaf, or its nearest ancestor that is a row under the filter). */
-  shownLeaf: number;
+  shownLeaf: ShownLeaf;
   /** Where the model's context starts on the active path (undefined: no compaction on it). */
   boundary: ContextBoundary | undefined;
 }
@@ -166,7 +166,11 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   const { index, layout } = ctx;
   const entry = index.entry(node.index);
   const preview = cachedPreview(index, node.index);
-  const isLeaf = node.index === ctx.shownLeaf;
+  // The row standing for the leaf; when the filter hides conversation entries below it, it says so (and is not the leaf for
+  // the menus: Jump Here to it is a real move back).
+  const isCurrent = node.index === ctx.shownLeaf.index;
+  const hiddenBelow = isCurrent ? ctx.shownLeaf.hidden : 0;
+  const isLeaf = isCurrent && hiddenBelow === 0;
   const branches = layout.branchesAt(node.index);
   // Conversation rows show their text; metadata rows say what they are; summaries are named as such.
   const isSummary = preview.kind === 'compaction' || preview.kind === 'branchSummary';
@@ -179,6 +183,7 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   const desc: string[] = [];
   const summarized = ctx.boundary?.isSummarized(node.index) ?? false;
   if (isLeaf) desc.push('● current');
+  else if (isCurrent) desc.push(`● current leaf below: ${hiddenBelow} entr${hiddenBelow === 1 ? 'y' : 'ies'} hidden by the filter`);
   if (summarized) desc.push('summarized');
   if (ctx.boundary?.firstKept === node.index) desc.push('▶ context starts here');
   if (ctx.boundary?.compaction === node.index) desc.push(`active compaction: ${ctx.boundary.summarizedCount} entries summarized`);
@@ -200,8 +205,8 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   }
   if (isSummary && preview.text) desc.push(preview.text);
   item.description = desc.join(' · ');
-  item.iconPath = isLeaf
-    ? new vscode.ThemeIcon('debug-stackframe', new vscode.ThemeColor('charts.green'))
+  item.iconPath = isCurrent
+    ? new vscode.ThemeIcon(isLeaf ? 'debug-stackframe' : 'debug-stackframe-dot', new vscode.ThemeColor('charts.green'))
     : summarized
       ? new vscode.ThemeIcon(ICONS[preview.kind][0], new vscode.ThemeColor('disabledForeground'))
       : pinned
@@ -217,7 +222,7 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   if (pinned) flags.push('pinned');
   item.contextValue = `arborEntry:${flags.join(':')}`;
   // The tooltip is made on hover (resolveTreeItem): building it for every row slowed down long lines.
-  item.accessibilityInformation = { label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : ''}${summarized ? ', summarized by the active compaction' : ''}` };
+  item.accessibilityInformation = { label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : isCurrent ? `, current leaf below it, ${hiddenBelow} hidden by the filter` : ''}${summarized ? ', summarized by the active compaction' : ''}` };
   item.command = { command: SHOW_ENTRY_COMMAND, title: 'Show Entry', arguments: [node.file, node.entryId] };
   return item;
 }
@@ -238,6 +243,11 @@ export function entryTooltip(node: EntryNode, ctx: EntryItemContext): vscode.Mar
   if (label) {
     tip.appendMarkdown(' $(tag) ');
     tip.appendText(label);
+  }
+  const hidden = node.index === ctx.shownLeaf.index ? ctx.shownLeaf.hidden : 0;
+  if (hidden) {
+    tip.appendMarkdown('\n\n$(debug-stackframe) ');
+    tip.appendText(`The current leaf is below this entry: the filter hides the ${hidden} entr${hidden === 1 ? 'y' : 'ies'} after it on the active path.`);
   }
   tip.appendMarkdown('\n\n');
   if (typeof e.timestamp === 'string') tip.appendText(`${new Date(e.timestamp).toLocaleString()} · `);

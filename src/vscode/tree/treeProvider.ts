@@ -24,7 +24,7 @@ const FILTER_KEY = 'arbor.treeFilter';
 function rowStamp(data: TreeData & Pick<EntryItemContext, 'shownLeaf' | 'boundary'>, pos: number, id: string): string {
   const { layout, index, boundary } = data;
   const context = boundary ? `${boundary.isSummarized(pos) ? 's' : ''}${boundary.firstKept === pos ? 'f' : ''}${boundary.compaction === pos ? `c${boundary.summarizedCount}` : ''}` : '';
-  return `${context}${pos === data.shownLeaf ? 1 : 0}${layout.isOnActivePath(pos) ? 1 : 0}${layout.branchesAt(pos).length}:${index.children(pos).length}:${index.labelOf(id) ?? ''}`;
+  return `${context}${pos === data.shownLeaf.index ? `L${data.shownLeaf.hidden}` : ''}${layout.isOnActivePath(pos) ? 1 : 0}${layout.branchesAt(pos).length}:${index.children(pos).length}:${index.labelOf(id) ?? ''}`;
 }
 
 /** What rows are made from: a session's full index and layout, or a preview of its end while it loads. */
@@ -482,7 +482,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   leafNode(file: string): EntryNode | undefined {
     const model = this.store.get(file);
     if (!model?.index || !model.layout || model.index.leafIndex < 0) return undefined;
-    const shown = shownLeaf(model.layout, this.currentFilter);
+    const shown = shownLeaf(model.layout, this.currentFilter).index;
     return shown < 0 ? undefined : this.entryNode(model, shown);
   }
 }

@@ -332,6 +332,38 @@ describe('Arbor commands', () => {
       assert.ok(view.tokens !== undefined && view.tokens > 0);
     });
 
+    it('the entry panel follows a live append: "Current leaf" goes when Pi appends after the entry, comes back with a jump to it', async () => {
+      // Issue 21 item 7: the panel kept "Current leaf" after a live append made another entry the leaf.
+      const file = await openCopy('01-plain', 'entry-follow');
+      const { entryPanel, services } = (await arborApi()).internals;
+      await children(await sessionNode(file));
+      const leaf = rawTree(file).leafId!;
+      const shown = await vscode.commands.executeCommand<EntryView>('arbor.showEntry', file, leaf);
+      assert.strictEqual(shown.isLeaf, true);
+      // What Pi appends when the user sends the next message (another process writing the file).
+      const piEntry = { type: 'message', id: 'f011ow01', parentId: leaf, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'And now?' }], timestamp: Date.now() } };
+      fs.appendFileSync(file, `${JSON.stringify(piEntry)}\n`);
+      await waitFor(() => entryPanel.currentView?.isLeaf === false, 'the panel no longer calling the entry the current leaf');
+      assert.strictEqual(entryPanel.currentView?.entryId, leaf, 'the same entry, redrawn in place');
+      // A jump back to the shown entry (its leaf move hangs from it, as the tree marks it "● current") makes it current again;
+      // once the file is no longer live (else Arbor asks before appending).
+      const restoreLive = await withSetting('liveWriteSeconds', 1);
+      try {
+        await waitFor(() => !services.store.isLive(services.store.get(file)!), 'the session no longer live');
+        const r = await vscode.commands.executeCommand<{ kind: string }>('arbor.jumpHere', { file, entryId: leaf }, { summarize: 'none' });
+        assert.strictEqual(r.kind, 'jumped');
+        await waitFor(() => entryPanel.currentView?.isLeaf === true, 'the panel calling the entry current again');
+        assert.strictEqual(entryPanel.currentView?.entryId, leaf);
+        assert.strictEqual(services.tree.leafNode(file)?.entryId, leaf, 'the row the tree marks current');
+        // A label on it (the label entry becomes the file's leaf) does not take "Current leaf" away; the label shows.
+        assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: leaf }, 'here'), 'here');
+        await waitFor(() => entryPanel.currentView?.label === 'here', 'the label in the panel');
+        assert.strictEqual(entryPanel.currentView?.isLeaf, true);
+      } finally {
+        await restoreLive();
+      }
+    });
+
     it('arbor.exportBranch writes Markdown and HTML of the branch', async () => {
       const file = workspaceSession('02-compaction');
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-export-'));

@@ -1,6 +1,7 @@
 // Issue 8 item 4: Pi-like filters of the Sessions view, bookkeeping entries shown on the rows they concern,
 // Reveal Current Leaf on the row the user sees as current; a click on a row opens the entry (arbor.showEntry).
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { ArborNode } from '../../../src/vscode/tree/nodes';
 import { arborApi, children, ids, item, openCopy, rawTree, readEntries, sessionNode, waitFor, withTreeFilter, workspaceSession } from './arborHelpers';
@@ -116,6 +117,40 @@ describe('Sessions view filters', () => {
     assert.match(String(target.contextValue), /:leaf/);
     await vscode.commands.executeCommand('arbor.revealLeaf', { file });
     await waitFor(() => (services.treeView.selection[0] as { entryId?: string } | undefined)?.entryId === 'a9dae875', 'the jump target selected');
+  });
+
+  it('Labeled Only: the leaf hidden, its nearest labeled ancestor on the path says the leaf is below and how much is hidden; follows appends', async () => {
+    // Issue 21 item 7: after a jump with a summary the new (unlabeled) branch summary is the leaf; the marker landed on the
+    // older labeled branch summary as "● current", as if that were the leaf.
+    const file = await openCopy('03-tree', 'filters-labeled');
+    const { services } = (await arborApi()).internals;
+    await children(await sessionNode(file));
+    await withTreeFilter('labeledOnly', async () => {
+      // 88f696d0 (#resume-original) is the last labeled entry on the path; 8 replies and requests follow it up to the leaf.
+      let row = await item(services.tree.leafNode(file)!);
+      assert.strictEqual(services.tree.leafNode(file)!.entryId, '88f696d0');
+      assert.match(String(row.description), /● current leaf below: 8 entries hidden by the filter/);
+      assert.doesNotMatch(String(row.contextValue), /:leaf/, 'not the leaf for the menus: Jump Here to it is offered');
+      // What Pi writes on a jump to 1740576b with a summary: the branch summary under the target's parent, the new leaf.
+      const appended = (entry: Record<string, unknown>) => fs.appendFileSync(file, `${JSON.stringify({ timestamp: new Date().toISOString(), ...entry })}\n`);
+      appended({ type: 'branch_summary', id: 'b5a11001', parentId: 'f5413bc4', fromId: '2cbb1a68', summary: 'The branch left behind.' });
+      await waitFor(() => services.tree.leafNode(file)?.entryId === 'b0d9510b', 'the marker on the labeled branch summary above the leaf');
+      row = await item(services.tree.leafNode(file)!);
+      assert.match(String(row.description), /● current leaf below: 1 entry hidden by the filter/);
+      // The description is cut at a narrow width: the tooltip says it too.
+      const tip = services.tree.resolveTreeItem(row, services.tree.leafNode(file)!).tooltip as vscode.MarkdownString;
+      assert.match(tip.value.replace(/&nbsp;/g, ' '), /The current leaf is below this entry: the filter hides the 1 entry after it/);
+      assert.doesNotMatch(String(row.description), /● current ·|● current$/, 'never "current" alone on a row that is not the leaf');
+      // Pi continues from the new leaf: the count follows.
+      appended({ type: 'message', id: 'b5a11002', parentId: 'b5a11001', message: { role: 'user', content: [{ type: 'text', text: 'Go on' }], timestamp: Date.now() } });
+      await waitFor(async () => /2 entries hidden by the filter/.test(String((await item(services.tree.leafNode(file)!)).description)), 'the count after an append');
+    });
+    // Under Default the leaf is its own row again, plainly current.
+    const leaf = await item(services.tree.leafNode(file)!);
+    assert.strictEqual(services.tree.leafNode(file)!.entryId, 'b5a11002');
+    assert.match(String(leaf.description), /^● current/);
+    assert.doesNotMatch(String(leaf.description), /hidden/);
+    assert.match(String(leaf.contextValue), /:leaf/);
   });
 
   it('a click on an entry row runs arbor.showEntry(sessionFile, entryId)', async () => {
