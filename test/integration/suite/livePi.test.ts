@@ -90,7 +90,11 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     // Pi answered after the compaction: its own context figure is known.
     services.setActive(file);
     await services.livePi.refresh();
-    await waitFor(() => /reported by the running Pi/.test(statusBar.current.tooltip), 'the status bar showing Pi\'s own figure', 30_000);
+    try {
+      await waitFor(() => /reported by the running Pi/.test(statusBar.current.tooltip.replace(/&nbsp;/g, ' ')), 'the status bar showing Pi\'s own figure', 30_000);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}: tooltip ${JSON.stringify(statusBar.current.tooltip)}, Pi state ${JSON.stringify(services.livePi.stateOf(file))}, active ${services.activeFile}`);
+    }
     const target = entries().filter((e) => e.type === 'message' && (e.message as { role: string }).role === 'assistant').at(-2)!;
     const size = fs.statSync(file).size;
     const r = await vscode.commands.executeCommand<{ kind: string; written?: string[]; newLeafId?: string | null }>('arbor.jumpHere', { file, entryId: String(target.id) }, { summarize: 'none' });
