@@ -1,5 +1,5 @@
 import { printJson, shortField, type Io } from '../output';
-import { openSummaryEntry } from './summary';
+import { openSummaryEntry, SUMMARY_ENTRY_OPTION } from './summary';
 import { FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { checkRetention, deriveFacts, entrySource } from '../../engine/summarize/retention';
 import { entryFields } from '../../engine/session/entryKinds';
@@ -9,10 +9,7 @@ export const checkSummarySpec: CommandSpec = {
   name: 'check-summary',
   summary: 'which facts of the span a summary already in the file keeps and which it drops (exit 0 whatever it finds)',
   positionals: [FILE_POSITIONAL],
-  options: {
-    entry: { type: 'string', value: 'ID', description: 'the compaction or branch summary entry', default: "the newest on the leaf's path" },
-    ...JSON_OPTION,
-  },
+  options: { ...SUMMARY_ENTRY_OPTION, ...JSON_OPTION },
   examples: ['arbor check-summary session.jsonl', 'arbor check-summary session.jsonl --entry 3f2a9c1d --json'],
 };
 

@@ -1,6 +1,6 @@
 import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
 import { stringFlag, type ParsedCommand } from '../args';
-import { parseWith, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
+import { parseWith, FILE_POSITIONAL, JSON_OPTION, type CommandSpec, type OptionSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { parseSummary } from '../../engine/summarize/parseSummary';
@@ -9,14 +9,16 @@ import { ArborUsageError } from '../../engine/session/diagnostics';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { counted } from '../../engine/text/plural';
 
+/** --entry ID of the commands that read one summary entry. */
+export const SUMMARY_ENTRY_OPTION: Record<string, OptionSpec> = {
+  entry: { type: 'string', value: 'ID', description: 'the compaction or branch summary entry', default: "the newest on the leaf's path" },
+};
+
 export const summarySpec: CommandSpec = {
   name: 'summary',
   summary: 'a compaction or branch summary, parsed into its sections',
   positionals: [FILE_POSITIONAL],
-  options: {
-    entry: { type: 'string', value: 'ID', description: 'the compaction or branch summary entry', default: "the newest on the leaf's path" },
-    ...JSON_OPTION,
-  },
+  options: { ...SUMMARY_ENTRY_OPTION, ...JSON_OPTION },
   examples: ['arbor summary session.jsonl', 'arbor summary session.jsonl --entry 3f2a9c1d --json'],
 };
 

@@ -65,13 +65,17 @@ export interface LabelRequest extends RequestBase {
 
 export type BridgeRequest = StateRequest | CompactRequest | NavigateRequest | LabelRequest;
 
-export interface PiState {
+/** Which Pi, with which bridge, holds which session: in the announcement and in every state answer. */
+export interface PiIdentity {
   pid: number;
   piVersion: string;
   bridgeVersion: string;
   sessionFile: string;
   sessionId: string;
   cwd: string;
+}
+
+export interface PiState extends PiIdentity {
   leafId: string | null;
   idle: boolean;
   model: { provider: string; id: string } | null;

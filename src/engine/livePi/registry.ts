@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp, constants as fsConstants } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { PiIdentity } from './protocol';
 
 /**
  * Where a live Pi with Arbor's bridge announces itself: one registry file per
@@ -16,14 +17,8 @@ export const BRIDGE_FOLDER = 'arbor-bridge';
 /** Longest Unix socket path the kernels we run on accept (sun_path is 108 bytes on Linux, 104 on macOS). */
 const MAX_SOCKET_PATH = 100;
 
-export interface RegistryEntry {
+export interface RegistryEntry extends PiIdentity {
   format: number;
-  pid: number;
-  piVersion: string;
-  bridgeVersion: string;
-  sessionFile: string;
-  sessionId: string;
-  cwd: string;
   endpoint: string;
   token: string;
   startedAt: string;
