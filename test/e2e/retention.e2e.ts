@@ -14,11 +14,17 @@ const PLAIN = '01a228c2-47b3'; // 01-plain: one long linear conversation (a spli
 const NAME = 'Retention demo: what a summary keeps';
 const shot = (name: string) => screenshot(e2e.page, `retention-${name}`);
 
-function sessionFile(idPrefix: string): string {
-  const dir = path.join(e2e.workspacePath, '.pi', 'sessions');
-  const name = fs.readdirSync(dir).find((f) => f.includes(`_${idPrefix}`));
+/**
+ * The test's own session: a fresh copy of the fixture workspace's 01-plain (other UI tests compact and jump the
+ * workspace's copy, and a session that already ends in a compaction has nothing to compact).
+ */
+function ownSession(idPrefix: string): string {
+  const fixtures = path.join(e2e.extensionPath, 'test', 'fixtures', 'workspace', '.pi', 'sessions');
+  const name = fs.readdirSync(fixtures).find((f) => f.includes(`_${idPrefix}`));
   assert.ok(name, `no session ${idPrefix}`);
-  return path.join(dir, name);
+  const copy = path.join(e2e.workspacePath, '.pi', 'sessions', `retention-demo-${name}`);
+  if (!fs.existsSync(copy)) fs.copyFileSync(path.join(fixtures, name), copy);
+  return copy;
 }
 
 function lastEntry(file: string): Record<string, unknown> {
@@ -33,7 +39,7 @@ describe('Retention checklist in the summary panel (UI)', function () {
   before(async () => {
     page = e2e.page;
     // Name the session (what Pi's /name writes) so its row is found whatever ran before.
-    const file = sessionFile(PLAIN);
+    const file = ownSession(PLAIN);
     const leaf = lastEntry(file);
     fs.appendFileSync(file, `${JSON.stringify({ type: 'session_info', id: '5e55e7e1', parentId: leaf.id, timestamp: new Date().toISOString(), name: NAME })}\n`);
     await showActivityView(page, 'Arbor');
@@ -42,7 +48,7 @@ describe('Retention checklist in the summary panel (UI)', function () {
   });
 
   it('shows the facts above Apply; an edit that drops them lists them missing first; Put back restores them as an edit to apply', async () => {
-    const file = sessionFile(PLAIN);
+    const file = ownSession(PLAIN);
     const before = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).length;
     await row(page, NAME).click();
     await runCommand(page, 'Arbor: Compact...');
