@@ -12,6 +12,8 @@ export interface GenerateOptions {
   file: string;
   targetBytes: number;
   seed?: number;
+  /** Write a compaction entry every this many turns (default 60; 0: never, so the whole session is one span to summarize). */
+  compactionEvery?: number;
 }
 
 function rng(seed: number): () => number {
@@ -59,6 +61,7 @@ export async function generateSession(options: GenerateOptions): Promise<{ entri
   let turn = 0;
   let contextTokens = 2000;
   let lastCompactionKeep: string | null = null;
+  const compactionEvery = options.compactionEvery ?? 60;
   while (bytes < options.targetBytes) {
     turn++;
     const branchFrom: string | null = leaf;
@@ -101,7 +104,7 @@ export async function generateSession(options: GenerateOptions): Promise<{ entri
       const bs = await append({ type: 'branch_summary', fromId: abandoned, summary: `## Goal\n- ${words(10)}\n\n## Progress\n### Done\n- [x] ${words(8)}`, details: { readFiles: [], modifiedFiles: [] } });
       await append({ type: 'label', targetId: bs, label: `retry-${turn}` });
     }
-    if (turn % 60 === 0 && lastCompactionKeep) {
+    if (compactionEvery > 0 && turn % compactionEvery === 0 && lastCompactionKeep) {
       await append({ type: 'compaction', summary: `## Goal\n- ${words(20)}\n\n## Next Steps\n1. ${words(10)}`, firstKeptEntryId: lastCompactionKeep, tokensBefore: contextTokens, details: { readFiles: [], modifiedFiles: [] } });
       contextTokens = 20000;
       lastCompactionKeep = null;

@@ -116,7 +116,7 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   // Pins are re-collected from the labels every time: an earlier checkpoint's Pinned part is not carried over.
   const pinned = formatPinnedBlock(plan.pinned);
   const previousSummary = plan.previousSummary !== null ? stripPinned(plan.previousSummary) : undefined;
-  const common = { maxOutputTokens: options.summarizer.maxOutputTokens, includeThinking: options.includeThinking, customInstructions: options.customInstructions, cwd: index.header.cwd };
+  const common = { maxOutputTokens: options.summarizer.maxOutputTokens, contextWindow: options.summarizer.contextWindow, includeThinking: options.includeThinking, customInstructions: options.customInstructions, cwd: index.header.cwd };
   const kind = plan.previousSummary !== null ? 'update' : 'history';
   const checkpoint = { kind, previousSummary, pinned, files: lists, ...common } as const;
   let summary: string;

@@ -119,6 +119,7 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
         customInstructions,
         replaceInstructions,
         maxOutputTokens: options.summarizer.maxOutputTokens,
+        contextWindow: options.summarizer.contextWindow,
         includeThinking: options.includeThinking,
         cwd: index.header.cwd,
       }),

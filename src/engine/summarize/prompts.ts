@@ -20,6 +20,8 @@ export interface BuildSummaryRequestOptions {
   replaceInstructions?: boolean;
   /** Output budget in tokens (the model's output limit). */
   maxOutputTokens: number;
+  /** The summarizer's context window in tokens: the serialized conversation is bounded to fit it (see conversationCharBudget). */
+  contextWindow?: number;
   /** Include `[Assistant thinking]:` lines in the serialized conversation (default true). */
   includeThinking?: boolean;
   /** The "Pinned" part of Critical Context ('history' / 'update'): the model is asked to copy it verbatim. */
@@ -147,6 +149,26 @@ function filesBlock(files: { readFiles: string[]; modifiedFiles: string[] }): st
   return [`changed:`, ...files.modifiedFiles.map((f) => `- ${f}`), `read:`, ...files.readFiles.map((f) => `- ${f}`)].join('\n');
 }
 
+/** The most characters of conversation a request ever holds, whatever the context window claims (about 2.7 M tokens at 3 a token). */
+export const MAX_CONVERSATION_CHARS = 8 * 1024 * 1024;
+/** The fewest characters of conversation a request is given room for, however small the window. */
+export const MIN_CONVERSATION_CHARS = 4000;
+/** Characters counted per token of room: below the usual 4, so text that tokenizes densely still fits. */
+const CHARS_PER_TOKEN = 3;
+
+/**
+ * Characters of serialized conversation one request may hold: the context
+ * window less the output budget, in characters, less what the rest of the
+ * prompt takes; within MIN_CONVERSATION_CHARS..MAX_CONVERSATION_CHARS (an
+ * absent or nonsensical window gives the maximum).
+ */
+export function conversationCharBudget(contextWindow: number | undefined, maxOutputTokens: number, otherChars: number): number {
+  const window = typeof contextWindow === 'number' && Number.isFinite(contextWindow) && contextWindow > 0 ? contextWindow : Infinity;
+  const output = Number.isFinite(maxOutputTokens) && maxOutputTokens > 0 ? maxOutputTokens : 0;
+  const room = (window - output) * CHARS_PER_TOKEN - otherChars;
+  return Math.floor(Math.min(MAX_CONVERSATION_CHARS, Math.max(MIN_CONVERSATION_CHARS, room)));
+}
+
 function fence(tag: string, body: string): string {
   return `<${tag}>\n${body}\n</${tag}>`;
 }
@@ -157,9 +179,7 @@ export function buildSummaryRequest(options: BuildSummaryRequestOptions): Summar
   // An update without an earlier checkpoint is a plain history summary.
   const kind: SummaryKind = options.kind === 'update' && !previousSummary ? 'history' : options.kind;
   const custom = options.customInstructions?.trim() ? options.customInstructions.trim() : undefined;
-  const conversation = serializeConversation(options.messages, { includeThinking: options.includeThinking });
-
-  const parts: string[] = [fence('conversation', conversation)];
+  const parts: string[] = [];
   if (kind === 'update' && previousSummary) parts.push(fence('previous-summary', previousSummary.trim()));
   const checkpoint = kind === 'history' || kind === 'update';
   const pinned = checkpoint && options.pinned?.trim() ? options.pinned.trim() : undefined;
@@ -174,6 +194,11 @@ export function buildSummaryRequest(options: BuildSummaryRequestOptions): Summar
     parts.push(fence('instructions', [defaultInstructions(kind), ...extra].join('\n\n')));
     if (custom) parts.push(`Additional focus requested by the user (apply it while keeping the structure above):\n${custom}`);
   }
+  // The conversation comes first; it is bounded by what the window leaves after the rest (never a session-sized string).
+  const otherChars = SUMMARY_SYSTEM_PROMPT.length + parts.reduce((n, p) => n + p.length + 2, 0);
+  const maxChars = conversationCharBudget(options.contextWindow, options.maxOutputTokens, otherChars);
+  const conversation = serializeConversation(options.messages, { includeThinking: options.includeThinking, maxChars });
+  parts.unshift(fence('conversation', conversation));
 
   const request: SummaryRequest = {
     kind,

@@ -8,6 +8,8 @@ export interface SerializeOptions {
   includeThinking?: boolean;
   /** Cut tool results longer than this many characters (default 2000). */
   toolResultMaxChars?: number;
+  /** Bound the text to about this many characters, keeping the newest messages (default: no bound). */
+  maxChars?: number;
 }
 
 /** Wrappers Arbor uses when a summary stands in the conversation as a user-role message. */
@@ -22,12 +24,18 @@ function blocksText(content: string | UserContentBlock[] | undefined, separator:
   return content.filter(isTextBlock).map((b) => b.text).join(separator);
 }
 
+/** Where to cut `text` to at most `max` UTF-16 units without splitting a surrogate pair. */
+function cutEnd(text: string, max: number): number {
+  let end = Math.max(0, max);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return end;
+}
+
 /** Cuts `text` to `max` UTF-16 units without splitting a surrogate pair, and says how much was cut. */
 export function truncateToolResult(text: string, max: number): string {
   if (text.length <= max) return text;
-  let end = max;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
+  const end = cutEnd(text, max);
   return `${text.slice(0, end)}\n[tool output cut here: ${text.length - end} more characters not shown]`;
 }
 
@@ -40,62 +48,107 @@ function bashText(m: Extract<AgentMessage, { role: 'bashExecution' }>): string {
   return lines.join('\n');
 }
 
+/** The labelled parts of one message (spec 5); empty for a message the summarizer does not read. */
+function messageParts(m: AgentMessage, includeThinking: boolean, max: number): string[] {
+  const parts: string[] = [];
+  const user = (text: string) => {
+    if (text) parts.push(`[User]: ${text}`);
+  };
+  switch (m.role) {
+    case 'user':
+      user(blocksText(m.content, ''));
+      break;
+    case 'custom':
+      user(blocksText(m.content, ''));
+      break;
+    case 'bashExecution':
+      if (!m.excludeFromContext) user(bashText(m));
+      break;
+    case 'branchSummary':
+      user(SUMMARY_TAGS.branch[0] + m.summary + SUMMARY_TAGS.branch[1]);
+      break;
+    case 'compactionSummary':
+      user(SUMMARY_TAGS.compaction[0] + m.summary + SUMMARY_TAGS.compaction[1]);
+      break;
+    case 'assistant': {
+      const blocks = Array.isArray(m.content) ? m.content : [];
+      if (includeThinking) {
+        const thinking = blocks.filter(isThinkingBlock).map((b) => b.thinking).filter(Boolean);
+        if (thinking.length) parts.push(`[Assistant thinking]: ${thinking.join('\n')}`);
+      }
+      if (blocks.some((b) => b.type === 'text')) {
+        parts.push(`[Assistant]: ${blocks.filter(isTextBlock).map((b) => b.text).join('\n')}`);
+      }
+      const calls = blocks
+        .filter(isToolCallBlock)
+        .map((call) => {
+          const args = Object.entries(call.arguments ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
+          return `${call.name}(${args})`;
+        });
+      if (calls.length) parts.push(`[Assistant tool calls]: ${calls.join('; ')}`);
+      break;
+    }
+    case 'toolResult': {
+      const text = blocksText(m.content, '\n');
+      if (text) parts.push(`[Tool result]: ${truncateToolResult(text, max)}`);
+      break;
+    }
+    case 'system':
+      break;
+  }
+  return parts;
+}
+
+/** Characters reserved for the leftOutNote (and a cut message's marker) within a bound. */
+export const LEFT_OUT_NOTE_ROOM = 400;
+
+/** The note standing in for the oldest messages a bounded serialization leaves out. */
+export function leftOutNote(omitted: number, total: number): string {
+  return `[The ${omitted} oldest of these ${total} messages are left out here: they do not fit the summarizer's context window. What follows are the most recent ones.]`;
+}
+
 /**
  * Spec 5: turns messages into labelled plain text (not a chat transcript), so
  * the summarizing model cannot mistake it for a conversation to continue.
  * User-role kinds (bash runs, custom messages, summaries) read as [User].
  * System prompts are never part of it.
+ *
+ * With `maxChars`, the text never exceeds that many characters (a huge
+ * session never becomes one string): the newest messages that fit are kept,
+ * walked from the end, and a leftOutNote says how many older ones are not
+ * shown; a newest message larger than the budget alone is cut. Linear.
  */
 export function serializeConversation(messages: readonly AgentMessage[], options: SerializeOptions = {}): string {
   const includeThinking = options.includeThinking ?? true;
   const max = options.toolResultMaxChars ?? TOOL_RESULT_MAX_CHARS;
-  const parts: string[] = [];
-  const user = (text: string) => {
-    if (text) parts.push(`[User]: ${text}`);
-  };
-  for (const m of messages) {
-    switch (m.role) {
-      case 'user':
-        user(blocksText(m.content, ''));
-        break;
-      case 'custom':
-        user(blocksText(m.content, ''));
-        break;
-      case 'bashExecution':
-        if (!m.excludeFromContext) user(bashText(m));
-        break;
-      case 'branchSummary':
-        user(SUMMARY_TAGS.branch[0] + m.summary + SUMMARY_TAGS.branch[1]);
-        break;
-      case 'compactionSummary':
-        user(SUMMARY_TAGS.compaction[0] + m.summary + SUMMARY_TAGS.compaction[1]);
-        break;
-      case 'assistant': {
-        const blocks = Array.isArray(m.content) ? m.content : [];
-        if (includeThinking) {
-          const thinking = blocks.filter(isThinkingBlock).map((b) => b.thinking).filter(Boolean);
-          if (thinking.length) parts.push(`[Assistant thinking]: ${thinking.join('\n')}`);
-        }
-        if (blocks.some((b) => b.type === 'text')) {
-          parts.push(`[Assistant]: ${blocks.filter(isTextBlock).map((b) => b.text).join('\n')}`);
-        }
-        const calls = blocks
-          .filter(isToolCallBlock)
-          .map((call) => {
-            const args = Object.entries(call.arguments ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
-            return `${call.name}(${args})`;
-          });
-        if (calls.length) parts.push(`[Assistant tool calls]: ${calls.join('; ')}`);
-        break;
-      }
-      case 'toolResult': {
-        const text = blocksText(m.content, '\n');
-        if (text) parts.push(`[Tool result]: ${truncateToolResult(text, max)}`);
-        break;
-      }
-      case 'system':
-        break;
-    }
+  const budget = options.maxChars;
+  if (budget === undefined) return messages.flatMap((m) => messageParts(m, includeThinking, max)).join('\n\n');
+  const kept: string[][] = [];
+  const sizes: number[] = [];
+  let used = 0;
+  let first = messages.length;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const parts = messageParts(messages[i], includeThinking, max);
+    // Each part counts its "\n\n" separator; the first part of the text has none.
+    const size = parts.reduce((n, p) => n + p.length + 2, 0);
+    if (used + size > budget + 2) break;
+    kept.push(parts);
+    sizes.push(size);
+    used += size;
+    first = i;
   }
-  return parts.join('\n\n');
+  if (first === 0) return kept.reverse().flat().join('\n\n');
+  // Room for the note: the oldest kept messages give way to it.
+  while (kept.length && used + LEFT_OUT_NOTE_ROOM > budget) {
+    used -= sizes.pop()!;
+    kept.pop();
+    first++;
+  }
+  const note = leftOutNote(first, messages.length);
+  const body = kept.reverse().flat();
+  if (body.length) return [note, ...body].join('\n\n');
+  // Not even the newest message fits: its beginning, cut to the budget.
+  const newest = messageParts(messages[messages.length - 1], includeThinking, max).join('\n\n');
+  const end = cutEnd(newest, budget - LEFT_OUT_NOTE_ROOM);
+  return `${leftOutNote(messages.length - 1, messages.length)}\n\n${newest.slice(0, end)}\n[message cut here: ${newest.length - end} more characters not shown]`;
 }
