@@ -18,7 +18,7 @@ describe('Sessions view', () => {
     // The name is the title; when an opened copy (an earlier test's) has the same name, what differs comes first.
     assert.match(labelText(misc), /(^|· )misc: models, custom messages, errors$/, 'session_info name is the title');
     const overview = await item(await sessionNode(workspaceSession('04-split-turn')));
-    assert.match(labelText(overview), /^Give me a quick overview of the docs folder/, 'first user message is the title');
+    assert.match(labelText(overview), /(^|· )Give me a quick overview of the docs folder/, 'first user message is the title');
     assert.strictEqual(misc.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     assert.match(String(misc.contextValue), /^arborSession/);
   });
