@@ -16,7 +16,12 @@ import { availableParallelism, loadavg } from 'node:os';
 import * as path from 'node:path';
 import { generateSession } from './generateSession';
 
-interface Sample { mode: string; ms: number; maxRssMB: number; detail: { firstKept: string | null; tokensBefore: number | null; openAndIndexMs: number; planMs: number } }
+interface Sample {
+  mode: string;
+  ms: number;
+  maxRssMB: number;
+  detail: { firstKept: string | null; tokensBefore: number | null; openAndIndexMs: number; planMs: number };
+}
 
 const repo = path.resolve(__dirname, '..', '..');
 const file = path.join(repo, 'bench', '.data', 'session-100mb.jsonl');
@@ -40,7 +45,11 @@ async function main(): Promise<void> {
     ['arbor', 'tokenizer'],
   ];
   const samples = new Map<string, Sample[]>(modes.map(([m]) => [m, []]));
-  process.stdout.write(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores\n`);
+  process.stdout.write(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${availableParallelism()} cores\n`,
+  );
   for (let r = 0; r < runs; r++) for (const [m] of modes) samples.get(m)!.push(sample(m));
   const chars = median(samples.get('arbor-chars')!.map((s) => s.ms));
   process.stdout.write(`open + index + plan, 100 MB session, median of ${runs} fresh processes:\n`);

@@ -39,7 +39,13 @@ export function generateTreeSession(options: TreeSessionOptions): { entries: num
     count++;
     const timestamp = new Date(t0 + k * 1000).toISOString();
     const content = [{ type: 'text', text: `${role} message ${k}: please look at src/module${k % 97}.ts` }];
-    write({ type: 'message', id, parentId, timestamp, message: role === 'user' ? { role, content, timestamp: t0 + k } : { role, content, stopReason: 'stop', timestamp: t0 + k } });
+    write({
+      type: 'message',
+      id,
+      parentId,
+      timestamp,
+      message: role === 'user' ? { role, content, timestamp: t0 + k } : { role, content, stopReason: 'stop', timestamp: t0 + k },
+    });
   };
   try {
     write({ type: 'session', version: 3, id: 'tree-bench', timestamp: new Date(t0).toISOString(), cwd: '/bench' });

@@ -51,7 +51,7 @@ const adversarialSummaries: Record<string, string> = {
   '<read-files> no breaks': '<read-files>a ',
   'fences + headings': '```\n## Goal\n',
   'turn headings': '## Turn Context\n',
-  'rules': '- - -\n',
+  rules: '- - -\n',
 };
 
 function summaries(): void {
@@ -70,7 +70,9 @@ function summaries(): void {
   for (const [name, text] of Object.entries(cases)) {
     const ms = best(() => parseSummary(text));
     const half = best(() => parseSummary(text.slice(0, text.length / 8)));
-    process.stdout.write(`  ${name.padEnd(24)} 1 MB: ${ms.toFixed(0).padStart(5)} ms = ${(ms / baseline).toFixed(2)}x baseline; 128 KB: ${half.toFixed(0)} ms (8x input: ${(ms / Math.max(half, 0.1)).toFixed(1)}x time)\n`);
+    process.stdout.write(
+      `  ${name.padEnd(24)} 1 MB: ${ms.toFixed(0).padStart(5)} ms = ${(ms / baseline).toFixed(2)}x baseline; 128 KB: ${half.toFixed(0)} ms (8x input: ${(ms / Math.max(half, 0.1)).toFixed(1)}x time)\n`,
+    );
   }
 }
 

@@ -25,10 +25,11 @@ async function run(mode: string, file: string): Promise<unknown> {
   if (mode === 'naive') {
     const text = readFileSync(file, 'utf8');
     let n = 0;
-    for (const line of text.split('\n')) if (line) {
-      JSON.parse(line);
-      n++;
-    }
+    for (const line of text.split('\n'))
+      if (line) {
+        JSON.parse(line);
+        n++;
+      }
     return { lines: n };
   }
   if (mode === 'arbor' || mode === 'arbor-chars') {

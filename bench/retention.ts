@@ -26,13 +26,24 @@ const fakeModel: Summarizer = {
   contextWindow: 128000,
   maxOutputTokens: 16384,
   async summarize(request) {
-    return { text: keptAnswer('openai', { messages: [{ role: 'system', content: request.systemPrompt }, { role: 'user', content: request.prompt }] }) };
+    return {
+      text: keptAnswer('openai', {
+        messages: [
+          { role: 'system', content: request.systemPrompt },
+          { role: 'user', content: request.prompt },
+        ],
+      }),
+    };
   },
 };
 
 function sessions(): string[] {
   const dir = (...p: string[]) => path.join(repo, ...p);
-  const jsonl = (d: string) => readdirSync(d).filter((f) => f.endsWith('.jsonl')).sort().map((f) => path.join(d, f));
+  const jsonl = (d: string) =>
+    readdirSync(d)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort()
+      .map((f) => path.join(d, f));
   return [
     dir('samples', 'sample-session.jsonl'),
     ...jsonl(dir('test', 'fixtures', 'workspace', '.pi', 'sessions')),
@@ -50,7 +61,13 @@ async function tally(files: string[], summarizer: Summarizer, keeps: number[]): 
   let compactions = 0;
   for (const file of files) {
     for (const keepRecentTokens of keeps) {
-      const p = await proposeCompaction({ file, summarizer, estimator: 'chars', piSettings: DEFAULT_PI_SETTINGS, compaction: { keepRecentTokens } });
+      const p = await proposeCompaction({
+        file,
+        summarizer,
+        estimator: 'chars',
+        piSettings: DEFAULT_PI_SETTINGS,
+        compaction: { keepRecentTokens },
+      });
       if (p.kind !== 'proposal') continue;
       compactions++;
       for (const f of p.retention.kept) {
@@ -86,8 +103,11 @@ export async function retentionBench(): Promise<void> {
   process.stdout.write(`\nretention (facts kept / facts present) over ${files.length} sessions x keepRecentTokens ${keeps.join(', ')}:\n`);
   process.stdout.write(`  ${'kind'.padEnd(12)}${'offline'.padStart(11)}${'fake model'.padStart(11)}\n`);
   for (const k of FACT_KINDS) process.stdout.write(`  ${k.padEnd(12)}${cell(offline.t[k])}${cell(fake.t[k])}\n`);
-  const sum = (t: Tally) => FACT_KINDS.reduce((a, k) => ({ kept: a.kept + t[k].kept, present: a.present + t[k].present }), { kept: 0, present: 0 });
-  process.stdout.write(`  ${'all'.padEnd(12)}${cell(sum(offline.t))}${cell(sum(fake.t))}   (${offline.compactions} / ${fake.compactions} compactions)\n`);
+  const sum = (t: Tally) =>
+    FACT_KINDS.reduce((a, k) => ({ kept: a.kept + t[k].kept, present: a.present + t[k].present }), { kept: 0, present: 0 });
+  process.stdout.write(
+    `  ${'all'.padEnd(12)}${cell(sum(offline.t))}${cell(sum(fake.t))}   (${offline.compactions} / ${fake.compactions} compactions)\n`,
+  );
 
   // The check on hostile input: 4x the summary and 4x the facts should cost about 4x (a quadratic matcher: 16x).
   const small = hostileSummary(256 * 1024);

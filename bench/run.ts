@@ -12,7 +12,12 @@ import * as path from 'node:path';
 import { generateSession } from './generateSession';
 import { retentionBench } from './retention';
 
-interface Sample { mode: string; ms: number; maxRssMB: number; detail: unknown }
+interface Sample {
+  mode: string;
+  ms: number;
+  maxRssMB: number;
+  detail: unknown;
+}
 
 const repo = path.resolve(__dirname, '..', '..');
 const dataDir = path.join(repo, 'bench', '.data');
@@ -54,14 +59,22 @@ async function main(): Promise<void> {
     const fmt = (s: Sample) => `${s.ms.toFixed(0).padStart(6)} ms  ${s.maxRssMB.toFixed(0).padStart(5)} MB peak RSS`;
     process.stdout.write(`\n${size.toFixed(1)} MB session (best of ${runs}):\n`);
     process.stdout.write(`  naive read + JSON.parse every line  ${fmt(naive)}\n`);
-    process.stdout.write(`  arbor open + index + plan           ${fmt(arbor)}   time ${(arbor.ms / naive.ms).toFixed(2)}x naive  (tokenizer estimator, incl. loading it)\n`);
-    process.stdout.write(`  arbor, chars estimator              ${fmt(arborChars)}   time ${(arborChars.ms / naive.ms).toFixed(2)}x naive\n`);
+    process.stdout.write(
+      `  arbor open + index + plan           ${fmt(arbor)}   time ${(arbor.ms / naive.ms).toFixed(2)}x naive  (tokenizer estimator, incl. loading it)\n`,
+    );
+    process.stdout.write(
+      `  arbor, chars estimator              ${fmt(arborChars)}   time ${(arborChars.ms / naive.ms).toFixed(2)}x naive\n`,
+    );
     if (pi) {
       process.stdout.write(`  pi 0.73.1 open + prepareCompaction  ${fmt(pi)}\n`);
-      process.stdout.write(`  arbor/pi: time ${(arbor.ms / pi.ms).toFixed(2)}x (chars: ${(arborChars.ms / pi.ms).toFixed(2)}x), peak memory ${(arbor.maxRssMB / pi.maxRssMB).toFixed(2)}x\n`);
+      process.stdout.write(
+        `  arbor/pi: time ${(arbor.ms / pi.ms).toFixed(2)}x (chars: ${(arborChars.ms / pi.ms).toFixed(2)}x), peak memory ${(arbor.maxRssMB / pi.maxRssMB).toFixed(2)}x\n`,
+      );
     }
     process.stdout.write(`  tree first page, whole file indexed  ${fmt(treeFull)}\n`);
-    process.stdout.write(`  tree first page from the preview    ${fmt(treePreview)}   time ${(treePreview.ms / treeFull.ms).toFixed(2)}x whole file  (same rows: ${JSON.stringify(treePreview.detail && (treePreview.detail as { pageFirst: string }).pageFirst) === JSON.stringify((treeFull.detail as { pageFirst: string }).pageFirst)})\n`);
+    process.stdout.write(
+      `  tree first page from the preview    ${fmt(treePreview)}   time ${(treePreview.ms / treeFull.ms).toFixed(2)}x whole file  (same rows: ${JSON.stringify(treePreview.detail && (treePreview.detail as { pageFirst: string }).pageFirst) === JSON.stringify((treeFull.detail as { pageFirst: string }).pageFirst)})\n`,
+    );
     process.stdout.write(`  arbor plan: ${JSON.stringify(arbor.detail)}\n`);
     process.stdout.write(`  arbor plan (chars): ${JSON.stringify(arborChars.detail)}\n`);
     if (pi) process.stdout.write(`  pi plan:    ${JSON.stringify(pi.detail)}\n`);

@@ -50,7 +50,10 @@ async function main(): Promise<void> {
     if (!existsSync(file)) await generateSession({ file, targetBytes: mb * 1024 * 1024 });
     const index = await loadSession(file);
     process.stdout.write(`\n${(statSync(file).size / 1048576).toFixed(1)} MB session:\n`);
-    const plan = planCompaction(index, { settings: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 }, estimator: charsEstimator });
+    const plan = planCompaction(index, {
+      settings: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },
+      estimator: charsEstimator,
+    });
     if (plan.kind === 'plan') measure('compaction span (since last one)', messagesAt(plan.projection, plan.summarizePositions));
     const all: AgentMessage[] = [];
     for (const i of index.pathTo(index.leafIndex)) {

@@ -75,7 +75,17 @@ function main(): void {
 
   const sessions = [...files(path.join(repo, 'test', 'fixtures'), '.jsonl'), ...files(path.join(repo, 'samples'), '.jsonl')];
   const corpora: [string, string[]][] = [
-    ['repository sessions + sources, repeated to 4 MB', atLeast([...sessions.flatMap((f) => messageTexts(f)), ...files(path.join(repo, 'src'), '.ts').map((f) => readFileSync(f, 'utf8')), readFileSync(path.join(repo, 'README.md'), 'utf8')], 4 * MB)],
+    [
+      'repository sessions + sources, repeated to 4 MB',
+      atLeast(
+        [
+          ...sessions.flatMap((f) => messageTexts(f)),
+          ...files(path.join(repo, 'src'), '.ts').map((f) => readFileSync(f, 'utf8')),
+          readFileSync(path.join(repo, 'README.md'), 'utf8'),
+        ],
+        4 * MB,
+      ),
+    ],
   ];
   const bench = path.join(repo, 'bench', '.data', 'session-100mb.jsonl');
   if (existsSync(bench)) corpora.push(['bench session message texts, 4 MB', messageTexts(bench, 4 * MB)]);
@@ -90,8 +100,11 @@ function main(): void {
       let best = Infinity;
       for (let r = 0; r < 3; r++) best = Math.min(best, pass(count, texts).ms);
       tokens.add(cold.tokens);
-      const rate = (ms: number) => `${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s, ${((cold.tokens / (ms / 1000)) / 1e6).toFixed(2)} M tokens/s`;
-      process.stdout.write(`  ${label.padEnd(14)} ${cold.tokens} tokens; first pass ${cold.ms.toFixed(0)} ms (${rate(cold.ms)}); best of 3 ${best.toFixed(0)} ms (${rate(best)})\n`);
+      const rate = (ms: number) =>
+        `${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s, ${(cold.tokens / (ms / 1000) / 1e6).toFixed(2)} M tokens/s`;
+      process.stdout.write(
+        `  ${label.padEnd(14)} ${cold.tokens} tokens; first pass ${cold.ms.toFixed(0)} ms (${rate(cold.ms)}); best of 3 ${best.toFixed(0)} ms (${rate(best)})\n`,
+      );
     }
     process.stdout.write(`  same count: ${tokens.size === 1}\n`);
   }

@@ -22,27 +22,55 @@ const repo = path.resolve(__dirname, '..', '..');
 const dataDir = path.join(repo, 'bench', '.data');
 const cli = path.join(repo, 'dist', 'cli.js');
 
-interface Run { ms: number; maxRssMB: number; outBytes: number; code: number; stderr: string }
+interface Run {
+  ms: number;
+  maxRssMB: number;
+  outBytes: number;
+  code: number;
+  stderr: string;
+}
 
 /** One command in a fresh process under /usr/bin/time -v; stdout counted through `wc -c`. */
 function timed(args: string[]): Run {
   const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', `set -o pipefail; /usr/bin/time -v ${quoted} 2>/tmp/arbor-tree-bench.time | wc -c`], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const r = spawnSync('bash', ['-c', `set -o pipefail; /usr/bin/time -v ${quoted} 2>/tmp/arbor-tree-bench.time | wc -c`], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   const ms = performance.now() - t0;
   const time = execFileSync('cat', ['/tmp/arbor-tree-bench.time'], { encoding: 'utf8' });
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(time);
-  const stderr = time.split('\n').filter((l) => !/^\s*(Command being timed|User time|System time|Percent|Elapsed|Average|Maximum resident|Major|Minor|Voluntary|Involuntary|Swaps|File system|Socket|Signals|Page size|Exit status)/.test(l.replace(/^\t/, ''))).join('\n').trim();
-  return { ms, maxRssMB: rss ? Number(rss[1]) / 1024 : NaN, outBytes: Number(r.stdout.trim()), code: r.status ?? 1, stderr: stderr.slice(0, 300) };
+  const stderr = time
+    .split('\n')
+    .filter(
+      (l) =>
+        !/^\s*(Command being timed|User time|System time|Percent|Elapsed|Average|Maximum resident|Major|Minor|Voluntary|Involuntary|Swaps|File system|Socket|Signals|Page size|Exit status)/.test(
+          l.replace(/^\t/, ''),
+        ),
+    )
+    .join('\n')
+    .trim();
+  return {
+    ms,
+    maxRssMB: rss ? Number(rss[1]) / 1024 : NaN,
+    outBytes: Number(r.stdout.trim()),
+    code: r.status ?? 1,
+    stderr: stderr.slice(0, 300),
+  };
 }
 
-const baselineScript = "const t=require('fs').readFileSync(process.argv[1],'utf8');let n=0;for(const l of t.split('\\n'))if(l){JSON.parse(l);n++}";
+const baselineScript =
+  "const t=require('fs').readFileSync(process.argv[1],'utf8');let n=0;for(const l of t.split('\\n'))if(l){JSON.parse(l);n++}";
 
 function report(name: string, file: string, runs: [string, string[]][]): void {
   const mb = statSync(file).size / 1048576;
   process.stdout.write(`\n${name} (${mb.toFixed(0)} MB)\n`);
   const base = mb < 450 ? timed([process.execPath, '--max-old-space-size=4096', '-e', baselineScript, file]) : undefined;
-  if (base) process.stdout.write(`  baseline: read + JSON.parse every line   ${base.ms.toFixed(0).padStart(7)} ms  ${base.maxRssMB.toFixed(0).padStart(5)} MB peak RSS\n`);
+  if (base)
+    process.stdout.write(
+      `  baseline: read + JSON.parse every line   ${base.ms.toFixed(0).padStart(7)} ms  ${base.maxRssMB.toFixed(0).padStart(5)} MB peak RSS\n`,
+    );
   const n = Number(process.env.ARBOR_TREE_RUNS ?? 1);
   for (const [label, args] of runs) {
     const all = Array.from({ length: n }, () => timed([process.execPath, cli, ...args]));
@@ -60,12 +88,21 @@ function writeHugeEntry(file: string, mb: number): void {
   const fd = openSync(file, 'w');
   try {
     writeSync(fd, `${JSON.stringify({ type: 'session', version: 3, id: 'huge', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/bench' })}\n`);
-    writeSync(fd, `${JSON.stringify({ type: 'message', id: 'u1', parentId: null, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: 'here is the file' }], timestamp: 1 } })}\n`);
-    writeSync(fd, '{"type":"message","id":"big","parentId":"u1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"toolResult","toolCallId":"c","toolName":"read","content":[{"type":"text","text":"');
+    writeSync(
+      fd,
+      `${JSON.stringify({ type: 'message', id: 'u1', parentId: null, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: 'here is the file' }], timestamp: 1 } })}\n`,
+    );
+    writeSync(
+      fd,
+      '{"type":"message","id":"big","parentId":"u1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"toolResult","toolCallId":"c","toolName":"read","content":[{"type":"text","text":"',
+    );
     const block = Buffer.alloc(1 << 20, 'QUJD');
     for (let k = 0; k < mb; k++) writeSync(fd, block);
     writeSync(fd, '"}],"isError":false,"timestamp":2}}\n');
-    writeSync(fd, `${JSON.stringify({ type: 'message', id: 'a1', parentId: 'big', timestamp: '2026-01-01T00:00:03.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], stopReason: 'stop', timestamp: 3 } })}\n`);
+    writeSync(
+      fd,
+      `${JSON.stringify({ type: 'message', id: 'a1', parentId: 'big', timestamp: '2026-01-01T00:00:03.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], stopReason: 'stop', timestamp: 3 } })}\n`,
+    );
   } finally {
     closeSync(fd);
   }

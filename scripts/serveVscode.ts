@@ -26,7 +26,14 @@ async function main(): Promise<void> {
   const controller = new AbortController();
   // The sample workspace keeps its sessions in .pi/sessions: a folder to read is a user (machine) setting,
   // which a workspace's own settings cannot choose, so the demo's VS Code gets it as a user setting.
-  const server = await startCodeServer({ workspaceFolder: workspace, installVsix: vsix, port, signal: controller.signal, startTimeoutMs: 60000, userSettings: FIXTURE_USER_SETTINGS });
+  const server = await startCodeServer({
+    workspaceFolder: workspace,
+    installVsix: vsix,
+    port,
+    signal: controller.signal,
+    startTimeoutMs: 60000,
+    userSettings: FIXTURE_USER_SETTINGS,
+  });
   process.stdout.write(
     [
       '',

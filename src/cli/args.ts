@@ -15,7 +15,12 @@ export interface ParsedCommand {
  */
 export function parseCommand(argv: string[], options: NonNullable<ParseArgsConfig['options']>): ParsedCommand {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, ...options }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { json: { type: 'boolean' }, ...options },
+      allowPositionals: true,
+      strict: true,
+    });
     return { positionals, flags: values as Flags };
   } catch (err) {
     throw new ArborUsageError((err as Error).message);

@@ -45,13 +45,22 @@ export const JSON_OPTION: Record<string, OptionSpec> = {
   json: { type: 'boolean', description: 'machine-readable output (field names are a stable contract)' },
 };
 export const ESTIMATOR_OPTION: Record<string, OptionSpec> = {
-  estimator: { type: 'string', value: 'chars|tokenizer', description: "how tokens no provider reported are counted: o200k tokens, or Pi's chars/4", default: 'tokenizer' },
+  estimator: {
+    type: 'string',
+    value: 'chars|tokenizer',
+    description: "how tokens no provider reported are counted: o200k tokens, or Pi's chars/4",
+    default: 'tokenizer',
+  },
 };
 export const LEAF_OPTION: Record<string, OptionSpec> = {
   leaf: { type: 'string', value: 'ID', description: 'the entry to look from', default: "the session's leaf" },
 };
 export const CONTEXT_WINDOW_OPTION: Record<string, OptionSpec> = {
-  'context-window': { type: 'string', value: 'N', description: 'the context window in tokens, winning over Pi\'s models.json and Arbor\'s model table' },
+  'context-window': {
+    type: 'string',
+    value: 'N',
+    description: "the context window in tokens, winning over Pi's models.json and Arbor's model table",
+  },
 };
 export const FILE_POSITIONAL: PositionalSpec = { name: 'FILE', description: 'a Pi session file (.jsonl)' };
 
@@ -69,13 +78,16 @@ export function usageLine(spec: CommandSpec): string {
     for (const p of spec.positionals) parts.push(p.optional ? `[${p.name}]` : p.name);
     for (const [name, o] of Object.entries(spec.options)) if (o.required) parts.push(optionUsage(name, o));
   }
-  for (const [name, o] of Object.entries(spec.options)) if (!o.required && !(spec.synopsis && spec.synopsis.includes(`--${name}`))) parts.push(`[${optionUsage(name, o)}]`);
+  for (const [name, o] of Object.entries(spec.options))
+    if (!o.required && !(spec.synopsis && spec.synopsis.includes(`--${name}`))) parts.push(`[${optionUsage(name, o)}]`);
   return parts.join(' ');
 }
 
 function column(rows: [string, string][]): string[] {
   const width = Math.min(28, Math.max(...rows.map(([left]) => left.length)) + 2);
-  return rows.map(([left, right]) => (left.length + 2 > width ? `  ${left}\n  ${' '.repeat(width)}${right}` : `  ${left.padEnd(width)}${right}`));
+  return rows.map(([left, right]) =>
+    left.length + 2 > width ? `  ${left}\n  ${' '.repeat(width)}${right}` : `  ${left.padEnd(width)}${right}`,
+  );
 }
 
 /** `arbor CMD --help`: usage, what it does, its arguments and options (with defaults), examples. */
@@ -89,7 +101,13 @@ export function helpText(spec: CommandSpec): string {
     `${o.description}${o.required ? ' (required)' : ''}${o.default !== undefined ? ` (default: ${o.default})` : ''}`,
   ]);
   options.push(['-h, --help', 'this help']);
-  lines.push('options:', ...column(options), '', spec.examples.length === 1 ? 'example:' : 'examples:', ...spec.examples.map((e) => `  ${e}`));
+  lines.push(
+    'options:',
+    ...column(options),
+    '',
+    spec.examples.length === 1 ? 'example:' : 'examples:',
+    ...spec.examples.map((e) => `  ${e}`),
+  );
   return lines.join('\n');
 }
 
@@ -99,12 +117,12 @@ export function overviewText(specs: readonly CommandSpec[]): string {
   for (const s of specs) lines.push(`  arbor ${s.name.padEnd(17)}${s.summary}`);
   lines.push(
     '',
-    '`arbor COMMAND --help` shows a command\'s options and an example; `arbor --version` the version.',
-    'Tokens are counted with --estimator tokenizer (o200k, the default) or chars (Pi\'s chars/4 estimate).',
+    "`arbor COMMAND --help` shows a command's options and an example; `arbor --version` the version.",
+    "Tokens are counted with --estimator tokenizer (o200k, the default) or chars (Pi's chars/4 estimate).",
     'Environment: ARBOR_INCOMPLETE_LINE_QUIET_SECONDS (default 2): how long a half-written last line must stay',
-    'unchanged before Arbor, appending, takes it for a dead writer\'s.',
+    "unchanged before Arbor, appending, takes it for a dead writer's.",
     'compact, navigate and label write through a running Pi that has Arbor\'s bridge ("via": "pi"); while a Pi',
-    'without the bridge runs in the session\'s folder they write nothing and exit 3 (--force writes anyway).',
+    "without the bridge runs in the session's folder they write nothing and exit 3 (--force writes anyway).",
     'Exit codes: 0 success, 2 bad input (the message names the file and line), 3 a running Pi without the bridge',
     'holds the session (nothing written), 1 anything else.',
   );
@@ -157,10 +175,17 @@ export function parseWith(spec: CommandSpec, argv: string[]): ParsedCommand {
   }
   const min = spec.positionals.filter((p) => !p.optional).length;
   if (!spec.synopsis) {
-    if (positionals.length < min) fail(`missing ${spec.positionals.slice(positionals.length, min).map((p) => p.name).join(' ')}`);
+    if (positionals.length < min)
+      fail(
+        `missing ${spec.positionals
+          .slice(positionals.length, min)
+          .map((p) => p.name)
+          .join(' ')}`,
+      );
     if (positionals.length > spec.positionals.length) fail(`unexpected argument ${shownOption(positionals[spec.positionals.length])}`);
   }
-  for (const [name, o] of Object.entries(spec.options)) if (o.required && flags[name] === undefined) fail(`${optionUsage(name, o)} is required`);
+  for (const [name, o] of Object.entries(spec.options))
+    if (o.required && flags[name] === undefined) fail(`${optionUsage(name, o)} is required`);
   return { positionals, flags };
 }
 

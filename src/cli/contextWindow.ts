@@ -6,7 +6,11 @@ import type { ModelRef } from '../engine/context/buildContext';
  * The CLI's context window and its source, from the shared resolver: --context-window when given,
  * else Pi's models.json, else Arbor's model table, else the one default.
  */
-export function contextWindowSourceForModel(model: ModelRef | null, explicit?: number, env: NodeJS.ProcessEnv = process.env): ResolvedContextWindow {
+export function contextWindowSourceForModel(
+  model: ModelRef | null,
+  explicit?: number,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedContextWindow {
   return resolveContextWindowSource({ explicit, explicitName: '--context-window', model, piModels: readPiModelWindows(env) });
 }
 

@@ -72,7 +72,9 @@ function reportError(err: unknown, io: Io): number {
   }
   const e = err as NodeJS.ErrnoException;
   if (e && (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES')) {
-    io.err(`arbor: ${e.path ?? ''}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : 'permission denied'}`);
+    io.err(
+      `arbor: ${e.path ?? ''}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : 'permission denied'}`,
+    );
     return 2;
   }
   io.err(`arbor: ${e instanceof Error ? e.message : String(e)}`);

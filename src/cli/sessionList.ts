@@ -23,7 +23,10 @@ export async function allSessionDirs(env: NodeJS.ProcessEnv = process.env): Prom
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  return names.filter((d) => d.isDirectory()).map((d) => path.join(root, d.name)).sort();
+  return names
+    .filter((d) => d.isDirectory())
+    .map((d) => path.join(root, d.name))
+    .sort();
 }
 
 /** The sessions of the folders, newest first, each with its title (a bounded read of its head and tail). */
@@ -35,7 +38,12 @@ export async function listedSessions(dirs: string[]): Promise<ListedSession[]> {
         return peekTitleFacts(await peekSession(s.file));
       } catch {
         const started = Date.parse(s.timestamp);
-        return { name: undefined, firstRequest: undefined, latestRequest: undefined, startedMs: Number.isNaN(started) ? undefined : started };
+        return {
+          name: undefined,
+          firstRequest: undefined,
+          latestRequest: undefined,
+          startedMs: Number.isNaN(started) ? undefined : started,
+        };
       }
     }),
   );

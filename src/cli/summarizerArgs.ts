@@ -8,8 +8,18 @@ import { rememberEnvironmentSecrets } from '../engine/secrets/redact';
 
 /** The options of the commands that write a summary (compact, navigate --summarize). */
 export const SUMMARIZER_OPTIONS: Record<string, OptionSpec> = {
-  provider: { type: 'string', value: 'offline|openai|anthropic', description: 'who writes the summary', default: 'ARBOR_PROVIDER, else offline (no network, no key)' },
-  model: { type: 'string', value: 'ID', description: 'the model for the summary', default: 'ARBOR_MODEL, else gpt-4.1-mini / claude-haiku-4-5' },
+  provider: {
+    type: 'string',
+    value: 'offline|openai|anthropic',
+    description: 'who writes the summary',
+    default: 'ARBOR_PROVIDER, else offline (no network, no key)',
+  },
+  model: {
+    type: 'string',
+    value: 'ID',
+    description: 'the model for the summary',
+    default: 'ARBOR_MODEL, else gpt-4.1-mini / claude-haiku-4-5',
+  },
   'base-url': { type: 'string', value: 'URL', description: 'an OpenAI-compatible or Anthropic server (http or https, no credentials)' },
   deadline: { type: 'string', value: 'SECONDS', description: 'overall deadline of the summary request, retries included', default: '600' },
   'max-answer-chars': { type: 'string', value: 'N', description: 'a longer answer fails and nothing is written', default: '1000000' },
@@ -43,7 +53,14 @@ export function summarizerFrom(flags: Flags, env: NodeJS.ProcessEnv = process.en
   if (envProblem) throw new ArborUsageError(`${variable} ${envProblem}`);
   const deadlineMs = secondsToMs(positiveFlag(flags, 'deadline'));
   const maxAnswerChars = positiveFlag(flags, 'max-answer-chars');
-  return createSummarizer({ provider: provider as SummarizerProvider, model: stringFlag(flags, 'model') ?? env.ARBOR_MODEL, baseURL, deadlineMs, maxAnswerChars, env });
+  return createSummarizer({
+    provider: provider as SummarizerProvider,
+    model: stringFlag(flags, 'model') ?? env.ARBOR_MODEL,
+    baseURL,
+    deadlineMs,
+    maxAnswerChars,
+    env,
+  });
 }
 
 /** Ctrl-C aborts the running operation (nothing is written) instead of killing the process mid-way. */

@@ -7,8 +7,13 @@ import type { SessionIndex } from '../engine/session/sessionIndex';
 
 /** The options every command that writes a session takes (see README "Using Arbor while Pi runs"). */
 export const WRITE_ROUTE_OPTIONS: Record<string, OptionSpec> = {
-  force: { type: 'boolean', description: 'write to the file even while a Pi without the bridge runs in the session\'s folder' },
-  'pi-wait': { type: 'string', value: 'SECONDS', description: 'how long a busy running Pi may take to become idle before the write is refused', default: '15' },
+  force: { type: 'boolean', description: "write to the file even while a Pi without the bridge runs in the session's folder" },
+  'pi-wait': {
+    type: 'string',
+    value: 'SECONDS',
+    description: 'how long a busy running Pi may take to become idle before the write is refused',
+    default: '15',
+  },
 };
 
 /** How this command's write reaches the session: through its live Pi, else the file (see engine/livePi/writeRoute.ts). */
@@ -19,7 +24,13 @@ export function writeRouteFor(index: SessionIndex, flags: Flags, signal?: AbortS
     throw new ArborUsageError(`--pi-wait takes a number of seconds from 0 to 120, got "${wait}"`);
   }
   const waitMs = seconds === undefined ? undefined : Math.round(seconds * 1000);
-  return resolveWriteRoute(index.file, { agentDir: piAgentDir(), cwd: String(index.header.cwd ?? ''), force: flags.force === true, waitMs, signal });
+  return resolveWriteRoute(index.file, {
+    agentDir: piAgentDir(),
+    cwd: String(index.header.cwd ?? ''),
+    force: flags.force === true,
+    waitMs,
+    signal,
+  });
 }
 
 /** Pi's leaf when the write goes through Pi (it may differ from the file's last entry), else undefined (the file's). */

@@ -13,7 +13,14 @@ import { unlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BridgeRequestError, type BridgeRequest } from '../engine/livePi/protocol';
-import { REGISTRY_FORMAT, endpointPath, listRegistry, removeQuietly, writeRegistryEntry, type RegistryEntry } from '../engine/livePi/registry';
+import {
+  REGISTRY_FORMAT,
+  endpointPath,
+  listRegistry,
+  removeQuietly,
+  writeRegistryEntry,
+  type RegistryEntry,
+} from '../engine/livePi/registry';
 import { BRIDGE_COMMAND, BridgeOperations } from './operations';
 import { BridgeServer } from './server';
 import { BRIDGE_VERSION, runningPiVersion } from './piVersion';
@@ -38,10 +45,14 @@ export default function arborBridge(pi: PiApi): void {
   let ctx: PiContext | undefined;
   let starting: Promise<void> | undefined;
   const identity = { pid: process.pid, piVersion: runningPiVersion(), bridgeVersion: BRIDGE_VERSION };
-  const operations = new BridgeOperations(pi, () => {
-    if (!ctx) throw new BridgeRequestError('failed', 'Pi has no session open');
-    return ctx;
-  }, identity);
+  const operations = new BridgeOperations(
+    pi,
+    () => {
+      if (!ctx) throw new BridgeRequestError('failed', 'Pi has no session open');
+      return ctx;
+    },
+    identity,
+  );
 
   const exitCleanup = () => {
     if (!live) return;

@@ -88,7 +88,8 @@ export class BridgeOperations {
   compact(request: CompactRequest): Promise<WriteResult> {
     return this.serial(async () => {
       const ctx = await this.readyAt(request.expectedLeafId, request.waitMs);
-      if (!ctx.sessionManager.getEntry(request.firstKeptEntryId)) throw new BridgeRequestError('not-found', `entry ${request.firstKeptEntryId} is not in Pi's session`);
+      if (!ctx.sessionManager.getEntry(request.firstKeptEntryId))
+        throw new BridgeRequestError('not-found', `entry ${request.firstKeptEntryId} is not in Pi's session`);
       const before = ctx.sessionManager.getEntries().length;
       this.compaction = { request };
       try {
@@ -124,16 +125,20 @@ export class BridgeOperations {
   navigate(request: NavigateRequest): Promise<WriteResult> {
     return this.serial(async () => {
       const ctx = await this.readyAt(request.expectedLeafId, request.waitMs);
-      if (!ctx.sessionManager.getEntry(request.targetId)) throw new BridgeRequestError('not-found', `entry ${request.targetId} is not in Pi's session`);
+      if (!ctx.sessionManager.getEntry(request.targetId))
+        throw new BridgeRequestError('not-found', `entry ${request.targetId} is not in Pi's session`);
       const nonce = randomBytes(16).toString('hex');
       return new Promise<WriteResult>((resolve, reject) => {
         const timer = setTimeout(() => {
-          if (this.navigations.delete(nonce)) reject(new BridgeRequestError('busy', 'Pi did not run the navigation in time (it stayed busy); nothing was changed'));
+          if (this.navigations.delete(nonce))
+            reject(new BridgeRequestError('busy', 'Pi did not run the navigation in time (it stayed busy); nothing was changed'));
         }, COMMAND_START_MS);
-        const done = <T>(f: (v: T) => void) => (v: T) => {
-          clearTimeout(timer);
-          f(v);
-        };
+        const done =
+          <T>(f: (v: T) => void) =>
+          (v: T) => {
+            clearTimeout(timer);
+            f(v);
+          };
         this.navigations.set(nonce, { request, resolve: done(resolve), reject: done(reject) });
         // An extension command gets the command context navigateTree needs; Pi runs it like a typed /command.
         try {
@@ -168,7 +173,9 @@ export class BridgeOperations {
     const oldLeafId = sm.getLeafId();
     if (oldLeafId !== request.expectedLeafId) throw staleLeaf(oldLeafId, request.expectedLeafId);
     const before = sm.getEntries().length;
-    this.treeSummary = request.summary ? { targetId: request.targetId, text: request.summary.text, details: request.summary.details } : undefined;
+    this.treeSummary = request.summary
+      ? { targetId: request.targetId, text: request.summary.text, details: request.summary.details }
+      : undefined;
     let result;
     try {
       result = await ctx.navigateTree(request.targetId, { summarize: !!request.summary, label: request.label });
@@ -177,7 +184,11 @@ export class BridgeOperations {
     } finally {
       this.treeSummary = undefined;
     }
-    if (result.cancelled) throw new BridgeRequestError('failed', 'the navigation was cancelled inside Pi (by another extension or an abort); nothing was changed');
+    if (result.cancelled)
+      throw new BridgeRequestError(
+        'failed',
+        'the navigation was cancelled inside Pi (by another extension or an abort); nothing was changed',
+      );
     // A move without a summary writes nothing, as Pi's own /tree: Pi holds the new leaf in memory, and its next entry goes there.
     const editorText = typeof result.editorText === 'string' ? result.editorText : null;
     if (editorText !== null && ctx.hasUI) ctx.ui.setEditorText?.(editorText);
@@ -198,7 +209,8 @@ export class BridgeOperations {
   label(request: LabelRequest): Promise<WriteResult> {
     return this.serial(async () => {
       const ctx = await this.readyAt(undefined, request.waitMs);
-      if (!ctx.sessionManager.getEntry(request.entryId)) throw new BridgeRequestError('not-found', `entry ${request.entryId} is not in Pi's session`);
+      if (!ctx.sessionManager.getEntry(request.entryId))
+        throw new BridgeRequestError('not-found', `entry ${request.entryId} is not in Pi's session`);
       const before = ctx.sessionManager.getEntries().length;
       this.pi.setLabel(request.entryId, request.label ?? undefined);
       return this.written(ctx, before);
@@ -208,7 +220,11 @@ export class BridgeOperations {
   /** Waits until Pi is idle (bounded) and, when given, checks that its leaf is the one the request was planned at. */
   private async readyAt(expectedLeafId: string | null | undefined, waitMs = DEFAULT_IDLE_WAIT_MS): Promise<PiContext> {
     const idle = await this.idle.waitFor(() => this.ctx().isIdle(), waitMs);
-    if (!idle) throw new BridgeRequestError('busy', `Pi is busy (a run, a retry or a compaction) and did not become idle within ${Math.round(waitMs / 1000)} s; nothing was changed`);
+    if (!idle)
+      throw new BridgeRequestError(
+        'busy',
+        `Pi is busy (a run, a retry or a compaction) and did not become idle within ${Math.round(waitMs / 1000)} s; nothing was changed`,
+      );
     const ctx = this.ctx();
     const leaf = ctx.sessionManager.getLeafId();
     if (expectedLeafId !== undefined && leaf !== expectedLeafId) throw staleLeaf(leaf, expectedLeafId);
@@ -242,7 +258,10 @@ function checkApprovedText(ctx: PiContext, result: WriteResult, type: 'compactio
 }
 
 function staleLeaf(actual: string | null, expected: string | null): BridgeRequestError {
-  return new BridgeRequestError('stale', `Pi's leaf is ${actual ?? '(root)'}, not ${expected ?? '(root)'} where this was planned: Pi moved on; plan again`);
+  return new BridgeRequestError(
+    'stale',
+    `Pi's leaf is ${actual ?? '(root)'}, not ${expected ?? '(root)'} where this was planned: Pi moved on; plan again`,
+  );
 }
 
 /** Pi's own refusal, said in terms of what the user can change. */
@@ -250,7 +269,7 @@ function compactionFailure(piMessage: string): string {
   if (/nothing to compact/i.test(piMessage)) {
     return `Pi found nothing to compact at its leaf with its own settings (compaction.keepRecentTokens in Pi's settings.json), so it did not take the compaction; nothing was changed (Pi said: ${piMessage})`;
   }
-  if (/already compacted/i.test(piMessage)) return 'Pi\'s session already ends in a compaction; nothing was changed';
+  if (/already compacted/i.test(piMessage)) return "Pi's session already ends in a compaction; nothing was changed";
   return `Pi could not compact: ${piMessage}`;
 }
 

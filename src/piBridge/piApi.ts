@@ -73,7 +73,10 @@ export interface PiApi {
   on(event: 'session_compact', handler: (event: { compactionEntry: PiEntry; fromExtension: boolean }, ctx: PiContext) => unknown): void;
   on(event: 'session_before_tree', handler: (event: SessionBeforeTreeEvent, ctx: PiContext) => unknown): void;
   on(event: 'agent_settled', handler: (event: unknown, ctx: PiContext) => unknown): void;
-  registerCommand(name: string, options: { description?: string; handler: (args: string, ctx: PiCommandContext) => Promise<void> | void }): void;
+  registerCommand(
+    name: string,
+    options: { description?: string; handler: (args: string, ctx: PiCommandContext) => Promise<void> | void },
+  ): void;
   sendUserMessage(content: string, options?: { expandPromptTemplates?: boolean; deliverAs?: 'steer' | 'followUp' }): void;
   setLabel(entryId: string, label: string | undefined): void;
   /** A copy of Pi's effective settings (global and, when the project is trusted, project settings merged). */

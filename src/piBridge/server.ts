@@ -92,7 +92,8 @@ export class BridgeServer {
       } catch {
         throw new BridgeRequestError('bad-request', 'a request is one line of JSON');
       }
-      if (typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string') id = (raw as { id: string }).id.slice(0, 64);
+      if (typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string')
+        id = (raw as { id: string }).id.slice(0, 64);
       const token = typeof raw === 'object' && raw !== null ? (raw as { token?: unknown }).token : undefined;
       if (!this.tokenMatches(token)) {
         writeLine(socket, failure(id, new BridgeRequestError('unauthorized', 'wrong or missing token')));

@@ -41,7 +41,11 @@ export interface ContextUse {
   settingsError: string | undefined;
 }
 
-export async function contextUse(index: SessionIndex, leafIndex: number = index.leafIndex, options: { messages?: boolean } = {}): Promise<ContextUse> {
+export async function contextUse(
+  index: SessionIndex,
+  leafIndex: number = index.leafIndex,
+  options: { messages?: boolean } = {},
+): Promise<ContextUse> {
   const config = readConfig();
   const ctx = buildContext(index, leafIndex);
   const estimator = estimatorByName(config.estimator);

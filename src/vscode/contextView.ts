@@ -25,9 +25,19 @@ export async function buildContextView(index: SessionIndex, leafIndex: number, s
     r.tokens += m.tokens;
     r.count++;
     byRole.set(m.message.role, r);
-    return { entryId: index.record(m.entryIndex).id, role: m.message.role, title: p.title, preview: oneLine(p.text, 120), tokens: m.tokens };
+    return {
+      entryId: index.record(m.entryIndex).id,
+      role: m.message.role,
+      title: p.title,
+      preview: oneLine(p.text, 120),
+      tokens: m.tokens,
+    };
   });
-  const series = contextSeries(index, leafIndex, estimator).map((p) => ({ entryId: index.record(p.entryIndex).id, tokens: p.tokens, ...(p.marker ? { marker: p.marker } : {}) }));
+  const series = contextSeries(index, leafIndex, estimator).map((p) => ({
+    entryId: index.record(p.entryIndex).id,
+    tokens: p.tokens,
+    ...(p.marker ? { marker: p.marker } : {}),
+  }));
   // The end of the chart is now: exactly the status bar's number.
   const leafId = use.leafId;
   if (leafId !== null) {
@@ -38,7 +48,12 @@ export async function buildContextView(index: SessionIndex, leafIndex: number, s
   return {
     kind: 'context',
     // The status bar's text, from the same numbers and the same formatter.
-    short: { status: contextFigureStatus(use.figure), source: contextFigureSources(use.figure), window: formatTokens(use.contextWindow), threshold: formatTokens(use.threshold) },
+    short: {
+      status: contextFigureStatus(use.figure),
+      source: contextFigureSources(use.figure),
+      window: formatTokens(use.contextWindow),
+      threshold: formatTokens(use.threshold),
+    },
     axis: { max, ticks: [0, 0.25, 0.5, 0.75, 1].map((f) => ({ value: max * f, label: formatTokens(max * f) })) },
     file: index.file,
     sessionTitle,

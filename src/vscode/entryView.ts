@@ -28,7 +28,11 @@ export function isCurrentEntry(index: SessionIndex, i: number): boolean {
 }
 
 /** What the entry panel shows for one entry: the whole message, each part capped so a huge entry cannot freeze the panel. */
-export function buildEntryView(index: SessionIndex, entryId: string, options: { sessionTitle?: string; estimator: EstimatorName }): EntryView {
+export function buildEntryView(
+  index: SessionIndex,
+  entryId: string,
+  options: { sessionTitle?: string; estimator: EstimatorName },
+): EntryView {
   const i = index.indexOf(entryId);
   if (i < 0) throw new Error(`entry ${entryId} is not in ${index.file}`);
   const rec = index.record(i);

@@ -41,7 +41,9 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   context.subscriptions.push(logger);
   logger.info(`Arbor ${String(context.extension.packageJSON.version)} activating`);
 
-  const hooks = new HookBus({ onError: (f) => logger.error(`hook ${f.hook} failed:`, f.error instanceof Error ? (f.error.stack ?? f.error.message) : String(f.error)) });
+  const hooks = new HookBus({
+    onError: (f) => logger.error(`hook ${f.hook} failed:`, f.error instanceof Error ? (f.error.stack ?? f.error.message) : String(f.error)),
+  });
   const store = new SessionStore(context.workspaceState);
   const tree = new SessionTreeProvider(store, context.workspaceState);
   const treeView = vscode.window.createTreeView<ArborNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
@@ -89,14 +91,19 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   context.subscriptions.push(store.onDidChange((m) => m === undefined && refreshContext()));
 
   const rawFiles = new ReadOnlyFileSystem();
-  context.subscriptions.push(rawFiles, vscode.workspace.registerFileSystemProvider(RAW_SCHEME, rawFiles, { isReadonly: true, isCaseSensitive: true }));
+  context.subscriptions.push(
+    rawFiles,
+    vscode.workspace.registerFileSystemProvider(RAW_SCHEME, rawFiles, { isReadonly: true, isCaseSensitive: true }),
+  );
 
   const entryPanel = createEntryPanel(arbor);
   const contextPanel = createContextPanel(arbor);
   context.subscriptions.push(entryPanel, contextPanel, followEntryState(arbor, entryPanel));
 
   const statusBar = new ContextStatusBar(arbor, (model, auto) =>
-    auto ? compactSession(arbor, model, { review: false, reason: 'threshold', instructions: '', skipLiveCheck: true }) : compactCommand(arbor, { file: model.file }),
+    auto
+      ? compactSession(arbor, model, { review: false, reason: 'threshold', instructions: '', skipLiveCheck: true })
+      : compactCommand(arbor, { file: model.file }),
   );
   const liveWatcher = new LiveWatcher(store);
   context.subscriptions.push(statusBar, liveWatcher, new PanelFollower(arbor));
@@ -116,7 +123,9 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   register('arbor.refresh', 'Refresh', () => refreshCommand(arbor));
   register('arbor.openSessionFile', 'Open Session File', (uri?: vscode.Uri) => openSessionCommand(arbor, uri));
   register('arbor.openRaw', 'Open Raw Session File', (node?: unknown, line?: number) => openRawCommand(arbor, node, line));
-  register('arbor.openRawSessionFile', 'Open Raw Session File', (sessionFile?: unknown, line?: number) => openRawCommand(arbor, sessionFile, line));
+  register('arbor.openRawSessionFile', 'Open Raw Session File', (sessionFile?: unknown, line?: number) =>
+    openRawCommand(arbor, sessionFile, line),
+  );
   register('arbor.compact', 'Compact', (node?: unknown, options?: object) => compactCommand(arbor, node, options));
   register('arbor.applyProposal', 'Apply', (proposalId?: string, summary?: string) => {
     const id = proposalId ?? panel.pendingProposals()[0];
@@ -131,7 +140,9 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   register('arbor.setLabel', 'Set Label', (node?: unknown, label?: string) => setLabelCommand(arbor, node, label));
   register('arbor.togglePin', 'Pin / Unpin', (node?: unknown) => togglePinCommand(arbor, node));
   register('arbor.showContext', 'Show Context', (node?: unknown) => showContextCommand(arbor, contextPanel, node));
-  register('arbor.showEntry', 'Show Entry', (file?: unknown, entryId?: unknown, options?: { preserveFocus?: boolean }) => showEntryCommand(arbor, entryPanel, file, entryId, options));
+  register('arbor.showEntry', 'Show Entry', (file?: unknown, entryId?: unknown, options?: { preserveFocus?: boolean }) =>
+    showEntryCommand(arbor, entryPanel, file, entryId, options),
+  );
   register('arbor.exportBranch', 'Export Branch', (node?: unknown, options?: object) => exportBranchCommand(arbor, node, options));
   register('arbor.showSummary', 'Show Summary', (node?: unknown) => showSummaryCommand(arbor, node));
   register('arbor.setApiKey', 'Set API Key', (provider?: string, key?: string) => setApiKeyCommand(arbor, provider, key));
@@ -154,7 +165,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   configureIncompleteLineWait({ quietMs: readConfig().incompleteLineQuietMs });
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('arbor.incompleteLineQuietSeconds')) configureIncompleteLineWait({ quietMs: readConfig().incompleteLineQuietMs });
+      if (e.affectsConfiguration('arbor.incompleteLineQuietSeconds'))
+        configureIncompleteLineWait({ quietMs: readConfig().incompleteLineQuietMs });
       if (e.affectsConfiguration('arbor.sessionDir') || e.affectsConfiguration('arbor.piAgentDir')) void store.refreshList();
       else if (e.affectsConfiguration('arbor.tokenEstimator')) {
         preload.dispose();
@@ -168,7 +180,9 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   void store.refreshList().then(refreshContext, (err) => reportError('Listing sessions', err));
   if (context.extensionMode === vscode.ExtensionMode.Test) {
     // Arbor's own integration tests observe the internals through a command registered only in test mode (not in the API).
-    void import('./testHooks').then((m) => m.registerTestHooks(context, { services: arbor, statusBar, liveWatcher, fileLinks, tokenizerLoaded, entryPanel }));
+    void import('./testHooks').then((m) =>
+      m.registerTestHooks(context, { services: arbor, statusBar, liveWatcher, fileLinks, tokenizerLoaded, entryPanel }),
+    );
   }
   return createApi(arbor, hooks, () => refreshCommand(arbor));
 }

@@ -19,11 +19,12 @@ export class FileLinkOpener {
   confirm: (file: string) => Promise<boolean> = async (file) =>
     (await askModal(
       `Open a file outside the workspace? ${file}`,
-      'The link comes from a session file and points outside the open workspace folders and the session\'s working directory.',
+      "The link comes from a session file and points outside the open workspace folders and the session's working directory.",
       'Open',
     )) === 'Open';
 
-  open: (uri: vscode.Uri) => Promise<unknown> = (uri) => Promise.resolve(vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside }));
+  open: (uri: vscode.Uri) => Promise<unknown> = (uri) =>
+    Promise.resolve(vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside }));
 
   decide(link: FileLink, sessionCwd: string): LinkDecision {
     const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);

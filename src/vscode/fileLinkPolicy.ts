@@ -10,10 +10,7 @@ import * as path from 'node:path';
  * inside a workspace folder or the session's own folder opens; any other
  * file (after following symlinks) needs the user's yes first.
  */
-export type LinkDecision =
-  | { kind: 'open'; file: string }
-  | { kind: 'ask'; file: string }
-  | { kind: 'refuse'; reason: string };
+export type LinkDecision = { kind: 'open'; file: string } | { kind: 'ask'; file: string } | { kind: 'refuse'; reason: string };
 
 export interface LinkRoots {
   /** Folders of the open workspace. */
@@ -56,7 +53,8 @@ export function decideFileLink(linkPath: string, resolvedPath: string, roots: Li
   for (const p of [linkPath, resolvedPath]) {
     if (typeof p !== 'string' || !p.trim()) return { kind: 'refuse', reason: 'an empty path' };
     if (p.includes('\0')) return { kind: 'refuse', reason: 'a path with a NUL character' };
-    if (looksLikeUri(p)) return { kind: 'refuse', reason: `"${p.slice(0, 80)}" is not a file path (Arbor opens only local files from the panel)` };
+    if (looksLikeUri(p))
+      return { kind: 'refuse', reason: `"${p.slice(0, 80)}" is not a file path (Arbor opens only local files from the panel)` };
   }
   const expected = path.isAbsolute(linkPath) ? path.normalize(linkPath) : path.resolve(roots.base, linkPath);
   if (path.normalize(resolvedPath) !== expected) return { kind: 'refuse', reason: `${resolvedPath} is not where ${linkPath} points` };

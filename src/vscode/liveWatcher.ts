@@ -24,7 +24,10 @@ export class LiveWatcher implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
   private disposed = false;
 
-  constructor(private readonly store: SessionStore, pollMs = 3000) {
+  constructor(
+    private readonly store: SessionStore,
+    pollMs = 3000,
+  ) {
     this.poll = setInterval(() => void this.pollOnce(), pollMs);
     // Only a new list can change what to watch (not every append to a session).
     this.subs.push(store.onDidChange((model) => model === undefined && this.sync()));
@@ -79,8 +82,7 @@ export class LiveWatcher implements vscode.Disposable {
     if (this.store.get(file)) {
       this.lastEvent.set(file, performance.now());
       this.scheduleTail(file);
-    }
-    else if (this.store.sessionDirs().some((d) => d.dir === dir)) this.scheduleList();
+    } else if (this.store.sessionDirs().some((d) => d.dir === dir)) this.scheduleList();
   }
 
   /** performance.now() of the last change event seen for a listed session file (for the performance test). */
@@ -131,11 +133,14 @@ export class LiveWatcher implements vscode.Disposable {
     if (existing) clearTimeout(existing);
     this.liveTimers.set(
       file,
-      setTimeout(() => {
-        this.liveTimers.delete(file);
-        const model = this.store.get(file);
-        if (model) this.store.touch(model);
-      }, readConfig().liveWriteSeconds * 1000 + 200),
+      setTimeout(
+        () => {
+          this.liveTimers.delete(file);
+          const model = this.store.get(file);
+          if (model) this.store.touch(model);
+        },
+        readConfig().liveWriteSeconds * 1000 + 200,
+      ),
     );
   }
 

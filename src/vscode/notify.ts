@@ -26,7 +26,13 @@ export function onDidNotify(listener: NotifyListener): vscode.Disposable {
 }
 
 function show(kind: NotificationKind, message: string, options: vscode.MessageOptions, items: string[]): Thenable<string | undefined> {
-  const n: Notification = { kind, message: redact(message), detail: options.detail === undefined ? undefined : redact(options.detail), modal: !!options.modal, items };
+  const n: Notification = {
+    kind,
+    message: redact(message),
+    detail: options.detail === undefined ? undefined : redact(options.detail),
+    modal: !!options.modal,
+    items,
+  };
   for (const l of listeners) l(n);
   const opts: vscode.MessageOptions = { ...options, detail: n.detail };
   if (kind === 'error') return vscode.window.showErrorMessage(n.message, opts, ...items);

@@ -60,7 +60,9 @@ export class ArborServices {
   }
 
   /** Options every engine operation on `model` gets from the settings (Pi's settings read now: invalid ones throw). */
-  async engineOptions(model: SessionModel): Promise<{ env: NodeJS.ProcessEnv; estimator: EstimatorName; includeThinking: boolean; hooks: HookBus; piSettings: PiSettings }> {
+  async engineOptions(
+    model: SessionModel,
+  ): Promise<{ env: NodeJS.ProcessEnv; estimator: EstimatorName; includeThinking: boolean; hooks: HookBus; piSettings: PiSettings }> {
     const config = readConfig();
     const piSettings = await loadSessionPiSettings(model.cwd || model.index?.header.cwd || '', config);
     return { env: engineEnv(config), estimator: config.estimator, includeThinking: config.includeThinking, hooks: this.hooks, piSettings };
@@ -71,7 +73,8 @@ export class ArborServices {
     let file: string | undefined;
     if (target instanceof vscode.Uri) file = target.fsPath;
     else if (typeof target === 'string') file = target;
-    else if (target && typeof target === 'object' && typeof (target as { file?: unknown }).file === 'string') file = (target as { file: string }).file;
+    else if (target && typeof target === 'object' && typeof (target as { file?: unknown }).file === 'string')
+      file = (target as { file: string }).file;
     if (file) {
       const abs = path.resolve(file);
       let model = this.store.get(abs);
@@ -147,7 +150,11 @@ export class ArborServices {
    * holds it, else the file (asking first when another process wrote to it a moment ago, or when a Pi
    * without the bridge runs in its folder). Undefined: the user chose not to write.
    */
-  async writeRoute(model: SessionModel, what: string, options: { skipLiveCheck?: boolean; signal?: AbortSignal; force?: boolean } = {}): Promise<WriteRoute | undefined> {
+  async writeRoute(
+    model: SessionModel,
+    what: string,
+    options: { skipLiveCheck?: boolean; signal?: AbortSignal; force?: boolean } = {},
+  ): Promise<WriteRoute | undefined> {
     const route = await this.livePi.writeRoute(model, what, { signal: options.signal, force: options.force });
     if (!route) return undefined;
     if (route.via === 'file' && !route.forced && !options.skipLiveCheck && !(await this.confirmAppend(model, what))) return undefined;
@@ -181,7 +188,10 @@ export class ArborServices {
    */
   private revealGeneration = 0;
 
-  private async revealWithRetry(node: () => ArborNode | undefined, options: { select?: boolean; focus?: boolean; unless?: () => boolean }): Promise<boolean> {
+  private async revealWithRetry(
+    node: () => ArborNode | undefined,
+    options: { select?: boolean; focus?: boolean; unless?: () => boolean },
+  ): Promise<boolean> {
     // The newest reveal wins: an older one still retrying (a Compact's, seconds ago) gives up rather than take the selection back.
     const generation = ++this.revealGeneration;
     const superseded = () => generation !== this.revealGeneration || options.unless?.() === true;
@@ -207,7 +217,10 @@ export class ArborServices {
 }
 
 /** Runs `task` under a cancellable notification; cancelling aborts the signal handed down to the engine and the provider call. */
-export function withCancellableProgress<T>(title: string, task: (signal: AbortSignal, report: (message: string) => void) => Promise<T>): Promise<T> {
+export function withCancellableProgress<T>(
+  title: string,
+  task: (signal: AbortSignal, report: (message: string) => void) => Promise<T>,
+): Promise<T> {
   return Promise.resolve(
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       const controller = new AbortController();

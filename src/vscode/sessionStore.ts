@@ -10,7 +10,14 @@ import { NotRegularFileError, statRegularFile } from '../engine/session/sessionF
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import { SessionLayout } from './tree/layout';
 import { peekSession, peekTitleFacts, type SessionPeek } from '../engine/tree/sessionPeek';
-import { baseTitle, sessionTitles, titleFactsAfterAppend, titleFactsFromIndex, type SessionTitle, type TitleFacts } from '../engine/tree/sessionTitle';
+import {
+  baseTitle,
+  sessionTitles,
+  titleFactsAfterAppend,
+  titleFactsFromIndex,
+  type SessionTitle,
+  type TitleFacts,
+} from '../engine/tree/sessionTitle';
 import { engineEnv, readConfig } from './settings';
 import { log } from './logging';
 import type { PiState } from '../engine/livePi/protocol';
@@ -150,7 +157,17 @@ export class SessionStore implements vscode.Disposable {
   /** Every listed session's title, told apart from the others with the same title (one rule: sessionTitle.ts). */
   titles(): Map<string, SessionTitle> {
     const models = this.list();
-    const titles = sessionTitles(models.map((m) => m.titleFacts ?? { name: undefined, firstRequest: m.title, latestRequest: undefined, startedMs: Date.parse(m.timestamp) || undefined }));
+    const titles = sessionTitles(
+      models.map(
+        (m) =>
+          m.titleFacts ?? {
+            name: undefined,
+            firstRequest: m.title,
+            latestRequest: undefined,
+            startedMs: Date.parse(m.timestamp) || undefined,
+          },
+      ),
+    );
     return new Map(models.map((m, k) => [m.file, titles[k]]));
   }
 
@@ -185,13 +202,24 @@ export class SessionStore implements vscode.Disposable {
         order.push(file);
         this.upsert(file, 'opened', { mtimeMs: st.mtimeMs, size: st.size });
       } catch (err) {
-        log().warn(err instanceof NotRegularFileError ? `${err.message}; removing it from the list` : `opened session ${file} is gone; removing it from the list`);
-        await this.memento.update(OPENED_KEY, this.openedFiles().filter((f) => f !== file));
+        log().warn(
+          err instanceof NotRegularFileError
+            ? `${err.message}; removing it from the list`
+            : `opened session ${file} is gone; removing it from the list`,
+        );
+        await this.memento.update(
+          OPENED_KEY,
+          this.openedFiles().filter((f) => f !== file),
+        );
       }
     }
     for (const f of [...this.sessions.keys()]) if (!seen.has(f)) this.sessions.delete(f);
     this.order = order;
-    await Promise.all(this.list().filter((s) => s.peek === undefined || s.peek.size !== s.size).map((s) => this.peekTitle(s)));
+    await Promise.all(
+      this.list()
+        .filter((s) => s.peek === undefined || s.peek.size !== s.size)
+        .map((s) => this.peekTitle(s)),
+    );
     this.listed = true;
     this.changed.fire(undefined);
   }
@@ -209,7 +237,11 @@ export class SessionStore implements vscode.Disposable {
     return model;
   }
 
-  private upsert(file: string, source: SessionModel['source'], info: Partial<Pick<SessionModel, 'id' | 'cwd' | 'timestamp' | 'mtimeMs' | 'size'>>): void {
+  private upsert(
+    file: string,
+    source: SessionModel['source'],
+    info: Partial<Pick<SessionModel, 'id' | 'cwd' | 'timestamp' | 'mtimeMs' | 'size'>>,
+  ): void {
     const existing = this.sessions.get(file);
     if (existing) {
       existing.mtimeMs = info.mtimeMs ?? existing.mtimeMs;
@@ -263,7 +295,9 @@ export class SessionStore implements vscode.Disposable {
         model.timestamp = index.header.timestamp;
         model.size = index.size;
         model.layout = this.layoutOf(model, index);
-        log().debug(`loaded ${model.file}: ${index.entryCount} entries, ${index.size} bytes; indexed in ${(t1 - t0).toFixed(0)} ms, laid out in ${(performance.now() - t1).toFixed(0)} ms`);
+        log().debug(
+          `loaded ${model.file}: ${index.entryCount} entries, ${index.size} bytes; indexed in ${(t1 - t0).toFixed(0)} ms, laid out in ${(performance.now() - t1).toFixed(0)} ms`,
+        );
         model.titleFacts = titleFactsFromIndex(index);
         model.title = baseTitle(model.titleFacts) ?? model.title;
         for (const d of index.diagnostics.slice(0, 20)) log().warn(`${d.file}:${d.line}: ${d.message}`);
@@ -312,7 +346,9 @@ export class SessionStore implements vscode.Disposable {
       const layout = new SessionLayout(first);
       if (previewCovers(layout)) {
         model.preview = { index: first, layout };
-        log().debug(`previewing ${model.file}: ${first.entryCount} entries of the last ${(bytes / 1048576).toFixed(0)} MB while it is indexed`);
+        log().debug(
+          `previewing ${model.file}: ${first.entryCount} entries of the last ${(bytes / 1048576).toFixed(0)} MB while it is indexed`,
+        );
         return 'preview';
       }
     }
@@ -441,7 +477,9 @@ export class SessionStore implements vscode.Disposable {
     const parentId = index.record(i).parentId;
     if (parentId !== own.leafBefore) return;
     const ownEntryId = [...own.ids][0];
-    log().warn(`${model.file}: entry ${index.record(i).id} was appended under ${parentId ?? '(root)'}, the leaf before Arbor's ${ownEntryId}: the writer did not see Arbor's entry`);
+    log().warn(
+      `${model.file}: entry ${index.record(i).id} was appended under ${parentId ?? '(root)'}, the leaf before Arbor's ${ownEntryId}: the writer did not see Arbor's entry`,
+    );
     this.diverged.fire({ model, ownEntryId, piEntryId: index.record(i).id });
   }
 

@@ -102,7 +102,10 @@ export function engineEnv(config: ArborConfig = readConfig()): NodeJS.ProcessEnv
  * `arbor.modelContextWindows` > Pi's models.json (in the agent folder Arbor reads) > the model table > 128k.
  * A models.json Arbor cannot read is reported as `error` and left out.
  */
-export function contextWindowFor(model: { provider: string; modelId: string } | null, config: ArborConfig = readConfig()): ResolvedContextWindow & { error?: string } {
+export function contextWindowFor(
+  model: { provider: string; modelId: string } | null,
+  config: ArborConfig = readConfig(),
+): ResolvedContextWindow & { error?: string } {
   let piModels: PiModelWindows | undefined;
   let error: string | undefined;
   try {
@@ -110,5 +113,14 @@ export function contextWindowFor(model: { provider: string; modelId: string } | 
   } catch (err) {
     error = err instanceof Error ? err.message : String(err);
   }
-  return { ...resolveContextWindowSource({ explicit: config.contextWindow, explicitName: 'arbor.contextWindow', perModel: config.modelContextWindows, piModels, model }), ...(error ? { error } : {}) };
+  return {
+    ...resolveContextWindowSource({
+      explicit: config.contextWindow,
+      explicitName: 'arbor.contextWindow',
+      perModel: config.modelContextWindows,
+      piModels,
+      model,
+    }),
+    ...(error ? { error } : {}),
+  };
 }

@@ -121,14 +121,20 @@ export class ContextStatusBar implements vscode.Disposable {
     const tip = new vscode.MarkdownString(undefined, true);
     tip.appendMarkdown('**Arbor: context use**\n\n');
     tip.appendText(`${model.title ?? model.file}\n\n`);
-    const sources = pi && 'fromPi' in use ? `reported by the running Pi (pid ${pi.pid}): its last usage after the latest compaction plus its estimate of what follows` : contextFigureSources(use.figure);
+    const sources =
+      pi && 'fromPi' in use
+        ? `reported by the running Pi (pid ${pi.pid}): its last usage after the latest compaction plus its estimate of what follows`
+        : contextFigureSources(use.figure);
     tip.appendText(`${contextFigureShort(use.figure)}: ${sources}`);
     tip.appendMarkdown('\n\n');
     tip.appendText(
       `Compaction threshold ${use.threshold.toLocaleString('en-US')} (window − reserveTokens ${use.settings.reserveTokens.toLocaleString('en-US')})${use.settings.enabled ? '' : ' · compaction disabled in Pi settings'}`,
     );
     if (use.model) tip.appendText(`\n\nModel: ${use.model.provider}/${use.model.modelId}`);
-    if (pi && !('fromPi' in use)) tip.appendText(`\n\nAt the leaf of the running Pi (pid ${pi.pid}, ${pi.idle ? 'idle' : 'busy'}): Pi does not know its context use until its next answer.`);
+    if (pi && !('fromPi' in use))
+      tip.appendText(
+        `\n\nAt the leaf of the running Pi (pid ${pi.pid}, ${pi.idle ? 'idle' : 'busy'}): Pi does not know its context use until its next answer.`,
+      );
     tip.appendMarkdown('\n\nClick to show the context.');
     this.item.tooltip = tip;
     this.item.accessibilityInformation = { label: `Arbor context ${pct} percent of the window`, role: 'button' };

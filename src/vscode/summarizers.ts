@@ -18,7 +18,14 @@ export async function createConfiguredSummarizer(keys: ApiKeys, config: ArborCon
   const apiKey = await keys.get(provider);
   // Without a key only a custom base URL (a local server) can answer.
   if (!apiKey && !config.baseURL) throw missingKey(provider);
-  return createSummarizer({ provider, apiKey, baseURL: config.baseURL || undefined, model: config.model || undefined, env: process.env, ...limits });
+  return createSummarizer({
+    provider,
+    apiKey,
+    baseURL: config.baseURL || undefined,
+    model: config.model || undefined,
+    env: process.env,
+    ...limits,
+  });
 }
 
 /** Offers to set the key (without waiting for the answer); the error stops the operation (nothing written). */

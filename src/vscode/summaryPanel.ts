@@ -1,7 +1,16 @@
 import * as vscode from 'vscode';
 import { webviewPage } from './webviewPage';
 import { randomBytes } from 'node:crypto';
-import { PANEL_VIEW_TYPE, parseFromWebview, type FileLink, type FromWebview, type PanelState, type RetentionItem, type SummaryView, type ToWebview } from '../webview/protocol';
+import {
+  PANEL_VIEW_TYPE,
+  parseFromWebview,
+  type FileLink,
+  type FromWebview,
+  type PanelState,
+  type RetentionItem,
+  type SummaryView,
+  type ToWebview,
+} from '../webview/protocol';
 import { log } from './logging';
 import { redact } from './redact';
 
@@ -287,6 +296,12 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
   }
 
   private html(webview: vscode.Webview): string {
-    return webviewPage({ webview, extensionUri: this.extensionUri, script: 'dist/webview.js', styles: ['media/summary.css'], title: 'Arbor Summary' });
+    return webviewPage({
+      webview,
+      extensionUri: this.extensionUri,
+      script: 'dist/webview.js',
+      styles: ['media/summary.css'],
+      title: 'Arbor Summary',
+    });
   }
 }

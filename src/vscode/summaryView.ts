@@ -11,7 +11,15 @@ import { entryTypeOf } from '../engine/session/entryKinds';
 import { isRecord } from '../engine/session/jsonObject';
 import type { CompactionProposal } from '../engine/operations/compact';
 import type { FileLink, ReplacedEntry, RetentionItem, SummaryView } from '../webview/protocol';
-import { canPutBack, checkRetention, deriveFacts, entrySource, putBack, type Fact, type RetentionReport } from '../engine/summarize/retention';
+import {
+  canPutBack,
+  checkRetention,
+  deriveFacts,
+  entrySource,
+  putBack,
+  type Fact,
+  type RetentionReport,
+} from '../engine/summarize/retention';
 import { entryPreview } from '../engine/tree/entryPreview';
 import { oneLine } from '../engine/tree/oneLine';
 import { compactionNumbers, proposedTokensAfter } from '../engine/context/contextNumbers';
@@ -22,12 +30,21 @@ import { usageView } from './usageView';
 
 /** A retention report as the panel's checklist: missing facts first (restorable ones marked), then kept ones. */
 export function retentionItems(report: RetentionReport): RetentionItem[] {
-  const item = (f: Fact, kept: boolean): RetentionItem => ({ kind: f.kind, text: f.text, entryId: f.entryId, kept, restorable: !kept && canPutBack(f) });
+  const item = (f: Fact, kept: boolean): RetentionItem => ({
+    kind: f.kind,
+    text: f.text,
+    entryId: f.entryId,
+    kept,
+    restorable: !kept && canPutBack(f),
+  });
   return [...report.missing.map((f) => item(f, false)), ...report.kept.map((f) => item(f, true))];
 }
 
 /** The panel's checks of a proposal's (edited) text, and its mechanical put back, against the proposal's facts. */
-export function retentionHandlers(facts: readonly Fact[], cwd: string): { recheck(summary: string): RetentionItem[]; putBack(summary: string): string } {
+export function retentionHandlers(
+  facts: readonly Fact[],
+  cwd: string,
+): { recheck(summary: string): RetentionItem[]; putBack(summary: string): string } {
   return {
     recheck: (summary) => retentionItems(checkRetention(summary, facts, { cwd })),
     putBack: (summary) => putBack(summary, checkRetention(summary, facts, { cwd }).missing),
@@ -93,7 +110,8 @@ export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle
   const i = index.indexOf(entryId);
   if (i < 0) throw new Error(`entry ${entryId} is not in ${index.file}`);
   const e = index.entry(i);
-  if (e.type !== 'compaction' && e.type !== 'branch_summary') throw new Error(`entry ${entryId} is a ${entryTypeOf(e)} entry, not a summary`);
+  if (e.type !== 'compaction' && e.type !== 'branch_summary')
+    throw new Error(`entry ${entryId} is a ${entryTypeOf(e)} entry, not a summary`);
   const markdown = typeof e.summary === 'string' ? e.summary : '';
   const parsed = parseSummary(markdown);
   const lists = detailsLists(e.details, parsed);
@@ -120,7 +138,11 @@ export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle
     const numbers = compactionNumbers(index, i, estimatorByName(estimator));
     base.tokensBefore = numbers.tokensBefore;
     base.tokensAfter = numbers.tokensAfter;
-    base.replaced = { count: replaced.length, entries: replaced.map((x) => replacedEntry(index, x)), firstKeptEntryId: String(e.firstKeptEntryId ?? '') };
+    base.replaced = {
+      count: replaced.length,
+      entries: replaced.map((x) => replacedEntry(index, x)),
+      firstKeptEntryId: String(e.firstKeptEntryId ?? ''),
+    };
   } else {
     const from = index.indexOf(String(e.fromId ?? ''));
     const parent = index.parentIndex(i);
@@ -130,14 +152,23 @@ export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle
   return base;
 }
 
-export function viewFromProposal(proposal: CompactionProposal, proposalId: string, sessionTitle: string, author: string, customInstructions: string | undefined): SummaryView {
+export function viewFromProposal(
+  proposal: CompactionProposal,
+  proposalId: string,
+  sessionTitle: string,
+  author: string,
+  customInstructions: string | undefined,
+): SummaryView {
   const parsed = parseSummary(proposal.summary);
   const lists = detailsLists(proposal.details, parsed);
   const cwd = proposal.index.header.cwd;
   const { plan } = proposal;
   const p = plan.projection;
   // After: the summary plus everything kept (from firstKeptEntryId to the leaf), by the one number function.
-  const after = proposedTokensAfter({ projection: p, summary: proposal.summary, tokensBefore: proposal.tokensBefore, firstKeptEntryId: proposal.firstKeptEntryId }, estimatorByName(proposal.estimator));
+  const after = proposedTokensAfter(
+    { projection: p, summary: proposal.summary, tokensBefore: proposal.tokensBefore, firstKeptEntryId: proposal.firstKeptEntryId },
+    estimatorByName(proposal.estimator),
+  );
   const positions = [...plan.summarizePositions, ...plan.turnPrefixPositions];
   return {
     mode: 'review',
@@ -152,7 +183,8 @@ export function viewFromProposal(proposal: CompactionProposal, proposalId: strin
     tokensBefore: proposal.tokensBefore,
     tokensAfter: after,
     usage: usageView(proposal.usage),
-    summarizerNote: proposal.usage === undefined && !proposal.fromHook && author.startsWith('offline') ? offlineSummaryNote(positions.length) : undefined,
+    summarizerNote:
+      proposal.usage === undefined && !proposal.fromHook && author.startsWith('offline') ? offlineSummaryNote(positions.length) : undefined,
     author: proposal.fromHook ? 'hook' : author,
     fromHook: proposal.fromHook,
     customInstructions: customInstructions || undefined,

@@ -113,6 +113,12 @@ export class ViewPanel<V extends PanelView> implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview): string {
-    return webviewPage({ webview, extensionUri: this.extensionUri, script: 'dist/views.js', styles: ['media/summary.css', 'media/views.css'], title: 'Arbor' });
+    return webviewPage({
+      webview,
+      extensionUri: this.extensionUri,
+      script: 'dist/views.js',
+      styles: ['media/summary.css', 'media/views.css'],
+      title: 'Arbor',
+    });
   }
 }

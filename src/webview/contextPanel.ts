@@ -3,7 +3,11 @@ import type { ContextView, FromViews } from './viewsProtocol';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const fmt = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, ...children: (Node | string)[]): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number>,
+  ...children: (Node | string)[]
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   for (const c of children) node.append(typeof c === 'string' ? document.createTextNode(c) : c);
@@ -20,17 +24,39 @@ function chart(view: ContextView, post: (m: FromViews) => void): HTMLElement {
   const x = (i: number) => pad.l + (pts.length <= 1 ? 0 : (i / (pts.length - 1)) * (W - pad.l - pad.r));
   const y = (t: number) => pad.t + (1 - t / maxY) * (H - pad.t - pad.b);
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-labelledby': 'chart-title', id: 'context-chart' });
-  root.append(svg('title', { id: 'chart-title' }, `Context tokens along the active path: ${fmt(view.tokens)} now, threshold ${fmt(view.threshold)}, window ${fmt(view.contextWindow)}`));
+  root.append(
+    svg(
+      'title',
+      { id: 'chart-title' },
+      `Context tokens along the active path: ${fmt(view.tokens)} now, threshold ${fmt(view.threshold)}, window ${fmt(view.contextWindow)}`,
+    ),
+  );
   for (const tick of view.axis.ticks) {
-    root.append(svg('line', { x1: pad.l, x2: W - pad.r, y1: y(tick.value), y2: y(tick.value), class: 'grid' }), svg('text', { x: pad.l - 6, y: y(tick.value) + 4, class: 'axis', 'text-anchor': 'end' }, tick.label));
+    root.append(
+      svg('line', { x1: pad.l, x2: W - pad.r, y1: y(tick.value), y2: y(tick.value), class: 'grid' }),
+      svg('text', { x: pad.l - 6, y: y(tick.value) + 4, class: 'axis', 'text-anchor': 'end' }, tick.label),
+    );
   }
   root.append(svg('line', { x1: pad.l, x2: W - pad.r, y1: y(view.contextWindow), y2: y(view.contextWindow), class: 'window-line' }));
-  root.append(svg('text', { x: W - pad.r, y: y(view.contextWindow) - 4, class: 'axis', 'text-anchor': 'end' }, `window ${view.short.window}`));
-  root.append(svg('line', { x1: pad.l, x2: W - pad.r, y1: y(view.threshold), y2: y(view.threshold), class: 'threshold-line', id: 'threshold-line' }));
-  root.append(svg('text', { x: W - pad.r, y: y(view.threshold) + 13, class: 'axis threshold-label', 'text-anchor': 'end' }, `compaction threshold ${view.short.threshold}`));
+  root.append(
+    svg('text', { x: W - pad.r, y: y(view.contextWindow) - 4, class: 'axis', 'text-anchor': 'end' }, `window ${view.short.window}`),
+  );
+  root.append(
+    svg('line', { x1: pad.l, x2: W - pad.r, y1: y(view.threshold), y2: y(view.threshold), class: 'threshold-line', id: 'threshold-line' }),
+  );
+  root.append(
+    svg(
+      'text',
+      { x: W - pad.r, y: y(view.threshold) + 13, class: 'axis threshold-label', 'text-anchor': 'end' },
+      `compaction threshold ${view.short.threshold}`,
+    ),
+  );
   if (pts.length) {
     const d = pts.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.tokens).toFixed(1)}`).join(' ');
-    root.append(svg('path', { d: `${d} L${x(pts.length - 1).toFixed(1)},${y(0)} L${x(0).toFixed(1)},${y(0)} Z`, class: 'area' }), svg('path', { d, class: 'series' }));
+    root.append(
+      svg('path', { d: `${d} L${x(pts.length - 1).toFixed(1)},${y(0)} L${x(0).toFixed(1)},${y(0)} Z`, class: 'area' }),
+      svg('path', { d, class: 'series' }),
+    );
   }
   pts.forEach((p, i) => {
     if (!p.marker) return;
@@ -63,7 +89,17 @@ function chart(view: ContextView, post: (m: FromViews) => void): HTMLElement {
     el('span', { class: 'key compaction-key' }, 'compaction'),
     el('span', { class: 'key branch-key' }, 'branch summary'),
   );
-  return el('figure', { class: 'chart-figure' }, root, legend, el('figcaption', { class: 'hint' }, `${pts.length} points, one per entry that changes the context on the path to ${view.leafId ?? '(none)'}; provider-reported usage where there is one, estimates (${view.estimator}) in between.`));
+  return el(
+    'figure',
+    { class: 'chart-figure' },
+    root,
+    legend,
+    el(
+      'figcaption',
+      { class: 'hint' },
+      `${pts.length} points, one per entry that changes the context on the path to ${view.leafId ?? '(none)'}; provider-reported usage where there is one, estimates (${view.estimator}) in between.`,
+    ),
+  );
 }
 
 function bar(tokens: number, max: number, cls: string): HTMLElement {
@@ -80,7 +116,8 @@ function bar(tokens: number, max: number, cls: string): HTMLElement {
 export function renderContext(view: ContextView, root: HTMLElement, post: (m: FromViews) => void): void {
   document.title = `Context: ${view.sessionTitle}`;
   const stats = el('dl', { class: 'stats', id: 'context-stats' });
-  const stat = (label: string, value: string, id: string) => stats.append(el('div', { class: 'stat', id }, el('dt', {}, label), el('dd', {}, value)));
+  const stat = (label: string, value: string, id: string) =>
+    stats.append(el('div', { class: 'stat', id }, el('dt', {}, label), el('dd', {}, value)));
   stat('Context', view.short.status, 'stat-context');
   stat('Source', view.short.source, 'stat-source');
   stat('Tokens', `${fmt(view.tokens)} of ${fmt(view.contextWindow)}`, 'stat-exact');
@@ -91,22 +128,67 @@ export function renderContext(view: ContextView, root: HTMLElement, post: (m: Fr
   const header = el(
     'header',
     { class: 'header' },
-    el('div', { class: 'title-row' }, el('h1', { id: 'context-title' }, 'Context'), view.overThreshold ? el('span', { class: 'badge warn', id: 'over-threshold' }, 'Over the threshold: compaction due') : undefined),
+    el(
+      'div',
+      { class: 'title-row' },
+      el('h1', { id: 'context-title' }, 'Context'),
+      view.overThreshold ? el('span', { class: 'badge warn', id: 'over-threshold' }, 'Over the threshold: compaction due') : undefined,
+    ),
     el('p', { class: 'meta' }, `${view.sessionTitle} · leaf ${view.leafId ?? '(none)'}`),
     stats,
-    view.settingsError ? el('p', { class: 'error', role: 'alert' }, `Pi settings could not be read (defaults used): ${view.settingsError}`) : undefined,
+    view.settingsError
+      ? el('p', { class: 'error', role: 'alert' }, `Pi settings could not be read (defaults used): ${view.settingsError}`)
+      : undefined,
   );
   const total = view.byRole.reduce((s, r) => s + r.tokens, 0);
-  const roles = el('table', { class: 'roles', id: 'by-role' }, el('thead', {}, el('tr', {}, el('th', {}, 'Role'), el('th', { class: 'num' }, 'Messages'), el('th', { class: 'num' }, 'Tokens'), el('th', {}, 'Share'))));
+  const roles = el(
+    'table',
+    { class: 'roles', id: 'by-role' },
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', {}, 'Role'),
+        el('th', { class: 'num' }, 'Messages'),
+        el('th', { class: 'num' }, 'Tokens'),
+        el('th', {}, 'Share'),
+      ),
+    ),
+  );
   const rb = el('tbody');
-  for (const r of view.byRole) rb.append(el('tr', { 'data-role': r.role }, el('td', {}, r.role), el('td', { class: 'num' }, fmt(r.count)), el('td', { class: 'num' }, fmt(r.tokens)), el('td', {}, bar(r.tokens, total, `role-${r.role}`), ` ${total ? Math.round((r.tokens / total) * 100) : 0}%`)));
+  for (const r of view.byRole)
+    rb.append(
+      el(
+        'tr',
+        { 'data-role': r.role },
+        el('td', {}, r.role),
+        el('td', { class: 'num' }, fmt(r.count)),
+        el('td', { class: 'num' }, fmt(r.tokens)),
+        el('td', {}, bar(r.tokens, total, `role-${r.role}`), ` ${total ? Math.round((r.tokens / total) * 100) : 0}%`),
+      ),
+    );
   roles.append(rb);
   const maxMsg = Math.max(1, ...view.messages.map((m) => m.tokens));
   const list = el('ol', { class: 'messages', id: 'context-messages' });
   view.messages.forEach((m) => {
-    const open = el('button', { type: 'button', class: 'msg-open', title: `Show entry ${m.entryId}` }, el('span', { class: `role role-${m.role}` }, m.title), el('span', { class: 'preview' }, m.preview));
+    const open = el(
+      'button',
+      { type: 'button', class: 'msg-open', title: `Show entry ${m.entryId}` },
+      el('span', { class: `role role-${m.role}` }, m.title),
+      el('span', { class: 'preview' }, m.preview),
+    );
     open.addEventListener('click', () => post({ type: 'showEntry', entryId: m.entryId }));
-    list.append(el('li', { 'data-entry': m.entryId }, open, el('span', { class: 'tokens num' }, fmt(m.tokens)), bar(m.tokens, maxMsg, `role-${m.role}`)));
+    list.append(
+      el(
+        'li',
+        { 'data-entry': m.entryId },
+        open,
+        el('span', { class: 'tokens num' }, fmt(m.tokens)),
+        bar(m.tokens, maxMsg, `role-${m.role}`),
+      ),
+    );
   });
   list.addEventListener('keydown', (ev) => {
     if (ev.key !== 'ArrowDown' && ev.key !== 'ArrowUp') return;
@@ -118,6 +200,12 @@ export function renderContext(view: ContextView, root: HTMLElement, post: (m: Fr
   });
   root.replaceChildren(
     header,
-    el('main', { class: 'context' }, el('section', { class: 'section' }, el('h2', {}, 'Context along the active path'), chart(view, post)), el('section', { class: 'section' }, el('h2', {}, 'By role'), roles), el('section', { class: 'section' }, el('h2', {}, `Messages (${view.messages.length})`), list)),
+    el(
+      'main',
+      { class: 'context' },
+      el('section', { class: 'section' }, el('h2', {}, 'Context along the active path'), chart(view, post)),
+      el('section', { class: 'section' }, el('h2', {}, 'By role'), roles),
+      el('section', { class: 'section' }, el('h2', {}, `Messages (${view.messages.length})`), list),
+    ),
   );
 }

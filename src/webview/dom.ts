@@ -8,7 +8,11 @@ import type { MdNode } from './markdown';
 
 type Attrs = Record<string, string | undefined>;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Node | string | undefined | false)[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Node | string | undefined | false)[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) node.setAttribute(k, v);
   for (const c of children) {

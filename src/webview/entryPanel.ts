@@ -9,7 +9,13 @@ const COLLAPSED_CHARS = 2000;
 const fmt = (n: number | undefined): string => (n === undefined || !Number.isFinite(n) ? '–' : n.toLocaleString('en-US'));
 
 function moreNotice(more: number | undefined): HTMLElement | undefined {
-  return more ? el('p', { class: 'more-notice' }, `… ${fmt(more)} more characters not shown (Copy Text copies the whole entry; Open at Line shows the raw line).`) : undefined;
+  return more
+    ? el(
+        'p',
+        { class: 'more-notice' },
+        `… ${fmt(more)} more characters not shown (Copy Text copies the whole entry; Open at Line shows the raw line).`,
+      )
+    : undefined;
 }
 
 /** A block of preformatted text, collapsed with a "Show all" button when long. */
@@ -22,7 +28,11 @@ function longText(text: string, cls: string): HTMLElement {
   pre.append(document.createTextNode(short));
   wrap.append(pre);
   if (long) {
-    const btn = el('button', { type: 'button', class: 'button secondary show-all', 'aria-expanded': 'false' }, `Show all (${fmt(lines.length)} lines, ${fmt(text.length)} characters)`);
+    const btn = el(
+      'button',
+      { type: 'button', class: 'button secondary show-all', 'aria-expanded': 'false' },
+      `Show all (${fmt(lines.length)} lines, ${fmt(text.length)} characters)`,
+    );
     btn.addEventListener('click', () => {
       const expanded = btn.getAttribute('aria-expanded') === 'true';
       pre.textContent = expanded ? short : text;
@@ -46,28 +56,71 @@ function part(p: PartView): HTMLElement {
       return el('section', { class: 'part text' }, markdownBlock(p.text), moreNotice(p.more));
     case 'thinking': {
       const d = el('details', { class: 'part thinking' });
-      d.append(el('summary', {}, `Thinking (${fmt(p.text.length)} characters)`), el('div', { class: 'thinking-body' }, longText(p.text, 'plain')), moreNotice(p.more) ?? '');
+      d.append(
+        el('summary', {}, `Thinking (${fmt(p.text.length)} characters)`),
+        el('div', { class: 'thinking-body' }, longText(p.text, 'plain')),
+        moreNotice(p.more) ?? '',
+      );
       return d;
     }
     case 'toolCall':
-      return el('section', { class: 'part tool-call' }, el('h3', {}, 'Tool call ', el('code', {}, p.name), p.id ? el('span', { class: 'dim' }, ` ${p.id}`) : undefined), longText(p.args, 'json'), moreNotice(p.more));
+      return el(
+        'section',
+        { class: 'part tool-call' },
+        el('h3', {}, 'Tool call ', el('code', {}, p.name), p.id ? el('span', { class: 'dim' }, ` ${p.id}`) : undefined),
+        longText(p.args, 'json'),
+        moreNotice(p.more),
+      );
     case 'toolResult':
-      return el('section', { class: `part tool-result${p.isError ? ' error' : ''}` }, el('h3', {}, p.isError ? 'Tool error ' : 'Tool result ', p.toolName ? el('code', {}, p.toolName) : undefined), longText(p.text, 'plain'), moreNotice(p.more));
+      return el(
+        'section',
+        { class: `part tool-result${p.isError ? ' error' : ''}` },
+        el('h3', {}, p.isError ? 'Tool error ' : 'Tool result ', p.toolName ? el('code', {}, p.toolName) : undefined),
+        longText(p.text, 'plain'),
+        moreNotice(p.more),
+      );
     case 'image':
-      return el('section', { class: 'part image' }, el('span', { class: 'image-placeholder', role: 'img', 'aria-label': `image ${p.mimeType}` }, `🖼 Image · ${p.mimeType} · ${fmt(p.bytes)} bytes (not shown)`));
+      return el(
+        'section',
+        { class: 'part image' },
+        el(
+          'span',
+          { class: 'image-placeholder', role: 'img', 'aria-label': `image ${p.mimeType}` },
+          `🖼 Image · ${p.mimeType} · ${fmt(p.bytes)} bytes (not shown)`,
+        ),
+      );
     case 'bash':
       return el(
         'section',
         { class: 'part bash' },
-        el('h3', {}, 'Shell', p.exitCode !== undefined && p.exitCode !== null ? el('span', { class: p.exitCode === 0 ? 'dim' : 'bad' }, ` exit ${p.exitCode}`) : undefined),
+        el(
+          'h3',
+          {},
+          'Shell',
+          p.exitCode !== undefined && p.exitCode !== null
+            ? el('span', { class: p.exitCode === 0 ? 'dim' : 'bad' }, ` exit ${p.exitCode}`)
+            : undefined,
+        ),
         el('pre', { class: 'command' }, `$ ${p.command}`),
         longText(p.output, 'plain'),
         moreNotice(p.more),
       );
     case 'custom':
-      return el('section', { class: 'part custom' }, el('h3', {}, 'Custom message ', el('code', {}, p.customType)), markdownBlock(p.text), moreNotice(p.more));
+      return el(
+        'section',
+        { class: 'part custom' },
+        el('h3', {}, 'Custom message ', el('code', {}, p.customType)),
+        markdownBlock(p.text),
+        moreNotice(p.more),
+      );
     case 'summary':
-      return el('section', { class: 'part summary' }, el('h3', {}, p.summaryKind === 'compaction' ? 'Compaction summary' : 'Branch summary'), markdownBlock(p.text), moreNotice(p.more));
+      return el(
+        'section',
+        { class: 'part summary' },
+        el('h3', {}, p.summaryKind === 'compaction' ? 'Compaction summary' : 'Branch summary'),
+        markdownBlock(p.text),
+        moreNotice(p.more),
+      );
     case 'meta':
       return el('section', { class: 'part meta-part' }, longText(p.text, 'plain'), moreNotice(p.more));
   }
@@ -107,15 +160,24 @@ export function renderEntry(view: EntryView, root: HTMLElement, post: (m: FromVi
     button('copy-text', 'Copy Text', 'Copy the whole text of this entry', { type: 'copy', what: 'text' }),
     button('copy-id', 'Copy ID', `Copy the id ${view.entryId}`, { type: 'copy', what: 'id' }),
     button('open-at-line', `Open at Line ${view.line}`, 'Open the raw session file at this entry (read-only)', { type: 'openAtLine' }),
-    button('jump-here', 'Jump Here', view.isLeaf ? 'This entry is already the current leaf' : 'Continue the session from this entry', { type: 'jump' }),
-    view.parentId ? button('show-parent', '↑ Parent', `Show the parent entry ${view.parentId}`, { type: 'showEntry', entryId: view.parentId }) : undefined,
+    button('jump-here', 'Jump Here', view.isLeaf ? 'This entry is already the current leaf' : 'Continue the session from this entry', {
+      type: 'jump',
+    }),
+    view.parentId
+      ? button('show-parent', '↑ Parent', `Show the parent entry ${view.parentId}`, { type: 'showEntry', entryId: view.parentId })
+      : undefined,
   );
   rovingToolbar(bar);
   const stats = el('dl', { class: 'stats', id: 'entry-stats' });
-  const stat = (label: string, value: string | undefined, id: string) => value && stats.append(el('div', { class: 'stat', id }, el('dt', {}, label), el('dd', {}, value)));
+  const stat = (label: string, value: string | undefined, id: string) =>
+    value && stats.append(el('div', { class: 'stat', id }, el('dt', {}, label), el('dd', {}, value)));
   stat('Tokens', view.tokens !== undefined ? `${fmt(view.tokens)} (${view.estimator})` : undefined, 'stat-tokens');
   if (view.usage) {
-    stat('Usage', `${fmt(view.usage.input)} in · ${fmt(view.usage.output)} out · ${fmt(view.usage.cacheRead)} cache read · ${fmt(view.usage.cacheWrite)} cache write`, 'stat-usage');
+    stat(
+      'Usage',
+      `${fmt(view.usage.input)} in · ${fmt(view.usage.output)} out · ${fmt(view.usage.cacheRead)} cache read · ${fmt(view.usage.cacheWrite)} cache write`,
+      'stat-usage',
+    );
     stat('Total', fmt(view.usage.totalTokens), 'stat-total');
     if (view.usage.cost !== undefined) stat('Cost', `$${view.usage.cost.toFixed(4)}`, 'stat-cost');
   }
@@ -126,7 +188,13 @@ export function renderEntry(view: EntryView, root: HTMLElement, post: (m: FromVi
   const header = el(
     'header',
     { class: 'header' },
-    el('div', { class: 'title-row' }, el('h1', { id: 'entry-title' }, view.title), view.isLeaf ? el('span', { class: 'badge entry' }, 'Current leaf') : undefined, view.label ? el('span', { class: 'badge label' }, `#${view.label}`) : undefined),
+    el(
+      'div',
+      { class: 'title-row' },
+      el('h1', { id: 'entry-title' }, view.title),
+      view.isLeaf ? el('span', { class: 'badge entry' }, 'Current leaf') : undefined,
+      view.label ? el('span', { class: 'badge label' }, `#${view.label}`) : undefined,
+    ),
     el('p', { class: 'meta' }, view.sessionTitle),
     stats,
     bar,
@@ -134,7 +202,8 @@ export function renderEntry(view: EntryView, root: HTMLElement, post: (m: FromVi
   const main = el('main', { class: 'parts', id: 'entry-parts' });
   for (const p of view.parts) main.append(part(p));
   if (!view.parts.length) main.append(el('p', { class: 'empty' }, 'This entry has no content.'));
-  if (view.moreParts) main.append(el('p', { class: 'more-notice' }, `… ${fmt(view.moreParts)} more parts not shown: the entry is too large for the panel.`));
+  if (view.moreParts)
+    main.append(el('p', { class: 'more-notice' }, `… ${fmt(view.moreParts)} more parts not shown: the entry is too large for the panel.`));
   root.replaceChildren(header, main);
 }
 

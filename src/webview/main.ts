@@ -1,6 +1,16 @@
 import { parseMarkdown } from './markdown';
 import { el, renderMarkdown } from './dom';
-import { RETENTION_KIND_TITLES, SECTION_TITLES, type FileLink, type FromWebview, type PanelState, type RetentionItem, type SummarySections, type SummaryView, type ToWebview } from './protocol';
+import {
+  RETENTION_KIND_TITLES,
+  SECTION_TITLES,
+  type FileLink,
+  type FromWebview,
+  type PanelState,
+  type RetentionItem,
+  type SummarySections,
+  type SummaryView,
+  type ToWebview,
+} from './protocol';
 
 /**
  * The summary panel. Renders a SummaryView sent by the extension; in review
@@ -32,7 +42,14 @@ function kindTitle(view: SummaryView): string {
 }
 
 function badge(view: SummaryView): HTMLElement {
-  const text = view.mode === 'review' ? 'Proposed, not written yet' : view.mode === 'expired' ? 'Proposal expired' : view.fromHook ? 'In session · supplied by an extension or hook' : 'In session';
+  const text =
+    view.mode === 'review'
+      ? 'Proposed, not written yet'
+      : view.mode === 'expired'
+        ? 'Proposal expired'
+        : view.fromHook
+          ? 'In session · supplied by an extension or hook'
+          : 'In session';
   return el('span', { id: 'mode-badge', class: `badge ${view.mode}` }, text);
 }
 
@@ -107,7 +124,11 @@ function factRow(view: SummaryView, f: RetentionItem): HTMLElement {
   const shown = f.text.length > FACT_SHOWN_CHARS ? `${f.text.slice(0, FACT_SHOWN_CHARS - 1)}…` : f.text;
   const li = el(
     'li',
-    { class: `fact ${f.kept ? 'kept' : 'missing'}`, 'data-kind': f.kind, title: f.text.length > FACT_SHOWN_CHARS ? f.text.slice(0, 2000) : undefined },
+    {
+      class: `fact ${f.kept ? 'kept' : 'missing'}`,
+      'data-kind': f.kind,
+      title: f.text.length > FACT_SHOWN_CHARS ? f.text.slice(0, 2000) : undefined,
+    },
     el('span', { class: 'mark', 'aria-label': f.kept ? 'kept' : 'missing' }, f.kept ? '\u2713' : '\u2717'),
     el('span', { class: 'fact-kind' }, RETENTION_KIND_TITLES[f.kind] ?? f.kind),
     el('span', { class: 'fact-text' }, shown),
@@ -130,13 +151,21 @@ function retentionBlock(view: SummaryView): HTMLElement | undefined {
   if (!items?.length) return undefined;
   const missing = items.filter((f) => !f.kept);
   const kept = items.filter((f) => f.kept);
-  const block = el('section', { class: `retention${missing.length ? ' has-missing' : ''}`, id: 'retention', 'aria-label': 'What the summary keeps' });
+  const block = el('section', {
+    class: `retention${missing.length ? ' has-missing' : ''}`,
+    id: 'retention',
+    'aria-label': 'What the summary keeps',
+  });
   block.append(
     el(
       'div',
       { class: 'retention-head' },
       el('h2', {}, 'What the summary keeps'),
-      el('span', { class: 'retention-count', id: 'retention-count' }, `${kept.length} of ${items.length} facts kept${missing.length ? `, ${missing.length} missing` : ''}`),
+      el(
+        'span',
+        { class: 'retention-count', id: 'retention-count' },
+        `${kept.length} of ${items.length} facts kept${missing.length ? `, ${missing.length} missing` : ''}`,
+      ),
     ),
   );
   const restorable = missing.filter((f) => f.restorable).length;
@@ -146,7 +175,9 @@ function retentionBlock(view: SummaryView): HTMLElement | undefined {
       el(
         'div',
         { class: 'retention-actions' },
-        button('put-back', `Put back ${restorable} missing`, 'secondary', () => post({ type: 'putBack', proposalId: id, summary: state.editing })),
+        button('put-back', `Put back ${restorable} missing`, 'secondary', () =>
+          post({ type: 'putBack', proposalId: id, summary: state.editing }),
+        ),
         el('span', { class: 'hint' }, 'Adds them to the text as an edit; nothing is written until you apply.'),
       ),
     );
@@ -204,7 +235,16 @@ function fileList(title: string, id: string, files: FileLink[]): HTMLElement | u
   if (!files.length) return undefined;
   const ul = el('ul', { class: 'files' });
   for (const f of files) {
-    const a = el('a', { href: '#', class: `file-link${f.exists ? '' : ' missing'}`, 'data-path': f.resolved, title: f.exists ? f.resolved : `${f.resolved} (not found)` }, f.path);
+    const a = el(
+      'a',
+      {
+        href: '#',
+        class: `file-link${f.exists ? '' : ' missing'}`,
+        'data-path': f.resolved,
+        title: f.exists ? f.resolved : `${f.resolved} (not found)`,
+      },
+      f.path,
+    );
     a.addEventListener('click', (ev) => {
       ev.preventDefault();
       post({ type: 'openFile', path: f.resolved });
@@ -217,7 +257,10 @@ function fileList(title: string, id: string, files: FileLink[]): HTMLElement | u
 function replacedBlock(view: SummaryView): HTMLElement | undefined {
   const r = view.replaced;
   if (!r) return undefined;
-  const what = view.kind === 'compaction' ? `Replaces ${r.count} entr${r.count === 1 ? 'y' : 'ies'} in the context` : `Summarizes ${r.count} abandoned entr${r.count === 1 ? 'y' : 'ies'}`;
+  const what =
+    view.kind === 'compaction'
+      ? `Replaces ${r.count} entr${r.count === 1 ? 'y' : 'ies'} in the context`
+      : `Summarizes ${r.count} abandoned entr${r.count === 1 ? 'y' : 'ies'}`;
   const details = el('details', { class: 'replaced', id: 'replaced' });
   details.append(el('summary', {}, what));
   const list = el('ol', { class: 'entries' });
@@ -228,7 +271,14 @@ function replacedBlock(view: SummaryView): HTMLElement | undefined {
       post({ type: 'reveal', file: view.file, entryId: e.id });
     });
     list.append(
-      el('li', {}, a, e.label ? el('span', { class: 'entry-label' }, ` #${e.label}`) : undefined, el('span', { class: 'entry-title' }, ` ${e.title}: `), el('span', { class: 'entry-text' }, e.text)),
+      el(
+        'li',
+        {},
+        a,
+        e.label ? el('span', { class: 'entry-label' }, ` #${e.label}`) : undefined,
+        el('span', { class: 'entry-title' }, ` ${e.title}: `),
+        el('span', { class: 'entry-text' }, e.text),
+      ),
     );
   }
   details.append(list);
@@ -249,14 +299,27 @@ function render(): void {
     'header',
     { class: 'header' },
     el('div', { class: 'title-row' }, el('h1', { id: 'summary-title' }, kindTitle(view)), badge(view)),
-    el('p', { class: 'meta' }, [view.sessionTitle, view.entryId ? `entry ${view.entryId}` : undefined, view.timestamp ? new Date(view.timestamp).toLocaleString() : undefined].filter(Boolean).join(' · ')),
+    el(
+      'p',
+      { class: 'meta' },
+      [
+        view.sessionTitle,
+        view.entryId ? `entry ${view.entryId}` : undefined,
+        view.timestamp ? new Date(view.timestamp).toLocaleString() : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ),
     view.customInstructions ? el('p', { class: 'meta' }, `Instructions: ${view.customInstructions}`) : undefined,
     statsRow(view),
     retentionBlock(view),
     toolbar(view),
   );
   root.append(header);
-  if (busy.busy) root.append(el('div', { class: 'busy', role: 'status' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), busy.message ?? 'Working…'));
+  if (busy.busy)
+    root.append(
+      el('div', { class: 'busy', role: 'status' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), busy.message ?? 'Working…'),
+    );
   if (error) root.append(el('div', { class: 'error', role: 'alert' }, error));
 
   if (view.mode === 'review' && state.editing !== undefined) {
@@ -285,8 +348,12 @@ function render(): void {
   ]) {
     if (part) main.append(part);
   }
-  const files = [fileList('Read files', 'read-files', view.readFiles), fileList('Modified files', 'modified-files', view.modifiedFiles)].filter((f): f is HTMLElement => !!f);
-  if (files.length) main.append(el('section', { class: 'section files-section', 'data-section': 'files' }, el('h2', {}, 'Files'), ...files));
+  const files = [
+    fileList('Read files', 'read-files', view.readFiles),
+    fileList('Modified files', 'modified-files', view.modifiedFiles),
+  ].filter((f): f is HTMLElement => !!f);
+  if (files.length)
+    main.append(el('section', { class: 'section files-section', 'data-section': 'files' }, el('h2', {}, 'Files'), ...files));
   const replaced = replacedBlock(view);
   if (replaced) main.append(replaced);
   root.append(main);

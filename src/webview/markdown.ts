@@ -13,14 +13,61 @@ type Md = ReturnType<typeof MarkdownIt>;
 
 /** Elements the tree may hold; anything else markdown-it emits becomes a span. */
 export type MdTag =
-  | 'p' | 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6'
-  | 'ul' | 'ol' | 'li' | 'blockquote' | 'pre' | 'code' | 'hr' | 'br'
-  | 'em' | 'strong' | 's' | 'span'
-  | 'table' | 'thead' | 'tbody' | 'tr' | 'th' | 'td';
+  | 'p'
+  | 'h1'
+  | 'h2'
+  | 'h3'
+  | 'h4'
+  | 'h5'
+  | 'h6'
+  | 'ul'
+  | 'ol'
+  | 'li'
+  | 'blockquote'
+  | 'pre'
+  | 'code'
+  | 'hr'
+  | 'br'
+  | 'em'
+  | 'strong'
+  | 's'
+  | 'span'
+  | 'table'
+  | 'thead'
+  | 'tbody'
+  | 'tr'
+  | 'th'
+  | 'td';
 
 export type MdNode = { t: 'text'; text: string } | { t: 'el'; tag: MdTag; attrs: Record<string, string>; children: MdNode[] };
 
-const TAGS = new Set<string>(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'hr', 'br', 'em', 'strong', 's', 'span', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+const TAGS = new Set<string>([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'pre',
+  'code',
+  'hr',
+  'br',
+  'em',
+  'strong',
+  's',
+  'span',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+]);
 
 type Token = ReturnType<Md['parse']>[number];
 
@@ -217,7 +264,12 @@ function fromTokens(tokens: Token[]): MdNode[] {
     if (tok.nesting === -1) {
       const closed = stack.pop();
       if (closed?.tag === 'li') markTask(closed);
-      if (closed && (closed.tag === 'ul' || closed.tag === 'ol') && closed.children.some((c) => c.t === 'el' && c.attrs.class?.startsWith('task'))) closed.attrs.class = 'tasks';
+      if (
+        closed &&
+        (closed.tag === 'ul' || closed.tag === 'ol') &&
+        closed.children.some((c) => c.t === 'el' && c.attrs.class?.startsWith('task'))
+      )
+        closed.attrs.class = 'tasks';
       continue;
     }
     switch (tok.type) {
@@ -268,7 +320,10 @@ const TASK = /^\[([ xX])\] /;
 function markTask(li: Extract<MdNode, { t: 'el' }>): void {
   let first = li.children[0];
   if (first?.t === 'el' && first.tag === 'p') first = first.children[0];
-  const holder = li.children[0]?.t === 'el' && (li.children[0] as Extract<MdNode, { t: 'el' }>).tag === 'p' ? (li.children[0] as Extract<MdNode, { t: 'el' }>).children : li.children;
+  const holder =
+    li.children[0]?.t === 'el' && (li.children[0] as Extract<MdNode, { t: 'el' }>).tag === 'p'
+      ? (li.children[0] as Extract<MdNode, { t: 'el' }>).children
+      : li.children;
   if (!first || first.t !== 'text') return;
   const m = TASK.exec(first.text);
   if (!m) return;

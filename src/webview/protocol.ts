@@ -140,7 +140,9 @@ export function parseFromWebview(v: unknown): FromWebview | undefined {
       if (v.summary !== undefined && typeof v.summary !== 'string') return undefined;
       return { type: 'putBack', proposalId: v.proposalId, summary: v.summary as string | undefined };
     case 'recheck':
-      return typeof v.proposalId === 'string' && typeof v.summary === 'string' ? { type: 'recheck', proposalId: v.proposalId, summary: v.summary } : undefined;
+      return typeof v.proposalId === 'string' && typeof v.summary === 'string'
+        ? { type: 'recheck', proposalId: v.proposalId, summary: v.summary }
+        : undefined;
     default:
       return undefined;
   }

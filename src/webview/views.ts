@@ -23,7 +23,8 @@ window.addEventListener('message', (event: MessageEvent) => {
   if (msg.type === 'show') {
     const before = vscode.getState()?.view;
     // The same entry redrawn (its leaf or label state changed): stay where the reader is.
-    const same = before?.kind === 'entry' && msg.view.kind === 'entry' && before.file === msg.view.file && before.entryId === msg.view.entryId;
+    const same =
+      before?.kind === 'entry' && msg.view.kind === 'entry' && before.file === msg.view.file && before.entryId === msg.view.entryId;
     const scrollY = window.scrollY;
     vscode.setState({ view: msg.view });
     render(msg.view);

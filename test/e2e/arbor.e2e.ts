@@ -31,15 +31,40 @@ function entries(file: string): Record<string, unknown>[] {
 /** What Pi writes when the user names a session (/name): a session_info entry under the leaf. */
 function piRename(file: string, name: string): void {
   const leaf = entries(file).pop()!;
-  fs.appendFileSync(file, `${JSON.stringify({ type: 'session_info', id: `5e55${Math.random().toString(16).slice(2, 6)}`, parentId: leaf.id, timestamp: new Date().toISOString(), name })}\n`);
+  fs.appendFileSync(
+    file,
+    `${JSON.stringify({ type: 'session_info', id: `5e55${Math.random().toString(16).slice(2, 6)}`, parentId: leaf.id, timestamp: new Date().toISOString(), name })}\n`,
+  );
 }
 
 const shot = (name: string) => screenshot(e2e.page, `arbor-${name}`);
 
 /** Runs in the page (tests compile without the DOM lib): the summary editor's focus, caret, scroll and whether its top is in view. */
-function editorPlace(el: unknown): { focused: boolean; start: number; end: number; scrollTop: number; overflows: boolean; pageTop: boolean } {
-  const ta = el as { ownerDocument: { activeElement: unknown }; selectionStart: number; selectionEnd: number; scrollTop: number; scrollHeight: number; clientHeight: number; getBoundingClientRect(): { top: number } };
-  return { focused: ta.ownerDocument.activeElement === el, start: ta.selectionStart, end: ta.selectionEnd, scrollTop: ta.scrollTop, overflows: ta.scrollHeight > ta.clientHeight, pageTop: ta.getBoundingClientRect().top >= 0 };
+function editorPlace(el: unknown): {
+  focused: boolean;
+  start: number;
+  end: number;
+  scrollTop: number;
+  overflows: boolean;
+  pageTop: boolean;
+} {
+  const ta = el as {
+    ownerDocument: { activeElement: unknown };
+    selectionStart: number;
+    selectionEnd: number;
+    scrollTop: number;
+    scrollHeight: number;
+    clientHeight: number;
+    getBoundingClientRect(): { top: number };
+  };
+  return {
+    focused: ta.ownerDocument.activeElement === el,
+    start: ta.selectionStart,
+    end: ta.selectionEnd,
+    scrollTop: ta.scrollTop,
+    overflows: ta.scrollHeight > ta.clientHeight,
+    pageTop: ta.getBoundingClientRect().top >= 0,
+  };
 }
 
 /** The summary panel (the entry panel, opened by clicking rows, may be another webview). */
@@ -75,7 +100,11 @@ async function notification(page: Page, text: string): Promise<Locator> {
 async function closeNotifications(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
   const clear = page.locator('.notifications-toasts .codicon-notifications-clear-all, .notification-toast .codicon-notifications-clear');
-  if (await clear.count()) await clear.first().click().catch(() => undefined);
+  if (await clear.count())
+    await clear
+      .first()
+      .click()
+      .catch(() => undefined);
 }
 
 /** Rewrites the workspace settings (VS Code picks the change up from disk). */
@@ -133,7 +162,7 @@ describe('Arbor in VS Code (UI)', function () {
     await shot('02-tree-expanded');
   });
 
-  it('status bar shows the active session\'s context use', async () => {
+  it("status bar shows the active session's context use", async () => {
     const item = page.locator('.statusbar-item', { hasText: /\/ 32\.8k \(\d+%\)/ });
     await item.waitFor({ timeout: 15_000 });
     const text = (await item.textContent()) ?? '';

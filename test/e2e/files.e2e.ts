@@ -12,10 +12,16 @@ const TREE_ID = '01a228c2-4ccd'; // 03-tree: a side branch writes src/ops.js
 /** Names the session as Pi's /name would (a session_info entry under the leaf), so its row is easy to find. */
 function nameSession(name: string): void {
   const dir = path.join(e2e.workspacePath, '.pi', 'sessions');
-  const file = path.join(dir, fs.readdirSync(dir).find((f) => f.includes(`_${TREE_ID}`))!);
+  const file = path.join(
+    dir,
+    fs.readdirSync(dir).find((f) => f.includes(`_${TREE_ID}`))!,
+  );
   const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
   const leafId = (JSON.parse(lines[lines.length - 1]) as { id: string }).id;
-  fs.appendFileSync(file, `${JSON.stringify({ type: 'session_info', id: 'f11e5a01', parentId: leafId, timestamp: new Date().toISOString(), name })}\n`);
+  fs.appendFileSync(
+    file,
+    `${JSON.stringify({ type: 'session_info', id: 'f11e5a01', parentId: leafId, timestamp: new Date().toISOString(), name })}\n`,
+  );
 }
 
 describe('File changes in the diff editor (UI)', function () {

@@ -102,7 +102,9 @@ describe('A long session in the Sessions view', function () {
 
   it('an expanded branch point is brought into view with its first rows', async () => {
     // The branch point nearest the leaf: its side branch row is collapsed under it.
-    const branch = sidebar(page).locator('.monaco-list-row[aria-expanded="false"]', { hasText: /(user|assistant) message \d+/ }).last();
+    const branch = sidebar(page)
+      .locator('.monaco-list-row[aria-expanded="false"]', { hasText: /(user|assistant) message \d+/ })
+      .last();
     await scrollUntilInView(page, branch, 'PageUp', 20);
     await branch.waitFor({ timeout: 20_000 });
     // Put the branch point at the bottom edge, so its children would be off screen.
@@ -121,7 +123,7 @@ describe('A long session in the Sessions view', function () {
     await expanded.waitFor({ timeout: 10_000 });
     const level = Number(await expanded.getAttribute('aria-level'));
     const firstChild = child.and(sidebar(page).locator(`.monaco-list-row[aria-level="${level + 1}"]`)).first();
-    await waitInView(page, firstChild, 'the expanded branch point\'s first child', 15_000);
+    await waitInView(page, firstChild, "the expanded branch point's first child", 15_000);
     await shot('05-branch-revealed');
   });
 });

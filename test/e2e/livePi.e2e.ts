@@ -15,7 +15,11 @@ const shot = (name: string) => screenshot(e2e.page, `livepi-${name}`);
 const NAME = 'Live Pi demo: compact while Pi runs';
 
 function entries(file: string): Record<string, unknown>[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('Arbor through a running Pi (UI)', function () {
@@ -39,10 +43,13 @@ describe('Arbor through a running Pi (UI)', function () {
     const original = fs.readFileSync(settings, 'utf8');
     fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(original), 'arbor.piAgentDir': agent.dir }, null, 2));
     restoreSettings = () => fs.writeFileSync(settings, original);
-    execFileSync(process.execPath, [path.join(e2e.extensionPath, 'dist', 'cli.js'), 'pi-bridge', 'install'], { env: { ...process.env, PI_CODING_AGENT_DIR: agent.dir } });
+    execFileSync(process.execPath, [path.join(e2e.extensionPath, 'dist', 'cli.js'), 'pi-bridge', 'install'], {
+      env: { ...process.env, PI_CODING_AGENT_DIR: agent.dir },
+    });
     file = path.join(e2e.workspacePath, '.pi', 'sessions', 'live-pi-demo.jsonl');
     pi = new PiRpc({ agentDir: agent.dir, cwd: e2e.workspacePath, sessionFile: file });
-    for (let i = 1; i <= 6; i++) await pi.prompt(`Explain src/part${i}.js to me, step by step. ${'It handles the input, checks it and passes it on. '.repeat(40)}`);
+    for (let i = 1; i <= 6; i++)
+      await pi.prompt(`Explain src/part${i}.js to me, step by step. ${'It handles the input, checks it and passes it on. '.repeat(40)}`);
     await pi.command('set_session_name', { name: NAME });
   });
 
@@ -97,7 +104,9 @@ describe('Arbor through a running Pi (UI)', function () {
     await row(page, /Compaction.*● current|● current.*Compaction/).waitFor({ timeout: 15_000 });
     await shot('04-applied');
     await pi!.prompt('Good. Now add a test for part 6.');
-    const next = entries(file).slice(before.length + 1).find((e) => e.type === 'message');
+    const next = entries(file)
+      .slice(before.length + 1)
+      .find((e) => e.type === 'message');
     assert.strictEqual(next?.parentId, compaction.id, 'Pi continues from the compaction');
     await row(page, /Now add a test for part 6/).waitFor({ timeout: 15_000 });
     await shot('05-pi-continued');

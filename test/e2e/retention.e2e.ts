@@ -28,7 +28,10 @@ function ownSession(idPrefix: string): string {
 }
 
 function lastEntry(file: string): Record<string, unknown> {
-  const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
   return JSON.parse(lines[lines.length - 1]) as Record<string, unknown>;
 }
 
@@ -41,7 +44,10 @@ describe('Retention checklist in the summary panel (UI)', function () {
     // Name the session (what Pi's /name writes) so its row is found whatever ran before.
     const file = ownSession(PLAIN);
     const leaf = lastEntry(file);
-    fs.appendFileSync(file, `${JSON.stringify({ type: 'session_info', id: '5e55e7e1', parentId: leaf.id, timestamp: new Date().toISOString(), name: NAME })}\n`);
+    fs.appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'session_info', id: '5e55e7e1', parentId: leaf.id, timestamp: new Date().toISOString(), name: NAME })}\n`,
+    );
     await showActivityView(page, 'Arbor');
     await collapseAll(page);
     await row(page, NAME).waitFor({ timeout: 30_000 });
@@ -49,7 +55,10 @@ describe('Retention checklist in the summary panel (UI)', function () {
 
   it('shows the facts above Apply; an edit that drops them lists them missing first; Put back restores them as an edit to apply', async () => {
     const file = ownSession(PLAIN);
-    const before = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).length;
+    const before = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim()).length;
     await row(page, NAME).click();
     await runCommand(page, 'Arbor: Compact...');
     await page.locator('.quick-input-widget', { hasText: 'Optional instructions' }).waitFor();
@@ -86,7 +95,14 @@ describe('Retention checklist in the summary panel (UI)', function () {
     assert.match(text, /## In Progress\n- \[ \] Compare guides 3 and 4 for me\./);
     assert.match(text, /- Modified files: .*`src\/math\.js`/);
     assert.strictEqual(await view.locator('#facts-missing li.fact[data-kind="file"]').count(), 0);
-    assert.strictEqual(fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).length, before, 'nothing written before Apply');
+    assert.strictEqual(
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim()).length,
+      before,
+      'nothing written before Apply',
+    );
     await shot('03-put-back');
 
     // Apply the edited text: the entry written is the edit with the facts put back.

@@ -87,7 +87,13 @@ async function main(): Promise<number> {
     // A loaded machine can take more than the default 30 s to serve the workbench.
     await browser.page.goto(server.url, { timeout: 180_000 });
     await waitForWorkbench(browser.page);
-    setE2EContext({ page: browser.page, serverUrl: server.url, workspacePath: workspace.folder, extensionPath, userSettingsPath: path.join(server.userDataDir, 'Machine', 'settings.json') });
+    setE2EContext({
+      page: browser.page,
+      serverUrl: server.url,
+      workspacePath: workspace.folder,
+      extensionPath,
+      userSettingsPath: path.join(server.userDataDir, 'Machine', 'settings.json'),
+    });
     const { passed, failed } = await runMocha(files, values.grep ?? process.env.E2E_GREP);
     console.log(summaryLine(passed, failed));
     return failed > 0 ? 1 : 0;

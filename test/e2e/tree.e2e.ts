@@ -18,9 +18,15 @@ function sessionFile(idPrefix: string): string {
 
 /** What Pi writes when the user names a session (/name): a session_info entry under the leaf. */
 function piRename(file: string, name: string): void {
-  const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
   const leaf = JSON.parse(lines[lines.length - 1]) as { id: string; timestamp: string };
-  fs.appendFileSync(file, `${JSON.stringify({ type: 'session_info', id: `5e55${Math.random().toString(16).slice(2, 6)}`, parentId: leaf.id, timestamp: leaf.timestamp, name })}\n`);
+  fs.appendFileSync(
+    file,
+    `${JSON.stringify({ type: 'session_info', id: `5e55${Math.random().toString(16).slice(2, 6)}`, parentId: leaf.id, timestamp: leaf.timestamp, name })}\n`,
+  );
 }
 
 const shot = (name: string) => screenshot(e2e.page, `tree-${name}`);
@@ -64,7 +70,10 @@ describe('Sessions view as a daily instrument', function () {
     await filterButton.click();
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'User Only' }).first().click();
     // The view's description (in its header, hidden while the view is alone in its container, and in the container's title).
-    await sidebar(page).locator('[aria-label="Sessions - Filter: User Only Section"]').first().waitFor({ state: 'attached', timeout: 10_000 });
+    await sidebar(page)
+      .locator('[aria-label="Sessions - Filter: User Only Section"]')
+      .first()
+      .waitFor({ state: 'attached', timeout: 10_000 });
     await shot('03-filter-user-only');
     for (const [title, tag] of [
       ['No Tools', 'no-tools'],
@@ -72,7 +81,10 @@ describe('Sessions view as a daily instrument', function () {
       ['All Entries', 'all'],
     ] as const) {
       await runCommand(page, `Arbor: Filter Tree: ${title}`);
-      await sidebar(page).locator(`[aria-label="Sessions - Filter: ${title} Section"]`).first().waitFor({ state: 'attached', timeout: 10_000 });
+      await sidebar(page)
+        .locator(`[aria-label="Sessions - Filter: ${title} Section"]`)
+        .first()
+        .waitFor({ state: 'attached', timeout: 10_000 });
       await shot(`04-filter-${tag}`);
     }
     await row(page, /Label/).waitFor({ timeout: 10_000 });
@@ -146,7 +158,11 @@ describe('Sessions view as a daily instrument', function () {
     try {
       await viewer.goto(`file://${file}`);
       await viewer.waitForTimeout(500);
-      assert.deepStrictEqual(requests.filter((u) => !u.startsWith('file://')), [], 'requests from the exported page');
+      assert.deepStrictEqual(
+        requests.filter((u) => !u.startsWith('file://')),
+        [],
+        'requests from the exported page',
+      );
       await screenshot(viewer, 'tree-10-export-html');
     } finally {
       await viewer.close();

@@ -21,7 +21,37 @@ declare const document: any;
 declare const location: any;
 
 /** Tags the panel itself makes; a payload turned into markup would add others. */
-const PANEL_TAGS = new Set(['div', 'header', 'main', 'section', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'span', 'ul', 'ol', 'li', 'a', 'code', 'pre', 'strong', 'em', 'blockquote', 'hr', 'details', 'summary', 'button', 'dl', 'dt', 'dd', 'textarea']);
+const PANEL_TAGS = new Set([
+  'div',
+  'header',
+  'main',
+  'section',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'span',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'code',
+  'pre',
+  'strong',
+  'em',
+  'blockquote',
+  'hr',
+  'details',
+  'summary',
+  'button',
+  'dl',
+  'dt',
+  'dd',
+  'textarea',
+]);
 /** Workbench requests that are expected on a closed network and have nothing to do with the panel. */
 const NOISE = [/^https?:\/\/([^/]+\.)?open-vsx\.org\//, /^https?:\/\/([^/]+\.)?(microsoft|visualstudio|vscode-cdn)\.(com|net)\//];
 
@@ -33,9 +63,16 @@ interface Watch {
   canaryHits: string[];
 }
 
-
 /** Checks the rendered panel: structure, attributes, the one script, and the CSP. */
-async function panelDom(panel: FrameLocator): Promise<{ tags: string[]; handlers: string[]; hrefs: string[]; styles: number; scripts: { nonce: boolean; src: string; text: string }[]; csp: string; title: string }> {
+async function panelDom(panel: FrameLocator): Promise<{
+  tags: string[];
+  handlers: string[];
+  hrefs: string[];
+  styles: number;
+  scripts: { nonce: boolean; src: string; text: string }[];
+  csp: string;
+  title: string;
+}> {
   return panel.locator('body').evaluate(() => {
     const tags = new Set<string>();
     const handlers: string[] = [];
@@ -49,7 +86,11 @@ async function panelDom(panel: FrameLocator): Promise<{ tags: string[]; handlers
       for (const a of Array.from(el.attributes) as any[]) if (/^on/i.test(a.name)) handlers.push(`${el.tagName}.${a.name}`);
       if (el.tagName === 'A') hrefs.push(el.getAttribute('href') ?? '');
     }
-    const scripts = (Array.from(document.scripts) as any[]).map((s) => ({ nonce: !!s.nonce || s.hasAttribute('nonce'), src: s.getAttribute('src') ?? '', text: String(s.textContent ?? '') }));
+    const scripts = (Array.from(document.scripts) as any[]).map((s) => ({
+      nonce: !!s.nonce || s.hasAttribute('nonce'),
+      src: s.getAttribute('src') ?? '',
+      text: String(s.textContent ?? ''),
+    }));
     const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '';
     return { tags: [...tags], handlers, hrefs, styles, scripts, csp, title: document.title };
   });
@@ -114,7 +155,13 @@ describe('Hostile session content (XSS) in the summary panel', function () {
     assert.deepStrictEqual(watch.fired, [], `payload scripts ran: ${watch.fired.join(', ')}`);
     assert.deepStrictEqual(watch.dialogs, [], `dialogs: ${watch.dialogs.join(', ')}`);
     assert.deepStrictEqual(watch.canaryHits, [], `requests reached the canary: ${watch.canaryHits.join(', ')}`);
-    const leaked = watch.requests.filter((r) => !r.url.startsWith(`${serverOrigin}/`) && !r.url.startsWith('data:') && !r.url.startsWith('blob:') && !NOISE.some((re) => re.test(r.url)));
+    const leaked = watch.requests.filter(
+      (r) =>
+        !r.url.startsWith(`${serverOrigin}/`) &&
+        !r.url.startsWith('data:') &&
+        !r.url.startsWith('blob:') &&
+        !NOISE.some((re) => re.test(r.url)),
+    );
     assert.deepStrictEqual(leaked, [], 'requests to anywhere but the workbench server');
     const payloadUrls = watch.requests.filter((r) => r.url.includes(canaryUrl) || /attacker\.invalid|arborXss|\/xss\//.test(r.url));
     assert.deepStrictEqual(payloadUrls, [], 'requests for payload URLs');
@@ -156,12 +203,23 @@ describe('Hostile session content (XSS) in the summary panel', function () {
     const critical = (await panel.locator('section[data-section="criticalContext"] li').allTextContents()).map((t) => t.trim());
     for (const p of payloads) {
       const expected = inlineText(parseInline(session.bullet(p)));
-      assert.ok(critical.includes(expected), `${p.id} (${p.what}) in the summary as text: ${JSON.stringify(expected)}\n${critical.join('\n')}`);
+      assert.ok(
+        critical.includes(expected),
+        `${p.id} (${p.what}) in the summary as text: ${JSON.stringify(expected)}\n${critical.join('\n')}`,
+      );
     }
     const read = await panel.locator('#read-files a.file-link').allTextContents();
     const modified = await panel.locator('#modified-files a.file-link').allTextContents();
-    assert.deepStrictEqual(read, payloads.map((p) => p.payload), 'read files, literally');
-    assert.deepStrictEqual(modified, [...payloads].reverse().map((p) => p.payload), 'modified files, literally');
+    assert.deepStrictEqual(
+      read,
+      payloads.map((p) => p.payload),
+      'read files, literally',
+    );
+    assert.deepStrictEqual(
+      modified,
+      [...payloads].reverse().map((p) => p.payload),
+      'modified files, literally',
+    );
     const replaced = await panel.locator('#replaced .entry-text').allTextContents();
     for (const p of payloads) {
       const preview = oneLine(p.payload, 120);
@@ -187,7 +245,10 @@ describe('Hostile session content (XSS) in the summary panel', function () {
     const inline = dom.scripts.filter((x) => !x.src);
     assert.strictEqual(ours.length, 1, `${kind}: scripts ${JSON.stringify(ours)}`);
     assert.ok(ours[0].nonce && /\/dist\/webview\.js$/.test(ours[0].src), JSON.stringify(ours));
-    assert.ok(inline.length <= 1 && inline.every((x) => x.text.includes('acquireVsCodeApi') && !x.text.includes('arborXss')), `${kind}: inline scripts: ${inline.map((x) => x.text.slice(0, 120)).join(' | ')}`);
+    assert.ok(
+      inline.length <= 1 && inline.every((x) => x.text.includes('acquireVsCodeApi') && !x.text.includes('arborXss')),
+      `${kind}: inline scripts: ${inline.map((x) => x.text.slice(0, 120)).join(' | ')}`,
+    );
     assert.ok(!dom.title.includes('XSS'), dom.title);
     // The CSP: default none, scripts by nonce only, nothing inline or evaluated.
     const csp = dom.csp;

@@ -4,12 +4,7 @@
 // Where VS Code cannot be downloaded (offline), prints "skipped: ..." and exits 0; other failures exit 1.
 import * as path from 'path';
 import { parseArgs } from 'util';
-import {
-  downloadAndUnzipVSCode,
-  makeConsoleReporter,
-  runTests,
-  type ProgressReporter,
-} from '@vscode/test-electron';
+import { downloadAndUnzipVSCode, makeConsoleReporter, runTests, type ProgressReporter } from '@vscode/test-electron';
 import { printResults, readResults, RESULT_FILE_ENV, summaryLine } from '../support/vscode/results';
 import { makeTempDir, removeDir, repoRoot, tempWorkspace } from '../support/vscode/sandbox';
 

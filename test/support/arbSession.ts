@@ -35,7 +35,20 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('bash' as const), command: text, output: text }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('custom_message' as const), text }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('meta' as const), type: fc.constantFrom('model_change', 'thinking_level_change', 'label', 'custom', 'session_info', 'mystery') as fc.Arbitrary<'model_change'> }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('meta' as const),
+      type: fc.constantFrom(
+        'model_change',
+        'thinking_level_change',
+        'label',
+        'custom',
+        'session_info',
+        'mystery',
+      ) as fc.Arbitrary<'model_change'>,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('branch' as const), back: fc.nat({ max: 30 }), summary: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('compaction' as const), keepBack: fc.nat({ max: 20 }) }) },
 );
@@ -64,26 +77,68 @@ export function renderSession(steps: Step[]): string {
         add({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: s.text }], timestamp: 1 } });
         break;
       case 'assistant': {
-        const calls = s.calls.map((c, k) => ({ type: 'toolCall', id: `c${n}_${k}`, name: c.name, arguments: c.name === 'bash' ? { command: c.path } : { path: c.path } }));
+        const calls = s.calls.map((c, k) => ({
+          type: 'toolCall',
+          id: `c${n}_${k}`,
+          name: c.name,
+          arguments: c.name === 'bash' ? { command: c.path } : { path: c.path },
+        }));
         add({
           type: 'message',
-          message: { role: 'assistant', content: [{ type: 'text', text: s.text }, ...calls], provider: 'p', model: 'm', usage: { input: s.usage, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: s.usage + 1 }, stopReason: s.stop, timestamp: 2 },
+          message: {
+            role: 'assistant',
+            content: [{ type: 'text', text: s.text }, ...calls],
+            provider: 'p',
+            model: 'm',
+            usage: { input: s.usage, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: s.usage + 1 },
+            stopReason: s.stop,
+            timestamp: 2,
+          },
         });
         pendingCalls = calls.map((c) => ({ id: c.id, name: c.name }));
         for (const c of pendingCalls) {
-          const message: Record<string, unknown> = { role: 'toolResult', toolCallId: c.id, toolName: c.name, content: [{ type: 'text', text: s.text.repeat(3) }], isError: false, timestamp: 3 };
+          const message: Record<string, unknown> = {
+            role: 'toolResult',
+            toolCallId: c.id,
+            toolName: c.name,
+            content: [{ type: 'text', text: s.text.repeat(3) }],
+            isError: false,
+            timestamp: 3,
+          };
           // A script tool's result records the calls it made (Pi 1.6 nestedCalls), as the last key.
-          if (c.name === 'bash' && s.usage % 3 === 0) message.nestedCalls = { calls: [{ name: 'edit', arguments: { path: 'src/nested.ts' } }] };
+          if (c.name === 'bash' && s.usage % 3 === 0)
+            message.nestedCalls = { calls: [{ name: 'edit', arguments: { path: 'src/nested.ts' } }] };
           add({ type: 'message', message });
         }
         pendingCalls = [];
         break;
       }
       case 'bash':
-        add({ type: 'message', message: { role: 'bashExecution', command: s.command, output: s.output, exitCode: 0, cancelled: false, truncated: false, timestamp: 4 } });
+        add({
+          type: 'message',
+          message: {
+            role: 'bashExecution',
+            command: s.command,
+            output: s.output,
+            exitCode: 0,
+            cancelled: false,
+            truncated: false,
+            timestamp: 4,
+          },
+        });
         break;
       case 'custom_message':
-        lines.push(JSON.stringify({ type: 'custom_message', customType: 'ext', content: s.text, display: true, id: (++n).toString(16).padStart(8, '0'), parentId: leaf, timestamp: ts }));
+        lines.push(
+          JSON.stringify({
+            type: 'custom_message',
+            customType: 'ext',
+            content: s.text,
+            display: true,
+            id: (++n).toString(16).padStart(8, '0'),
+            parentId: leaf,
+            timestamp: ts,
+          }),
+        );
         leaf = n.toString(16).padStart(8, '0');
         ids.push(leaf);
         break;
@@ -99,12 +154,24 @@ export function renderSession(steps: Step[]): string {
         if (ids.length === 0) break;
         const from = leaf;
         leaf = ids[Math.max(0, ids.length - 1 - s.back)];
-        if (s.summary) add({ type: 'branch_summary', fromId: from, summary: '## Goal\n- explored', details: { readFiles: ['README.md'], modifiedFiles: [] } });
+        if (s.summary)
+          add({
+            type: 'branch_summary',
+            fromId: from,
+            summary: '## Goal\n- explored',
+            details: { readFiles: ['README.md'], modifiedFiles: [] },
+          });
         break;
       }
       case 'compaction': {
         if (ids.length === 0) break;
-        add({ type: 'compaction', summary: '## Goal\n- earlier work', firstKeptEntryId: ids[Math.max(0, ids.length - 1 - s.keepBack)], tokensBefore: 1000, details: { readFiles: ['src/a.ts'], modifiedFiles: ['src/b.ts'] } });
+        add({
+          type: 'compaction',
+          summary: '## Goal\n- earlier work',
+          firstKeptEntryId: ids[Math.max(0, ids.length - 1 - s.keepBack)],
+          tokensBefore: 1000,
+          details: { readFiles: ['src/a.ts'], modifiedFiles: ['src/b.ts'] },
+        });
         break;
       }
     }

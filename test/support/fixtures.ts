@@ -20,7 +20,10 @@ export function oracleCases(): OracleCase[] {
   ];
   const out: OracleCase[] = [];
   for (const [fixtures, golden] of pairs) {
-    for (const f of fs.readdirSync(path.join(oracleDir, fixtures)).filter((n) => n.endsWith('.jsonl')).sort()) {
+    for (const f of fs
+      .readdirSync(path.join(oracleDir, fixtures))
+      .filter((n) => n.endsWith('.jsonl'))
+      .sort()) {
       const name = f.replace(/\.jsonl$/, '');
       out.push({ name, sessionFile: path.join(oracleDir, fixtures, f), goldenFile: path.join(oracleDir, golden, `${name}.json`) });
     }

@@ -23,12 +23,22 @@ const TS = '2026-01-01T00:00:00.000Z';
 function message(id: string, parentId: string | null, role: 'user' | 'assistant', text: string): string {
   const body =
     role === 'assistant'
-      ? { role, content: [{ type: 'text', text }], stopReason: 'stop', usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 20 }, timestamp: 1 }
+      ? {
+          role,
+          content: [{ type: 'text', text }],
+          stopReason: 'stop',
+          usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 20 },
+          timestamp: 1,
+        }
       : { role, content: [{ type: 'text', text }], timestamp: 1 };
   return JSON.stringify({ type: 'message', id, parentId, timestamp: TS, message: body });
 }
 
-export function writeGiantSession(file: string, giantBytes: number, options: { before?: number; after?: number; reordered?: boolean } = {}): GiantSessionLayout {
+export function writeGiantSession(
+  file: string,
+  giantBytes: number,
+  options: { before?: number; after?: number; reordered?: boolean } = {},
+): GiantSessionLayout {
   const before = options.before ?? 3;
   const after = options.after ?? 3;
   const fd = openSync(file, 'w');

@@ -17,7 +17,14 @@ export function manyFacts(n: number): Fact[] {
   const out: Fact[] = [];
   for (let i = 0; i < n; i++) {
     const k = i % 4;
-    const text = k === 0 ? `${'a'.repeat(20 + (i % 40))}${i}` : k === 1 ? `a${'a'.repeat(i % 50)}b/c` : k === 2 ? `src/file${i}.ts` : `never do thing ${i}`;
+    const text =
+      k === 0
+        ? `${'a'.repeat(20 + (i % 40))}${i}`
+        : k === 1
+          ? `a${'a'.repeat(i % 50)}b/c`
+          : k === 2
+            ? `src/file${i}.ts`
+            : `never do thing ${i}`;
     out.push({ kind: k === 2 ? 'file' : k === 3 ? 'constraint' : 'identifier', text, entryId: `e${i}` });
   }
   return out;

@@ -4,7 +4,23 @@
 export const INLINE_PATTERNS = ['*a ', '_a ', '**a ', '[', '[a](', '`', '``a', '*a_b**c__d ', '![[', '<a ', '~~a', '&#x', '\\'];
 
 /** Block patterns: one short block per line (each makes several markdown-it tokens). */
-export const BLOCK_PATTERNS = ['- ', '> ', '| a ', 'a\n\n', 'a\n', '- a\n', '# a\n', '1. a\n', '> a\n', '| a |\n|---|\n', 'a\n=\n', '- [ ] a\n', '* * *\n', '    a\n\n', '```\na\n```\n'];
+export const BLOCK_PATTERNS = [
+  '- ',
+  '> ',
+  '| a ',
+  'a\n\n',
+  'a\n',
+  '- a\n',
+  '# a\n',
+  '1. a\n',
+  '> a\n',
+  '| a |\n|---|\n',
+  'a\n=\n',
+  '- [ ] a\n',
+  '* * *\n',
+  '    a\n\n',
+  '```\na\n```\n',
+];
 
 /** `pattern` repeated to exactly `size` characters. */
 export function repeatTo(pattern: string, size: number): string {

@@ -12,10 +12,19 @@ import { checkRetention, type Fact, type FactKind } from '../../src/engine/summa
  */
 
 /** Asserts the summary keeps every fact (of `kinds`, default all), listing the missing ones with the summary. */
-export function assertKeeps(summary: string, facts: readonly Fact[], where: string, options: { cwd?: string; kinds?: readonly FactKind[] } = {}): void {
+export function assertKeeps(
+  summary: string,
+  facts: readonly Fact[],
+  where: string,
+  options: { cwd?: string; kinds?: readonly FactKind[] } = {},
+): void {
   const wanted = options.kinds ? facts.filter((f) => options.kinds!.includes(f.kind)) : facts;
   const { missing } = checkRetention(summary, wanted, { cwd: options.cwd });
-  assert.deepEqual(missing.map((f) => `${f.kind}: ${f.text}`), [], `--- ${where}: facts missing from the summary ---\n${summary}`);
+  assert.deepEqual(
+    missing.map((f) => `${f.kind}: ${f.text}`),
+    [],
+    `--- ${where}: facts missing from the summary ---\n${summary}`,
+  );
 }
 
 export interface MustDrop {
@@ -30,7 +39,9 @@ export function mustDrop(messages: readonly AgentMessage[], earlier: readonly st
   const bulky: string[] = [];
   for (const m of messages) {
     if (m.role === 'user') spoken.push(textOfContent(m.content));
-    else if (m.role === 'assistant') for (const b of m.content ?? []) spoken.push(b.type === 'text' ? b.text : b.type === 'toolCall' ? JSON.stringify(b.arguments ?? {}) : '');
+    else if (m.role === 'assistant')
+      for (const b of m.content ?? [])
+        spoken.push(b.type === 'text' ? b.text : b.type === 'toolCall' ? JSON.stringify(b.arguments ?? {}) : '');
     else if (m.role === 'bashExecution' && !m.excludeFromContext) spoken.push(m.command);
     else if (m.role === 'toolResult' && !m.isError) {
       const t = textOfContent(m.content);
@@ -42,12 +53,16 @@ export function mustDrop(messages: readonly AgentMessage[], earlier: readonly st
   for (const t of bulky) for (const w of t.split(/[^A-Za-z]+/)) if (w.length >= 7 && !said.includes(w.toLowerCase())) incidental.add(w);
   const unresolved = new Set(x.problems.filter((p) => !p.resolved).map((p) => p.error));
   const resolved = [...new Set(x.problems.filter((p) => p.resolved && !unresolved.has(p.error)).map((p) => p.error))];
-  return { resolvedErrors: resolved.filter((e) => !said.includes(e.toLowerCase().slice(0, 40))), incidentalNames: [...incidental].slice(0, 50) };
+  return {
+    resolvedErrors: resolved.filter((e) => !said.includes(e.toLowerCase().slice(0, 40))),
+    incidentalNames: [...incidental].slice(0, 50),
+  };
 }
 
 /** Asserts the summary leaves out what it must drop. */
 export function assertDrops(summary: string, d: MustDrop, where: string): void {
   const flat = summary.split(/\s+/).join(' ');
-  for (const e of d.resolvedErrors) assert.ok(!flat.includes(e.split(/\s+/).join(' ').slice(0, 50)), `resolved error "${e}" left out\n--- ${where} ---\n${summary}`);
+  for (const e of d.resolvedErrors)
+    assert.ok(!flat.includes(e.split(/\s+/).join(' ').slice(0, 50)), `resolved error "${e}" left out\n--- ${where} ---\n${summary}`);
   for (const n of d.incidentalNames) assert.ok(!summary.includes(n), `incidental name ${n} left out\n--- ${where} ---\n${summary}`);
 }

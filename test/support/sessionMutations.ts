@@ -18,7 +18,14 @@ export type Mutation =
   | { kind: 'wrongType'; at: number; field: 'id' | 'parentId' | 'message' | 'content' | 'role' | 'summary' | 'usage'; value: unknown };
 
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ kind: fc.constant('garbage' as const), at: fc.nat(), text: fc.oneof(fc.string(), fc.constantFrom('{', '{"type":', '[]', 'null', '{"type":"message"}', '{"type":"message","id":"x","parentId":null}')) }),
+  fc.record({
+    kind: fc.constant('garbage' as const),
+    at: fc.nat(),
+    text: fc.oneof(
+      fc.string(),
+      fc.constantFrom('{', '{"type":', '[]', 'null', '{"type":"message"}', '{"type":"message","id":"x","parentId":null}'),
+    ),
+  }),
   fc.record({ kind: fc.constant('cut' as const), keep: fc.nat({ max: 200 }) }),
   fc.constant({ kind: 'bom' as const }),
   fc.constant({ kind: 'crlf' as const }),
@@ -109,4 +116,3 @@ export function mutate(text: string, mutations: Mutation[]): Buffer {
   if (bom) buf = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), buf]);
   return buf;
 }
-

@@ -24,7 +24,10 @@ describe('architecture', function () {
   });
 
   it('no file under src/engine or src/cli imports vscode today', () => {
-    const r = spawnSync('grep', ['-rlE', "from 'vscode'|require\\('vscode'\\)", 'src/engine', 'src/cli'], { cwd: repoRoot, encoding: 'utf8' });
+    const r = spawnSync('grep', ['-rlE', "from 'vscode'|require\\('vscode'\\)", 'src/engine', 'src/cli'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     const hits = r.stdout.trim();
     assert.equal(hits, '');
   });

@@ -18,7 +18,11 @@ function sourceFiles(dir: string): string[] {
 /** Module specifiers of `import … from '…'`, `export … from '…'`, `import '…'`, `import('…')` and `require('…')`. */
 export function importSpecifiers(source: string): string[] {
   const specs: string[] = [];
-  const patterns = [/\bfrom\s+['"]([^'"\n]+)['"]/g, /\bimport\s+['"]([^'"\n]+)['"]/g, /\b(?:import|require)\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g];
+  const patterns = [
+    /\bfrom\s+['"]([^'"\n]+)['"]/g,
+    /\bimport\s+['"]([^'"\n]+)['"]/g,
+    /\b(?:import|require)\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g,
+  ];
   for (const re of patterns) for (const m of source.matchAll(re)) specs.push(m[1]);
   return specs;
 }

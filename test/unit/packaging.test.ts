@@ -10,12 +10,17 @@ import * as path from 'node:path';
 import { repoRoot } from '../support/fixtures';
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(path.join(dir, d.name)) : [path.join(dir, d.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? filesUnder(path.join(dir, d.name)) : [path.join(dir, d.name)]));
 }
 
 /** The paths .vscodeignore lets in: it ignores everything (`**`) and lists exceptions with `!`. */
 function allowed(): Set<string> {
-  const lines = fs.readFileSync(path.join(repoRoot, '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim());
+  const lines = fs
+    .readFileSync(path.join(repoRoot, '.vscodeignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
   assert.ok(lines.includes('**'), '.vscodeignore starts from "everything is ignored"');
   return new Set(lines.filter((l) => l.startsWith('!')).map((l) => l.slice(1)));
 }
@@ -36,8 +41,19 @@ describe('packaging (.vscodeignore)', () => {
   it('lets in every dist/ and media/ file the extension loads', () => {
     const sources = pathsInSources();
     assert.ok(sources.has('dist/webview.js') && sources.has('media/views.css'), `found ${[...sources].join(', ')}`);
-    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { main: string; icon: string; contributes: { viewsContainers: Record<string, { icon: string }[]> } };
-    const needed = [...sources, pkg.main.replace(/^\.\//, ''), pkg.icon, ...Object.values(pkg.contributes.viewsContainers).flat().map((c) => c.icon)];
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      main: string;
+      icon: string;
+      contributes: { viewsContainers: Record<string, { icon: string }[]> };
+    };
+    const needed = [
+      ...sources,
+      pkg.main.replace(/^\.\//, ''),
+      pkg.icon,
+      ...Object.values(pkg.contributes.viewsContainers)
+        .flat()
+        .map((c) => c.icon),
+    ];
     const ok = allowed();
     const missing = needed.filter((p) => !ok.has(p));
     assert.deepEqual(missing, [], `.vscodeignore leaves out ${missing.join(', ')}`);

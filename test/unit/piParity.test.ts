@@ -57,11 +57,22 @@ for (const c of oracleCases()) {
           for (const [leafId, g] of Object.entries<any>(golden.contexts)) {
             const ctx = buildContext(index, index.indexOf(leafId));
             const where = `leaf ${leafId}`;
-            assert.deepEqual(ctx.messages.map((m) => index.record(m.entryIndex).id), g.messageEntryIds, where);
-            assert.deepEqual(ctx.messages.map((m) => m.message.role), g.messageRoles, where);
+            assert.deepEqual(
+              ctx.messages.map((m) => index.record(m.entryIndex).id),
+              g.messageEntryIds,
+              where,
+            );
+            assert.deepEqual(
+              ctx.messages.map((m) => m.message.role),
+              g.messageRoles,
+              where,
+            );
             assert.equal(ctx.thinkingLevel, g.thinkingLevel, where);
             assert.deepEqual(ctx.model, g.model, where);
-            const est = estimateContextTokens(ctx.messages.map((m) => m.message), charsEstimator);
+            const est = estimateContextTokens(
+              ctx.messages.map((m) => m.message),
+              charsEstimator,
+            );
             assert.deepEqual(est, g.estimateContextTokens, where);
             for (const [w, expected] of Object.entries(g.shouldCompact)) {
               assert.equal(shouldCompact(est.tokens, Number(w), settings(0)), expected, `${where} window ${w}`);
@@ -75,7 +86,11 @@ for (const c of oracleCases()) {
           for (const [leafId, byKeep] of Object.entries<any>(golden.compaction)) {
             for (const [keep, g] of Object.entries<any>(byKeep)) {
               const where = `leaf ${leafId} keep ${keep}`;
-              const plan = planCompaction(index, { leafIndex: index.indexOf(leafId), settings: settings(Number(keep)), estimator: charsEstimator });
+              const plan = planCompaction(index, {
+                leafIndex: index.indexOf(leafId),
+                settings: settings(Number(keep)),
+                estimator: charsEstimator,
+              });
               if (g.result === null) {
                 assert.equal(plan.kind, 'nothing', `${where}: Pi has nothing to compact`);
                 continue;
@@ -106,7 +121,11 @@ for (const c of oracleCases()) {
             }
             for (const row of sweep.rows) {
               const where = `leaf ${leafId} keep ${row.keepRecentTokens}`;
-              const plan = planCompaction(index, { leafIndex: index.indexOf(leafId), settings: settings(row.keepRecentTokens), estimator: charsEstimator });
+              const plan = planCompaction(index, {
+                leafIndex: index.indexOf(leafId),
+                settings: settings(row.keepRecentTokens),
+                estimator: charsEstimator,
+              });
               if (row.prepared === false) {
                 assert.equal(plan.kind, 'nothing', where);
                 continue;
@@ -130,11 +149,23 @@ for (const c of oracleCases()) {
             for (const [budget, gp] of Object.entries<any>(g.prepared)) {
               const plan = planBranch(index, { fromId: g.fromId, targetId: g.toId, budget: Number(budget), estimator: charsEstimator });
               assert.equal(plan.commonAncestorId, g.commonAncestorId, where);
-              assert.deepEqual(plan.entryIndexes.map((i) => index.record(i).id), g.entryIds, where);
+              assert.deepEqual(
+                plan.entryIndexes.map((i) => index.record(i).id),
+                g.entryIds,
+                where,
+              );
               assert.equal(plan.newLeafId, g.derivedNavigateTreeNewLeafId, where);
               const w = `${where} budget ${budget}`;
-              assert.deepEqual(plan.prepared.map((m) => index.record(m.entryIndex).id), gp.messageEntryIds, w);
-              assert.deepEqual(plan.prepared.map((m) => m.message.role), gp.messageRoles, w);
+              assert.deepEqual(
+                plan.prepared.map((m) => index.record(m.entryIndex).id),
+                gp.messageEntryIds,
+                w,
+              );
+              assert.deepEqual(
+                plan.prepared.map((m) => m.message.role),
+                gp.messageRoles,
+                w,
+              );
               assert.equal(plan.totalTokens, gp.totalTokens, w);
               assert.deepEqual(sorted(plan.fileOps.read), sorted(gp.fileOps.read), w);
               assert.deepEqual(sorted(plan.fileOps.edited), sorted(gp.fileOps.edited), w);

@@ -11,17 +11,26 @@ import { printRetention, retentionJson } from '../retentionOutput';
 
 export const compactSpec: CommandSpec = {
   name: 'compact',
-  summary: 'summarizes the older part of the session and appends a compaction entry (what Pi would write; through a running Pi, Pi writes it)',
+  summary:
+    'summarizes the older part of the session and appends a compaction entry (what Pi would write; through a running Pi, Pi writes it)',
   positionals: [FILE_POSITIONAL],
   options: {
     instructions: { type: 'string', value: 'TEXT', description: 'what the summary should focus on' },
     ...SUMMARIZER_OPTIONS,
-    'keep-recent-tokens': { type: 'string', value: 'N', description: 'tokens of recent messages kept as they are', default: "Pi's compaction.keepRecentTokens (20000)" },
+    'keep-recent-tokens': {
+      type: 'string',
+      value: 'N',
+      description: 'tokens of recent messages kept as they are',
+      default: "Pi's compaction.keepRecentTokens (20000)",
+    },
     ...ESTIMATOR_OPTION,
     ...WRITE_ROUTE_OPTIONS,
     ...JSON_OPTION,
   },
-  examples: ['arbor compact session.jsonl', 'arbor compact session.jsonl --provider openai --model gpt-4.1-mini --instructions "keep the API decisions"'],
+  examples: [
+    'arbor compact session.jsonl',
+    'arbor compact session.jsonl --provider openai --model gpt-4.1-mini --instructions "keep the API decisions"',
+  ],
 };
 
 export async function compactCommand(argv: string[], io: Io): Promise<number> {
@@ -47,7 +56,8 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
     signal,
   });
   if (result.kind !== 'compacted') {
-    if (p.flags.json) printJson(io, { nothingToCompact: result.kind === 'nothing', cancelled: result.kind === 'cancelled', reason: result.reason });
+    if (p.flags.json)
+      printJson(io, { nothingToCompact: result.kind === 'nothing', cancelled: result.kind === 'cancelled', reason: result.reason });
     else io.out(`nothing written: ${result.reason}`);
     return 0;
   }
@@ -65,7 +75,9 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
     });
     return 0;
   }
-  io.out(`compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${counted(entry.tokensBefore, 'token')} before`);
+  io.out(
+    `compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${counted(entry.tokensBefore, 'token')} before`,
+  );
   if (route.via === 'pi') io.out(`written by the running Pi (pid ${route.state.pid}), which continues from the compaction`);
   io.out('');
   io.out(entry.summary);

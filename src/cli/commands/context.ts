@@ -1,12 +1,26 @@
 import { intFlag } from '../args';
-import { parseWith, CONTEXT_WINDOW_OPTION, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
+import {
+  parseWith,
+  CONTEXT_WINDOW_OPTION,
+  ESTIMATOR_OPTION,
+  FILE_POSITIONAL,
+  JSON_OPTION,
+  LEAF_OPTION,
+  type CommandSpec,
+} from '../commandSpec';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { buildContext } from '../../engine/context/buildContext';
 import { estimateContextTokens } from '../../engine/tokens/contextTokens';
 import { rowPreview } from '../../engine/tree/rowPreview';
 import { entryTokens, isOversizedEntry } from '../../engine/tokens/entryTokens';
-import { compactionNumbers, contextFigure, contextFigureShort, contextFigureSources, contextTokensAt } from '../../engine/context/contextNumbers';
+import {
+  compactionNumbers,
+  contextFigure,
+  contextFigureShort,
+  contextFigureSources,
+  contextTokensAt,
+} from '../../engine/context/contextNumbers';
 import { contextWindowSourceForModel } from '../contextWindow';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { TokenEstimator } from '../../engine/tokens/estimators';
@@ -20,7 +34,10 @@ export const contextSpec: CommandSpec = {
 };
 
 /** Every compaction of the session with its before/after, as the tree and the panel show them. */
-function compactions(index: SessionIndex, estimator: TokenEstimator): { entryId: string; tokensBefore: number | null; tokensAfter: number }[] {
+function compactions(
+  index: SessionIndex,
+  estimator: TokenEstimator,
+): { entryId: string; tokensBefore: number | null; tokensAfter: number }[] {
   const out = [];
   for (let i = 0; i < index.entryCount; i++) {
     if (index.record(i).type !== 'compaction') continue;
@@ -39,13 +56,23 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
   const ctx = buildContext(index, leafIndex);
   // Pi's estimateContextTokens over the context's messages (JSON `contextTokens`, for parity with Pi's function);
   // it counts usage recorded before a compaction, so it is not the figure shown.
-  const est = estimateContextTokens(ctx.messages.map((m) => m.message), estimator);
+  const est = estimateContextTokens(
+    ctx.messages.map((m) => m.message),
+    estimator,
+  );
   // The figure the extension shows (status bar, tree, panel): one function, one window resolver.
   const window = contextWindowSourceForModel(ctx.model, intFlag(p.flags, 'context-window'));
   const figure = contextFigure(index, leafIndex, contextTokensAt(index, leafIndex, estimator), estimator, window);
-  const numbers = { tokens: figure.tokens, contextWindow: figure.contextWindow, percent: figure.percent, estimated: figure.estimated, windowSource: figure.windowSource };
+  const numbers = {
+    tokens: figure.tokens,
+    contextWindow: figure.contextWindow,
+    percent: figure.percent,
+    estimated: figure.estimated,
+    windowSource: figure.windowSource,
+  };
   // An entry too large to parse shows empty: its row carries the estimate from its size.
-  const rowTokens = (m: (typeof ctx.messages)[number]) => (isOversizedEntry(index, m.entryIndex) ? entryTokens(index, m.entryIndex, estimator) : estimator.estimate(m.message));
+  const rowTokens = (m: (typeof ctx.messages)[number]) =>
+    isOversizedEntry(index, m.entryIndex) ? entryTokens(index, m.entryIndex, estimator) : estimator.estimate(m.message);
   const messages = ctx.messages.map((m) => ({ entryId: index.record(m.entryIndex).id, role: m.message.role, tokens: rowTokens(m) }));
   if (p.flags.json) {
     printJson(io, {
@@ -59,10 +86,14 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     });
     return 0;
   }
-  io.out(`leaf ${shortField(String(ctx.leafId))}  model ${ctx.model ? shortField(`${ctx.model.provider}/${ctx.model.modelId}`) : '-'}  thinking ${shortField(String(ctx.thinkingLevel))}`);
+  io.out(
+    `leaf ${shortField(String(ctx.leafId))}  model ${ctx.model ? shortField(`${ctx.model.provider}/${ctx.model.modelId}`) : '-'}  thinking ${shortField(String(ctx.thinkingLevel))}`,
+  );
   ctx.messages.forEach((m, k) => {
     const pv = rowPreview(index, m.entryIndex, 200);
-    io.out(`${shortField(messages[k].entryId)} ${shortField(m.message.role, 24).padEnd(17)} ${String(messages[k].tokens).padStart(7)}  ${shortField(pv.text, 70)}`);
+    io.out(
+      `${shortField(messages[k].entryId)} ${shortField(m.message.role, 24).padEnd(17)} ${String(messages[k].tokens).padStart(7)}  ${shortField(pv.text, 70)}`,
+    );
   });
   io.out(`context: ${contextFigureShort(figure)}: ${shortField(contextFigureSources(figure), 200)}`);
   return 0;

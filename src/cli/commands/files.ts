@@ -17,7 +17,13 @@ export function shownPath(p: string): string {
   return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(p) ? JSON.stringify(p) : p;
 }
 
-export function fileSummary(f: FileHistory): { path: string; changes: { entryId: string; kind: string }[]; knownContent: boolean; state: string; reason?: string } {
+export function fileSummary(f: FileHistory): {
+  path: string;
+  changes: { entryId: string; kind: string }[];
+  knownContent: boolean;
+  state: string;
+  reason?: string;
+} {
   const final = f.final;
   return {
     path: f.path,
@@ -45,7 +51,8 @@ export async function filesCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   for (const f of files) {
-    const state = f.state === 'known' ? 'content known' : `${f.state === 'assumed' ? 'content not verified' : 'content unknown'}: ${f.reason}`;
+    const state =
+      f.state === 'known' ? 'content known' : `${f.state === 'assumed' ? 'content not verified' : 'content unknown'}: ${f.reason}`;
     io.out(`${shownPath(f.path)}  (${f.changes.length} change${f.changes.length === 1 ? '' : 's'}; ${shownPath(state)})`);
     for (const c of f.changes) io.out(`  ${c.kind.padEnd(5)} ${shownPath(c.entryId)}`);
   }

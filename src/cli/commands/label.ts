@@ -39,7 +39,11 @@ export async function labelCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const what = result.label === null ? 'cleared the label of' : `labelled`;
-  if (!result.entry) io.out(`nothing written: ${entryId} already has ${result.label === null ? 'no label' : `the label ${shortField(result.label)}`}`);
-  else io.out(`${what} ${entryId}${result.label === null ? '' : ` ${shortField(result.label)}`} (entry ${result.entry.id}, ${route.via === 'pi' ? `written by Pi, pid ${route.state.pid}` : 'written to the file'})`);
+  if (!result.entry)
+    io.out(`nothing written: ${entryId} already has ${result.label === null ? 'no label' : `the label ${shortField(result.label)}`}`);
+  else
+    io.out(
+      `${what} ${entryId}${result.label === null ? '' : ` ${shortField(result.label)}`} (entry ${result.entry.id}, ${route.via === 'pi' ? `written by Pi, pid ${route.state.pid}` : 'written to the file'})`,
+    );
   return 0;
 }

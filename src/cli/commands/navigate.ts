@@ -16,7 +16,10 @@ export const navigateSpec: CommandSpec = {
     to: { type: 'string', value: 'ID', description: 'the entry to move to', required: true },
     summarize: { type: 'boolean', description: 'append a summary of the branch left behind' },
     instructions: { type: 'string', value: 'TEXT', description: 'what the branch summary should focus on (with --summarize)' },
-    'replace-instructions': { type: 'boolean', description: "--instructions replace Arbor's own instead of adding to them (with --summarize)" },
+    'replace-instructions': {
+      type: 'boolean',
+      description: "--instructions replace Arbor's own instead of adding to them (with --summarize)",
+    },
     label: { type: 'string', value: 'TEXT', description: 'a label for the entry moved to' },
     ...SUMMARIZER_OPTIONS,
     ...ESTIMATOR_OPTION,
@@ -33,7 +36,8 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
   if (!to) throw usageError(navigateSpec, '--to ID is required');
   const summarize = p.flags.summarize === true;
   const instructions = stringFlag(p.flags, 'instructions');
-  if ((instructions || p.flags['replace-instructions']) && !summarize) throw usageError(navigateSpec, '--instructions and --replace-instructions go with --summarize');
+  if ((instructions || p.flags['replace-instructions']) && !summarize)
+    throw usageError(navigateSpec, '--instructions and --replace-instructions go with --summarize');
   const estimator = estimatorFrom(p.flags);
   const summarizer = summarize ? summarizerFrom(p.flags) : undefined;
   const index = await openSession(file);
@@ -60,11 +64,25 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (p.flags.json) {
-    printJson(io, { moved: true, newLeafId: result.newLeafId, editorText: result.editorText, entries: result.written, summaryEntry: result.summaryEntry ?? null, via: route.via, ...(result.retention ? { retention: retentionJson(result.retention) } : {}) });
+    printJson(io, {
+      moved: true,
+      newLeafId: result.newLeafId,
+      editorText: result.editorText,
+      entries: result.written,
+      summaryEntry: result.summaryEntry ?? null,
+      via: route.via,
+      ...(result.retention ? { retention: retentionJson(result.retention) } : {}),
+    });
     return 0;
   }
-  if (result.written.length === 0) io.out(`moved to ${result.newLeafId ?? '(root)'} in the running Pi (pid ${route.via === 'pi' ? route.state.pid : '?'}); nothing written: Pi holds the leaf in memory, as after its own /tree, and its next entry goes there`);
-  else io.out(`moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map(describeWritten).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`);
+  if (result.written.length === 0)
+    io.out(
+      `moved to ${result.newLeafId ?? '(root)'} in the running Pi (pid ${route.via === 'pi' ? route.state.pid : '?'}); nothing written: Pi holds the leaf in memory, as after its own /tree, and its next entry goes there`,
+    );
+  else
+    io.out(
+      `moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map(describeWritten).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`,
+    );
   if (result.editorText !== null) io.out(`text to edit and resend: ${result.editorText}`);
   if (result.summaryEntry) io.out(`\n${result.summaryEntry.summary}`);
   if (result.retention) {
@@ -77,6 +95,7 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
 /** An entry the jump wrote, in words: "branch summary 3f2a9c1d", "label 77ab01c2", "leaf-move record 6fb58e8b". */
 function describeWritten(e: SessionEntry): string {
   if (e.type === 'branch_summary') return `branch summary ${e.id}`;
-  if (e.type === 'custom' && e.customType === ARBOR_LEAF_MARKER) return `leaf-move record ${e.id} (where the leaf now is, for Pi to resume there)`;
+  if (e.type === 'custom' && e.customType === ARBOR_LEAF_MARKER)
+    return `leaf-move record ${e.id} (where the leaf now is, for Pi to resume there)`;
   return `${e.type.replace(/_/g, ' ')} ${e.id}`;
 }

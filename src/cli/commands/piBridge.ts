@@ -26,7 +26,9 @@ export function bundledBridgePath(): string {
 
 function describeState(s: PiState): string {
   const usage = s.contextUsage;
-  const ctx = usage ? `, context ${usage.tokens === null ? 'unknown until the next response' : `${usage.tokens} / ${usage.contextWindow} tokens`}` : '';
+  const ctx = usage
+    ? `, context ${usage.tokens === null ? 'unknown until the next response' : `${usage.tokens} / ${usage.contextWindow} tokens`}`
+    : '';
   const model = s.model ? `, model ${shortField(`${s.model.provider}/${s.model.id}`, 60)}` : '';
   return `pid ${s.pid}, Pi ${shortField(s.piVersion, 20)}, ${s.idle ? 'idle' : 'busy'}, leaf ${s.leafId ?? '(root)'}${model}${ctx}`;
 }
@@ -42,8 +44,12 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
     if (p.flags.json) printJson(io, r);
     else if (r.action === 'unchanged') io.out(`the bridge ${r.version} is already installed: ${r.file}`);
     else {
-      io.out(`${r.action === 'replaced' ? `replaced the bridge ${r.previousVersion} with` : 'installed the bridge'} ${r.version}: ${r.file}`);
-      io.out('Pi loads it when it starts: restart a running Pi (quit, then `pi --continue` or `pi --session FILE`) to let Arbor work through it.');
+      io.out(
+        `${r.action === 'replaced' ? `replaced the bridge ${r.previousVersion} with` : 'installed the bridge'} ${r.version}: ${r.file}`,
+      );
+      io.out(
+        'Pi loads it when it starts: restart a running Pi (quit, then `pi --continue` or `pi --session FILE`) to let Arbor work through it.',
+      );
     }
     return 0;
   }
@@ -70,8 +76,12 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
       }
       io.out(`bridge: ${installText(installed)}`);
       if (live.kind === 'bridge') io.out(`live Pi holds ${file}: ${describeState(live.state)}`);
-      else if (live.kind === 'unanswered') io.out(`Pi (pid ${live.entry.pid}) holds ${file} with the bridge but did not answer: ${shortField(live.error, 200)}`);
-      else if (live.kind === 'unbridged') io.out(`Pi without the bridge runs in ${shortField(live.processes[0].cwd, 200)} (pid ${live.processes.map((x) => x.pid).join(', ')}): Arbor will not write to ${file} while it runs (install the bridge and restart Pi, or quit Pi)`);
+      else if (live.kind === 'unanswered')
+        io.out(`Pi (pid ${live.entry.pid}) holds ${file} with the bridge but did not answer: ${shortField(live.error, 200)}`);
+      else if (live.kind === 'unbridged')
+        io.out(
+          `Pi without the bridge runs in ${shortField(live.processes[0].cwd, 200)} (pid ${live.processes.map((x) => x.pid).join(', ')}): Arbor will not write to ${file} while it runs (install the bridge and restart Pi, or quit Pi)`,
+        );
       else io.out(`no running Pi holds ${file}: Arbor writes to the file`);
       return 0;
     }

@@ -15,7 +15,12 @@ export const planBranchSpec: CommandSpec = {
   options: {
     to: { type: 'string', value: 'ID', description: 'the entry to jump to', required: true },
     from: { type: 'string', value: 'ID', description: 'the entry to jump from', default: "the session's leaf" },
-    budget: { type: 'string', value: 'N', description: 'tokens of the branch the summary may read', default: "the context window - Pi's branchSummary.reserveTokens" },
+    budget: {
+      type: 'string',
+      value: 'N',
+      description: 'tokens of the branch the summary may read',
+      default: "the context window - Pi's branchSummary.reserveTokens",
+    },
     ...ESTIMATOR_OPTION,
     ...JSON_OPTION,
   },
@@ -34,7 +39,10 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   let budget = budgetFlag;
   if (budget === undefined) {
     const { pi } = await resolveSettings(index.header.cwd, null);
-    budget = Math.max(0, contextWindowForModel(contextSettings(index, index.pathTo(index.leafIndex)).model) - pi.branchSummary.reserveTokens);
+    budget = Math.max(
+      0,
+      contextWindowForModel(contextSettings(index, index.pathTo(index.leafIndex)).model) - pi.branchSummary.reserveTokens,
+    );
   }
   const plan = planBranch(index, { targetId: to, fromId: stringFlag(p.flags, 'from'), budget, estimator });
   const id = (i: number) => index.record(i).id;
@@ -55,7 +63,9 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   }
   io.out(`jump from ${plan.oldLeafId} to ${to}`);
   io.out(`  common ancestor: ${plan.commonAncestorId ?? '-'}`);
-  io.out(`  branch left behind: ${counted(result.entryIds.length, 'entry', 'entries')}; ${counted(result.preparedEntryIds.length, 'message')} (${counted(plan.totalTokens, 'token')}) fit the budget of ${budget}`);
+  io.out(
+    `  branch left behind: ${counted(result.entryIds.length, 'entry', 'entries')}; ${counted(result.preparedEntryIds.length, 'message')} (${counted(plan.totalTokens, 'token')}) fit the budget of ${budget}`,
+  );
   io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);
   io.out(`  modified files: ${plan.modifiedFiles.join(', ') || '-'}`);
   io.out(`  new leaf: ${plan.newLeafId ?? '(root)'}`);

@@ -1,5 +1,13 @@
 import { intFlag } from '../args';
-import { parseWith, CONTEXT_WINDOW_OPTION, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
+import {
+  parseWith,
+  CONTEXT_WINDOW_OPTION,
+  ESTIMATOR_OPTION,
+  FILE_POSITIONAL,
+  JSON_OPTION,
+  LEAF_OPTION,
+  type CommandSpec,
+} from '../commandSpec';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { planCompaction, entryIdsAt } from '../../engine/compaction/planCompaction';
@@ -14,8 +22,18 @@ export const planCompactionSpec: CommandSpec = {
   positionals: [FILE_POSITIONAL],
   options: {
     ...LEAF_OPTION,
-    'keep-recent-tokens': { type: 'string', value: 'N', description: 'tokens of recent messages kept as they are', default: "Pi's compaction.keepRecentTokens (20000)" },
-    'reserve-tokens': { type: 'string', value: 'N', description: 'tokens kept free under the window (the threshold is window - N)', default: "Pi's compaction.reserveTokens (16384)" },
+    'keep-recent-tokens': {
+      type: 'string',
+      value: 'N',
+      description: 'tokens of recent messages kept as they are',
+      default: "Pi's compaction.keepRecentTokens (20000)",
+    },
+    'reserve-tokens': {
+      type: 'string',
+      value: 'N',
+      description: 'tokens kept free under the window (the threshold is window - N)',
+      default: "Pi's compaction.reserveTokens (16384)",
+    },
     ...CONTEXT_WINDOW_OPTION,
     ...ESTIMATOR_OPTION,
     ...JSON_OPTION,
@@ -60,9 +78,16 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
     return 0;
   }
   io.out(`compaction plan for leaf ${plan.leafId} (keepRecentTokens ${compaction.keepRecentTokens}, ${estimator.name} estimate)`);
-  io.out(`  context tokens now: ${plan.tokensBefore} of ${contextWindow} (threshold ${contextWindow - compaction.reserveTokens}): ${plan.shouldCompact ? 'over the threshold, compaction due' : 'under the threshold'}`);
-  io.out(`  summarize ${counted(result.summarizeEntryIds.length, 'entry', 'entries')}${plan.previousSummary !== null ? ', updating the previous summary' : ''}`);
-  if (plan.isSplitTurn) io.out(`  split turn: the turn starting at ${plan.turnStartEntryId} is cut; ${result.turnPrefixEntryIds.length} entries of it become turn context`);
+  io.out(
+    `  context tokens now: ${plan.tokensBefore} of ${contextWindow} (threshold ${contextWindow - compaction.reserveTokens}): ${plan.shouldCompact ? 'over the threshold, compaction due' : 'under the threshold'}`,
+  );
+  io.out(
+    `  summarize ${counted(result.summarizeEntryIds.length, 'entry', 'entries')}${plan.previousSummary !== null ? ', updating the previous summary' : ''}`,
+  );
+  if (plan.isSplitTurn)
+    io.out(
+      `  split turn: the turn starting at ${plan.turnStartEntryId} is cut; ${result.turnPrefixEntryIds.length} entries of it become turn context`,
+    );
   io.out(`  keep from ${plan.firstKeptEntryId}`);
   io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);
   io.out(`  modified files: ${plan.modifiedFiles.join(', ') || '-'}`);

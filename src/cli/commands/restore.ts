@@ -10,7 +10,8 @@ import type { ApplyResult } from '../../engine/files/restoreTransaction';
 
 export const restoreSpec: CommandSpec = {
   name: 'restore',
-  summary: 'puts the files the session changed back to their state at an entry (checked on disk first, backed up), or undoes the last restore',
+  summary:
+    'puts the files the session changed back to their state at an entry (checked on disk first, backed up), or undoes the last restore',
   positionals: [FILE_POSITIONAL],
   synopsis: 'FILE (--to ID [--dry-run] [--delete-created] | --undo)',
   options: {
@@ -47,7 +48,8 @@ export async function restoreCommand(argv: string[], io: Io): Promise<number> {
   const [file] = p.positionals;
   const to = stringFlag(p.flags, 'to');
   const undo = p.flags.undo === true;
-  if (undo && (to !== undefined || p.flags['dry-run'] || p.flags['delete-created'])) throw usageError(restoreSpec, '--undo goes without --to, --dry-run and --delete-created');
+  if (undo && (to !== undefined || p.flags['dry-run'] || p.flags['delete-created']))
+    throw usageError(restoreSpec, '--undo goes without --to, --dry-run and --delete-created');
   if (!undo && !to) throw usageError(restoreSpec, '--to ID (or --undo) is required');
   const index = await openSession(file);
   reportDiagnostics(io, index);
@@ -59,9 +61,16 @@ export async function restoreCommand(argv: string[], io: Io): Promise<number> {
 
   const plan = await planRestore(index, ti, { root, session: index.file });
   const dryRun = p.flags['dry-run'] === true;
-  const { steps, skipped } = restoreSteps(plan.decisions, { deleteCreated: p.flags['delete-created'] === true, deleteHint: 'pass --delete-created to delete it' });
+  const { steps, skipped } = restoreSteps(plan.decisions, {
+    deleteCreated: p.flags['delete-created'] === true,
+    deleteHint: 'pass --delete-created to delete it',
+  });
   const applied: ApplyResult & { backupDir?: string } = dryRun
-    ? { written: steps.filter((s) => s.action === 'write').map((s) => s.path), deleted: steps.filter((s) => s.action === 'delete').map((s) => s.path), skipped: [] }
+    ? {
+        written: steps.filter((s) => s.action === 'write').map((s) => s.path),
+        deleted: steps.filter((s) => s.action === 'delete').map((s) => s.path),
+        skipped: [],
+      }
     : await runRestore(steps, { root: plan.root, session: index.file, to });
   const report = {
     restored: applied.written,
@@ -78,7 +87,8 @@ export async function restoreCommand(argv: string[], io: Io): Promise<number> {
     for (const f of report.deleted) io.out(`${verb}delete ${shownPath(f)}`);
     for (const s of report.skipped) io.out(`skip ${shownPath(s.path)}: ${shownPath(s.reason)}`);
     if (!plan.decisions.some((d) => d.action !== 'unchanged')) io.out('nothing to restore: the files already are as at that entry');
-    if (applied.backupDir) io.out(`backup of the files it changed: ${shownPath(applied.backupDir)} (undo: arbor restore ${shownPath(index.file)} --undo)`);
+    if (applied.backupDir)
+      io.out(`backup of the files it changed: ${shownPath(applied.backupDir)} (undo: arbor restore ${shownPath(index.file)} --undo)`);
     if (applied.failure) reportFailure(io, applied.failure, 'rolled back');
   }
   return applied.failure ? 1 : 0;
@@ -87,7 +97,19 @@ export async function restoreCommand(argv: string[], io: Io): Promise<number> {
 async function undoCommand(io: Io, session: string, root: string, json: boolean): Promise<number> {
   const r = await undoLastRestore({ root, session });
   if (json) {
-    printJson(io, r.undone ? { undone: true, restored: r.written, deleted: r.deleted, skipped: r.skipped, backup: r.backupDir, ...(r.failure ? { failure: r.failure } : {}) } : { undone: false, reason: r.reason });
+    printJson(
+      io,
+      r.undone
+        ? {
+            undone: true,
+            restored: r.written,
+            deleted: r.deleted,
+            skipped: r.skipped,
+            backup: r.backupDir,
+            ...(r.failure ? { failure: r.failure } : {}),
+          }
+        : { undone: false, reason: r.reason },
+    );
   } else if (!r.undone) io.out(`nothing to undo: ${shownPath(r.reason)}`);
   else {
     for (const f of r.written) io.out(`put back ${shownPath(f)}`);

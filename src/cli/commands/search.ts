@@ -39,13 +39,21 @@ async function targetsOf(argv: string[]): Promise<{ targets: Target[]; query: st
   const all = p.flags.all === true;
   if (cwd !== undefined && all) throw usageError(searchSpec, '--cwd and --all go alone');
   const wanted = cwd !== undefined || all ? 1 : 2;
-  if (p.positionals.length !== wanted) throw usageError(searchSpec, wanted === 1 ? 'give the QUERY only, with --cwd or --all' : 'give FILE and QUERY (or --cwd DIR / --all and QUERY)');
+  if (p.positionals.length !== wanted)
+    throw usageError(
+      searchSpec,
+      wanted === 1 ? 'give the QUERY only, with --cwd or --all' : 'give FILE and QUERY (or --cwd DIR / --all and QUERY)',
+    );
   const query = p.positionals[wanted - 1];
   if (!query.trim()) throw usageError(searchSpec, 'QUERY is empty');
   const json = p.flags.json === true;
   if (wanted === 2) {
     const file = p.positionals[0];
-    return { targets: [{ file, title: (await peekSession(file).then(peekTitle, () => undefined)) ?? path.basename(file, '.jsonl') }], query, json };
+    return {
+      targets: [{ file, title: (await peekSession(file).then(peekTitle, () => undefined)) ?? path.basename(file, '.jsonl') }],
+      query,
+      json,
+    };
   }
   const dirs = all ? await allSessionDirs() : [sessionsDirFor(cwd!)];
   const listed = await listedSessions(dirs);
@@ -70,7 +78,12 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
       complete = false;
       break;
     }
-    const r = await searchSession(t.file, { query, signal, maxHits: MAX_HITS - hits.length, onHit: (hit) => hits.push({ ...hit, title: t.title }) });
+    const r = await searchSession(t.file, {
+      query,
+      signal,
+      maxHits: MAX_HITS - hits.length,
+      onHit: (hit) => hits.push({ ...hit, title: t.title }),
+    });
     scannedBytes += r.scannedBytes;
     complete &&= r.complete;
     if (r.skippedLines.length) skipped.push({ file: t.file, lines: r.skippedLines });
@@ -85,7 +98,12 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
     last = h.file;
     io.out(`  ${shortField(h.entryId)}  ${h.field.padEnd(12)} ${shortField(h.snippet, 160)}`);
   }
-  for (const s of skipped) io.err(`arbor: ${shownPath(s.file)}: ${s.lines.length} line${s.lines.length === 1 ? '' : 's'} too long to search (line ${s.lines.slice(0, 5).join(', ')}${s.lines.length > 5 ? ', …' : ''})`);
-  io.out(`${hits.length}${complete ? '' : '+'} match${hits.length === 1 ? '' : 'es'} in ${targets.length} session${targets.length === 1 ? '' : 's'}`);
+  for (const s of skipped)
+    io.err(
+      `arbor: ${shownPath(s.file)}: ${s.lines.length} line${s.lines.length === 1 ? '' : 's'} too long to search (line ${s.lines.slice(0, 5).join(', ')}${s.lines.length > 5 ? ', …' : ''})`,
+    );
+  io.out(
+    `${hits.length}${complete ? '' : '+'} match${hits.length === 1 ? '' : 'es'} in ${targets.length} session${targets.length === 1 ? '' : 's'}`,
+  );
   return 0;
 }

@@ -32,7 +32,11 @@ export function latestSummaryIndex(index: SessionIndex): number {
 }
 
 /** FILE [--entry ID] [--json]: the session and the summary entry named (default: the newest on the leaf's path). */
-export async function openSummaryEntry(spec: CommandSpec, argv: string[], io: Io): Promise<{ p: ParsedCommand; index: SessionIndex; i: number }> {
+export async function openSummaryEntry(
+  spec: CommandSpec,
+  argv: string[],
+  io: Io,
+): Promise<{ p: ParsedCommand; index: SessionIndex; i: number }> {
   const p = parseWith(spec, argv);
   const index = await openSession(p.positionals[0]);
   reportDiagnostics(io, index);
@@ -67,7 +71,9 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   // The panel's section model: every part the entry holds (pinned part, turn context, other sections), then the file lists.
-  io.out(`${entry.type} ${entry.id}${entry.tokensBefore !== undefined ? `, ${typeof entry.tokensBefore === 'number' ? counted(entry.tokensBefore, 'token') : `${shortField(String(entry.tokensBefore))} tokens`} before` : ''}`);
+  io.out(
+    `${entry.type} ${entry.id}${entry.tokensBefore !== undefined ? `, ${typeof entry.tokensBefore === 'number' ? counted(entry.tokensBefore, 'token') : `${shortField(String(entry.tokensBefore))} tokens`} before` : ''}`,
+  );
   const sections = summarySections(parsed);
   for (const [key, title] of SECTION_TITLES) {
     if (key === 'criticalContext' && entry.type !== 'compaction' && !sections.criticalContext) continue;

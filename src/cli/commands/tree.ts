@@ -114,10 +114,18 @@ function* mapped<T>(items: Iterable<T>, f: (item: T) => string): Generator<strin
 }
 
 /** Each batch of rows in order: a wait for them (when they are still being made), then their lines. */
-function* rowLines<T extends { i: number }>(index: SessionIndex, rows: RowSource, items: Iterable<T>, line: (item: T) => string): Generator<string | Promise<void>> {
+function* rowLines<T extends { i: number }>(
+  index: SessionIndex,
+  rows: RowSource,
+  items: Iterable<T>,
+  line: (item: T) => string,
+): Generator<string | Promise<void>> {
   let batch: T[] = [];
   const flush = function* () {
-    const wait = rows.ready(index, batch.map((t) => t.i));
+    const wait = rows.ready(
+      index,
+      batch.map((t) => t.i),
+    );
     if (wait) yield wait;
     for (const t of batch) {
       yield line(t);
@@ -142,13 +150,33 @@ function* jsonLines(index: SessionIndex, rows: RowSource): Generator<string | Pr
   yield '{';
   yield `  "leafId": ${JSON.stringify(index.leafId)},`;
   yield `  "entryCount": ${index.entryCount},`;
-  yield* memberLines('roots', '[', mapped(index.roots(), (r) => JSON.stringify(id(r))));
-  yield* memberLines('branchPoints', '{', mapped(branchPoints(index), ([bp, kids]) => `${JSON.stringify(id(bp))}: ${JSON.stringify(kids.map(id))}`));
-  yield* memberLines('labels', '{', mapped(index.labels(), ([target, label]) => `${JSON.stringify(target)}: ${JSON.stringify(label)}`));
+  yield* memberLines(
+    'roots',
+    '[',
+    mapped(index.roots(), (r) => JSON.stringify(id(r))),
+  );
+  yield* memberLines(
+    'branchPoints',
+    '{',
+    mapped(branchPoints(index), ([bp, kids]) => `${JSON.stringify(id(bp))}: ${JSON.stringify(kids.map(id))}`),
+  );
+  yield* memberLines(
+    'labels',
+    '{',
+    mapped(index.labels(), ([target, label]) => `${JSON.stringify(target)}: ${JSON.stringify(label)}`),
+  );
   const entries = rowLines(index, rows, fileOrder(index), ({ i }) => {
     const rec = index.record(i);
     const row = rows.row(index, i);
-    return JSON.stringify({ id: rec.id, parentId: rec.parentId, type: rec.type, kind: row.kind, line: rec.line, tokens: row.tokens, preview: row.text });
+    return JSON.stringify({
+      id: rec.id,
+      parentId: rec.parentId,
+      type: rec.type,
+      kind: row.kind,
+      line: rec.line,
+      tokens: row.tokens,
+      preview: row.text,
+    });
   });
   yield* memberLines('entries', '[', entries, true);
   yield '}';

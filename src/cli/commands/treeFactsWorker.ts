@@ -93,7 +93,14 @@ class Batcher {
     this.kinds = [];
     this.texts = [];
     this.tokens = [];
-    this.send(batch, [batch.starts.buffer, batch.idEnds.buffer, batch.typeEnds.buffer, batch.kinds.buffer, batch.textEnds.buffer, batch.tokens.buffer] as ArrayBuffer[]);
+    this.send(batch, [
+      batch.starts.buffer,
+      batch.idEnds.buffer,
+      batch.typeEnds.buffer,
+      batch.kinds.buffer,
+      batch.textEnds.buffer,
+      batch.tokens.buffer,
+    ] as ArrayBuffer[]);
   }
 }
 

@@ -105,7 +105,12 @@ export class WorkerRowFacts implements RowSource {
    * Workers making the rows of `file` (`size` bytes), or undefined when
    * their script is not there (rows are then made in the main thread).
    */
-  static start(file: string, size: number, style: RowStyle, workers = Math.min(MAX_WORKERS, Math.max(1, availableParallelism()))): WorkerRowFacts | undefined {
+  static start(
+    file: string,
+    size: number,
+    style: RowStyle,
+    workers = Math.min(MAX_WORKERS, Math.max(1, availableParallelism())),
+  ): WorkerRowFacts | undefined {
     if (!existsSync(FACTS_WORKER_FILE)) return undefined;
     preventWorkerExitDeadlock();
     try {
@@ -185,7 +190,10 @@ export class WorkerRowFacts implements RowSource {
       const idFrom = k ? b.idEnds[k - 1] : 0;
       const typeFrom = k ? b.typeEnds[k - 1] : 0;
       const same =
-        rec.id.length === b.idEnds[k] - idFrom && b.ids.startsWith(rec.id, idFrom) && rec.type.length === b.typeEnds[k] - typeFrom && b.types.startsWith(rec.type, typeFrom);
+        rec.id.length === b.idEnds[k] - idFrom &&
+        b.ids.startsWith(rec.id, idFrom) &&
+        rec.type.length === b.typeEnds[k] - typeFrom &&
+        b.types.startsWith(rec.type, typeFrom);
       if (same) {
         this.kinds![this.joinAt] = b.kinds[k];
         this.texts[this.joinAt] = b.texts.slice(k ? b.textEnds[k - 1] : 0, b.textEnds[k]);

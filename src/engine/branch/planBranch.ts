@@ -67,7 +67,11 @@ export function planBranch(index: SessionIndex, options: PlanBranchOptions): Bra
 }
 
 /** Steps 1-2: the deepest common entry, and the abandoned entries in chronological order. */
-export function collectBranchEntries(index: SessionIndex, oldLeafIndex: number, targetIndex: number): { entryIndexes: number[]; commonAncestorIndex: number } {
+export function collectBranchEntries(
+  index: SessionIndex,
+  oldLeafIndex: number,
+  targetIndex: number,
+): { entryIndexes: number[]; commonAncestorIndex: number } {
   if (oldLeafIndex < 0) return { entryIndexes: [], commonAncestorIndex: -1 };
   const oldPath = index.pathTo(oldLeafIndex);
   const onOld = new Set(oldPath);
@@ -156,7 +160,10 @@ export function prepareBranchMessages(
 function contentToText(content: string | UserContentBlock[] | undefined): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.filter(isTextBlock).map((b) => b.text).join('');
+  return content
+    .filter(isTextBlock)
+    .map((b) => b.text)
+    .join('');
 }
 
 /** Step 5: a user message or custom_message target puts the leaf on its parent and hands its text back. */

@@ -55,7 +55,6 @@ export interface NothingToCompact {
 
 export type CompactionPlanResult = CompactionPlan | NothingToCompact;
 
-
 /**
  * Spec 4, steps 1-3 and 6 (prepare, pure): where the kept part starts, what is
  * summarized, the turn prefix of a split turn, the previous summary, the file
@@ -118,7 +117,8 @@ export function planCompaction(index: SessionIndex, options: PlanCompactionOptio
     readFiles: lists.readFiles,
     modifiedFiles: lists.modifiedFiles,
     pinned: collectPins(p, p.entries[cut.firstKeptPos]),
-    shouldCompact: options.contextWindow === undefined ? null : shouldCompact(contextTokens.tokens, options.contextWindow, options.settings),
+    shouldCompact:
+      options.contextWindow === undefined ? null : shouldCompact(contextTokens.tokens, options.contextWindow, options.settings),
   };
 }
 

@@ -60,7 +60,9 @@ export function proposedTokensAfter(
   const p = proposal.projection;
   let after = estimator.estimate({ role: 'compactionSummary', summary: proposal.summary, tokensBefore: proposal.tokensBefore });
   const firstKeptPos = p.entries.findIndex((i) => p.index.record(i).id === proposal.firstKeptEntryId);
-  if (firstKeptPos >= 0) for (let pos = firstKeptPos; pos < p.length; pos++) if (p.index.record(p.entries[pos]).type !== 'compaction') after += projectedEntryTokens(p, pos, estimator);
+  if (firstKeptPos >= 0)
+    for (let pos = firstKeptPos; pos < p.length; pos++)
+      if (p.index.record(p.entries[pos]).type !== 'compaction') after += projectedEntryTokens(p, pos, estimator);
   return after;
 }
 

@@ -1,8 +1,4 @@
-import type {
-  AgentMessage,
-  ContextEditEntry,
-  SessionEntry,
-} from '../session/types';
+import type { AgentMessage, ContextEditEntry, SessionEntry } from '../session/types';
 
 function timeOf(timestamp: unknown): number {
   const t = typeof timestamp === 'string' ? Date.parse(timestamp) : NaN;

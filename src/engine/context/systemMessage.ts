@@ -12,7 +12,12 @@ function contentText(content: SystemMessage['content'] | undefined): string {
 }
 
 /** Every system message replayed in order: text content appended, `sections` patched by name (null removes one), tools added and removed by name. */
-function replay(messages: Iterable<SystemMessage>): { content: string[]; sections: Map<string, string>; tools: Map<string, unknown>; timestamp: number | undefined } {
+function replay(messages: Iterable<SystemMessage>): {
+  content: string[];
+  sections: Map<string, string>;
+  tools: Map<string, unknown>;
+  timestamp: number | undefined;
+} {
   const content: string[] = [];
   const sections = new Map<string, string>();
   const tools = new Map<string, unknown>();

@@ -87,18 +87,34 @@ export function messageDescription(m: AgentMessage): EntryDescription {
       const inner = contentParts(m.content);
       const images = inner.filter((p) => p.kind === 'image');
       const text = inner.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
-      return { title: m.isError ? 'Tool error' : 'Tool result', role: 'toolResult', parts: [{ kind: 'toolResult', toolName: str(m.toolName), isError: !!m.isError, text }, ...images] };
+      return {
+        title: m.isError ? 'Tool error' : 'Tool result',
+        role: 'toolResult',
+        parts: [{ kind: 'toolResult', toolName: str(m.toolName), isError: !!m.isError, text }, ...images],
+      };
     }
     case 'bashExecution':
-      return { title: 'Shell', role: 'bashExecution', parts: [{ kind: 'bash', command: str(m.command), output: str(m.output), exitCode: m.exitCode }] };
+      return {
+        title: 'Shell',
+        role: 'bashExecution',
+        parts: [{ kind: 'bash', command: str(m.command), output: str(m.output), exitCode: m.exitCode }],
+      };
     case 'custom':
-      return { title: `Custom: ${str(m.customType)}`, role: 'custom', parts: [{ kind: 'custom', customType: str(m.customType), text: joined(contentParts(m.content)) }] };
+      return {
+        title: `Custom: ${str(m.customType)}`,
+        role: 'custom',
+        parts: [{ kind: 'custom', customType: str(m.customType), text: joined(contentParts(m.content)) }],
+      };
     case 'system':
       return { title: 'System', role: 'system', parts: contentParts(m.content) };
     case 'branchSummary':
       return { title: 'Branch summary', role: 'branchSummary', parts: [{ kind: 'summary', summaryKind: 'branch', text: str(m.summary) }] };
     case 'compactionSummary':
-      return { title: 'Compaction summary', role: 'compactionSummary', parts: [{ kind: 'summary', summaryKind: 'compaction', text: str(m.summary) }] };
+      return {
+        title: 'Compaction summary',
+        role: 'compactionSummary',
+        parts: [{ kind: 'summary', summaryKind: 'compaction', text: str(m.summary) }],
+      };
     default:
       return { title: str(messageRole(m)) || 'Message', role: str(messageRole(m)), parts: [{ kind: 'meta', text: prettyJson(m) }] };
   }
@@ -114,13 +130,31 @@ export function describeEntry(e: SessionEntry): EntryDescription {
     case 'branch_summary':
       return { title: 'Branch summary', role: 'branch_summary', parts: [{ kind: 'summary', summaryKind: 'branch', text: str(e.summary) }] };
     case 'custom_message':
-      return { title: `Custom: ${str(e.customType)}`, role: 'custom_message', parts: [{ kind: 'custom', customType: str(e.customType), text: joined(contentParts(e.content)) }] };
+      return {
+        title: `Custom: ${str(e.customType)}`,
+        role: 'custom_message',
+        parts: [{ kind: 'custom', customType: str(e.customType), text: joined(contentParts(e.content)) }],
+      };
     case 'model_change':
-      return { title: 'Model change', role: 'model_change', parts: [{ kind: 'meta', text: `Model: ${str(e.provider)}/${str(e.modelId)}` }] };
+      return {
+        title: 'Model change',
+        role: 'model_change',
+        parts: [{ kind: 'meta', text: `Model: ${str(e.provider)}/${str(e.modelId)}` }],
+      };
     case 'thinking_level_change':
-      return { title: 'Thinking level', role: 'thinking_level_change', parts: [{ kind: 'meta', text: `Thinking: ${str(e.thinkingLevel)}` }] };
+      return {
+        title: 'Thinking level',
+        role: 'thinking_level_change',
+        parts: [{ kind: 'meta', text: `Thinking: ${str(e.thinkingLevel)}` }],
+      };
     case 'label':
-      return { title: 'Label', role: 'label', parts: [{ kind: 'meta', text: e.label ? `Label "${str(e.label)}" on ${str(e.targetId)}` : `Label removed from ${str(e.targetId)}` }] };
+      return {
+        title: 'Label',
+        role: 'label',
+        parts: [
+          { kind: 'meta', text: e.label ? `Label "${str(e.label)}" on ${str(e.targetId)}` : `Label removed from ${str(e.targetId)}` },
+        ],
+      };
     case 'session_info':
       return { title: 'Session info', role: 'session_info', parts: [{ kind: 'meta', text: `Name: ${str(e.name)}` }] };
     default: {

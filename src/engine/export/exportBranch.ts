@@ -62,7 +62,13 @@ export function* branchEntryStream(index: SessionIndex, path: readonly number[],
       signal?.throwIfAborted();
       const rec = index.record(i);
       const e: SessionEntry = index.entry(i);
-      yield { id: rec.id, line: rec.line, timestamp: typeof e.timestamp === 'string' ? e.timestamp : '', label: labels.get(rec.id), description: describeEntry(e) };
+      yield {
+        id: rec.id,
+        line: rec.line,
+        timestamp: typeof e.timestamp === 'string' ? e.timestamp : '',
+        label: labels.get(rec.id),
+        description: describeEntry(e),
+      };
     }
     index.forgetParsed(batch);
   }
@@ -152,11 +158,23 @@ interface ExportMeta {
 }
 
 function markdownHead(meta: ExportMeta, count: number): string[] {
-  return [`# ${mdInline(meta.title)}`, '', `- Session file: ${mdInline(meta.file)}`, `- Leaf: ${mdInline(meta.leafId ?? '(none)')}`, `- Entries: ${count}`, ''];
+  return [
+    `# ${mdInline(meta.title)}`,
+    '',
+    `- Session file: ${mdInline(meta.file)}`,
+    `- Leaf: ${mdInline(meta.leafId ?? '(none)')}`,
+    `- Entries: ${count}`,
+    '',
+  ];
 }
 
 function markdownEntry(e: ExportedEntry, n: number): string[] {
-  const out = [`## ${mdInline(heading(e, n))}`, '', `Entry ${mdInline(e.id)} · line ${e.line}${e.label ? ` · label ${mdInline(e.label)}` : ''}`, ''];
+  const out = [
+    `## ${mdInline(heading(e, n))}`,
+    '',
+    `Entry ${mdInline(e.id)} · line ${e.line}${e.label ? ` · label ${mdInline(e.label)}` : ''}`,
+    '',
+  ];
   for (const p of e.description.parts) {
     const title = partTitle(p);
     if (title) out.push(`**${mdInline(title)}**`, '');
@@ -203,7 +221,11 @@ function htmlHead(meta: ExportMeta, count: number): string[] {
 }
 
 function htmlEntry(e: ExportedEntry, n: number): string[] {
-  const out = [`<article class="${escapeHtml(e.description.role)}">`, `<h2>${escapeHtml(heading(e, n))}</h2>`, `<p class="meta">entry ${escapeHtml(e.id)} · line ${e.line}${e.label ? ` · label ${escapeHtml(e.label)}` : ''}</p>`];
+  const out = [
+    `<article class="${escapeHtml(e.description.role)}">`,
+    `<h2>${escapeHtml(heading(e, n))}</h2>`,
+    `<p class="meta">entry ${escapeHtml(e.id)} · line ${e.line}${e.label ? ` · label ${escapeHtml(e.label)}` : ''}</p>`,
+  ];
   for (const p of e.description.parts) {
     const title = partTitle(p);
     const body = partBody(p);

@@ -58,7 +58,8 @@ export async function checkExportTarget(out: string, options: ExportFileOptions)
   const abs = path.resolve(out);
   const name = path.basename(abs);
   if (!name || name === '.' || name === '..') throw new ArborUsageError(`--out ${out}: not a file name`);
-  if (/\.jsonl$/i.test(name)) throw new ArborUsageError(`--out ${out}: a .jsonl file is read as a session by Arbor and Pi; export to .md or .html`);
+  if (/\.jsonl$/i.test(name))
+    throw new ArborUsageError(`--out ${out}: a .jsonl file is read as a session by Arbor and Pi; export to .md or .html`);
   let dir: string;
   try {
     dir = await fs.realpath(path.dirname(abs));
@@ -69,8 +70,10 @@ export async function checkExportTarget(out: string, options: ExportFileOptions)
   const target = path.join(dir, name);
   const session = await statOrUndefined(options.session);
   const there = await statOrUndefined(target);
-  if (session && there && sameInode(session, there)) throw new ArborUsageError(`--out ${out} is the session file itself (through a link): refusing to overwrite it`);
-  if (path.resolve(options.session) === target || (await fs.realpath(options.session).catch(() => '')) === target) throw new ArborUsageError(`--out ${out} is the session file itself: refusing to overwrite it`);
+  if (session && there && sameInode(session, there))
+    throw new ArborUsageError(`--out ${out} is the session file itself (through a link): refusing to overwrite it`);
+  if (path.resolve(options.session) === target || (await fs.realpath(options.session).catch(() => '')) === target)
+    throw new ArborUsageError(`--out ${out} is the session file itself: refusing to overwrite it`);
   const entry = await statOrUndefined(target, true);
   if (entry) {
     if (there && !there.isFile()) throw new ArborUsageError(`--out ${out} exists and is not a regular file`);
@@ -81,7 +84,11 @@ export async function checkExportTarget(out: string, options: ExportFileOptions)
 }
 
 /** Writes the pieces to `out` after checkExportTarget; returns the bytes written. */
-export async function writeExportFile(out: string, pieces: Iterable<string>, options: ExportFileOptions): Promise<{ path: string; bytes: number }> {
+export async function writeExportFile(
+  out: string,
+  pieces: Iterable<string>,
+  options: ExportFileOptions,
+): Promise<{ path: string; bytes: number }> {
   const { dir, name } = await checkExportTarget(out, options);
   const target = path.join(dir, name);
   const tmp = path.join(dir, `.${name.slice(0, 100)}.arbor-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
@@ -119,7 +126,8 @@ export async function writeExportFile(out: string, pieces: Iterable<string>, opt
       try {
         await fs.link(tmp, target);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new ArborUsageError(`--out ${out} appeared while exporting: pass --force to replace it`);
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new ArborUsageError(`--out ${out} appeared while exporting: pass --force to replace it`);
         throw err;
       }
       await fs.unlink(tmp).catch(() => undefined);

@@ -34,7 +34,8 @@ export function replayEdits(content: string, edits: readonly TextReplacement[]):
   }
   matches.sort((a, b) => a.at - b.at);
   for (let k = 1; k < matches.length; k++) {
-    if (matches[k - 1].at + matches[k - 1].length > matches[k].at) return { ok: false, reason: `edits[${matches[k - 1].i}] and edits[${matches[k].i}] overlap` };
+    if (matches[k - 1].at + matches[k - 1].length > matches[k].at)
+      return { ok: false, reason: `edits[${matches[k - 1].i}] and edits[${matches[k].i}] overlap` };
   }
   const parts: string[] = [];
   let pos = 0;
@@ -51,8 +52,14 @@ export function replayEdits(content: string, edits: readonly TextReplacement[]):
 /** The replacements of an edit call's arguments: `edits: [{oldText, newText}]`, or the older single `oldText`/`newText`. */
 export function editReplacements(args: Record<string, unknown>): TextReplacement[] | undefined {
   const valid = (e: unknown): e is TextReplacement =>
-    !!e && typeof e === 'object' && typeof (e as TextReplacement).oldText === 'string' && typeof (e as TextReplacement).newText === 'string';
-  if (Array.isArray(args.edits)) return args.edits.every(valid) && args.edits.length > 0 ? args.edits.map((e) => ({ oldText: e.oldText, newText: e.newText })) : undefined;
+    !!e &&
+    typeof e === 'object' &&
+    typeof (e as TextReplacement).oldText === 'string' &&
+    typeof (e as TextReplacement).newText === 'string';
+  if (Array.isArray(args.edits))
+    return args.edits.every(valid) && args.edits.length > 0
+      ? args.edits.map((e) => ({ oldText: e.oldText, newText: e.newText }))
+      : undefined;
   if (valid(args)) return [{ oldText: args.oldText, newText: args.newText }];
   return undefined;
 }

@@ -14,13 +14,62 @@
  */
 
 const READERS = new Set([
-  'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'rg', 'ls', 'pwd', 'echo', 'printf', 'cut', 'tr', 'nl',
-  'diff', 'cmp', 'stat', 'file', 'du', 'df', 'which', 'true', 'false', 'date', 'basename', 'dirname', 'realpath',
-  'readlink', 'test', '[', 'column', 'sort', 'uniq', 'find', 'sed', 'git', 'tree', 'whoami', 'uname', 'env', 'printenv',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ls',
+  'pwd',
+  'echo',
+  'printf',
+  'cut',
+  'tr',
+  'nl',
+  'diff',
+  'cmp',
+  'stat',
+  'file',
+  'du',
+  'df',
+  'which',
+  'true',
+  'false',
+  'date',
+  'basename',
+  'dirname',
+  'realpath',
+  'readlink',
+  'test',
+  '[',
+  'column',
+  'sort',
+  'uniq',
+  'find',
+  'sed',
+  'git',
+  'tree',
+  'whoami',
+  'uname',
+  'env',
+  'printenv',
 ]);
 const FIND_WRITERS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
 const GIT_READERS = new Set(['status', 'diff', 'log', 'show', 'ls-files', 'blame', 'rev-parse']);
-const HARMLESS_REDIRECTS = ['2>&1', '1>&2', '>&2', '&>/dev/null', '2>/dev/null', '1>/dev/null', '>/dev/null', '> /dev/null', '2> /dev/null'];
+const HARMLESS_REDIRECTS = [
+  '2>&1',
+  '1>&2',
+  '>&2',
+  '&>/dev/null',
+  '2>/dev/null',
+  '1>/dev/null',
+  '>/dev/null',
+  '> /dev/null',
+  '2> /dev/null',
+];
 
 export function isReadOnlyCommand(command: string): boolean {
   if (command.includes('`') || command.includes('$(') || command.includes('<(') || command.includes('>(')) return false;

@@ -11,7 +11,10 @@ import { restoreReasons } from './restoreReasons';
  * (the file itself, or a folder on the way that leads out of the directory).
  * For showing a file (a diff); restoring goes through NoFollowTree.
  */
-export async function safeLocation(root: string, rel: string): Promise<{ ok: true; abs: string } | { ok: false; reason: string; cwdMissing?: boolean }> {
+export async function safeLocation(
+  root: string,
+  rel: string,
+): Promise<{ ok: true; abs: string } | { ok: false; reason: string; cwdMissing?: boolean }> {
   if (!rel || path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel)) return { ok: false, reason: 'not a relative path' };
   const parts = rel.split(/[\\/]/);
   if (parts.some((p) => p === '..')) return { ok: false, reason: 'path leads out of the working directory (..)' };
@@ -28,7 +31,8 @@ export async function safeLocation(root: string, rel: string): Promise<{ ok: tru
       const st = await fs.lstat(probe);
       if (probe === abs && st.isSymbolicLink()) return { ok: false, reason: 'is a symbolic link' };
       const real = await fs.realpath(probe);
-      if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return { ok: false, reason: 'a symbolic link leads out of the working directory' };
+      if (real !== realRoot && !real.startsWith(realRoot + path.sep))
+        return { ok: false, reason: 'a symbolic link leads out of the working directory' };
       if (probe === abs && !st.isFile()) return { ok: false, reason: 'not a regular file' };
       return { ok: true, abs };
     } catch (err) {

@@ -9,7 +9,10 @@ export const HASH_BLOCK = 1 << 20;
  * memory on any size). Every block is also handed to `copyTo` when given
  * (a backup made in the same pass). Returns the hash and the bytes read.
  */
-export async function hashHandle(handle: FileHandle, options: { copyTo?: FileHandle; signal?: AbortSignal } = {}): Promise<{ sha256: string; size: number }> {
+export async function hashHandle(
+  handle: FileHandle,
+  options: { copyTo?: FileHandle; signal?: AbortSignal } = {},
+): Promise<{ sha256: string; size: number }> {
   const hash = createHash('sha256');
   const buf = Buffer.allocUnsafe(HASH_BLOCK);
   let pos = 0;

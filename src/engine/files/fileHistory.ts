@@ -142,7 +142,9 @@ export function fileHistory(entries: Iterable<SessionEntry>, options: FileHistor
       if (text === undefined) return;
       budget += text.length * BUDGET_PER_CHAR;
       const lossy = lossyReadReason(text);
-      const shown: FileContent = lossy ? { state: 'unknown', reason: `${lossy} at ${entryId}`, afterEntryId: entryId } : { state: 'known', text };
+      const shown: FileContent = lossy
+        ? { state: 'unknown', reason: `${lossy} at ${entryId}`, afterEntryId: entryId }
+        : { state: 'known', text };
       if (!t.changed && !firstReads.has(t.hist.absPath)) {
         firstReads.set(t.hist.absPath, { entryId, content: afterOpaque(t, shown, 0) });
       }
@@ -178,10 +180,20 @@ export function fileHistory(entries: Iterable<SessionEntry>, options: FileHistor
     }
     let cost = before.text.length;
     for (const e of edits) cost += e.oldText.length + e.newText.length;
-    if (cost > budget) return { state: 'unknown', reason: `the edit at ${entryId} was not replayed: too much text for the linear work budget`, afterEntryId: entryId };
+    if (cost > budget)
+      return {
+        state: 'unknown',
+        reason: `the edit at ${entryId} was not replayed: too much text for the linear work budget`,
+        afterEntryId: entryId,
+      };
     budget -= cost;
     const r = replayEdits(before.text, edits);
-    if (!r.ok) return { state: 'unknown', reason: `the edit at ${entryId} succeeded in the session but does not replay exactly: ${r.reason}`, afterEntryId: entryId };
+    if (!r.ok)
+      return {
+        state: 'unknown',
+        reason: `the edit at ${entryId} succeeded in the session but does not replay exactly: ${r.reason}`,
+        afterEntryId: entryId,
+      };
     return before.state === 'known' ? { state: 'known', text: r.text } : { ...before, text: r.text };
   };
 
@@ -192,7 +204,9 @@ export function fileHistory(entries: Iterable<SessionEntry>, options: FileHistor
   };
 
   const flushPending = () => {
-    for (const call of pending.values()) if (call.name !== 'write' && call.name !== 'edit' && !FILE_TOOLS_WITHOUT_EFFECT.has(call.name)) onResult(call, call.entryId, '', true, undefined, undefined);
+    for (const call of pending.values())
+      if (call.name !== 'write' && call.name !== 'edit' && !FILE_TOOLS_WITHOUT_EFFECT.has(call.name))
+        onResult(call, call.entryId, '', true, undefined, undefined);
     pending.clear();
   };
 

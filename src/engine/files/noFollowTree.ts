@@ -99,7 +99,10 @@ export class NoFollowTree {
    * `created`, outermost first), else the result is undefined (so the file is
    * missing). The caller closes the returned folders (closeChain).
    */
-  async openParents(rel: string, options: { create?: boolean; created?: string[] } = {}): Promise<{ chain: OpenDir[]; name: string } | undefined> {
+  async openParents(
+    rel: string,
+    options: { create?: boolean; created?: string[] } = {},
+  ): Promise<{ chain: OpenDir[]; name: string } | undefined> {
     const parts = pathParts(rel);
     const name = parts.pop()!;
     const chain: OpenDir[] = [this.rootDir];
@@ -144,7 +147,8 @@ export class NoFollowTree {
     try {
       handle = await fs.open(where, C.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     } catch (err) {
-      if (errCode(err) === 'ENOTDIR' || errCode(err) === 'ELOOP') throw new RefusedPath(`a folder on the way (${name}) was replaced by a link or a file`);
+      if (errCode(err) === 'ENOTDIR' || errCode(err) === 'ELOOP')
+        throw new RefusedPath(`a folder on the way (${name}) was replaced by a link or a file`);
       throw err;
     }
     const st = await handle.stat({ bigint: true });
@@ -170,7 +174,8 @@ export class NoFollowTree {
       } catch {
         throw new RefusedPath(`a folder on the way (${path.basename(chain[i].abs)}) was moved during the restore`);
       }
-      if (st.isSymbolicLink() || !sameId(st, chain[i].id)) throw new RefusedPath(`a folder on the way (${path.basename(chain[i].abs)}) was moved or replaced during the restore`);
+      if (st.isSymbolicLink() || !sameId(st, chain[i].id))
+        throw new RefusedPath(`a folder on the way (${path.basename(chain[i].abs)}) was moved or replaced during the restore`);
     }
   }
 

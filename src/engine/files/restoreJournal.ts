@@ -46,7 +46,11 @@ export function backupsRoot(env: NodeJS.ProcessEnv = process.env): string {
 
 export function sessionBackupsDir(session: string, env: NodeJS.ProcessEnv = process.env): string {
   const abs = path.resolve(session);
-  const name = path.basename(abs).replace(/\.jsonl$/, '').replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
+  const name = path
+    .basename(abs)
+    .replace(/\.jsonl$/, '')
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .slice(0, 80);
   return path.join(backupsRoot(env), `${name}-${createHash('sha256').update(abs).digest('hex').slice(0, 12)}`);
 }
 
@@ -71,18 +75,37 @@ function parseManifest(text: string): RestoreManifest | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(raw) || raw.version !== 1 || typeof raw.root !== 'string' || typeof raw.state !== 'string' || !Array.isArray(raw.files) || !Array.isArray(raw.createdDirs)) return undefined;
+  if (
+    !isRecord(raw) ||
+    raw.version !== 1 ||
+    typeof raw.root !== 'string' ||
+    typeof raw.state !== 'string' ||
+    !Array.isArray(raw.files) ||
+    !Array.isArray(raw.createdDirs)
+  )
+    return undefined;
   const files: JournalFile[] = [];
   for (const f of raw.files) {
     if (!isRecord(f) || typeof f.path !== 'string' || (f.action !== 'write' && f.action !== 'delete')) return undefined;
     const sha = (v: unknown) => (typeof v === 'string' ? v : null);
-    files.push({ path: f.path, action: f.action, before: sha(f.before), after: sha(f.after), backup: typeof f.backup === 'string' ? f.backup : undefined, mode: typeof f.mode === 'number' ? f.mode : undefined });
+    files.push({
+      path: f.path,
+      action: f.action,
+      before: sha(f.before),
+      after: sha(f.after),
+      backup: typeof f.backup === 'string' ? f.backup : undefined,
+      mode: typeof f.mode === 'number' ? f.mode : undefined,
+    });
   }
   return { ...(raw as unknown as RestoreManifest), files, createdDirs: raw.createdDirs.filter((d): d is string => typeof d === 'string') };
 }
 
 /** The restores of `session` in working directory `root` (real path), newest first. */
-export async function restoreHistory(session: string, root: string, env?: NodeJS.ProcessEnv): Promise<{ dir: string; manifest: RestoreManifest }[]> {
+export async function restoreHistory(
+  session: string,
+  root: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ dir: string; manifest: RestoreManifest }[]> {
   const base = sessionBackupsDir(session, env);
   let names: string[];
   try {
@@ -106,7 +129,11 @@ export async function restoreHistory(session: string, root: string, env?: NodeJS
 }
 
 /** The newest restore of `session` in `root`, or undefined. */
-export async function lastRestore(session: string, root: string, env?: NodeJS.ProcessEnv): Promise<{ dir: string; manifest: RestoreManifest } | undefined> {
+export async function lastRestore(
+  session: string,
+  root: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ dir: string; manifest: RestoreManifest } | undefined> {
   return (await restoreHistory(session, root, env))[0];
 }
 

@@ -19,13 +19,18 @@ export interface RestoreCandidate {
   expected: FileContent;
 }
 
-export function restoreCandidates(index: SessionIndex, targetIndex: number, options: { files?: SessionFiles; signal?: AbortSignal } = {}): RestoreCandidate[] {
+export function restoreCandidates(
+  index: SessionIndex,
+  targetIndex: number,
+  options: { files?: SessionFiles; signal?: AbortSignal } = {},
+): RestoreCandidate[] {
   const files = options.files ?? sessionFiles(index, options.signal);
   const changed = [...files.chronological.files.values()].filter((f) => f.changes.length > 0);
   const atTarget = historyToEntry(index, targetIndex, files, { track: changed.map((f) => f.absPath), signal: options.signal });
   const out: RestoreCandidate[] = [];
   // Every changed file is a candidate, even one the target leaves as the session last did: the disk decides (after a restore, going back to the leaf must write).
-  for (const f of changed) out.push({ absPath: f.absPath, path: f.path, insideCwd: f.insideCwd, target: atTarget.files.get(f.absPath)!.final, expected: f.final });
+  for (const f of changed)
+    out.push({ absPath: f.absPath, path: f.path, insideCwd: f.insideCwd, target: atTarget.files.get(f.absPath)!.final, expected: f.final });
   return out;
 }
 
@@ -47,7 +52,15 @@ export type RestoreDecision =
   | { action: 'delete'; path: string; absPath: string; reason: string; onDisk: string }
   | { action: 'unchanged'; path: string; absPath: string }
   /** Left alone; `chooseText` is what the user may still choose to write after looking at a diff (over `onDisk`). */
-  | { action: 'skip'; path: string; absPath: string; reason: string; reasonKind?: RestoreReasonKind; chooseText?: string; onDisk?: string | null };
+  | {
+      action: 'skip';
+      path: string;
+      absPath: string;
+      reason: string;
+      reasonKind?: RestoreReasonKind;
+      chooseText?: string;
+      onDisk?: string | null;
+    };
 
 /** What the last restore (not undone) left at a path: sha256 of what it wrote, or null where it deleted. */
 export type LastRestoreState = ReadonlyMap<string, string | null>;
@@ -71,14 +84,21 @@ export function decideRestore(c: RestoreCandidate, disk: DiskState, restored?: s
   const { target, expected } = c;
   const onDisk = disk.kind === 'file' ? disk.sha256 : disk.kind === 'missing' ? null : undefined;
   const choose = hasText(target) ? { chooseText: target.text, onDisk: onDisk ?? null } : {};
-  const skip = (r: RestoreReason, offerChoice: boolean): RestoreDecision => ({ action: 'skip', ...base, reason: r.text, reasonKind: r.kind, ...(offerChoice ? choose : {}) });
+  const skip = (r: RestoreReason, offerChoice: boolean): RestoreDecision => ({
+    action: 'skip',
+    ...base,
+    reason: r.text,
+    reasonKind: r.kind,
+    ...(offerChoice ? choose : {}),
+  });
   if (disk.kind === 'no-cwd') return skip(restoreReasons.cwdMissing(disk.cwd), false);
   const byLastRestore = restored !== undefined && onDisk !== undefined && restored === onDisk;
   if (c.insideCwd && disk.kind !== 'refused') {
     if (hasText(target) && disk.kind === 'file' && disk.sha256 === sha256(target.text)) return { action: 'unchanged', ...base };
     if (target.state === 'absent' && disk.kind === 'missing') return { action: 'unchanged', ...base };
     if (!byLastRestore && hasText(expected) && disk.kind === 'missing') return skip(restoreReasons.missingOnDisk(), true);
-    if (!byLastRestore && hasText(expected) && disk.kind === 'file' && disk.sha256 !== sha256(expected.text)) return skip(restoreReasons.changedOnDisk(), true);
+    if (!byLastRestore && hasText(expected) && disk.kind === 'file' && disk.sha256 !== sha256(expected.text))
+      return skip(restoreReasons.changedOnDisk(), true);
   }
   if (!byLastRestore && !hasText(expected)) return skip(restoreReasons.currentNotDetermined(expected.reason), true);
   if (target.state === 'unknown') return skip(restoreReasons.targetNotDetermined(target.reason), false);
@@ -89,4 +109,3 @@ export function decideRestore(c: RestoreCandidate, disk: DiskState, restored?: s
   if (onDisk === null || onDisk === undefined) return { action: 'unchanged', ...base };
   return { action: 'delete', ...base, reason: target.reason, onDisk };
 }
-

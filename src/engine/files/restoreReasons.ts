@@ -4,7 +4,15 @@
  * given: the working directory is missing, then the file changed on disk,
  * then its content is not determined by the session, then its path is refused.
  */
-export type RestoreReasonKind = 'cwd-missing' | 'changed-on-disk' | 'missing-on-disk' | 'not-determined' | 'not-verified' | 'path-refused' | 'unsaved' | 'created-on-branch';
+export type RestoreReasonKind =
+  | 'cwd-missing'
+  | 'changed-on-disk'
+  | 'missing-on-disk'
+  | 'not-determined'
+  | 'not-verified'
+  | 'path-refused'
+  | 'unsaved'
+  | 'created-on-branch';
 
 export interface RestoreReason {
   kind: RestoreReasonKind;
@@ -30,13 +38,22 @@ export const restoreReasons = {
   missingOnDisk: (): RestoreReason => ({ kind: 'missing-on-disk', text: 'missing on disk, but the session last left it there' }),
   unsaved: (): RestoreReason => ({ kind: 'unsaved', text: 'has unsaved changes in the editor' }),
   /** The session does not determine the file's current content (so what is on disk cannot be checked). */
-  currentNotDetermined: (why: string): RestoreReason => ({ kind: 'not-determined', text: `its current content is not determined by the session: ${why}` }),
-  targetNotDetermined: (why: string): RestoreReason => ({ kind: 'not-determined', text: `its content at the target is not determined by the session: ${why}` }),
+  currentNotDetermined: (why: string): RestoreReason => ({
+    kind: 'not-determined',
+    text: `its current content is not determined by the session: ${why}`,
+  }),
+  targetNotDetermined: (why: string): RestoreReason => ({
+    kind: 'not-determined',
+    text: `its content at the target is not determined by the session: ${why}`,
+  }),
   targetNotVerified: (why: string): RestoreReason => ({ kind: 'not-verified', text: `its content at the target is not verified: ${why}` }),
   pathRefused: (why: string): RestoreReason => ({ kind: 'path-refused', text: `path refused: ${why}` }),
   outsideCwd: (): RestoreReason => ({ kind: 'path-refused', text: "path refused: outside the session's working directory" }),
   /** `how`: what deleting it takes (the CLI's flag, the extension's confirmation). */
-  createdOnBranch: (why: string, how: string): RestoreReason => ({ kind: 'created-on-branch', text: `created by the session on a branch the target does not contain (${why}); ${how}` }),
+  createdOnBranch: (why: string, how: string): RestoreReason => ({
+    kind: 'created-on-branch',
+    text: `created by the session on a branch the target does not contain (${why}); ${how}`,
+  }),
 };
 
 /** The most fundamental of some reasons (the first of the lowest rank). */

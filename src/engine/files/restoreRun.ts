@@ -36,16 +36,23 @@ export async function planRestore(index: SessionIndex, targetIndex: number, opti
   try {
     tree = await NoFollowTree.open(options.root);
   } catch (err) {
-    const disk: DiskState = err instanceof MissingRoot ? { kind: 'no-cwd', cwd: options.root } : { kind: 'refused', reason: (err as Error).message };
+    const disk: DiskState =
+      err instanceof MissingRoot ? { kind: 'no-cwd', cwd: options.root } : { kind: 'refused', reason: (err as Error).message };
     return { root: options.root, decisions: candidates.map((c) => decideRestore(c, disk)) };
   }
   try {
     const restored = restoredState(await restoreHistory(options.session, tree.root, options.env));
     const decisions: RestoreDecision[] = [];
     for (const c of candidates) {
-      const disk: DiskState & { abs?: string } = c.insideCwd ? await diskStateIn(tree, c.path, options.signal) : { kind: 'refused', reason: restoreReasons.outsideCwd().text };
+      const disk: DiskState & { abs?: string } = c.insideCwd
+        ? await diskStateIn(tree, c.path, options.signal)
+        : { kind: 'refused', reason: restoreReasons.outsideCwd().text };
       const held = disk.abs ? options.hold?.(disk.abs) : undefined;
-      decisions.push(held ? { action: 'skip', path: c.path, absPath: c.absPath, reason: held, reasonKind: 'unsaved' } : decideRestore(c, disk, restored.get(c.path)));
+      decisions.push(
+        held
+          ? { action: 'skip', path: c.path, absPath: c.absPath, reason: held, reasonKind: 'unsaved' }
+          : decideRestore(c, disk, restored.get(c.path)),
+      );
     }
     return { root: tree.root, decisions };
   } finally {
@@ -65,7 +72,10 @@ export interface StepChoice {
 }
 
 /** The steps a plan leads to, and the files left alone with their reasons. */
-export function restoreSteps(decisions: readonly RestoreDecision[], choice: StepChoice): { steps: RestoreStep[]; skipped: { path: string; reason: string }[] } {
+export function restoreSteps(
+  decisions: readonly RestoreDecision[],
+  choice: StepChoice,
+): { steps: RestoreStep[]; skipped: { path: string; reason: string }[] } {
   const steps: RestoreStep[] = [];
   const skipped: { path: string; reason: string }[] = [];
   for (const d of decisions) {
@@ -75,7 +85,8 @@ export function restoreSteps(decisions: readonly RestoreDecision[], choice: Step
       if (choice.deleteCreated) steps.push({ path: d.path, action: 'delete', onDisk: d.onDisk });
       else skipped.push({ path: d.path, reason: restoreReasons.createdOnBranch(d.reason, choice.deleteHint).text });
     } else if (d.action === 'skip') {
-      if (choice.choose?.has(d.path) && d.chooseText !== undefined && d.onDisk !== undefined) steps.push({ path: d.path, action: 'write', text: d.chooseText, onDisk: d.onDisk });
+      if (choice.choose?.has(d.path) && d.chooseText !== undefined && d.onDisk !== undefined)
+        steps.push({ path: d.path, action: 'write', text: d.chooseText, onDisk: d.onDisk });
       else skipped.push({ path: d.path, reason: d.reason });
     }
   }
@@ -97,7 +108,16 @@ export async function runRestore(steps: readonly RestoreStep[], options: RunOpti
   if (!steps.length) return { written: [], deleted: [], skipped: [] };
   const root = await fs.realpath(options.root).catch(() => options.root);
   const dir = await newRestoreDir(options.session, options.env);
-  const manifest: RestoreManifest = { version: 1, session: options.session, root, ...(options.to ? { to: options.to } : {}), startedAt: new Date().toISOString(), state: 'running', files: [], createdDirs: [] };
+  const manifest: RestoreManifest = {
+    version: 1,
+    session: options.session,
+    root,
+    ...(options.to ? { to: options.to } : {}),
+    startedAt: new Date().toISOString(),
+    state: 'running',
+    files: [],
+    createdDirs: [],
+  };
   await writeManifest(dir, manifest);
   const r = await applyRestore(steps, { root, journal: { dir, manifest }, hooks: options.hooks, signal: options.signal });
   if (!manifest.files.length) {
@@ -121,7 +141,8 @@ export async function undoLastRestore(options: Omit<RunOptions, 'to'>): Promise<
   if (!last) return { undone: false, reason: 'no restore of this session in this working directory to undo' };
   const m = last.manifest;
   if (m.state === 'undone') return { undone: false, reason: `the last restore (${last.dir}) was already undone` };
-  if (m.state === 'rolled-back') return { undone: false, reason: `the last restore (${last.dir}) failed and was rolled back: nothing to undo` };
+  if (m.state === 'rolled-back')
+    return { undone: false, reason: `the last restore (${last.dir}) failed and was rolled back: nothing to undo` };
   const steps: RestoreStep[] = [];
   const skipped: { path: string; reason: string }[] = [];
   for (const f of [...m.files].reverse()) {
@@ -129,7 +150,13 @@ export async function undoLastRestore(options: Omit<RunOptions, 'to'>): Promise<
     if (s) steps.push(s);
     else skipped.push({ path: f.path, reason: 'no backup of its earlier content' });
   }
-  const r = await applyRestore(steps, { root, hooks: options.hooks, signal: options.signal, noRollback: true, since: 'the restore wrote it' });
+  const r = await applyRestore(steps, {
+    root,
+    hooks: options.hooks,
+    signal: options.signal,
+    noRollback: true,
+    since: 'the restore wrote it',
+  });
   if (!r.failure) {
     const tree = await NoFollowTree.open(root);
     try {

@@ -81,13 +81,23 @@ export async function applyRestore(steps: readonly RestoreStep[], options: Apply
     for (const step of steps) {
       let outcome: StepOutcome;
       try {
-        outcome = await applyStep(tree, step, { ...options, backupName: journal ? path.join(journal.dir, 'files', String(done.length + 1)) : undefined });
+        outcome = await applyStep(tree, step, {
+          ...options,
+          backupName: journal ? path.join(journal.dir, 'files', String(done.length + 1)) : undefined,
+        });
       } catch (err) {
         if (err instanceof RefusedPath) outcome = { skip: err.message };
         else {
           if ((err as Error).name === 'AbortError' && !done.length) throw err;
-          const kept = { rolledBack: [], notRolledBack: done.map((d) => ({ path: d.file.path, reason: 'put back before the failure; stays put back' })) };
-          result.failure = { path: step.path, error: (err as Error).message, ...(options.noRollback ? kept : await rollBack(tree, done, options)) };
+          const kept = {
+            rolledBack: [],
+            notRolledBack: done.map((d) => ({ path: d.file.path, reason: 'put back before the failure; stays put back' })),
+          };
+          result.failure = {
+            path: step.path,
+            error: (err as Error).message,
+            ...(options.noRollback ? kept : await rollBack(tree, done, options)),
+          };
           if (journal) {
             journal.manifest.state = result.failure.notRolledBack.length ? 'failed' : 'rolled-back';
             await writeManifest(journal.dir, journal.manifest);
@@ -118,7 +128,11 @@ export async function applyRestore(steps: readonly RestoreStep[], options: Apply
 }
 
 /** Puts back, newest first, what the run wrote: each file only if it still holds what the run left. */
-async function rollBack(tree: NoFollowTree, done: Done[], options: ApplyOptions): Promise<{ rolledBack: string[]; notRolledBack: { path: string; reason: string }[] }> {
+async function rollBack(
+  tree: NoFollowTree,
+  done: Done[],
+  options: ApplyOptions,
+): Promise<{ rolledBack: string[]; notRolledBack: { path: string; reason: string }[] }> {
   const rolledBack: string[] = [];
   const notRolledBack: { path: string; reason: string }[] = [];
   for (const d of [...done].reverse()) {
@@ -146,7 +160,11 @@ export function inverseStep(f: JournalFile, dir: string | undefined): RestoreSte
   return { path: f.path, action: 'write', fromFile: path.join(dir, f.backup), mode: f.mode, onDisk: f.after };
 }
 
-async function applyStep(tree: NoFollowTree, step: RestoreStep, options: { hooks?: RestoreHooks; signal?: AbortSignal; backupName?: string; since?: string }): Promise<StepOutcome> {
+async function applyStep(
+  tree: NoFollowTree,
+  step: RestoreStep,
+  options: { hooks?: RestoreHooks; signal?: AbortSignal; backupName?: string; since?: string },
+): Promise<StepOutcome> {
   options.signal?.throwIfAborted();
   const created: string[] = [];
   const parents = await tree.openParents(step.path, { create: step.action === 'write' && step.onDisk === null, created });
@@ -160,7 +178,10 @@ async function applyStep(tree: NoFollowTree, step: RestoreStep, options: { hooks
     // What is there now, hashed (and backed up) in one pass.
     backup = options.backupName;
     const seen = await hashExisting(tree, dir, name, options.backupName, options.signal);
-    if ((seen?.sha256 ?? null) !== step.onDisk) return { skip: `${seen ? (step.onDisk === null ? 'a file is there now' : 'changed on disk') : 'missing on disk'} since ${options.since ?? 'the restore was planned'}; left as it is` };
+    if ((seen?.sha256 ?? null) !== step.onDisk)
+      return {
+        skip: `${seen ? (step.onDisk === null ? 'a file is there now' : 'changed on disk') : 'missing on disk'} since ${options.since ?? 'the restore was planned'}; left as it is`,
+      };
     let after: string | null = null;
     if (step.action === 'write') {
       const mode = seen ? Number(seen.stat.mode & 0o7777n) : step.mode;
@@ -176,7 +197,8 @@ async function applyStep(tree: NoFollowTree, step: RestoreStep, options: { hooks
     }
     await options.hooks?.beforeReplace?.(step.path);
     const now = await tree.lstat(dir, name);
-    if (seen ? !now || !sameFile(seen.stat, now) : now !== undefined) return { skip: 'changed on disk during the restore (after it was verified); left as it is' };
+    if (seen ? !now || !sameFile(seen.stat, now) : now !== undefined)
+      return { skip: 'changed on disk during the restore (after it was verified); left as it is' };
     await tree.verifyChain(parents.chain);
     if (step.action === 'delete') await tree.unlink(dir, name);
     else if (seen) await tree.rename(dir, tmp!, name);
@@ -191,7 +213,26 @@ async function applyStep(tree: NoFollowTree, step: RestoreStep, options: { hooks
     tmp = undefined;
     ok = true;
     const mode = seen ? Number(seen.stat.mode & 0o7777n) : undefined;
-    return { done: { created, file: { path: step.path, action: step.action, before: seen?.sha256 ?? null, ...(seen && backup ? { backup: path.relative(path.dirname(path.dirname(backup)), backup).split(path.sep).join('/') } : {}), after, ...(mode !== undefined ? { mode } : {}) } } };
+    return {
+      done: {
+        created,
+        file: {
+          path: step.path,
+          action: step.action,
+          before: seen?.sha256 ?? null,
+          ...(seen && backup
+            ? {
+                backup: path
+                  .relative(path.dirname(path.dirname(backup)), backup)
+                  .split(path.sep)
+                  .join('/'),
+              }
+            : {}),
+          after,
+          ...(mode !== undefined ? { mode } : {}),
+        },
+      },
+    };
   } finally {
     if (tmp) await tree.removeQuietly(dir, tmp);
     await closeChain(parents.chain);
@@ -202,7 +243,13 @@ async function applyStep(tree: NoFollowTree, step: RestoreStep, options: { hooks
   }
 }
 
-async function hashExisting(tree: NoFollowTree, dir: OpenDir, name: string, backupName: string | undefined, signal?: AbortSignal): Promise<{ sha256: string; stat: BigIntStats } | undefined> {
+async function hashExisting(
+  tree: NoFollowTree,
+  dir: OpenDir,
+  name: string,
+  backupName: string | undefined,
+  signal?: AbortSignal,
+): Promise<{ sha256: string; stat: BigIntStats } | undefined> {
   const file = await tree.openFile(dir, name);
   if (!file) return undefined;
   try {

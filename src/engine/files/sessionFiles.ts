@@ -38,15 +38,28 @@ export function sessionFiles(index: SessionIndex, signal?: AbortSignal): Session
   for (const [abs, read] of chronological.firstReads) initial.set(abs, read.content);
   for (const [abs, f] of chronological.files) {
     if (f.firstSeenByWrite && !initial.has(abs)) {
-      initial.set(abs, { state: 'absent', reason: `first written at ${f.firstSeenByWrite.entryId}, never seen before: probably created there (it may have existed)` });
+      initial.set(abs, {
+        state: 'absent',
+        reason: `first written at ${f.firstSeenByWrite.entryId}, never seen before: probably created there (it may have existed)`,
+      });
     }
   }
   return { cwd, chronological, initial };
 }
 
 /** Histories along the path from the root to `entryIndex`, optionally also reporting other files (by absolute path). */
-export function historyToEntry(index: SessionIndex, entryIndex: number, files: SessionFiles, options: { track?: Iterable<string>; signal?: AbortSignal } = {}): FileHistoryResult {
-  return fileHistory(entriesAt(index, index.pathTo(entryIndex)), { cwd: files.cwd, initial: files.initial, track: options.track, signal: options.signal });
+export function historyToEntry(
+  index: SessionIndex,
+  entryIndex: number,
+  files: SessionFiles,
+  options: { track?: Iterable<string>; signal?: AbortSignal } = {},
+): FileHistoryResult {
+  return fileHistory(entriesAt(index, index.pathTo(entryIndex)), {
+    cwd: files.cwd,
+    initial: files.initial,
+    track: options.track,
+    signal: options.signal,
+  });
 }
 
 /** Files changed by the given entries (the tool call's or its result's), with only those changes (order of first change). */

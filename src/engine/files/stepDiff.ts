@@ -19,12 +19,19 @@ const hasText = (c: FileContent): c is Extract<FileContent, { text: string }> =>
 export function stepDiff(change: FileChange): StepDiff {
   const { before, after } = change;
   if (hasText(before) && hasText(after)) {
-    return before.state === 'assumed' ? { before: before.text, after: after.text, note: `not verified: ${before.reason}`, tag: 'not verified' } : { before: before.text, after: after.text };
+    return before.state === 'assumed'
+      ? { before: before.text, after: after.text, note: `not verified: ${before.reason}`, tag: 'not verified' }
+      : { before: before.text, after: after.text };
   }
   if (change.kind === 'write') {
     if (before.state === 'absent') return { before: '', after: change.content ?? '', tag: 'new file' };
     if (hasText(before)) return { before: before.text, after: change.content ?? '' };
-    return { before: '', after: change.content ?? '', note: 'the content before this write is not known to the session', tag: 'earlier content unknown' };
+    return {
+      before: '',
+      after: change.content ?? '',
+      note: 'the content before this write is not known to the session',
+      tag: 'earlier content unknown',
+    };
   }
   const edits = change.edits ?? [];
   const sep = '\n⋯\n';

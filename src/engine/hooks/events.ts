@@ -70,7 +70,13 @@ export interface HookEvents {
   session_compact_failed: { event: { file: string; error: Error; aborted: boolean }; result: void };
   session_before_tree: { event: SessionBeforeTreeEvent; result: BeforeTreeResult };
   session_tree: {
-    event: { file: string; oldLeafId: string | null; newLeafId: string | null; summaryEntry: BranchSummaryEntry | undefined; written: SessionEntry[] };
+    event: {
+      file: string;
+      oldLeafId: string | null;
+      newLeafId: string | null;
+      summaryEntry: BranchSummaryEntry | undefined;
+      written: SessionEntry[];
+    };
     result: void;
   };
 }

@@ -34,7 +34,8 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-type Body = Omit<CompactRequest, 'v' | 'token'> | Omit<NavigateRequest, 'v' | 'token'> | Omit<LabelRequest, 'v' | 'token'> | { op: 'state' };
+type Body =
+  Omit<CompactRequest, 'v' | 'token'> | Omit<NavigateRequest, 'v' | 'token'> | Omit<LabelRequest, 'v' | 'token'> | { op: 'state' };
 
 /** Sends one request to a bridge and returns its result (or throws BridgeError). */
 async function request(entry: RegistryEntry, body: Body, options: RequestOptions): Promise<unknown> {
@@ -53,10 +54,17 @@ async function request(entry: RegistryEntry, body: Body, options: RequestOptions
       else resolve(value);
     };
     const onAbort = () => finish(options.signal?.reason instanceof Error ? options.signal.reason : new Error('aborted'));
-    const timer = setTimeout(() => finish(new BridgeError('timeout', `Pi (pid ${entry.pid}) did not answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new BridgeError('timeout', `Pi (pid ${entry.pid}) did not answer within ${Math.round(timeoutMs / 1000)} s`)),
+      timeoutMs,
+    );
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    socket.on('error', (err: NodeJS.ErrnoException) => finish(new BridgeError('unreachable', `cannot reach Pi's bridge (pid ${entry.pid}): ${err.code ?? err.message}`, err.code)));
-    socket.on('close', () => finish(new BridgeError('unreachable', `Pi's bridge (pid ${entry.pid}) closed the connection without an answer`)));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      finish(new BridgeError('unreachable', `cannot reach Pi's bridge (pid ${entry.pid}): ${err.code ?? err.message}`, err.code)),
+    );
+    socket.on('close', () =>
+      finish(new BridgeError('unreachable', `Pi's bridge (pid ${entry.pid}) closed the connection without an answer`)),
+    );
     socket.on('connect', () => writeLine(socket, { v: PROTOCOL_VERSION, token: entry.token, ...body }));
     readLines(socket, MAX_RESPONSE_BYTES, {
       onLine: (line) => {
@@ -87,14 +95,26 @@ async function write(entry: RegistryEntry, body: Body & { waitMs?: number }, opt
   return result;
 }
 
-export function requestCompact(entry: RegistryEntry, body: Omit<CompactRequest, 'v' | 'token' | 'op'>, options: RequestOptions = {}): Promise<WriteResult> {
+export function requestCompact(
+  entry: RegistryEntry,
+  body: Omit<CompactRequest, 'v' | 'token' | 'op'>,
+  options: RequestOptions = {},
+): Promise<WriteResult> {
   return write(entry, { op: 'compact', ...body }, options);
 }
 
-export function requestNavigate(entry: RegistryEntry, body: Omit<NavigateRequest, 'v' | 'token' | 'op'>, options: RequestOptions = {}): Promise<WriteResult> {
+export function requestNavigate(
+  entry: RegistryEntry,
+  body: Omit<NavigateRequest, 'v' | 'token' | 'op'>,
+  options: RequestOptions = {},
+): Promise<WriteResult> {
   return write(entry, { op: 'navigate', ...body }, options);
 }
 
-export function requestLabel(entry: RegistryEntry, body: Omit<LabelRequest, 'v' | 'token' | 'op'>, options: RequestOptions = {}): Promise<WriteResult> {
+export function requestLabel(
+  entry: RegistryEntry,
+  body: Omit<LabelRequest, 'v' | 'token' | 'op'>,
+  options: RequestOptions = {},
+): Promise<WriteResult> {
   return write(entry, { op: 'label', ...body }, options);
 }

@@ -49,14 +49,18 @@ async function askBridges(agentDir: string, options: { signal?: AbortSignal; tim
 }
 
 /** Live bridges of an agent folder with their state (those that answer). */
-export async function liveBridges(agentDir: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<{ entry: RegistryEntry; state: PiState }[]> {
+export async function liveBridges(
+  agentDir: string,
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<{ entry: RegistryEntry; state: PiState }[]> {
   return (await askBridges(agentDir, options)).filter((b): b is { entry: RegistryEntry; state: PiState } => 'state' in b);
 }
 
 export async function findLivePi(file: string, options: FindLivePiOptions): Promise<LivePi> {
   const bridges = await askBridges(options.agentDir, options);
   for (const b of bridges) {
-    const holds = ('state' in b && (await sameFile(b.state.sessionFile || b.entry.sessionFile, file))) || (await sameFile(b.entry.sessionFile, file));
+    const holds =
+      ('state' in b && (await sameFile(b.state.sessionFile || b.entry.sessionFile, file))) || (await sameFile(b.entry.sessionFile, file));
     if (!holds) continue;
     return 'state' in b ? { kind: 'bridge', entry: b.entry, state: b.state } : { kind: 'unanswered', entry: b.entry, error: b.error };
   }

@@ -78,7 +78,8 @@ export async function installBridge(agentDir: string, bundlePath: string): Promi
   const text = await bundleText(bundlePath);
   const version = bridgeVersionOf(text) ?? '?';
   const state = await bridgeInstallState(agentDir, bundlePath);
-  if (state.kind === 'foreign') throw new Error(`${state.file} exists and is not Arbor's bridge; move it away first (Arbor does not replace it)`);
+  if (state.kind === 'foreign')
+    throw new Error(`${state.file} exists and is not Arbor's bridge; move it away first (Arbor does not replace it)`);
   if (state.kind === 'current') return { file: state.file, action: 'unchanged', version };
   await fsp.mkdir(extensionsFolder(agentDir), { recursive: true });
   const tmp = `${state.file}.${process.pid}.tmp`;
@@ -88,7 +89,9 @@ export async function installBridge(agentDir: string, bundlePath: string): Promi
   } finally {
     await fsp.rm(tmp, { force: true }).catch(() => undefined);
   }
-  return state.kind === 'absent' ? { file: state.file, action: 'installed', version } : { file: state.file, action: 'replaced', version, previousVersion: state.version };
+  return state.kind === 'absent'
+    ? { file: state.file, action: 'installed', version }
+    : { file: state.file, action: 'replaced', version, previousVersion: state.version };
 }
 
 /** Removes the installed bridge (only Arbor's own file). Returns whether one was removed. */

@@ -44,7 +44,10 @@ async function linuxProcesses(): Promise<PiProcess[]> {
     try {
       const raw = await fsp.readFile(`/proc/${pid}/cmdline`);
       if (raw.length > 64 * 1024) continue;
-      const argv = raw.toString('utf8').split('\0').filter((a) => a.length > 0);
+      const argv = raw
+        .toString('utf8')
+        .split('\0')
+        .filter((a) => a.length > 0);
       if (!isPiCommandLine(argv)) continue;
       const cwd = await fsp.readlink(`/proc/${pid}/cwd`);
       out.push({ pid, cwd, command: argv.join(' ').slice(0, 300) });

@@ -97,7 +97,8 @@ export interface WriteResult {
   editorText?: string | null;
 }
 
-export type BridgeErrorCode = 'unauthorized' | 'version' | 'bad-request' | 'too-large' | 'unknown-op' | 'busy' | 'stale' | 'not-found' | 'failed';
+export type BridgeErrorCode =
+  'unauthorized' | 'version' | 'bad-request' | 'too-large' | 'unknown-op' | 'busy' | 'stale' | 'not-found' | 'failed';
 
 export type BridgeResponse =
   | { v: number; id?: string; ok: true; result: PiState | WriteResult }
@@ -122,14 +123,16 @@ function isObject(v: unknown): v is Obj {
 
 function str(o: Obj, key: string, max = 256): string {
   const v = o[key];
-  if (typeof v !== 'string' || v.length === 0 || v.length > max) throw new BridgeRequestError('bad-request', `"${key}" must be a non-empty string of at most ${max} characters`);
+  if (typeof v !== 'string' || v.length === 0 || v.length > max)
+    throw new BridgeRequestError('bad-request', `"${key}" must be a non-empty string of at most ${max} characters`);
   return v;
 }
 
 function optionalWait(o: Obj): number | undefined {
   const v = o.waitMs;
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new BridgeRequestError('bad-request', '"waitMs" must be a non-negative number');
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+    throw new BridgeRequestError('bad-request', '"waitMs" must be a non-negative number');
   return Math.min(v, MAX_IDLE_WAIT_MS);
 }
 
@@ -140,7 +143,8 @@ function boundedDetails(value: unknown, key: string): unknown {
     const [v, depth] = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (depth > MAX_DETAILS_DEPTH) throw new BridgeRequestError('bad-request', `"${key}" nests deeper than ${MAX_DETAILS_DEPTH} levels`);
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
   }
   return value;
 }
@@ -152,7 +156,11 @@ function boundedDetails(value: unknown, key: string): unknown {
  */
 export function validateRequest(raw: unknown): BridgeRequest {
   if (!isObject(raw)) throw new BridgeRequestError('bad-request', 'a request is a JSON object');
-  if (raw.v !== PROTOCOL_VERSION) throw new BridgeRequestError('version', `protocol version ${JSON.stringify(raw.v) ?? 'missing'} is not supported (this bridge speaks ${PROTOCOL_VERSION})`);
+  if (raw.v !== PROTOCOL_VERSION)
+    throw new BridgeRequestError(
+      'version',
+      `protocol version ${JSON.stringify(raw.v) ?? 'missing'} is not supported (this bridge speaks ${PROTOCOL_VERSION})`,
+    );
   if (typeof raw.token !== 'string') throw new BridgeRequestError('unauthorized', 'missing token');
   const base: RequestBase = { v: PROTOCOL_VERSION, token: raw.token };
   if (typeof raw.id === 'string' && raw.id.length <= 64) base.id = raw.id;
@@ -161,15 +169,27 @@ export function validateRequest(raw: unknown): BridgeRequest {
       return { ...base, op: 'state' };
     case 'compact': {
       const summary = raw.summary;
-      if (typeof summary !== 'string' || !summary.trim()) throw new BridgeRequestError('bad-request', '"summary" must be a non-empty string');
+      if (typeof summary !== 'string' || !summary.trim())
+        throw new BridgeRequestError('bad-request', '"summary" must be a non-empty string');
       const tokensBefore = raw.tokensBefore;
-      if (typeof tokensBefore !== 'number' || !Number.isFinite(tokensBefore) || tokensBefore < 0) throw new BridgeRequestError('bad-request', '"tokensBefore" must be a non-negative number');
-      return { ...base, op: 'compact', expectedLeafId: str(raw, 'expectedLeafId'), summary, firstKeptEntryId: str(raw, 'firstKeptEntryId'), tokensBefore, details: boundedDetails(raw.details, 'details'), waitMs: optionalWait(raw) };
+      if (typeof tokensBefore !== 'number' || !Number.isFinite(tokensBefore) || tokensBefore < 0)
+        throw new BridgeRequestError('bad-request', '"tokensBefore" must be a non-negative number');
+      return {
+        ...base,
+        op: 'compact',
+        expectedLeafId: str(raw, 'expectedLeafId'),
+        summary,
+        firstKeptEntryId: str(raw, 'firstKeptEntryId'),
+        tokensBefore,
+        details: boundedDetails(raw.details, 'details'),
+        waitMs: optionalWait(raw),
+      };
     }
     case 'navigate': {
       let summary: NavigateRequest['summary'];
       if (raw.summary !== undefined) {
-        if (!isObject(raw.summary) || typeof raw.summary.text !== 'string' || !raw.summary.text.trim()) throw new BridgeRequestError('bad-request', '"summary.text" must be a non-empty string');
+        if (!isObject(raw.summary) || typeof raw.summary.text !== 'string' || !raw.summary.text.trim())
+          throw new BridgeRequestError('bad-request', '"summary.text" must be a non-empty string');
         summary = { text: raw.summary.text, details: boundedDetails(raw.summary.details, 'summary.details') };
       }
       const label = raw.label === undefined ? undefined : str(raw, 'label', 4096);
@@ -181,7 +201,10 @@ export function validateRequest(raw: unknown): BridgeRequest {
       return { ...base, op: 'label', entryId: str(raw, 'entryId'), label, waitMs: optionalWait(raw) };
     }
     default:
-      throw new BridgeRequestError('unknown-op', `unknown operation ${typeof raw.op === 'string' ? JSON.stringify(raw.op.slice(0, 80)) : `(a ${raw.op === null ? 'null' : Array.isArray(raw.op) ? 'list' : typeof raw.op})`}; this bridge knows state, compact, navigate and label`);
+      throw new BridgeRequestError(
+        'unknown-op',
+        `unknown operation ${typeof raw.op === 'string' ? JSON.stringify(raw.op.slice(0, 80)) : `(a ${raw.op === null ? 'null' : Array.isArray(raw.op) ? 'list' : typeof raw.op})`}; this bridge knows state, compact, navigate and label`,
+      );
   }
 }
 
@@ -199,9 +222,20 @@ export function validateResponse(raw: unknown): BridgeResponse {
 }
 
 export function isPiState(v: unknown): v is PiState {
-  return isObject(v) && typeof v.pid === 'number' && typeof v.sessionFile === 'string' && typeof v.idle === 'boolean' && (v.leafId === null || typeof v.leafId === 'string');
+  return (
+    isObject(v) &&
+    typeof v.pid === 'number' &&
+    typeof v.sessionFile === 'string' &&
+    typeof v.idle === 'boolean' &&
+    (v.leafId === null || typeof v.leafId === 'string')
+  );
 }
 
 export function isWriteResult(v: unknown): v is WriteResult {
-  return isObject(v) && Array.isArray(v.entryIds) && v.entryIds.every((id) => typeof id === 'string') && (v.leafId === null || typeof v.leafId === 'string');
+  return (
+    isObject(v) &&
+    Array.isArray(v.entryIds) &&
+    v.entryIds.every((id) => typeof id === 'string') &&
+    (v.leafId === null || typeof v.leafId === 'string')
+  );
 }

@@ -11,8 +11,7 @@ import type { RegistryEntry } from './registry';
  */
 export type WriteRoute =
   /** `forced`: written to the file although a Pi without the bridge runs in the session's folder (the user said so). */
-  | { via: 'file'; forced?: boolean }
-  | { via: 'pi'; entry: RegistryEntry; state: PiState; waitMs?: number };
+  { via: 'file'; forced?: boolean } | { via: 'pi'; entry: RegistryEntry; state: PiState; waitMs?: number };
 
 /**
  * A Pi without Arbor's bridge runs in the session's folder: a write to the
@@ -26,8 +25,8 @@ export class PiRunningError extends ArborUsageError {
   ) {
     const pids = processes.map((p) => p.pid).join(', ');
     super(
-      `Pi is running in ${processes[0]?.cwd ?? 'this session\'s folder'} (pid ${pids}) and may hold ${file}: ` +
-        "what Arbor writes to the file would not reach that Pi, and its next entry would go under its own leaf. Nothing was written. " +
+      `Pi is running in ${processes[0]?.cwd ?? "this session's folder"} (pid ${pids}) and may hold ${file}: ` +
+        'what Arbor writes to the file would not reach that Pi, and its next entry would go under its own leaf. Nothing was written. ' +
         'Either install the bridge (`arbor pi-bridge install`, or "Arbor: Install Pi Bridge") and restart Pi, so Arbor works through Pi, ' +
         'or quit Pi and try again. `--force` writes to the file anyway.',
     );
@@ -52,7 +51,10 @@ export async function resolveWriteRoute(file: string, options: WriteRouteOptions
   if (live.kind === 'bridge') return { via: 'pi', entry: live.entry, state: live.state, waitMs: options.waitMs };
   if (live.kind === 'unbridged') throw new PiRunningError(file, live.processes);
   if (live.kind === 'unanswered') {
-    throw new BridgeError('unreachable', `Pi (pid ${live.entry.pid}) holds ${file} with Arbor's bridge but did not answer (${live.error}); nothing was written. Try again; if Pi is hung, quit it.`);
+    throw new BridgeError(
+      'unreachable',
+      `Pi (pid ${live.entry.pid}) holds ${file} with Arbor's bridge but did not answer (${live.error}); nothing was written. Try again; if Pi is hung, quit it.`,
+    );
   }
   return options.force ? { via: 'file', forced: true } : { via: 'file' };
 }

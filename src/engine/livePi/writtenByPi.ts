@@ -14,7 +14,10 @@ export async function entriesWrittenByPi(index: SessionIndex, result: WriteResul
   const out: SessionEntry[] = [];
   for (const id of result.entryIds) {
     const i = index.indexOf(id);
-    if (i < 0) throw new StaleSessionError(`Pi reported entry ${id}, but ${index.file} does not hold it: is Pi writing another file? Reload the session.`);
+    if (i < 0)
+      throw new StaleSessionError(
+        `Pi reported entry ${id}, but ${index.file} does not hold it: is Pi writing another file? Reload the session.`,
+      );
     out.push(index.entry(i));
   }
   return out;

@@ -116,7 +116,13 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   // Pins are re-collected from the labels every time: an earlier checkpoint's Pinned part is not carried over.
   const pinned = formatPinnedBlock(plan.pinned);
   const previousSummary = plan.previousSummary !== null ? stripPinned(plan.previousSummary) : undefined;
-  const common = { maxOutputTokens: options.summarizer.maxOutputTokens, contextWindow: options.summarizer.contextWindow, includeThinking: options.includeThinking, customInstructions: options.customInstructions, cwd: index.header.cwd };
+  const common = {
+    maxOutputTokens: options.summarizer.maxOutputTokens,
+    contextWindow: options.summarizer.contextWindow,
+    includeThinking: options.includeThinking,
+    customInstructions: options.customInstructions,
+    cwd: index.header.cwd,
+  };
   const kind = plan.previousSummary !== null ? 'update' : 'history';
   const checkpoint = { kind, previousSummary, pinned, files: lists, ...common } as const;
   let summary: string;
@@ -173,7 +179,13 @@ function firstUserText(messages: readonly AgentMessage[]): string | undefined {
   return undefined;
 }
 
-function hookProposal(index: SessionIndex, plan: CompactionPlan, c: HookCompaction, settings: CompactionSettings, estimator: EstimatorName): CompactionProposal {
+function hookProposal(
+  index: SessionIndex,
+  plan: CompactionPlan,
+  c: HookCompaction,
+  settings: CompactionSettings,
+  estimator: EstimatorName,
+): CompactionProposal {
   const summary = String(c.summary ?? '');
   const facts = deriveFacts(compactionSource(plan));
   return {
@@ -216,7 +228,9 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
   const summary = redactKnownSecrets(options.summary ?? proposal.summary);
   if (!summary.trim()) throw new Error('the summary is empty; nothing was written');
   const projection = new Projection(index, index.indexOf(proposal.leafId));
-  const tokensBefore = proposal.fromHook ? proposal.tokensBefore : estimateProjectedContextTokens(projection, estimatorByName(proposal.estimator)).tokens;
+  const tokensBefore = proposal.fromHook
+    ? proposal.tokensBefore
+    : estimateProjectedContextTokens(projection, estimatorByName(proposal.estimator)).tokens;
   const now = new Date();
   // Spec 4.8: the context after the compaction still starts with the system message in effect.
   const system = currentSystemMessage(projectedSystemMessages(projection));
@@ -235,7 +249,14 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
     // Pi writes the entry itself (with its own fields) and its memory follows: the approved text, nothing else.
     const result = await requestCompact(
       options.route.entry,
-      { expectedLeafId: proposal.leafId, summary, firstKeptEntryId: proposal.firstKeptEntryId, tokensBefore, details: proposal.details, waitMs: options.route.waitMs },
+      {
+        expectedLeafId: proposal.leafId,
+        summary,
+        firstKeptEntryId: proposal.firstKeptEntryId,
+        tokensBefore,
+        details: proposal.details,
+        waitMs: options.route.waitMs,
+      },
       { signal: options.signal },
     );
     const [piEntry] = await entriesWrittenByPi(index, result, options.signal);
@@ -268,7 +289,11 @@ export async function compactSession(options: CompactOptions): Promise<CompactRe
     return { kind: 'compacted', entry, proposal };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
-    await options.hooks?.emit('session_compact_failed', { file: options.file, error, aborted: error.name === 'AbortError' || !!options.signal?.aborted });
+    await options.hooks?.emit('session_compact_failed', {
+      file: options.file,
+      error,
+      aborted: error.name === 'AbortError' || !!options.signal?.aborted,
+    });
     throw error;
   }
 }

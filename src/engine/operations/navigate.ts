@@ -69,7 +69,12 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   const { pi } = await resolveSettings(index.header.cwd, null, withLiveSettings(options));
   const contextWindow = options.summarizer?.contextWindow ?? 128000;
   const budget = Math.max(0, contextWindow - (options.branchSummaryReserveTokens ?? pi.branchSummary.reserveTokens));
-  const plan = planBranch(index, { targetId: options.targetId, fromId: fromId ?? undefined, budget, estimator: estimatorByName(options.estimator ?? 'tokenizer') });
+  const plan = planBranch(index, {
+    targetId: options.targetId,
+    fromId: fromId ?? undefined,
+    budget,
+    estimator: estimatorByName(options.estimator ?? 'tokenizer'),
+  });
 
   let customInstructions = options.customInstructions;
   let replaceInstructions = options.replaceInstructions;
@@ -177,37 +182,68 @@ export async function applyNavigation(proposal: NavigationProposal, options: App
   const entries: NewEntry[] = [];
   const firstId = newEntryId(index.hasId);
   if (proposal.summary) {
-    const e: NewEntry = { type: 'branch_summary', id: firstId, summary: redactKnownSecrets(options.summary ?? proposal.summary.text), fromId: proposal.oldLeafId ?? '' };
+    const e: NewEntry = {
+      type: 'branch_summary',
+      id: firstId,
+      summary: redactKnownSecrets(options.summary ?? proposal.summary.text),
+      fromId: proposal.oldLeafId ?? '',
+    };
     if (proposal.summary.details !== undefined) e.details = proposal.summary.details;
     const usage = recordableUsage(proposal.summary.usage);
     if (usage !== undefined) e.usage = usage;
     if (proposal.summary.fromHook) e.fromHook = true;
     entries.push(e);
   } else {
-    entries.push({ type: 'custom', id: firstId, customType: ARBOR_LEAF_MARKER, data: { fromId: proposal.oldLeafId, targetId: proposal.plan.targetId } });
+    entries.push({
+      type: 'custom',
+      id: firstId,
+      customType: ARBOR_LEAF_MARKER,
+      data: { fromId: proposal.oldLeafId, targetId: proposal.plan.targetId },
+    });
   }
   if (proposal.label) {
     // Spec 6.5: on the branch summary when one is written, otherwise on the selected target.
     const target = proposal.summary ? firstId : proposal.plan.targetId;
     entries.push({ type: 'label', targetId: target, label: proposal.label });
   }
-  const written = await appendEntries(index, entries, { parentId: proposal.newLeafId, expectedLeafId: proposal.oldLeafId, signal: options.signal, beforeWrite: options.beforeWrite });
+  const written = await appendEntries(index, entries, {
+    parentId: proposal.newLeafId,
+    expectedLeafId: proposal.oldLeafId,
+    signal: options.signal,
+    beforeWrite: options.beforeWrite,
+  });
   const summaryEntry = proposal.summary ? expectEntryOfType(written[0], 'branch_summary') : undefined;
-  await options.hooks?.emit('session_tree', { file: index.file, oldLeafId: proposal.oldLeafId, newLeafId: proposal.newLeafId, summaryEntry, written });
+  await options.hooks?.emit('session_tree', {
+    file: index.file,
+    oldLeafId: proposal.oldLeafId,
+    newLeafId: proposal.newLeafId,
+    summaryEntry,
+    written,
+  });
   return navigationResult(proposal, written, summaryEntry);
 }
 
 /** What a jump wrote, with the retention check of the summary as written (the text may have been edited). */
-function navigationResult(proposal: NavigationProposal, written: SessionEntry[], summaryEntry: BranchSummaryEntry | undefined): NavigationResult {
+function navigationResult(
+  proposal: NavigationProposal,
+  written: SessionEntry[],
+  summaryEntry: BranchSummaryEntry | undefined,
+): NavigationResult {
   const facts = proposal.summary?.facts;
   const retention = summaryEntry && facts ? checkRetention(summaryEntry.summary, facts, { cwd: proposal.index.header.cwd }) : undefined;
   return { written, summaryEntry, newLeafId: proposal.newLeafId, editorText: proposal.editorText, ...(retention ? { retention } : {}) };
 }
 
 /** The jump done by the live Pi itself: Pi writes the branch summary (the approved text) or records the move, and moves its leaf. */
-async function navigateThroughPi(proposal: NavigationProposal, route: Extract<WriteRoute, { via: 'pi' }>, options: ApplyNavigationOptions): Promise<NavigationResult> {
+async function navigateThroughPi(
+  proposal: NavigationProposal,
+  route: Extract<WriteRoute, { via: 'pi' }>,
+  options: ApplyNavigationOptions,
+): Promise<NavigationResult> {
   const { index } = proposal;
-  const summary = proposal.summary ? { text: redactKnownSecrets(options.summary ?? proposal.summary.text), details: proposal.summary.details } : undefined;
+  const summary = proposal.summary
+    ? { text: redactKnownSecrets(options.summary ?? proposal.summary.text), details: proposal.summary.details }
+    : undefined;
   const result = await requestNavigate(
     route.entry,
     { expectedLeafId: proposal.oldLeafId, targetId: proposal.plan.targetId, summary, label: proposal.label, waitMs: route.waitMs },
@@ -215,12 +251,20 @@ async function navigateThroughPi(proposal: NavigationProposal, route: Extract<Wr
   );
   const written = await entriesWrittenByPi(index, result, options.signal);
   const summaryEntry = written.find((e): e is BranchSummaryEntry => e.type === 'branch_summary');
-  await options.hooks?.emit('session_tree', { file: index.file, oldLeafId: proposal.oldLeafId, newLeafId: proposal.newLeafId, summaryEntry, written });
+  await options.hooks?.emit('session_tree', {
+    file: index.file,
+    oldLeafId: proposal.oldLeafId,
+    newLeafId: proposal.newLeafId,
+    summaryEntry,
+    written,
+  });
   return navigationResult(proposal, written, summaryEntry);
 }
 
 /** propose + apply. */
-export async function navigateSession(options: NavigateOptions): Promise<NavigationResult | { kind: 'cancelled' | 'nothing'; reason: string }> {
+export async function navigateSession(
+  options: NavigateOptions,
+): Promise<NavigationResult | { kind: 'cancelled' | 'nothing'; reason: string }> {
   const proposal = await proposeNavigation(options);
   if (proposal.kind !== 'proposal') return proposal;
   return applyNavigation(proposal, { hooks: options.hooks, signal: options.signal, route: options.route });

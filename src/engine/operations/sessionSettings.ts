@@ -11,7 +11,11 @@ export interface SettingsOverrides {
 }
 
 /** Pi's settings for the session's cwd with modelOverrides applied, then the caller's overrides (flags win). */
-export async function resolveSettings(cwd: string, model: ModelRef | null, overrides: SettingsOverrides = {}): Promise<{ pi: PiSettings; compaction: CompactionSettings }> {
+export async function resolveSettings(
+  cwd: string,
+  model: ModelRef | null,
+  overrides: SettingsOverrides = {},
+): Promise<{ pi: PiSettings; compaction: CompactionSettings }> {
   const pi = overrides.piSettings ?? (await loadPiSettings({ cwd, env: overrides.env })).settings;
   const base = compactionSettingsFor(pi, model);
   const compaction: CompactionSettings = {

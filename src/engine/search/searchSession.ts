@@ -84,7 +84,8 @@ export function searchableTexts(e: Record<string, unknown>): { field: string; te
       push('session name', e.name);
       break;
     case 'label':
-      if (typeof e.label === 'string' && e.label && typeof e.targetId === 'string') out.push({ field: 'label', text: e.label, entryId: e.targetId });
+      if (typeof e.label === 'string' && e.label && typeof e.targetId === 'string')
+        out.push({ field: 'label', text: e.label, entryId: e.targetId });
       break;
   }
   return out;
@@ -154,7 +155,13 @@ export async function searchSession(file: string, options: SearchOptions): Promi
       for (const t of searchableTexts(entry)) {
         const at = t.text.toLowerCase().indexOf(query);
         if (at < 0) continue;
-        options.onHit({ file, entryId: t.entryId ?? entry.id as string, line: lineNo, field: t.field, snippet: snippetAround(t.text, at) });
+        options.onHit({
+          file,
+          entryId: t.entryId ?? (entry.id as string),
+          line: lineNo,
+          field: t.field,
+          snippet: snippetAround(t.text, at),
+        });
         if (++result.hits >= maxHits) {
           result.complete = false;
           return false;

@@ -90,8 +90,17 @@ export const SECRET_RUN_CHARS = 12;
  */
 function isSeparator(c: number): boolean {
   return (
-    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0xad || c === 0x180e || c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200f) || (c >= 0x2028 && c <= 0x202f) || (c >= 0x205f && c <= 0x2064) || c === 0x3000 || c === 0xfeff
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0xa0 ||
+    c === 0xad ||
+    c === 0x180e ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200f) ||
+    (c >= 0x2028 && c <= 0x202f) ||
+    (c >= 0x205f && c <= 0x2064) ||
+    c === 0x3000 ||
+    c === 0xfeff
   );
 }
 
@@ -214,7 +223,10 @@ const PATTERNS: [RegExp, string][] = [
   // Authorization: Bearer <token> / Basic <token>
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi, `$1 ${REDACTED}`],
   // x-api-key: <key>, "api_key": "<key>", apiKey=<key>, authorization=<key>
-  [/\b(x-api-key|api[-_]?key|authorization|access[-_]?token)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b)[^\s"',;&}]{6,}/gi, `$1$2${REDACTED}`],
+  [
+    /\b(x-api-key|api[-_]?key|authorization|access[-_]?token)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b)[^\s"',;&}]{6,}/gi,
+    `$1$2${REDACTED}`,
+  ],
   // Provider key shapes: sk-..., sk-ant-..., sk-proj-...
   [/\bsk-[A-Za-z0-9_-]{8,}/g, REDACTED],
 ];

@@ -8,7 +8,10 @@ import type { SessionHeader } from './types';
 /** Pi's sessions folder for a working directory (spec 1, "Location"). */
 export function sessionsDirFor(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   if (env.PI_CODING_AGENT_SESSION_DIR) return env.PI_CODING_AGENT_SESSION_DIR;
-  const safe = `--${path.resolve(cwd).replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+  const safe = `--${path
+    .resolve(cwd)
+    .replace(/^[/\\]/, '')
+    .replace(/[/\\:]/g, '-')}--`;
   return path.join(piAgentDir(env), 'sessions', safe);
 }
 
@@ -39,7 +42,14 @@ export async function listSessions(dir: string): Promise<SessionFileInfo[]> {
       if (!st.isFile()) continue;
       const header = await readSessionHeader(file);
       if (!header) continue;
-      out.push({ file, id: String(header.id ?? ''), cwd: String(header.cwd ?? ''), timestamp: String(header.timestamp ?? ''), mtimeMs: st.mtimeMs, size: st.size });
+      out.push({
+        file,
+        id: String(header.id ?? ''),
+        cwd: String(header.cwd ?? ''),
+        timestamp: String(header.timestamp ?? ''),
+        mtimeMs: st.mtimeMs,
+        size: st.size,
+      });
     } catch {
       // unreadable files are not sessions
     }

@@ -14,12 +14,31 @@ import { isRecord } from './jsonObject';
 /** The deepest nesting an entry may have (Pi's own entries nest a handful of levels; tool arguments a few more). */
 export const MAX_ENTRY_DEPTH = 256;
 
-type Kind = 'string' | 'number' | 'boolean' | 'record' | 'array' | 'content' | 'usage' | 'numberOrNull' | 'replacement' | 'sections' | 'blocks' | 'systemMessage';
+type Kind =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  | 'record'
+  | 'array'
+  | 'content'
+  | 'usage'
+  | 'numberOrNull'
+  | 'replacement'
+  | 'sections'
+  | 'blocks'
+  | 'systemMessage';
 
 /** Fields by name: `!` after a kind marks a required field. */
 type Fields = Readonly<Record<string, `${Kind}` | `${Kind}!`>>;
 
-const USAGE_FIELDS: Fields = { input: 'number', output: 'number', cacheRead: 'number', cacheWrite: 'number', totalTokens: 'number', cost: 'record' };
+const USAGE_FIELDS: Fields = {
+  input: 'number',
+  output: 'number',
+  cacheRead: 'number',
+  cacheWrite: 'number',
+  totalTokens: 'number',
+  cost: 'record',
+};
 
 const BLOCK_FIELDS: Readonly<Record<string, Fields>> = {
   text: { text: 'string!' },
@@ -30,9 +49,27 @@ const BLOCK_FIELDS: Readonly<Record<string, Fields>> = {
 
 const ROLE_FIELDS: Readonly<Record<string, Fields>> = {
   user: { content: 'content!', timestamp: 'number' },
-  assistant: { content: 'blocks!', api: 'string', provider: 'string', model: 'string', usage: 'usage', stopReason: 'string', errorMessage: 'string', timestamp: 'number' },
+  assistant: {
+    content: 'blocks!',
+    api: 'string',
+    provider: 'string',
+    model: 'string',
+    usage: 'usage',
+    stopReason: 'string',
+    errorMessage: 'string',
+    timestamp: 'number',
+  },
   toolResult: { toolCallId: 'string!', toolName: 'string!', content: 'content!', isError: 'boolean', timestamp: 'number' },
-  bashExecution: { command: 'string!', output: 'string!', exitCode: 'numberOrNull', cancelled: 'boolean', truncated: 'boolean', fullOutputPath: 'string', excludeFromContext: 'boolean', timestamp: 'number' },
+  bashExecution: {
+    command: 'string!',
+    output: 'string!',
+    exitCode: 'numberOrNull',
+    cancelled: 'boolean',
+    truncated: 'boolean',
+    fullOutputPath: 'string',
+    excludeFromContext: 'boolean',
+    timestamp: 'number',
+  },
   custom: { customType: 'string!', content: 'content!', display: 'boolean', timestamp: 'number' },
   system: { content: 'content!', sections: 'sections', toolsAdded: 'array', toolsRemoved: 'array', timestamp: 'number' },
   branchSummary: { summary: 'string!', fromId: 'string!', timestamp: 'number' },
@@ -43,7 +80,14 @@ const TYPE_FIELDS: Readonly<Record<string, Fields>> = {
   message: { message: 'record!' },
   model_change: { provider: 'string!', modelId: 'string!' },
   thinking_level_change: { thinkingLevel: 'string!' },
-  compaction: { summary: 'string!', firstKeptEntryId: 'string!', tokensBefore: 'number!', usage: 'usage', fromHook: 'boolean', systemMessage: 'systemMessage' },
+  compaction: {
+    summary: 'string!',
+    firstKeptEntryId: 'string!',
+    tokensBefore: 'number!',
+    usage: 'usage',
+    fromHook: 'boolean',
+    systemMessage: 'systemMessage',
+  },
   branch_summary: { summary: 'string!', fromId: 'string!', usage: 'usage', fromHook: 'boolean' },
   custom: { customType: 'string!' },
   custom_message: { customType: 'string!', content: 'content!', display: 'boolean' },
@@ -59,7 +103,10 @@ export function entryShapeProblem(entry: Record<string, unknown>): string | unde
   const fields = Object.prototype.hasOwnProperty.call(TYPE_FIELDS, type) ? TYPE_FIELDS[type] : undefined;
   // An unknown type's fields are kept as read (its wrapper trusts only a string id, parent and timestamp).
   if (fields && entry.timestamp !== undefined && typeof entry.timestamp !== 'string') return '"timestamp" is not a string';
-  const problem = fields && (fieldsProblem(entry, fields, '') ?? (type === 'message' ? messageProblem(entry.message as Record<string, unknown>, 'message.') : undefined));
+  const problem =
+    fields &&
+    (fieldsProblem(entry, fields, '') ??
+      (type === 'message' ? messageProblem(entry.message as Record<string, unknown>, 'message.') : undefined));
   return problem ?? oddValueProblem(entry);
 }
 

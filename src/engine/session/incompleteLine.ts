@@ -75,7 +75,8 @@ export async function settleIncompleteLine(index: SessionIndex, plannedSize: num
     await delay(pollMs, undefined, { signal: options.signal });
     if (statSync(index.file).size === index.size) continue;
     const result = await readAppended(index, { signal: options.signal });
-    if (result.replaced) throw new StaleSessionError(`${index.file} was truncated or replaced while Arbor waited to write; reload it. Nothing was written.`);
+    if (result.replaced)
+      throw new StaleSessionError(`${index.file} was truncated or replaced while Arbor waited to write; reload it. Nothing was written.`);
     if (!index.hasIncompleteLine) return;
     changing = true;
     lastChange = performance.now();

@@ -91,7 +91,13 @@ export function completeLines(buf: Buffer, from: number, firstLine = 2): Complet
  * break is read; anything else is a line a writer has not finished (or died
  * in), left for a later read and reported.
  */
-export function readCutOffLine(ctx: ReadContext, tail: CompleteLines, records: EntryRecord[], report = true, diagnostics?: Diagnostic[]): { committedSize: number } {
+export function readCutOffLine(
+  ctx: ReadContext,
+  tail: CompleteLines,
+  records: EntryRecord[],
+  report = true,
+  diagnostics?: Diagnostic[],
+): { committedSize: number } {
   const { buf } = ctx;
   const start = trimStart(buf, tail.lastBreak, buf.length);
   const end = trimEnd(buf, start, buf.length);
@@ -103,7 +109,11 @@ export function readCutOffLine(ctx: ReadContext, tail: CompleteLines, records: E
     return { committedSize: buf.length };
   }
   if (report && diagnostics) {
-    diagnostics.push({ file: ctx.file, line: tail.lineCount + 1, message: 'the last line is incomplete (a writer stopped mid-line); skipped' });
+    diagnostics.push({
+      file: ctx.file,
+      line: tail.lineCount + 1,
+      message: 'the last line is incomplete (a writer stopped mid-line); skipped',
+    });
   }
   return { committedSize: tail.lastBreak };
 }
@@ -125,7 +135,8 @@ export function parseHeaderText(file: string, line: number, text: string): Sessi
     value = JSON.parse(text);
   } catch (err) {
     // A binary file's bytes (or any text's) are never echoed: Node's message quotes the line.
-    if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text.slice(0, 4096))) throw new SessionFormatError(file, line, 'not a Pi session: the file is binary (its first line holds control bytes or is not UTF-8)');
+    if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text.slice(0, 4096)))
+      throw new SessionFormatError(file, line, 'not a Pi session: the file is binary (its first line holds control bytes or is not UTF-8)');
     const at = /position (\d+)/.exec((err as Error).message);
     throw new SessionFormatError(file, line, `not a Pi session: the first line is not valid JSON${at ? ` (at character ${at[1]})` : ''}`);
   }
@@ -180,7 +191,14 @@ export type EntryVisitor = (index: number, entry: SessionEntry) => void;
  * the line. Returns the number of the last line read.
  * Exported for reading appended bytes of a watched file.
  */
-export function readRecords(ctx: ReadContext, from: number, to: number, firstLine: number, records: EntryRecord[], diagnostics: Diagnostic[]): number {
+export function readRecords(
+  ctx: ReadContext,
+  from: number,
+  to: number,
+  firstLine: number,
+  records: EntryRecord[],
+  diagnostics: Diagnostic[],
+): number {
   const { buf, file, version } = ctx;
   const fast = ctx.mode === 'fast';
   const streamed = ctx.fileOffset !== undefined;
@@ -207,7 +225,13 @@ export function readRecords(ctx: ReadContext, from: number, to: number, firstLin
         if (ctx.onEntry && end - start <= MAX_PARSED_ENTRY_BYTES) {
           // The visitor gets the parsed entry when it is the one the scan read (a repeated key, which JSON.parse reads last, makes it another: not visited).
           const parsed = checkEntryText(buf.toString('utf8', start, end), version);
-          if (parsed.ok && parsed.entry.type === 'message' && parsed.entry.id === scanned.id && parsed.entry.parentId === scanned.parentId && parsed.entry.message.role === role) {
+          if (
+            parsed.ok &&
+            parsed.entry.type === 'message' &&
+            parsed.entry.id === scanned.id &&
+            parsed.entry.parentId === scanned.parentId &&
+            parsed.entry.message.role === role
+          ) {
             ctx.onEntry(records.length, parsed.entry);
           }
         }
@@ -259,7 +283,12 @@ export function recordFor(entry: SessionEntry, buf: Buffer, span: LineSpan, file
 }
 
 /** The session header: the first non-blank line of a file's first bytes (`view`), or 'need-more' when those hold none yet. */
-export function findHeader(file: string, view: Buffer, lastBreak: number, eof: boolean): { header: SessionHeader; line: number; next: number } | 'need-more' {
+export function findHeader(
+  file: string,
+  view: Buffer,
+  lastBreak: number,
+  eof: boolean,
+): { header: SessionHeader; line: number; next: number } | 'need-more' {
   let pos = bomLength(view);
   let line = 0;
   const limit = eof ? view.length : lastBreak;
@@ -283,7 +312,7 @@ const ENTRY_LINE_BLOCK = 4 * 1024 * 1024;
 function lineStartFrom(fd: number, offset: number): number {
   if (offset <= 0) return 0;
   const block = Buffer.allocUnsafe(64 * 1024);
-  for (let at = offset - 1; ; ) {
+  for (let at = offset - 1; ;) {
     const n = readSync(fd, block, 0, block.length, at);
     if (n === 0) return at;
     const nl = block.subarray(0, n).indexOf(10);
@@ -356,7 +385,8 @@ export function forEachEntryLine(file: string, range: EntryLineRange): number | 
         else {
           const start = trimStart(view, pos, lineEnd);
           const end = trimEnd(view, start, lineEnd);
-          if (end > start && end - start <= MAX_PARSED_ENTRY_BYTES) range.line(view.toString('utf8', start, end), bufOffset + start, version);
+          if (end > start && end - start <= MAX_PARSED_ENTRY_BYTES)
+            range.line(view.toString('utf8', start, end), bufOffset + start, version);
         }
         pos = lineEnd + 1;
       }

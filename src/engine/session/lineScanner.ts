@@ -45,7 +45,10 @@ function simpleStringEnd(buf: Buffer, pos: number, end: number, maxLen: number):
   return -1;
 }
 
-const ROLES = ['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'branchSummary', 'compactionSummary', 'system'].map((r) => ({ role: r, bytes: Buffer.from(r) }));
+const ROLES = ['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'branchSummary', 'compactionSummary', 'system'].map((r) => ({
+  role: r,
+  bytes: Buffer.from(r),
+}));
 
 /** The shared string for a common role (no new string per line). */
 function knownRole(buf: Buffer, start: number, end: number): string | undefined {

@@ -2,7 +2,16 @@ import { checkEntryObject, shapeCheck } from './parseLine';
 import { entryFromObject, type EntryObject } from './entryKinds';
 import { migrateV1Entries } from './migrate';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
-import { completeLines, parseHeader, readCutOffLine, readRecords, recordFor, splitLines, type EntryVisitor, type LineSpan } from './lineReader';
+import {
+  completeLines,
+  parseHeader,
+  readCutOffLine,
+  readRecords,
+  recordFor,
+  splitLines,
+  type EntryVisitor,
+  type LineSpan,
+} from './lineReader';
 import { SessionIndex } from './sessionIndex';
 import { openRegularFile, statRegularFile } from './sessionFile';
 import { streamSession } from './streamSession';
@@ -71,7 +80,14 @@ export function indexSessionBuffer(file: string, buf: Buffer, options: LoadSessi
     readV1Records(file, buf, tail.lines, header, records, diagnostics, options.onEntry);
     for (let i = buf.indexOf(10, tail.start); i >= 0 && i < tail.lastBreak; i = buf.indexOf(10, i + 1)) tail.lineCount++;
   } else {
-    tail.lineCount = readRecords({ file, buf, version, mode, signal: options.signal, onEntry: options.onEntry }, tail.start, tail.lastBreak, first.value.line + 1, records, diagnostics);
+    tail.lineCount = readRecords(
+      { file, buf, version, mode, signal: options.signal, onEntry: options.onEntry },
+      tail.start,
+      tail.lastBreak,
+      first.value.line + 1,
+      records,
+      diagnostics,
+    );
   }
   const cut = readCutOffLine({ file, buf, version, mode, onEntry: options.onEntry }, tail, records, true, diagnostics);
   return new SessionIndex({

@@ -39,7 +39,14 @@ function isSpace(c: number): boolean {
  * `lineOffset`. buf is overwritten; the bytes after the line break are left
  * at its start.
  */
-export async function passLongLine(fh: FileHandle, buf: Buffer, bufLen: number, lineOffset: number, filePos: number, signal?: AbortSignal): Promise<LongLine> {
+export async function passLongLine(
+  fh: FileHandle,
+  buf: Buffer,
+  bufLen: number,
+  lineOffset: number,
+  filePos: number,
+  signal?: AbortSignal,
+): Promise<LongLine> {
   let start = -1;
   let end = -1;
   let lastByte = 0;
@@ -72,7 +79,15 @@ export async function passLongLine(fh: FileHandle, buf: Buffer, bufLen: number, 
     if (nl >= 0) {
       const restLength = bytesRead - nl - 1;
       buf.copy(buf, 0, nl + 1, bytesRead);
-      return { start, end, head: withLast(head, lastByte), complete: true, next: filePos + nl + 1, restLength, filePos: filePos + bytesRead };
+      return {
+        start,
+        end,
+        head: withLast(head, lastByte),
+        complete: true,
+        next: filePos + nl + 1,
+        restLength,
+        filePos: filePos + bytesRead,
+      };
     }
     filePos += bytesRead;
   }

@@ -33,11 +33,13 @@ export function migrateV1Entries(sessionId: string, entries: Record<string, unkn
 
 export function deterministicId(seed: string, used: Set<string>): string {
   for (let n = 0; ; n++) {
-    const id = createHash('sha256').update(n ? `${seed}#${n}` : seed).digest('hex').slice(0, 8);
+    const id = createHash('sha256')
+      .update(n ? `${seed}#${n}` : seed)
+      .digest('hex')
+      .slice(0, 8);
     if (!used.has(id)) {
       used.add(id);
       return id;
     }
   }
 }
-

@@ -6,14 +6,10 @@ import { entryFromObject, entryTypeOf, hasTypeString, type EntryObject } from '.
 import { isRecord } from './jsonObject';
 import type { AgentMessage, MessageEntry, SessionEntry } from './types';
 
-export type LineCheck =
-  | { ok: true; entry: SessionEntry }
-  | { ok: false; message: string };
+export type LineCheck = { ok: true; entry: SessionEntry } | { ok: false; message: string };
 
 /** A line's object once checked, before it becomes an entry (version 1 entries are migrated first). */
-export type ObjectCheck =
-  | { ok: true; value: EntryObject }
-  | { ok: false; message: string };
+export type ObjectCheck = { ok: true; value: EntryObject } | { ok: false; message: string };
 
 function describeJsonError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -79,7 +75,13 @@ export function shapeCheck(e: EntryObject): ObjectCheck {
  * problem is reported with its file and line. `lineText` is the line of a
  * record whose bytes are on disk (the index reads them, a block at a time).
  */
-export function parseEntryLine(rec: EntryRecord, file: string, version: number, diagnostics: Diagnostic[], lineText?: string): SessionEntry {
+export function parseEntryLine(
+  rec: EntryRecord,
+  file: string,
+  version: number,
+  diagnostics: Diagnostic[],
+  lineText?: string,
+): SessionEntry {
   const oversized = rec.end - rec.start > MAX_PARSED_ENTRY_BYTES;
   // No text for a line on disk: its bytes are gone (the file shrank); it is reported as unreadable.
   const text = oversized ? '' : (lineText ?? (rec.chunk ? rec.chunk.toString('utf8', rec.start, rec.end) : ''));
@@ -88,12 +90,15 @@ export function parseEntryLine(rec: EntryRecord, file: string, version: number, 
   diagnostics.push({
     file,
     line: rec.line,
-    message: checked.ok ? `entry type changed while reading; content ignored` : `${checked.message.replace('; line skipped', '')}; content ignored`,
+    message: checked.ok
+      ? `entry type changed while reading; content ignored`
+      : `${checked.message.replace('; line skipped', '')}; content ignored`,
   });
   const base = { id: rec.id, parentId: rec.parentId, timestamp: '' };
-  const placeholder: SessionEntry = rec.type === 'message'
-    ? ({ type: 'message', ...base, message: emptyMessage(rec.role ?? 'custom') } satisfies MessageEntry)
-    : entryFromObject({ type: rec.type, ...base });
+  const placeholder: SessionEntry =
+    rec.type === 'message'
+      ? ({ type: 'message', ...base, message: emptyMessage(rec.role ?? 'custom') } satisfies MessageEntry)
+      : entryFromObject({ type: rec.type, ...base });
   placeholders.add(placeholder);
   return placeholder;
 }

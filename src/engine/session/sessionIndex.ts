@@ -313,7 +313,10 @@ export class SessionIndex {
   }
 
   /** Adds records read from bytes appended to the file after it was loaded. */
-  appendRecords(records: EntryRecord[], progress: { committedSize: number; lineCount: number; size: number; endsWithNewline: boolean }): void {
+  appendRecords(
+    records: EntryRecord[],
+    progress: { committedSize: number; lineCount: number; size: number; endsWithNewline: boolean },
+  ): void {
     const first = this.records.length;
     const grew = progress.size !== this.size;
     for (const r of records) this.records.push(r);

@@ -18,14 +18,36 @@ const CHUNK = 4 * 1024 * 1024;
  * few pages are reused) and memory. Returns undefined for a version 1 file
  * (small and linear: the whole-buffer loader migrates it).
  */
-export async function streamSession(file: string, options: { signal?: AbortSignal; chunkSize?: number; onEntry?: EntryVisitor } = {}): Promise<SessionIndex | undefined> {
+export async function streamSession(
+  file: string,
+  options: { signal?: AbortSignal; chunkSize?: number; onEntry?: EntryVisitor } = {},
+): Promise<SessionIndex | undefined> {
   const fh = await openRegularFile(file);
   try {
     const records: EntryRecord[] = [];
     const diagnostics: Diagnostic[] = [];
-    const read = await streamLines(fh, { file, from: 0, lineCount: 0, records, diagnostics, signal: options.signal, chunkSize: options.chunkSize, onEntry: options.onEntry });
+    const read = await streamLines(fh, {
+      file,
+      from: 0,
+      lineCount: 0,
+      records,
+      diagnostics,
+      signal: options.signal,
+      chunkSize: options.chunkSize,
+      onEntry: options.onEntry,
+    });
     if (!read.header) return undefined;
-    return new SessionIndex({ file, header: read.header, version: read.version, records, diagnostics, committedSize: read.committedSize, lineCount: read.lineCount, size: read.size, endsWithNewline: read.endsWithNewline });
+    return new SessionIndex({
+      file,
+      header: read.header,
+      version: read.version,
+      records,
+      diagnostics,
+      committedSize: read.committedSize,
+      lineCount: read.lineCount,
+      size: read.size,
+      endsWithNewline: read.endsWithNewline,
+    });
   } finally {
     await fh.close();
   }
@@ -81,7 +103,14 @@ export async function streamLines(fh: FileHandle, o: StreamLinesOptions): Promis
     let header: SessionHeader | undefined;
     let version = o.version ?? 3;
     let needHeader = o.from === 0;
-    const finish = (committedSize: number, endsWithNewline: boolean): StreamedLines => ({ header, version, committedSize, lineCount: line, size: filePos, endsWithNewline });
+    const finish = (committedSize: number, endsWithNewline: boolean): StreamedLines => ({
+      header,
+      version,
+      committedSize,
+      lineCount: line,
+      size: filePos,
+      endsWithNewline,
+    });
     /** Reads on into buf after its bufLen bytes, growing it first when full (a line longer than the buffer). */
     const readMore = () => {
       if (bufLen === buf.length) {
@@ -104,11 +133,21 @@ export async function streamLines(fh: FileHandle, o: StreamLinesOptions): Promis
       if (!eof && lastBreak === 0) {
         if (bufLen > MAX_PARSED_ENTRY_BYTES) {
           // A line too long to parse: passed over in bounded memory, indexed from its first bytes when it can be.
-          if (needHeader) throw new SessionFormatError(file, 1, `not a Pi session: the first line is longer than the ${MAX_PARSED_ENTRY_BYTES / 1048576} MB Arbor parses`);
+          if (needHeader)
+            throw new SessionFormatError(
+              file,
+              1,
+              `not a Pi session: the first line is longer than the ${MAX_PARSED_ENTRY_BYTES / 1048576} MB Arbor parses`,
+            );
           const long = await passLongLine(fh, buf, bufLen, bufOffset, filePos, signal);
           if (!long.complete) {
             filePos = long.filePos;
-            if (long.start >= 0 && o.reportCutOff !== false) diagnostics.push({ file, line: line + 1, message: `the last line is incomplete (a writer stopped mid-line); ${oversizedLineMessage(long.end - long.start)}; skipped` });
+            if (long.start >= 0 && o.reportCutOff !== false)
+              diagnostics.push({
+                file,
+                line: line + 1,
+                message: `the last line is incomplete (a writer stopped mid-line); ${oversizedLineMessage(long.end - long.start)}; skipped`,
+              });
             return finish(long.start >= 0 ? bufOffset : filePos, long.start < 0);
           }
           line++;
@@ -147,7 +186,13 @@ export async function streamLines(fh: FileHandle, o: StreamLinesOptions): Promis
         const ctx = { file, buf: view, version, mode: 'fast' as const, signal, fileOffset: bufOffset, onEntry: o.onEntry };
         line = readRecords(ctx, from, lastBreak, line + 1, records, diagnostics);
         // The bytes after the last line break: a complete entry, or a line a writer has not finished.
-        const cut = readCutOffLine(ctx, { lines: [], start: lastBreak, lastBreak, lineCount: line }, records, o.reportCutOff !== false, diagnostics);
+        const cut = readCutOffLine(
+          ctx,
+          { lines: [], start: lastBreak, lastBreak, lineCount: line },
+          records,
+          o.reportCutOff !== false,
+          diagnostics,
+        );
         return finish(bufOffset + cut.committedSize, filePos === 0 || view[bufLen - 1] === 10);
       }
       // Carry the unfinished last line over to the spare buffer and start reading after it...
@@ -156,7 +201,14 @@ export async function streamLines(fh: FileHandle, o: StreamLinesOptions): Promis
       buf.copy(spare, 0, lastBreak, bufLen);
       reading = fh.read(spare, carry, spare.length - carry, filePos);
       // ...while the complete lines of this one are indexed.
-      line = readRecords({ file, buf: view, version, mode: 'fast', signal, fileOffset: bufOffset, onEntry: o.onEntry }, from, lastBreak, line + 1, records, diagnostics);
+      line = readRecords(
+        { file, buf: view, version, mode: 'fast', signal, fileOffset: bufOffset, onEntry: o.onEntry },
+        from,
+        lastBreak,
+        line + 1,
+        records,
+        diagnostics,
+      );
       [buf, spare] = [spare, buf];
       bufOffset += lastBreak;
       bufLen = carry;
@@ -176,5 +228,16 @@ function addLongLine(long: LongLine, line: number, version: number, records: Ent
   }
   const role = version < 3 && scanned.role === 'hookMessage' ? 'custom' : scanned.role;
   diagnostics.push({ file, line, message: oversizedEntryMessage(long.end - long.start) });
-  records.push({ id: scanned.id, parentId: scanned.parentId, type: 'message', role, line, chunk: null, start: long.start, end: long.end, mayHoldFileOps: false, entry: undefined });
+  records.push({
+    id: scanned.id,
+    parentId: scanned.parentId,
+    type: 'message',
+    role,
+    line,
+    chunk: null,
+    start: long.start,
+    end: long.end,
+    mayHoldFileOps: false,
+    entry: undefined,
+  });
 }

@@ -35,7 +35,8 @@ export async function readAppended(index: SessionIndex, options: { signal?: Abor
     if (size === index.committedSize) return { added: 0, replaced: false };
     options.signal?.throwIfAborted();
     const length = size - index.committedSize;
-    if (index.version < 2) throw new SessionFormatError(index.file, index.lineCount + 1, 'appended lines in a version 1 file cannot be read live; reload it');
+    if (index.version < 2)
+      throw new SessionFormatError(index.file, index.lineCount + 1, 'appended lines in a version 1 file cannot be read live; reload it');
     if (length > STREAMED_APPEND_BYTES) return await readAppendedStreamed(index, options.signal);
     const buf = Buffer.allocUnsafe(length);
     let got = 0;
@@ -73,8 +74,22 @@ async function readAppendedStreamed(index: SessionIndex, signal?: AbortSignal): 
   const fh = await openRegularFile(index.file);
   try {
     const records: EntryRecord[] = [];
-    const read = await streamLines(fh, { file: index.file, from: index.committedSize, lineCount: index.lineCount, version: index.version, records, diagnostics: index.diagnostics, signal, reportCutOff: false });
-    index.appendRecords(records, { committedSize: read.committedSize, lineCount: read.lineCount, size: read.size, endsWithNewline: read.endsWithNewline });
+    const read = await streamLines(fh, {
+      file: index.file,
+      from: index.committedSize,
+      lineCount: index.lineCount,
+      version: index.version,
+      records,
+      diagnostics: index.diagnostics,
+      signal,
+      reportCutOff: false,
+    });
+    index.appendRecords(records, {
+      committedSize: read.committedSize,
+      lineCount: read.lineCount,
+      size: read.size,
+      endsWithNewline: read.endsWithNewline,
+    });
     return { added: records.length, replaced: false };
   } finally {
     await fh.close();

@@ -53,7 +53,14 @@ export async function loadTailPreview(file: string, options: TailPreviewOptions)
     const records: EntryRecord[] = [];
     const dropped: Diagnostic[] = [];
     if (start > 0 && lastBreak > start) {
-      readRecords({ file, buf: view, version, mode: 'fast', signal: options.signal, fileOffset: from }, start, lastBreak, 1, records, dropped);
+      readRecords(
+        { file, buf: view, version, mode: 'fast', signal: options.signal, fileOffset: from },
+        start,
+        lastBreak,
+        1,
+        records,
+        dropped,
+      );
     }
     for (const r of records) r.line = 0;
     return new SessionIndex({

@@ -15,10 +15,26 @@ export interface SessionHeader {
   [key: string]: unknown;
 }
 
-export interface TextBlock { type: 'text'; text: string }
-export interface ImageBlock { type: 'image'; data: string; mimeType: string }
-export interface ThinkingBlock { type: 'thinking'; thinking: string; [key: string]: unknown }
-export interface ToolCallBlock { type: 'toolCall'; id: string; name: string; arguments: Record<string, unknown> }
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+export interface ImageBlock {
+  type: 'image';
+  data: string;
+  mimeType: string;
+}
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  [key: string]: unknown;
+}
+export interface ToolCallBlock {
+  type: 'toolCall';
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
 export type UserContentBlock = TextBlock | ImageBlock;
 export type AssistantContentBlock = TextBlock | ThinkingBlock | ToolCallBlock;
 
@@ -34,7 +50,11 @@ export interface Usage {
 
 export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted';
 
-export interface UserMessage { role: 'user'; content: string | UserContentBlock[]; timestamp?: number }
+export interface UserMessage {
+  role: 'user';
+  content: string | UserContentBlock[];
+  timestamp?: number;
+}
 export interface AssistantMessage {
   role: 'assistant';
   content: AssistantContentBlock[];
@@ -86,8 +106,18 @@ export interface SystemMessage {
   toolsRemoved?: unknown[];
   timestamp?: number;
 }
-export interface BranchSummaryMessage { role: 'branchSummary'; summary: string; fromId: string; timestamp?: number }
-export interface CompactionSummaryMessage { role: 'compactionSummary'; summary: string; tokensBefore: number; timestamp?: number }
+export interface BranchSummaryMessage {
+  role: 'branchSummary';
+  summary: string;
+  fromId: string;
+  timestamp?: number;
+}
+export interface CompactionSummaryMessage {
+  role: 'compactionSummary';
+  summary: string;
+  tokensBefore: number;
+  timestamp?: number;
+}
 
 export type AgentMessage =
   | UserMessage
@@ -107,10 +137,23 @@ interface EntryBase {
   timestamp: string;
 }
 
-export interface MessageEntry extends EntryBase { type: 'message'; message: AgentMessage }
-export interface ModelChangeEntry extends EntryBase { type: 'model_change'; provider: string; modelId: string }
-export interface ThinkingLevelChangeEntry extends EntryBase { type: 'thinking_level_change'; thinkingLevel: string }
-export interface FileDetails { readFiles: string[]; modifiedFiles: string[] }
+export interface MessageEntry extends EntryBase {
+  type: 'message';
+  message: AgentMessage;
+}
+export interface ModelChangeEntry extends EntryBase {
+  type: 'model_change';
+  provider: string;
+  modelId: string;
+}
+export interface ThinkingLevelChangeEntry extends EntryBase {
+  type: 'thinking_level_change';
+  thinkingLevel: string;
+}
+export interface FileDetails {
+  readFiles: string[];
+  modifiedFiles: string[];
+}
 export interface CompactionEntry extends EntryBase {
   type: 'compaction';
   summary: string;
@@ -129,7 +172,11 @@ export interface BranchSummaryEntry extends EntryBase {
   fromHook?: boolean;
   details?: unknown;
 }
-export interface CustomEntry extends EntryBase { type: 'custom'; customType: string; data?: unknown }
+export interface CustomEntry extends EntryBase {
+  type: 'custom';
+  customType: string;
+  data?: unknown;
+}
 export interface CustomMessageEntry extends EntryBase {
   type: 'custom_message';
   customType: string;
@@ -137,14 +184,25 @@ export interface CustomMessageEntry extends EntryBase {
   display?: boolean;
   details?: unknown;
 }
-export interface LabelEntry extends EntryBase { type: 'label'; targetId: string; label?: string }
-export interface SessionInfoEntry extends EntryBase { type: 'session_info'; name?: string }
+export interface LabelEntry extends EntryBase {
+  type: 'label';
+  targetId: string;
+  label?: string;
+}
+export interface SessionInfoEntry extends EntryBase {
+  type: 'session_info';
+  name?: string;
+}
 export interface ContextEditEntry extends EntryBase {
   type: 'context_edit';
   targetId: string;
   replacement: { content: string | UserContentBlock[] } | null;
 }
-export interface UsageEntry extends EntryBase { type: 'usage'; usage?: Usage; [key: string]: unknown }
+export interface UsageEntry extends EntryBase {
+  type: 'usage';
+  usage?: Usage;
+  [key: string]: unknown;
+}
 /**
  * An entry whose `type` Arbor does not know: loaded, shown, preserved, never
  * in the context. The parser wraps it so the union narrows on `type` (its

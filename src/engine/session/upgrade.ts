@@ -78,7 +78,9 @@ async function keepModeAndOwner(copy: string, original: string, mode: number, ui
     try {
       await fsp.chown(copy, uid, gid);
     } catch (err) {
-      throw new ArborUsageError(`${original} belongs to user ${uid}, group ${gid}, which Arbor cannot keep (${(err as NodeJS.ErrnoException).code}); nothing was changed. Upgrade it as its owner.`);
+      throw new ArborUsageError(
+        `${original} belongs to user ${uid}, group ${gid}, which Arbor cannot keep (${(err as NodeJS.ErrnoException).code}); nothing was changed. Upgrade it as its owner.`,
+      );
     }
   }
   await fsp.chmod(copy, mode);

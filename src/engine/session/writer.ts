@@ -66,13 +66,23 @@ export async function appendEntries(index: SessionIndex, entries: NewEntry[], op
   options.signal?.throwIfAborted();
   const plannedSize = index.size;
   const plannedCount = index.entryCount;
-  return withSessionLock(index.file, () => appendLocked(index, entries, options, plannedSize, plannedCount), { ...options.lock, signal: options.signal });
+  return withSessionLock(index.file, () => appendLocked(index, entries, options, plannedSize, plannedCount), {
+    ...options.lock,
+    signal: options.signal,
+  });
 }
 
-async function appendLocked(index: SessionIndex, entries: NewEntry[], options: AppendOptions, plannedSize: number, plannedCount: number): Promise<SessionEntry[]> {
+async function appendLocked(
+  index: SessionIndex,
+  entries: NewEntry[],
+  options: AppendOptions,
+  plannedSize: number,
+  plannedCount: number,
+): Promise<SessionEntry[]> {
   for (;;) {
     const before = await readAppended(index, { signal: options.signal });
-    if (before.replaced) throw new StaleSessionError(`${index.file} was truncated or replaced since it was read; reload it. Nothing was written.`);
+    if (before.replaced)
+      throw new StaleSessionError(`${index.file} was truncated or replaced since it was read; reload it. Nothing was written.`);
     await settleIncompleteLine(index, plannedSize, { ...options.incompleteLine, signal: options.signal });
     if (options.expectedLeafId !== undefined && index.leafId !== options.expectedLeafId) {
       const added = index.entryCount - plannedCount;

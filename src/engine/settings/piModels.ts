@@ -38,7 +38,10 @@ export function modelWindowsOf(json: unknown): Map<string, number> {
     if (Array.isArray(p.models)) {
       for (const m of p.models) {
         if (!isRecord(m) || typeof m.id !== 'string' || !m.id) continue;
-        out.set(`${provider}/${m.id}`, m.contextWindow === undefined ? PI_MODELS_JSON_DEFAULT_WINDOW : (positive(m.contextWindow) ?? PI_MODELS_JSON_DEFAULT_WINDOW));
+        out.set(
+          `${provider}/${m.id}`,
+          m.contextWindow === undefined ? PI_MODELS_JSON_DEFAULT_WINDOW : (positive(m.contextWindow) ?? PI_MODELS_JSON_DEFAULT_WINDOW),
+        );
       }
     }
     if (isRecord(p.modelOverrides)) {
@@ -69,7 +72,8 @@ export function readPiModelWindows(env: NodeJS.ProcessEnv = process.env): PiMode
     return { file, windows: new Map() };
   }
   if (!st.isFile()) throw new SettingsError(file, undefined, 'is not a regular file');
-  if (st.size > MAX_MODELS_JSON_BYTES) throw new SettingsError(file, undefined, `is ${st.size} bytes; Pi's models.json is read up to ${MAX_MODELS_JSON_BYTES}`);
+  if (st.size > MAX_MODELS_JSON_BYTES)
+    throw new SettingsError(file, undefined, `is ${st.size} bytes; Pi's models.json is read up to ${MAX_MODELS_JSON_BYTES}`);
   const hit = cache.get(file);
   if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.value;
   const text = fs.readFileSync(file, 'utf8');

@@ -181,7 +181,10 @@ function hasSettingsShape(v: Json): v is Json & PiSettings {
 }
 
 /** Compaction numbers in effect for a model, `modelOverrides["provider/modelId"]` applied. */
-export function compactionSettingsFor(settings: PiSettings, model?: { provider: string; modelId: string } | null): PiSettings['compaction'] {
+export function compactionSettingsFor(
+  settings: PiSettings,
+  model?: { provider: string; modelId: string } | null,
+): PiSettings['compaction'] {
   const c = settings.compaction;
   const o = model ? c.modelOverrides[`${model.provider}/${model.modelId}`] : undefined;
   return { ...c, reserveTokens: o?.reserveTokens ?? c.reserveTokens, keepRecentTokens: o?.keepRecentTokens ?? c.keepRecentTokens };

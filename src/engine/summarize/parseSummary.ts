@@ -30,7 +30,6 @@ export interface ParsedSummary {
   unknownSections: { heading: string; body: string }[];
 }
 
-
 export function emptySummary(): ParsedSummary {
   return {
     goal: [],
@@ -52,7 +51,8 @@ export function emptySummary(): ParsedSummary {
 // ---------------------------------------------------------------------------
 // Parsing
 
-const PLACEHOLDER = /^[(\[_*]*\s*(none|none yet|nothing|nothing yet|n\/?a|not applicable|no\s+\w+(\s+\w+)?\s+yet|empty|tbd|-+|—)\s*(?:\.\s*)?[)\]_*]*\.?$/i;
+const PLACEHOLDER =
+  /^[(\[_*]*\s*(none|none yet|nothing|nothing yet|n\/?a|not applicable|no\s+\w+(\s+\w+)?\s+yet|empty|tbd|-+|—)\s*(?:\.\s*)?[)\]_*]*\.?$/i;
 
 function isPlaceholder(text: string): boolean {
   return !text.trim() || PLACEHOLDER.test(text.trim());
@@ -158,7 +158,11 @@ function fileList(body: string): string[] {
   const out: string[] = [];
   const add = uniqueAppender(out, (f) => f);
   for (const raw of body.split('\n')) {
-    const line = raw.trim().replace(/^[-*+•]\s+/, '').replace(/^`(.*)`$/, '$1').trim();
+    const line = raw
+      .trim()
+      .replace(/^[-*+•]\s+/, '')
+      .replace(/^`(.*)`$/, '$1')
+      .trim();
     if (line) add(line);
   }
   return out;
@@ -311,7 +315,10 @@ function parseInto(markdown: string, result: ParsedSummary): void {
         }
         break;
       default:
-        addAll(s.key, items.map((i) => i.text));
+        addAll(
+          s.key,
+          items.map((i) => i.text),
+        );
     }
   }
 }
@@ -367,7 +374,8 @@ export function formatSummary(summary: Partial<ParsedSummary>, options: FormatSu
   out.push('### Blocked', ...list(s.blocked, () => '- '), '');
   out.push('## Key Decisions');
   if (s.decisions.length) {
-    for (const d of s.decisions) out.push(d.rationale.trim() ? `- **${oneLine(d.title)}**: ${oneLine(d.rationale)}` : `- **${oneLine(d.title)}**`);
+    for (const d of s.decisions)
+      out.push(d.rationale.trim() ? `- **${oneLine(d.title)}**: ${oneLine(d.rationale)}` : `- **${oneLine(d.title)}**`);
   } else out.push(NONE);
   out.push('');
   out.push('## Next Steps', ...list(s.nextSteps, (i) => `${i + 1}. `));

@@ -90,7 +90,13 @@ const SECTION_GUIDE_CRITICAL = [
 
 function structureBlock(withCriticalContext: boolean): string {
   const lines = [...SECTION_GUIDE_COMMON, ...(withCriticalContext ? SECTION_GUIDE_CRITICAL : [])];
-  return ['Use exactly this Markdown structure, keeping every heading (write "(none)" under a heading that has nothing to say):', '', '```markdown', ...lines, '```'].join('\n');
+  return [
+    'Use exactly this Markdown structure, keeping every heading (write "(none)" under a heading that has nothing to say):',
+    '',
+    '```markdown',
+    ...lines,
+    '```',
+  ].join('\n');
 }
 
 function defaultInstructions(kind: SummaryKind): string {
@@ -98,7 +104,7 @@ function defaultInstructions(kind: SummaryKind): string {
     case 'history':
       return [
         'Write a checkpoint of the session recorded in the <conversation> block above.',
-        'It replaces that part of the record in the assistant\'s memory, so keep everything needed to carry on: what the user asked for, what was done and learned, what is unfinished, and which exact details matter.',
+        "It replaces that part of the record in the assistant's memory, so keep everything needed to carry on: what the user asked for, what was done and learned, what is unfinished, and which exact details matter.",
         '',
         structureBlock(true),
       ].join('\n');
@@ -183,7 +189,8 @@ export function buildSummaryRequest(options: BuildSummaryRequestOptions): Summar
   if (kind === 'update' && previousSummary) parts.push(fence('previous-summary', previousSummary.trim()));
   const checkpoint = kind === 'history' || kind === 'update';
   const pinned = checkpoint && options.pinned?.trim() ? options.pinned.trim() : undefined;
-  const files = checkpoint && options.files && (options.files.modifiedFiles.length || options.files.readFiles.length) ? options.files : undefined;
+  const files =
+    checkpoint && options.files && (options.files.modifiedFiles.length || options.files.readFiles.length) ? options.files : undefined;
   if (files) parts.push(fence('files-touched', filesBlock(files)));
   if (pinned) parts.push(fence('pinned-entries', pinned));
 

@@ -21,7 +21,10 @@ export const SUMMARY_TAGS = {
 function blocksText(content: string | UserContentBlock[] | undefined, separator: string): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.filter(isTextBlock).map((b) => b.text).join(separator);
+  return content
+    .filter(isTextBlock)
+    .map((b) => b.text)
+    .join(separator);
 }
 
 /** Where to cut `text` to at most `max` UTF-16 units without splitting a surrogate pair. */
@@ -73,18 +76,26 @@ function messageParts(m: AgentMessage, includeThinking: boolean, max: number): s
     case 'assistant': {
       const blocks = Array.isArray(m.content) ? m.content : [];
       if (includeThinking) {
-        const thinking = blocks.filter(isThinkingBlock).map((b) => b.thinking).filter(Boolean);
+        const thinking = blocks
+          .filter(isThinkingBlock)
+          .map((b) => b.thinking)
+          .filter(Boolean);
         if (thinking.length) parts.push(`[Assistant thinking]: ${thinking.join('\n')}`);
       }
       if (blocks.some((b) => b.type === 'text')) {
-        parts.push(`[Assistant]: ${blocks.filter(isTextBlock).map((b) => b.text).join('\n')}`);
+        parts.push(
+          `[Assistant]: ${blocks
+            .filter(isTextBlock)
+            .map((b) => b.text)
+            .join('\n')}`,
+        );
       }
-      const calls = blocks
-        .filter(isToolCallBlock)
-        .map((call) => {
-          const args = Object.entries(call.arguments ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
-          return `${call.name}(${args})`;
-        });
+      const calls = blocks.filter(isToolCallBlock).map((call) => {
+        const args = Object.entries(call.arguments ?? {})
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(', ');
+        return `${call.name}(${args})`;
+      });
       if (calls.length) parts.push(`[Assistant tool calls]: ${calls.join('; ')}`);
       break;
     }

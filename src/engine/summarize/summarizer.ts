@@ -86,7 +86,14 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 }
 
 export function emptyUsage(): Usage {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
 }
 
 /**
@@ -104,7 +111,7 @@ export function recordableUsage(u: Usage | undefined): Usage | undefined {
 
 /** The sum of two optional usages: absent when neither was recorded. */
 export function addOptionalUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
-  return a && b ? addUsage(a, b) : a ?? b;
+  return a && b ? addUsage(a, b) : (a ?? b);
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {

@@ -102,7 +102,6 @@ function normalizeHeading(text: string): string {
     .toLowerCase();
 }
 
-
 /** The opening of an ATX heading; its text is the rest without a closing `[ \t]*#*[ \t]*` (see atxText). */
 const ATX_OPEN = /^ {0,3}#{1,6}[ \t]+/;
 const ATX_EMPTY = /^ {0,3}#{1,6}[ \t]*$/;

@@ -1,4 +1,13 @@
-import { FENCE, headingOf, isTurnHeading, MAIN_SECTIONS, RULE, TURN_CONTEXT_SEPARATOR, TURN_HEADING_NORM, type Heading } from './summaryHeadings';
+import {
+  FENCE,
+  headingOf,
+  isTurnHeading,
+  MAIN_SECTIONS,
+  RULE,
+  TURN_CONTEXT_SEPARATOR,
+  TURN_HEADING_NORM,
+  type Heading,
+} from './summaryHeadings';
 
 /**
  * The outline of a summary, in one forward pass over its lines: which lines

@@ -47,7 +47,7 @@ export class BpeCounter {
   /** Tokens of `text`. */
   count(text: string): number {
     let tokens = 0;
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       const end = preTokenEnd(text, i);
       tokens += end - i === 1 && text.charCodeAt(i) < 0x80 ? 1 : this.countPreToken(text, i, end);
       i = end;
@@ -118,7 +118,13 @@ export class BpeCounter {
   /** Rank of bytes[start, end) as gpt-tokenizer finds it while merging (a leading BOM dropped when the range is whole characters). */
   private pairRank(start: number, end: number, n: number): number {
     const b = this.bytes;
-    if (end - start >= 3 && b[start] === 0xef && b[start + 1] === 0xbb && b[start + 2] === 0xbf && (end === n || (b[end] & 0xc0) !== 0x80)) {
+    if (
+      end - start >= 3 &&
+      b[start] === 0xef &&
+      b[start + 1] === 0xbb &&
+      b[start + 2] === 0xbf &&
+      (end === n || (b[end] & 0xc0) !== 0x80)
+    ) {
       start += 3;
       if (start === end) return NONE;
     }

@@ -119,6 +119,10 @@ function wholeEstimate(projection: Projection, estimator: TokenEstimator): Conte
   return { tokens, usageTokens: 0, trailingTokens: tokens, lastUsageIndex: null };
 }
 
-export function shouldCompact(contextTokens: number, contextWindow: number, settings: { enabled: boolean; reserveTokens: number }): boolean {
+export function shouldCompact(
+  contextTokens: number,
+  contextWindow: number,
+  settings: { enabled: boolean; reserveTokens: number },
+): boolean {
   return settings.enabled && contextTokens > contextWindow - settings.reserveTokens;
 }

@@ -48,7 +48,9 @@ export function tablePathCandidates(dir = __dirname): string[] {
 export function findTable(candidates = tablePathCandidates()): string {
   const found = candidates.find((p) => existsSync(p));
   if (found) return found;
-  throw new Error(`the o200k token table is missing: looked for ${candidates.join(' and ')} (\`npm run build\` or \`node scripts/o200kTable.mjs\` writes it)`);
+  throw new Error(
+    `the o200k token table is missing: looked for ${candidates.join(' and ')} (\`npm run build\` or \`node scripts/o200kTable.mjs\` writes it)`,
+  );
 }
 
 /** FNV-1a over bytes[start, end), with a final mix for the low bits (scripts/o200kTable.mjs hashes the table with the same function). */
@@ -68,7 +70,8 @@ export function loadRankTable(file = findTable()): RankTable {
   } catch (err) {
     throw new Error(`cannot read the o200k token table ${file}: ${(err as Error).message}`);
   }
-  const bad = (why: string) => new Error(`the o200k token table ${file} is invalid (${why}): rebuild it with \`node scripts/o200kTable.mjs\``);
+  const bad = (why: string) =>
+    new Error(`the o200k token table ${file} is invalid (${why}): rebuild it with \`node scripts/o200kTable.mjs\``);
   if (data.length < HEADER || data.readUInt32LE(0) !== MAGIC) throw bad('not a table');
   if (data.readUInt32LE(4) !== VERSION) throw bad(`version ${data.readUInt32LE(4)}, expected ${VERSION}`);
   const n = data.readUInt32LE(8);
@@ -78,7 +81,8 @@ export function loadRankTable(file = findTable()): RankTable {
   if (data.length !== recordsAt + recordBytes) throw bad(`${data.length} bytes, expected ${recordsAt + recordBytes}`);
   if (bucketCount & (bucketCount - 1)) throw bad(`${bucketCount} buckets`);
   // The bucket starts are viewed in place: the file is little-endian, like every platform VS Code runs on.
-  if (endianness() !== 'LE') throw new Error(`the o200k token table ${file} is little-endian: this ${endianness()} platform cannot read it`);
+  if (endianness() !== 'LE')
+    throw new Error(`the o200k token table ${file} is little-endian: this ${endianness()} platform cannot read it`);
   const words = data.byteOffset % 4 === 0 ? data : Buffer.from(data);
   const bucketStarts = new Uint32Array(words.buffer, words.byteOffset + HEADER, bucketCount + 1);
   const records = new Uint8Array(words.buffer, words.byteOffset + recordsAt, recordBytes);

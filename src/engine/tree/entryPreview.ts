@@ -94,7 +94,12 @@ export function messagePreview(m: AgentMessage, max = ONE_LINE_MAX): EntryPrevie
       const blank = isBlank(text);
       if (callCount && blank) return { kind: 'toolCalls', title: 'Assistant', text: oneLine(calls, max) };
       if (callCount) return { kind: 'toolCalls', title: 'Assistant', text: oneLine(`${text} → ${calls}`, max) };
-      if (blank) return { kind: 'assistant', title: 'Assistant', text: thinking?.thinking ? oneLine(`(thinking) ${thinking.thinking}`, max) : '(empty)' };
+      if (blank)
+        return {
+          kind: 'assistant',
+          title: 'Assistant',
+          text: thinking?.thinking ? oneLine(`(thinking) ${thinking.thinking}`, max) : '(empty)',
+        };
       return { kind: 'assistant', title: 'Assistant', text: oneLine(text, max) };
     }
     case 'toolResult':
@@ -150,7 +155,8 @@ export function entryPreview(e: SessionEntry, max = ONE_LINE_MAX): EntryPreview 
       return {
         kind: 'label',
         title: 'Label',
-        text: typeof e.label === 'string' && e.label ? `“${fit(e.label, 60)}” on ${String(e.targetId)}` : `cleared on ${String(e.targetId)}`,
+        text:
+          typeof e.label === 'string' && e.label ? `“${fit(e.label, 60)}” on ${String(e.targetId)}` : `cleared on ${String(e.targetId)}`,
       };
     case 'session_info':
       return { kind: 'sessionInfo', title: 'Session name', text: fit(String(e.name ?? '')) };
@@ -159,7 +165,11 @@ export function entryPreview(e: SessionEntry, max = ONE_LINE_MAX): EntryPreview 
     case 'custom_message':
       return { kind: 'customMessage', title: String(e.customType || 'Custom message'), text: fit(contentText(e.content)) };
     case 'context_edit':
-      return { kind: 'contextEdit', title: 'Context edit', text: `${e.replacement === null ? 'removes' : 'replaces'} ${String(e.targetId)}` };
+      return {
+        kind: 'contextEdit',
+        title: 'Context edit',
+        text: `${e.replacement === null ? 'removes' : 'replaces'} ${String(e.targetId)}`,
+      };
     case 'usage':
       return { kind: 'usage', title: 'Usage', text: '' };
     case 'unknown':

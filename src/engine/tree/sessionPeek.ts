@@ -80,7 +80,18 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
     const head = Buffer.alloc(whole ? size : Math.min(size, headBytes));
     const { bytesRead: headRead } = await fh.read(head, 0, head.length, 0);
     options.signal?.throwIfAborted();
-    const peek: SessionPeek = { id: '', cwd: '', startedMs: undefined, name: undefined, firstUserMessage: undefined, latestUserMessage: undefined, lastActivityMs: undefined, size, entryCount: 0, entryCountExact: whole };
+    const peek: SessionPeek = {
+      id: '',
+      cwd: '',
+      startedMs: undefined,
+      name: undefined,
+      firstUserMessage: undefined,
+      latestUserMessage: undefined,
+      lastActivityMs: undefined,
+      size,
+      entryCount: 0,
+      entryCountExact: whole,
+    };
 
     // Head: complete lines only (the last one may be cut off unless the whole file was read).
     const headText = head.toString('utf8', 0, headRead);

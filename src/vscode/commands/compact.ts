@@ -36,7 +36,11 @@ export type CompactCommandResult =
  * cancellable progress notification, then shows the proposal in the summary
  * panel: Apply writes it, Edit changes the text first, Discard drops it.
  */
-export async function compactCommand(arbor: ArborServices, target?: unknown, options: CompactCommandOptions = {}): Promise<CompactCommandResult | undefined> {
+export async function compactCommand(
+  arbor: ArborServices,
+  target?: unknown,
+  options: CompactCommandOptions = {},
+): Promise<CompactCommandResult | undefined> {
   const model = await arbor.resolveSession(target);
   if (!model) return undefined;
   // Check first: with nothing to compact, say so now rather than after asking for instructions.
@@ -61,7 +65,11 @@ export async function compactCommand(arbor: ArborServices, target?: unknown, opt
   return compactSession(arbor, model, { ...options, instructions });
 }
 
-export async function compactSession(arbor: ArborServices, model: SessionModel, options: CompactCommandOptions): Promise<CompactCommandResult | undefined> {
+export async function compactSession(
+  arbor: ArborServices,
+  model: SessionModel,
+  options: CompactCommandOptions,
+): Promise<CompactCommandResult | undefined> {
   const review = options.review ?? true;
   const customInstructions = options.instructions?.trim() || undefined;
   let proposal: CompactionProposal;
@@ -94,7 +102,11 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
       });
     });
     if (result.kind !== 'proposal') {
-      void showInfo(result.kind === 'nothing' ? nothingToCompactMessage(model.title ?? model.file, result.reason) : `Arbor: compaction cancelled: ${result.reason}.`);
+      void showInfo(
+        result.kind === 'nothing'
+          ? nothingToCompactMessage(model.title ?? model.file, result.reason)
+          : `Arbor: compaction cancelled: ${result.reason}.`,
+      );
       log().info(`compact ${model.file}: ${result.kind}: ${result.reason}`);
       return result;
     }
@@ -106,7 +118,10 @@ export async function compactSession(arbor: ArborServices, model: SessionModel, 
 
   if (!review) {
     try {
-      const entryId = await applyProposal(arbor, model, proposal, undefined, { skipLiveCheck: options.skipLiveCheck, force: route.via === 'file' && route.forced });
+      const entryId = await applyProposal(arbor, model, proposal, undefined, {
+        skipLiveCheck: options.skipLiveCheck,
+        force: route.via === 'file' && route.forced,
+      });
       return entryId ? { kind: 'compacted', entryId } : undefined;
     } catch {
       return undefined; // reported by applyProposal
@@ -142,12 +157,15 @@ async function applyProposal(
     const route = await arbor.writeRoute(model, 'Compacting', options);
     if (!route) return undefined;
     const entry = await arbor.store.write(model, (index) => {
-      if (proposal.index !== index) throw new StaleSessionError(`${model.file} was reloaded since the compaction was planned. Nothing was written; compact again.`);
+      if (proposal.index !== index)
+        throw new StaleSessionError(`${model.file} was reloaded since the compaction was planned. Nothing was written; compact again.`);
       return applyCompaction(proposal, { summary, hooks: arbor.hooks, beforeWrite: arbor.store.noteOwnEntries, route });
     });
     if (route.via === 'file') arbor.store.noteFileWrite(model, [entry.id], proposal.leafId);
     else void arbor.livePi.refresh();
-    log().info(`compact ${model.file}: wrote compaction ${entry.id} ${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'} (firstKept ${entry.firstKeptEntryId}, tokensBefore ${entry.tokensBefore})`);
+    log().info(
+      `compact ${model.file}: wrote compaction ${entry.id} ${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'} (firstKept ${entry.firstKeptEntryId}, tokensBefore ${entry.tokensBefore})`,
+    );
     arbor.setActive(model.file);
     void arbor.revealEntry(model.file, entry.id);
     return entry.id;

@@ -18,7 +18,9 @@ export async function nothingToCompact(arbor: ArborServices, model: SessionModel
   const { compaction: settings } = await resolveSettings(index.header.cwd, ctxModel, engine);
   const plan = planCompaction(index, { settings, estimator: estimatorByName(engine.estimator) });
   if (plan.kind !== 'nothing') return undefined;
-  return plan.reason.includes('keepRecentTokens') ? `${plan.reason} (${settings.keepRecentTokens.toLocaleString('en-US')} tokens)` : plan.reason;
+  return plan.reason.includes('keepRecentTokens')
+    ? `${plan.reason} (${settings.keepRecentTokens.toLocaleString('en-US')} tokens)`
+    : plan.reason;
 }
 
 /** The one sentence Compact shows when there is nothing to compact. */

@@ -8,7 +8,13 @@ import { showWarning } from '../notify';
 
 /** Finds an executable on PATH (or an absolute/relative path that is executable). */
 export async function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
-  const candidates = command.includes('/') || command.includes('\\') ? [path.resolve(command)] : (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((d) => path.join(d, command));
+  const candidates =
+    command.includes('/') || command.includes('\\')
+      ? [path.resolve(command)]
+      : (env.PATH ?? '')
+          .split(path.delimiter)
+          .filter(Boolean)
+          .map((d) => path.join(d, command));
   const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
   for (const c of candidates) {
     for (const ext of exts) {
@@ -37,7 +43,10 @@ export async function continueInPiCommand(arbor: ArborServices, node?: unknown):
   const pi = readConfig().piPath;
   const found = await findOnPath(pi);
   if (!found) {
-    void showWarning(`Arbor: "${pi}" was not found on PATH. Install the Pi coding agent (npm install -g ${PI_PACKAGE}) or set arbor.piPath.`, 'Open Settings').then((choice) => {
+    void showWarning(
+      `Arbor: "${pi}" was not found on PATH. Install the Pi coding agent (npm install -g ${PI_PACKAGE}) or set arbor.piPath.`,
+      'Open Settings',
+    ).then((choice) => {
       if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'arbor.piPath');
     });
     return undefined;

@@ -16,7 +16,11 @@ export interface ExportBranchOptions {
  * or the branch ending at an entry (from an entry row), as Markdown or a
  * self-contained HTML page, written where the user picks.
  */
-export async function exportBranchCommand(arbor: ArborServices, node?: unknown, options: ExportBranchOptions = {}): Promise<vscode.Uri | undefined> {
+export async function exportBranchCommand(
+  arbor: ArborServices,
+  node?: unknown,
+  options: ExportBranchOptions = {},
+): Promise<vscode.Uri | undefined> {
   const n = (node ?? arbor.treeView.selection[0]) as { type?: string; file?: unknown; entryId?: unknown } | undefined;
   const model = await arbor.resolveSession(n && typeof n.file === 'string' ? n.file : undefined);
   if (!model) return undefined;
@@ -48,7 +52,10 @@ export async function exportBranchCommand(arbor: ArborServices, node?: unknown, 
   }
   if (target.scheme === 'file') {
     // The CLI's writer: streamed, never onto the session (device and inode), atomic; the save dialog already asked about replacing.
-    await writeExportFile(target.fsPath, exportPieces(session.index, { format, leafId, title: session.title }), { session: model.file, force: true });
+    await writeExportFile(target.fsPath, exportPieces(session.index, { format, leafId, title: session.title }), {
+      session: model.file,
+      force: true,
+    });
   } else {
     const text = exportBranch(session.index, { format, leafId, title: session.title });
     await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));

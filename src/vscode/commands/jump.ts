@@ -63,10 +63,27 @@ async function targetOf(arbor: ArborServices, node: unknown): Promise<{ file: st
 
 async function pickMode(model: SessionModel, targetText: string): Promise<JumpSummaryMode | undefined> {
   const items: ModePick[] = [
-    { mode: 'none', label: '$(arrow-right) No summary', description: 'just move', detail: 'The branch you leave stays in the tree; the context will not mention it.' },
-    { mode: 'summarize', label: '$(note) Summarize the branch I leave', detail: 'Writes a branch summary so the context keeps what was learned there.' },
-    { mode: 'custom', label: '$(edit) Summarize with custom instructions…', detail: 'Adds your focus to the default summary instructions.' },
-    { mode: 'replace', label: '$(replace) Summarize with my own instructions only…', detail: 'Your instructions replace the default ones.' },
+    {
+      mode: 'none',
+      label: '$(arrow-right) No summary',
+      description: 'just move',
+      detail: 'The branch you leave stays in the tree; the context will not mention it.',
+    },
+    {
+      mode: 'summarize',
+      label: '$(note) Summarize the branch I leave',
+      detail: 'Writes a branch summary so the context keeps what was learned there.',
+    },
+    {
+      mode: 'custom',
+      label: '$(edit) Summarize with custom instructions…',
+      detail: 'Adds your focus to the default summary instructions.',
+    },
+    {
+      mode: 'replace',
+      label: '$(replace) Summarize with my own instructions only…',
+      detail: 'Your instructions replace the default ones.',
+    },
   ];
   const picked = await vscode.window.showQuickPick(items, {
     title: `Jump to: ${oneLine(targetText, 70)}`,
@@ -81,7 +98,11 @@ async function pickMode(model: SessionModel, targetText: string): Promise<JumpSu
  * without a summary of the branch left behind (Pi's /tree). Honours
  * `branchSummary.skipPrompt` (then: no summary, no question).
  */
-export async function jumpCommand(arbor: ArborServices, node?: unknown, options: JumpCommandOptions = {}): Promise<JumpCommandResult | undefined> {
+export async function jumpCommand(
+  arbor: ArborServices,
+  node?: unknown,
+  options: JumpCommandOptions = {},
+): Promise<JumpCommandResult | undefined> {
   let target = await targetOf(arbor, node ?? (await selectedOrPickedEntry(arbor, 'Jump Here: to which entry?')));
   if (!target) {
     void showInfo('Arbor: select an entry in the Sessions view to jump to.');
@@ -134,31 +155,40 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
   const summarize = mode !== 'none';
   try {
     const summarizer: Summarizer | undefined = summarize ? await arbor.summarizer() : undefined;
-    const result = await withCancellableProgress(summarize ? 'Arbor: summarizing the branch you leave' : 'Arbor: jumping', async (signal, report) => {
-      if (summarizer) report(`with ${summarizer.provider}${summarizer.model ? `/${summarizer.model}` : ''}…`);
-      const proposal = await proposeNavigation({
-        file: model.file,
-        index, // the view's index: no second read of the file
-        targetId: target!.entryId,
-        summarize,
-        customInstructions: instructions?.trim() || undefined,
-        replaceInstructions: mode === 'replace' ? true : undefined,
-        label: options.label,
-        fromId,
-        route, // through a live Pi, its own settings decide the budget
-        summarizer,
-        ...engine, // estimator, hooks, includeThinking, env, piSettings
-        signal,
-      });
-      if (proposal.kind !== 'proposal') return proposal;
-      const applied = await arbor.store.write(model, (held) => {
-        if (held !== proposal.index) throw new StaleSessionError(`${model.file} was reloaded since the jump was planned. Nothing was written; jump again.`);
-        return applyNavigation(proposal, { hooks: engine.hooks, signal, beforeWrite: arbor.store.noteOwnEntries, route });
-      });
-      if (route.via === 'file') arbor.store.noteFileWrite(model, applied.written.map((e) => e.id), proposal.oldLeafId);
-      else await arbor.livePi.refresh();
-      return { kind: 'applied' as const, result: applied };
-    });
+    const result = await withCancellableProgress(
+      summarize ? 'Arbor: summarizing the branch you leave' : 'Arbor: jumping',
+      async (signal, report) => {
+        if (summarizer) report(`with ${summarizer.provider}${summarizer.model ? `/${summarizer.model}` : ''}…`);
+        const proposal = await proposeNavigation({
+          file: model.file,
+          index, // the view's index: no second read of the file
+          targetId: target!.entryId,
+          summarize,
+          customInstructions: instructions?.trim() || undefined,
+          replaceInstructions: mode === 'replace' ? true : undefined,
+          label: options.label,
+          fromId,
+          route, // through a live Pi, its own settings decide the budget
+          summarizer,
+          ...engine, // estimator, hooks, includeThinking, env, piSettings
+          signal,
+        });
+        if (proposal.kind !== 'proposal') return proposal;
+        const applied = await arbor.store.write(model, (held) => {
+          if (held !== proposal.index)
+            throw new StaleSessionError(`${model.file} was reloaded since the jump was planned. Nothing was written; jump again.`);
+          return applyNavigation(proposal, { hooks: engine.hooks, signal, beforeWrite: arbor.store.noteOwnEntries, route });
+        });
+        if (route.via === 'file')
+          arbor.store.noteFileWrite(
+            model,
+            applied.written.map((e) => e.id),
+            proposal.oldLeafId,
+          );
+        else await arbor.livePi.refresh();
+        return { kind: 'applied' as const, result: applied };
+      },
+    );
     if (result.kind !== 'applied') {
       void showInfo(`Arbor: ${result.reason}.`);
       return { kind: result.kind, reason: result.reason };
@@ -166,7 +196,9 @@ export async function jumpCommand(arbor: ArborServices, node?: unknown, options:
     const nav = result.result;
     const ids = nav.written.map((e) => e.id);
     arbor.setActive(model.file);
-    log().info(`jump ${model.file}: ${target.entryId} (new leaf ${nav.newLeafId ?? 'root'}), ${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'}: ${ids.join(', ')}`);
+    log().info(
+      `jump ${model.file}: ${target.entryId} (new leaf ${nav.newLeafId ?? 'root'}), ${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'}: ${ids.join(', ')}`,
+    );
     await arbor.revealLeaf(model.file);
     const summaryEntryId = nav.summaryEntry?.id;
     if (summaryEntryId && options.showSummary) showWritten(arbor, model, summaryEntryId);
@@ -185,7 +217,13 @@ function showWritten(arbor: ArborServices, model: SessionModel, entryId: string)
 }
 
 /** Tells the user where they are; a user-message target's text comes back for editing. */
-async function announce(arbor: ArborServices, model: SessionModel, editorText: string | null, summaryEntryId: string | undefined, options: JumpCommandOptions): Promise<void> {
+async function announce(
+  arbor: ArborServices,
+  model: SessionModel,
+  editorText: string | null,
+  summaryEntryId: string | undefined,
+  options: JumpCommandOptions,
+): Promise<void> {
   const buttons: string[] = [];
   if (editorText) buttons.push('Edit Message', 'Copy Message');
   if (summaryEntryId && !options.showSummary) buttons.push('Show Summary');

@@ -14,7 +14,8 @@ import { showInfo } from '../notify';
  * writes it, so the leaf stays where it is.
  */
 export async function setLabelCommand(arbor: ArborServices, node?: unknown, label?: string): Promise<string | undefined> {
-  const n = (node ?? (await selectedOrPickedEntry(arbor, 'Set Label: on which entry?'))) as ArborNode | { file?: string; entryId?: string } | undefined;
+  const n = (node ?? (await selectedOrPickedEntry(arbor, 'Set Label: on which entry?'))) as
+    ArborNode | { file?: string; entryId?: string } | undefined;
   if (!n || typeof n.file !== 'string' || typeof (n as { entryId?: unknown }).entryId !== 'string') {
     void showInfo('Arbor: select an entry in the Sessions view to label.');
     return undefined;
@@ -44,10 +45,14 @@ export async function setLabelCommand(arbor: ArborServices, node?: unknown, labe
     if (!route) return undefined;
     // The writer reads the file's new bytes into the store's index before it appends; through Pi, Pi writes the entry.
     const leafBefore = model.index.leafId;
-    const written = await arbor.store.write(model, (index) => setLabel({ index, entryId, label, route, beforeWrite: arbor.store.noteOwnEntries }));
+    const written = await arbor.store.write(model, (index) =>
+      setLabel({ index, entryId, label, route, beforeWrite: arbor.store.noteOwnEntries }),
+    );
     if (route.via === 'file' && written.entry) arbor.store.noteFileWrite(model, [written.entry.id], leafBefore);
     if (route.via === 'pi') void arbor.livePi.refresh();
-    log().info(`label ${file}: ${entryId} -> ${label || '(cleared)'} (entry ${written.entry?.id ?? 'none'}, ${route.via === 'pi' ? `through Pi, pid ${route.state.pid}` : 'to the file'})`);
+    log().info(
+      `label ${file}: ${entryId} -> ${label || '(cleared)'} (entry ${written.entry?.id ?? 'none'}, ${route.via === 'pi' ? `through Pi, pid ${route.state.pid}` : 'to the file'})`,
+    );
     return label;
   } catch (err) {
     await reportError('Set Label', err);

@@ -25,7 +25,11 @@ export function createContextPanel(arbor: ArborServices): ViewPanel<ContextView>
  * threshold (the status bar's numbers), its size along the path, a
  * breakdown by role and one token bar per message. Returns the view.
  */
-export async function showContextCommand(arbor: ArborServices, panel: ViewPanel<ContextView>, node?: unknown): Promise<ContextView | undefined> {
+export async function showContextCommand(
+  arbor: ArborServices,
+  panel: ViewPanel<ContextView>,
+  node?: unknown,
+): Promise<ContextView | undefined> {
   const n = (node ?? arbor.treeView.selection[0]) as { type?: string; file?: unknown; entryId?: unknown } | undefined;
   const model = await arbor.resolveSession(n && typeof n.file === 'string' ? n.file : undefined);
   if (!model) return undefined;

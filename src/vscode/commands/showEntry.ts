@@ -21,7 +21,10 @@ export function createEntryPanel(arbor: ArborServices): ViewPanel<EntryView> {
           const session = await arbor.peekSession(view.file);
           const text = msg.what === 'id' ? view.entryId : session ? entryCopyText(session.index, view.entryId) : '';
           await vscode.env.clipboard.writeText(text);
-          void vscode.window.setStatusBarMessage(msg.what === 'id' ? `Arbor: copied entry id ${view.entryId}` : `Arbor: copied the text of entry ${view.entryId}`, 3000);
+          void vscode.window.setStatusBarMessage(
+            msg.what === 'id' ? `Arbor: copied entry id ${view.entryId}` : `Arbor: copied the text of entry ${view.entryId}`,
+            3000,
+          );
           break;
         }
         case 'openAtLine':
@@ -71,7 +74,13 @@ async function openAtLine(file: string, line: number): Promise<void> {
  * Arbor: Show Entry (sessionFile, entryId): the whole entry in the entry
  * panel. From the palette, the entry selected in the tree.
  */
-export async function showEntryCommand(arbor: ArborServices, panel: ViewPanel<EntryView>, file?: unknown, entryId?: unknown, options?: { preserveFocus?: boolean }): Promise<EntryView | undefined> {
+export async function showEntryCommand(
+  arbor: ArborServices,
+  panel: ViewPanel<EntryView>,
+  file?: unknown,
+  entryId?: unknown,
+  options?: { preserveFocus?: boolean },
+): Promise<EntryView | undefined> {
   if (typeof file !== 'string' || typeof entryId !== 'string') {
     const sel = arbor.treeView.selection[0] as { type?: string; file?: string; entryId?: string } | undefined;
     if (sel?.type !== 'entry' || !sel.file || !sel.entryId) {

@@ -12,9 +12,15 @@ type Register = (id: string, title: string, fn: (...args: never[]) => unknown) =
 export function registerFileCommands(context: vscode.ExtensionContext, arbor: ArborServices, register: Register): void {
   const docs = new FileStepDocuments();
   documents = docs;
-  context.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, docs), { dispose: () => (documents = undefined) });
-  register('arbor.showFileChanges', 'Show File Changes', (node?: unknown, options?: ShowFileChangesOptions) => showFileChangesCommand(arbor, docs, node, options));
-  register('arbor.restoreFiles', 'Restore Files to This Point', (node?: unknown, options?: RestoreFilesOptions) => restoreFilesCommand(arbor, docs, node, options));
+  context.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(FILE_SCHEME, docs), {
+    dispose: () => (documents = undefined),
+  });
+  register('arbor.showFileChanges', 'Show File Changes', (node?: unknown, options?: ShowFileChangesOptions) =>
+    showFileChangesCommand(arbor, docs, node, options),
+  );
+  register('arbor.restoreFiles', 'Restore Files to This Point', (node?: unknown, options?: RestoreFilesOptions) =>
+    restoreFilesCommand(arbor, docs, node, options),
+  );
   register('arbor.undoRestoreFiles', 'Undo Last File Restore', (node?: unknown) => undoRestoreCommand(arbor, node));
 }
 
@@ -23,7 +29,13 @@ export function registerFileCommands(context: vscode.ExtensionContext, arbor: Ar
  * moved to `newLeafId`. Asks only when Jump Here itself asked (no options
  * from code); from code, restores only when `restoreFiles` is given.
  */
-export async function restoreFilesAfterJump(arbor: ArborServices, file: string, newLeafId: string | null, interactive: boolean, restoreFiles?: RestoreFilesOptions): Promise<RestoreFilesResult | undefined> {
+export async function restoreFilesAfterJump(
+  arbor: ArborServices,
+  file: string,
+  newLeafId: string | null,
+  interactive: boolean,
+  restoreFiles?: RestoreFilesOptions,
+): Promise<RestoreFilesResult | undefined> {
   if (!documents || (!interactive && !restoreFiles)) return undefined;
   const model = await arbor.resolveSession(file);
   const index = model?.index;

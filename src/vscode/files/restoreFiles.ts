@@ -3,7 +3,13 @@ import { restoreReasons } from '../../engine/files/restoreReasons';
 import { sessionCwd } from '../../engine/files/sessionFiles';
 import type { RestoreDecision } from '../../engine/files/restorePlan';
 import { safeLocation } from '../../engine/files/diskState';
-import { planRestore as planEngineRestore, restoreSteps, runRestore, undoLastRestore, type RestorePlan } from '../../engine/files/restoreRun';
+import {
+  planRestore as planEngineRestore,
+  restoreSteps,
+  runRestore,
+  undoLastRestore,
+  type RestorePlan,
+} from '../../engine/files/restoreRun';
 import type { ArborServices } from '../services';
 import type { SessionModel } from '../sessionStore';
 import { askModal, showInfo } from '../notify';
@@ -32,7 +38,8 @@ export interface RestoreFilesResult {
 
 type Plan = RestorePlan;
 
-const actionable = (d: RestoreDecision) => d.action === 'restore' || d.action === 'delete' || (d.action === 'skip' && d.chooseText !== undefined);
+const actionable = (d: RestoreDecision) =>
+  d.action === 'restore' || d.action === 'delete' || (d.action === 'skip' && d.chooseText !== undefined);
 
 /** The restore last made in this window, for Undo. */
 let lastRun: { session: string; root: string } | undefined;
@@ -77,12 +84,24 @@ interface FilePick extends vscode.QuickPickItem {
 
 /** Asks which files to restore: verified ones preselected; deletions and files that need a look (diff button) unselected. */
 async function askUser(plan: Plan, docs: FileStepDocuments, where: string): Promise<RestoreFilesOptions | undefined> {
-  const diffButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('diff'), tooltip: 'Compare the file on disk with its content at this point' };
+  const diffButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('diff'),
+    tooltip: 'Compare the file on disk with its content at this point',
+  };
   const items: FilePick[] = [];
   for (const d of plan.decisions) {
-    if (d.action === 'restore') items.push({ label: `$(history) ${d.path}`, description: 'verified: restore', picked: true, decision: d, buttons: [diffButton] });
-    else if (d.action === 'delete') items.push({ label: `$(trash) ${d.path}`, description: 'delete (asks again)', detail: d.reason, decision: d });
-    else if (d.action === 'skip' && d.chooseText !== undefined) items.push({ label: `$(warning) ${d.path}`, description: 'left alone unless picked', detail: d.reason, decision: d, buttons: [diffButton] });
+    if (d.action === 'restore')
+      items.push({ label: `$(history) ${d.path}`, description: 'verified: restore', picked: true, decision: d, buttons: [diffButton] });
+    else if (d.action === 'delete')
+      items.push({ label: `$(trash) ${d.path}`, description: 'delete (asks again)', detail: d.reason, decision: d });
+    else if (d.action === 'skip' && d.chooseText !== undefined)
+      items.push({
+        label: `$(warning) ${d.path}`,
+        description: 'left alone unless picked',
+        detail: d.reason,
+        decision: d,
+        buttons: [diffButton],
+      });
   }
   const others = plan.decisions.filter((d) => !actionable(d));
   const qp = vscode.window.createQuickPick<FilePick>();
@@ -106,10 +125,18 @@ async function askUser(plan: Plan, docs: FileStepDocuments, where: string): Prom
   const deletes = picked.filter((p) => p.decision.action === 'delete');
   let deleteCreated = false;
   if (deletes.length) {
-    const ok = await askModal(`Delete ${deletes.length} file${deletes.length === 1 ? '' : 's'} the session created on the branch you leave?`, deletes.map((d) => d.decision.path).join('\n'), 'Delete');
+    const ok = await askModal(
+      `Delete ${deletes.length} file${deletes.length === 1 ? '' : 's'} the session created on the branch you leave?`,
+      deletes.map((d) => d.decision.path).join('\n'),
+      'Delete',
+    );
     deleteCreated = ok === 'Delete';
   }
-  return { paths: picked.filter((p) => p.decision.action !== 'delete' || deleteCreated).map((p) => p.decision.path), deleteCreated, choose: picked.filter((p) => p.decision.action === 'skip').map((p) => p.decision.path) };
+  return {
+    paths: picked.filter((p) => p.decision.action !== 'delete' || deleteCreated).map((p) => p.decision.path),
+    deleteCreated,
+    choose: picked.filter((p) => p.decision.action === 'skip').map((p) => p.decision.path),
+  };
 }
 
 async function compareWithTarget(cwd: string, docs: FileStepDocuments, d: RestoreDecision): Promise<void> {
@@ -118,24 +145,42 @@ async function compareWithTarget(cwd: string, docs: FileStepDocuments, d: Restor
   const loc = await safeLocation(cwd, d.path);
   if (!loc.ok) return;
   const target = docs.register(d.path, 'at this point', text);
-  await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(loc.abs), target, `${d.path}: on disk ↔ at this point`, { preview: true });
+  await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(loc.abs), target, `${d.path}: on disk ↔ at this point`, {
+    preview: true,
+  });
 }
 
 /**
  * Restores the files the session changed to their state at an entry.
  * Without options it asks (see askUser); with options it asks nothing.
  */
-export async function restoreFilesTo(docs: FileStepDocuments, model: SessionModel, entryIndex: number, options?: RestoreFilesOptions): Promise<RestoreFilesResult | undefined> {
+export async function restoreFilesTo(
+  docs: FileStepDocuments,
+  model: SessionModel,
+  entryIndex: number,
+  options?: RestoreFilesOptions,
+): Promise<RestoreFilesResult | undefined> {
   const plan = await planRestore(model, entryIndex);
   if (!plan || !plan.decisions.some(actionable)) {
-    if (plan?.decisions.length) log().info(`restore files: nothing the session determines; left alone: ${plan.decisions.map((d) => `${d.path} (${d.action === 'skip' ? d.reason : d.action})`).join('; ')}`);
-    return plan && { restored: [], skipped: plan.decisions.map((d) => ({ path: d.path, reason: d.action === 'skip' ? d.reason : d.action })), deleted: [] };
+    if (plan?.decisions.length)
+      log().info(
+        `restore files: nothing the session determines; left alone: ${plan.decisions.map((d) => `${d.path} (${d.action === 'skip' ? d.reason : d.action})`).join('; ')}`,
+      );
+    return (
+      plan && {
+        restored: [],
+        skipped: plan.decisions.map((d) => ({ path: d.path, reason: d.action === 'skip' ? d.reason : d.action })),
+        deleted: [],
+      }
+    );
   }
   const where = entryIndex >= 0 ? `entry ${model.index!.record(entryIndex).id}` : 'the start of the session';
   const chosen = options ?? (await askUser(plan, docs, where));
   if (!chosen) return undefined;
   const result = await applyChoice(model, plan, chosen, entryIndex >= 0 ? model.index!.record(entryIndex).id : '(start)');
-  log().info(`restore files to ${where}: restored ${result.restored.join(', ') || 'none'}; deleted ${result.deleted.join(', ') || 'none'}; left alone: ${result.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`);
+  log().info(
+    `restore files to ${where}: restored ${result.restored.join(', ') || 'none'}; deleted ${result.deleted.join(', ') || 'none'}; left alone: ${result.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`,
+  );
   if (result.backup) log().info(`restore files: backup of the files it changed in ${result.backup}`);
   if (!options) {
     void showInfo(
@@ -147,7 +192,12 @@ export async function restoreFilesTo(docs: FileStepDocuments, model: SessionMode
 }
 
 /** Arbor: Restore Files to This Point (an entry row). */
-export async function restoreFilesCommand(arbor: ArborServices, docs: FileStepDocuments, node?: unknown, options?: RestoreFilesOptions): Promise<RestoreFilesResult | undefined> {
+export async function restoreFilesCommand(
+  arbor: ArborServices,
+  docs: FileStepDocuments,
+  node?: unknown,
+  options?: RestoreFilesOptions,
+): Promise<RestoreFilesResult | undefined> {
   const n = (node ?? arbor.treeView.selection[0]) as { file?: unknown; entryId?: unknown } | undefined;
   if (!n || typeof n.file !== 'string' || typeof n.entryId !== 'string') {
     void showInfo('Arbor: select an entry in the Sessions view to restore files to.');
@@ -188,8 +238,15 @@ export async function undoRestoreCommand(arbor?: ArborServices, node?: unknown):
     void showInfo(`Arbor: nothing to undo: ${r.reason}.`);
     return { undone: false, reason: r.reason };
   }
-  log().info(`undo restore: put back ${r.written.join(', ') || 'none'}; deleted ${r.deleted.join(', ') || 'none'}; left alone: ${r.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`);
-  if (r.failure) throw new Error(`undoing the restore failed at ${r.failure.path} (${r.failure.error}); put back before it: ${r.written.join(', ') || 'none'}`);
-  void showInfo(`Arbor: undid the file restore (${r.written.length + r.deleted.length} file${r.written.length + r.deleted.length === 1 ? '' : 's'} put back${r.skipped.length ? `; ${r.skipped.length} changed since, left alone: see the Arbor output` : ''}).`);
+  log().info(
+    `undo restore: put back ${r.written.join(', ') || 'none'}; deleted ${r.deleted.join(', ') || 'none'}; left alone: ${r.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`,
+  );
+  if (r.failure)
+    throw new Error(
+      `undoing the restore failed at ${r.failure.path} (${r.failure.error}); put back before it: ${r.written.join(', ') || 'none'}`,
+    );
+  void showInfo(
+    `Arbor: undid the file restore (${r.written.length + r.deleted.length} file${r.written.length + r.deleted.length === 1 ? '' : 's'} put back${r.skipped.length ? `; ${r.skipped.length} changed since, left alone: see the Arbor output` : ''}).`,
+  );
   return { undone: true, restored: r.written, deleted: r.deleted, skipped: r.skipped };
 }

@@ -76,7 +76,12 @@ interface ChangePick extends vscode.QuickPickItem {
 }
 
 /** Arbor: Show File Changes: the files an entry or a branch changed; each change opens in the diff editor. */
-export async function showFileChangesCommand(arbor: ArborServices, docs: FileStepDocuments, node?: unknown, options: ShowFileChangesOptions = {}): Promise<ShowFileChangesResult | undefined> {
+export async function showFileChangesCommand(
+  arbor: ArborServices,
+  docs: FileStepDocuments,
+  node?: unknown,
+  options: ShowFileChangesOptions = {},
+): Promise<ShowFileChangesResult | undefined> {
   const scope = await scopeOf(arbor, node ?? arbor.treeView.selection[0]);
   if (!scope) {
     void showInfo('Arbor: select an entry or a branch in the Sessions view to see its file changes.');
@@ -84,7 +89,9 @@ export async function showFileChangesCommand(arbor: ArborServices, docs: FileSte
   }
   const history = historyToEntry(scope.index, scope.last, cachedSessionFiles(scope.index));
   const files = changesBy(history, scope.entryIds);
-  const result: ShowFileChangesResult = { files: files.map((f) => ({ path: f.path, changes: f.changes.map((c) => ({ entryId: c.entryId, kind: c.kind })) })) };
+  const result: ShowFileChangesResult = {
+    files: files.map((f) => ({ path: f.path, changes: f.changes.map((c) => ({ entryId: c.entryId, kind: c.kind })) })),
+  };
   if (!files.length) {
     void showInfo(`Arbor: ${scope.title} changed no files (successful writes and edits).`);
     return result;
@@ -99,12 +106,21 @@ export async function showFileChangesCommand(arbor: ArborServices, docs: FileSte
       f.changes.map((c) => ({
         label: `$(diff) ${f.path}`,
         description: `${c.kind} at ${c.entryId}`,
-        detail: c.after.state === 'known' ? undefined : c.after.state === 'assumed' ? `not verified: ${c.after.reason}` : `content unknown: ${c.after.reason}`,
+        detail:
+          c.after.state === 'known'
+            ? undefined
+            : c.after.state === 'assumed'
+              ? `not verified: ${c.after.reason}`
+              : `content unknown: ${c.after.reason}`,
         file: f,
         change: c,
       })),
     );
-    pick = await vscode.window.showQuickPick(items, { title: `File changes of ${scope.title}`, placeHolder: `${files.length} file${files.length === 1 ? '' : 's'} changed: pick one to see the change in the diff editor`, matchOnDescription: true });
+    pick = await vscode.window.showQuickPick(items, {
+      title: `File changes of ${scope.title}`,
+      placeHolder: `${files.length} file${files.length === 1 ? '' : 's'} changed: pick one to see the change in the diff editor`,
+      matchOnDescription: true,
+    });
   }
   if (pick) result.opened = await openStepDiff(docs, pick.file, pick.change);
   return result;

@@ -92,7 +92,14 @@ export class LivePiService implements vscode.Disposable {
     const changedFiles: string[] = [];
     for (const [file, s] of next) {
       const old = this.states.get(file);
-      if (!old || old.leafId !== s.leafId || old.idle !== s.idle || old.pid !== s.pid || old.contextUsage?.tokens !== s.contextUsage?.tokens) changedFiles.push(file);
+      if (
+        !old ||
+        old.leafId !== s.leafId ||
+        old.idle !== s.idle ||
+        old.pid !== s.pid ||
+        old.contextUsage?.tokens !== s.contextUsage?.tokens
+      )
+        changedFiles.push(file);
     }
     for (const file of this.states.keys()) if (!next.has(file)) changedFiles.push(file);
     this.states = next;
@@ -127,8 +134,17 @@ export class LivePiService implements vscode.Disposable {
    * to install the bridge or to write to the file anyway; undefined when the
    * user chose neither (nothing is written).
    */
-  async writeRoute(model: SessionModel, what: string, options_: { signal?: AbortSignal; force?: boolean } = {}): Promise<WriteRoute | undefined> {
-    const options = { agentDir: this.agentDir(), cwd: model.cwd || model.index?.header.cwd || '', signal: options_.signal, force: options_.force };
+  async writeRoute(
+    model: SessionModel,
+    what: string,
+    options_: { signal?: AbortSignal; force?: boolean } = {},
+  ): Promise<WriteRoute | undefined> {
+    const options = {
+      agentDir: this.agentDir(),
+      cwd: model.cwd || model.index?.header.cwd || '',
+      signal: options_.signal,
+      force: options_.force,
+    };
     try {
       return await resolveWriteRoute(model.file, options);
     } catch (err) {
@@ -136,7 +152,7 @@ export class LivePiService implements vscode.Disposable {
       const pids = err.processes.map((p) => p.pid).join(', ');
       const choice = await askModal(
         `Pi is running in this session's folder (pid ${pids}) without Arbor's bridge. ${what} would be written to the file, but that Pi would not see it: its next entry would go under its own leaf.`,
-        'Install Arbor\'s bridge and restart Pi to let Arbor work through Pi, or quit Pi first.',
+        "Install Arbor's bridge and restart Pi to let Arbor work through Pi, or quit Pi first.",
         'Install Pi Bridge',
         'Write to File Anyway',
       );
@@ -152,8 +168,15 @@ export class LivePiService implements vscode.Disposable {
     try {
       const r = await installBridge(dir, this.bundlePath);
       log().info(`pi bridge: ${r.action} ${r.version} at ${r.file}`);
-      const what = r.action === 'unchanged' ? `Arbor's bridge ${r.version} is already installed` : r.action === 'replaced' ? `Arbor's bridge was updated to ${r.version}` : `Arbor's bridge ${r.version} is installed`;
-      void showInfo(`${what} (${r.file}). Pi loads it when it starts: restart a running Pi (quit it, then \`pi --continue\`) so Arbor can compact and jump through it.`);
+      const what =
+        r.action === 'unchanged'
+          ? `Arbor's bridge ${r.version} is already installed`
+          : r.action === 'replaced'
+            ? `Arbor's bridge was updated to ${r.version}`
+            : `Arbor's bridge ${r.version} is installed`;
+      void showInfo(
+        `${what} (${r.file}). Pi loads it when it starts: restart a running Pi (quit it, then \`pi --continue\`) so Arbor can compact and jump through it.`,
+      );
     } catch (err) {
       void showWarning(`Arbor: could not install the Pi bridge: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -18,13 +18,19 @@ interface EntryPick extends vscode.QuickPickItem {
  * branch, else one the user picks from the session (the selected row's, or
  * the active one) in a searchable QuickPick.
  */
-export async function selectedOrPickedEntry(arbor: ArborServices, title: string): Promise<ArborNode | { file: string; entryId: string } | undefined> {
+export async function selectedOrPickedEntry(
+  arbor: ArborServices,
+  title: string,
+): Promise<ArborNode | { file: string; entryId: string } | undefined> {
   const selected = arbor.treeView.selection[0];
   if (selected && (selected.type === 'entry' || selected.type === 'branch')) return selected;
   return pickEntry(arbor, { title, file: selected?.file });
 }
 
-export async function pickEntry(arbor: ArborServices, options: { title: string; file?: string }): Promise<{ file: string; entryId: string } | undefined> {
+export async function pickEntry(
+  arbor: ArborServices,
+  options: { title: string; file?: string },
+): Promise<{ file: string; entryId: string } | undefined> {
   const model = await arbor.resolveSession(options.file);
   const index = model?.index;
   if (!model || !index || !model.layout) return undefined;
@@ -40,7 +46,15 @@ export async function pickEntry(arbor: ArborServices, options: { title: string; 
     const when = typeof e.timestamp === 'string' ? relativeTime(Date.parse(e.timestamp)) : '';
     return {
       label: `$(${ICON_IDS[p.kind]}) ${p.text || p.title}`,
-      description: [i === leaf ? '● current' : '', p.title, label ? `#${label}` : '', model.layout!.isOnActivePath(i) ? '' : 'side branch', when].filter(Boolean).join(' · '),
+      description: [
+        i === leaf ? '● current' : '',
+        p.title,
+        label ? `#${label}` : '',
+        model.layout!.isOnActivePath(i) ? '' : 'side branch',
+        when,
+      ]
+        .filter(Boolean)
+        .join(' · '),
       entryId: index.record(i).id,
     };
   });

@@ -21,7 +21,11 @@ export interface TreeFilterInfo {
 }
 
 export const TREE_FILTERS: readonly TreeFilterInfo[] = [
-  { id: 'default', title: 'Default', detail: 'The conversation; labels, model changes and other bookkeeping are shown on the entries they concern' },
+  {
+    id: 'default',
+    title: 'Default',
+    detail: 'The conversation; labels, model changes and other bookkeeping are shown on the entries they concern',
+  },
   { id: 'noTools', title: 'No Tools', detail: 'Like Default, without tool results' },
   { id: 'userOnly', title: 'User Only', detail: 'Only your messages' },
   { id: 'labeledOnly', title: 'Labeled Only', detail: 'Only entries with a label' },

@@ -33,16 +33,29 @@ const DEBOUNCE_MS = 200;
  * picking a result reveals its row in the tree and opens the entry.
  * Resolves with the picked hit (for tests), or undefined.
  */
-export async function searchCommand(arbor: ArborServices, scope: 'session' | 'all', target?: unknown, initialQuery?: string): Promise<SearchHit | undefined> {
+export async function searchCommand(
+  arbor: ArborServices,
+  scope: 'session' | 'all',
+  target?: unknown,
+  initialQuery?: string,
+): Promise<SearchHit | undefined> {
   let files: { file: string; title: string }[];
   if (scope === 'session') {
     const model = await arbor.resolveSession(target);
     if (!model) return undefined;
-    files = [{ file: model.file, title: titleLine(arbor.store.titles().get(model.file) ?? { title: model.title, differs: undefined }, path.basename(model.file)) }];
+    files = [
+      {
+        file: model.file,
+        title: titleLine(arbor.store.titles().get(model.file) ?? { title: model.title, differs: undefined }, path.basename(model.file)),
+      },
+    ];
   } else {
     if (!arbor.store.isListed) await arbor.store.refreshList();
     const titles = arbor.store.titles();
-    files = arbor.store.list().map((m) => ({ file: m.file, title: titleLine(titles.get(m.file) ?? { title: m.title, differs: undefined }, path.basename(m.file)) }));
+    files = arbor.store.list().map((m) => ({
+      file: m.file,
+      title: titleLine(titles.get(m.file) ?? { title: m.title, differs: undefined }, path.basename(m.file)),
+    }));
   }
   const qp = vscode.window.createQuickPick<HitPick>();
   const baseTitle = scope === 'session' ? `Search in "${files[0]?.title ?? ''}"` : `Search in ${files.length} sessions`;
@@ -147,5 +160,6 @@ async function revealHit(arbor: ArborServices, hit: SearchHit): Promise<void> {
   if (!model) return;
   await arbor.revealEntry(model.file, hit.entryId, { select: true, focus: true });
   // The entry itself opens in the panel when that command is there.
-  if ((await vscode.commands.getCommands(true)).includes(SHOW_ENTRY_COMMAND)) await vscode.commands.executeCommand(SHOW_ENTRY_COMMAND, model.file, hit.entryId);
+  if ((await vscode.commands.getCommands(true)).includes(SHOW_ENTRY_COMMAND))
+    await vscode.commands.executeCommand(SHOW_ENTRY_COMMAND, model.file, hit.entryId);
 }

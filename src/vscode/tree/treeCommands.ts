@@ -52,8 +52,12 @@ export function registerTreeCommands(arbor: ArborServices): vscode.Disposable {
   // Two ids for one action: the view title shows a filled icon while a filter other than Default is on.
   register('arbor.chooseFilter', 'Filter', chooseFilter);
   register('arbor.chooseFilterActive', 'Filter', chooseFilter);
-  register('arbor.search', 'Search', (target?: unknown, query?: unknown) => searchCommand(arbor, 'session', target, typeof query === 'string' ? query : undefined));
-  register('arbor.searchAll', 'Search', (query?: unknown) => searchCommand(arbor, 'all', undefined, typeof query === 'string' ? query : undefined));
+  register('arbor.search', 'Search', (target?: unknown, query?: unknown) =>
+    searchCommand(arbor, 'session', target, typeof query === 'string' ? query : undefined),
+  );
+  register('arbor.searchAll', 'Search', (query?: unknown) =>
+    searchCommand(arbor, 'all', undefined, typeof query === 'string' ? query : undefined),
+  );
   register('arbor.goToStart', 'Go to Start', async (target?: unknown) => {
     const model = await arbor.resolveSession(target);
     if (!model) return undefined;

@@ -24,7 +24,6 @@ import { compactionNumbers } from '../../engine/context/contextNumbers';
 import { changesBefore, isJumpTarget, type ShownLeaf, type TreeFilter } from './rowFilter';
 import type { ContextBoundary } from './contextBoundary';
 
-
 /** Codicon and theme colour per entry kind. */
 const ICONS: Record<EntryKind, [string, string?]> = {
   user: ['account', 'charts.blue'],
@@ -134,7 +133,13 @@ export function sessionItem(model: SessionModel, live: boolean, now = Date.now()
   const started = Date.parse(model.timestamp);
   if (!Number.isNaN(started)) row('First activity', `${new Date(started).toLocaleString()} (${relativeTime(started, now)})`);
   if (last) row('Last activity', `${new Date(last).toLocaleString()} (${relativeTime(last, now)})`);
-  if (count || size) row('Size', [count && (count.startsWith('~') ? `${count} (estimated from the first and last 64 KB)` : count), size && formatBytes(size)].filter(Boolean).join(', '));
+  if (count || size)
+    row(
+      'Size',
+      [count && (count.startsWith('~') ? `${count} (estimated from the first and last 64 KB)` : count), size && formatBytes(size)]
+        .filter(Boolean)
+        .join(', '),
+    );
   if (pi) {
     tip.appendMarkdown('\n\n$(pulse) ');
     tip.appendText(
@@ -174,9 +179,14 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   const branches = layout.branchesAt(node.index);
   // Conversation rows show their text; metadata rows say what they are; summaries are named as such.
   const isSummary = preview.kind === 'compaction' || preview.kind === 'branchSummary';
-  const conversational = ['user', 'assistant', 'toolCalls', 'toolResult', 'toolError', 'bash', 'assistantError', 'customMessage'].includes(preview.kind);
+  const conversational = ['user', 'assistant', 'toolCalls', 'toolResult', 'toolError', 'bash', 'assistantError', 'customMessage'].includes(
+    preview.kind,
+  );
   const label = isSummary || !preview.text ? preview.title : conversational ? preview.text : `${preview.title}: ${preview.text}`;
-  const item = new vscode.TreeItem(label, branches.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    label,
+    branches.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
   item.id = nodeKey(node);
   const entryLabel = index.labelOf(node.entryId);
   const tokens = entryTokens(index, node.index, ctx.estimator);
@@ -222,7 +232,9 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   if (pinned) flags.push('pinned');
   item.contextValue = `arborEntry:${flags.join(':')}`;
   // The tooltip is made on hover (resolveTreeItem): building it for every row slowed down long lines.
-  item.accessibilityInformation = { label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : isCurrent ? `, current leaf below it, ${hiddenBelow} hidden by the filter` : ''}${summarized ? ', summarized by the active compaction' : ''}` };
+  item.accessibilityInformation = {
+    label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : isCurrent ? `, current leaf below it, ${hiddenBelow} hidden by the filter` : ''}${summarized ? ', summarized by the active compaction' : ''}`,
+  };
   item.command = { command: SHOW_ENTRY_COMMAND, title: 'Show Entry', arguments: [node.file, node.entryId] };
   return item;
 }
@@ -247,7 +259,9 @@ export function entryTooltip(node: EntryNode, ctx: EntryItemContext): vscode.Mar
   const hidden = node.index === ctx.shownLeaf.index ? ctx.shownLeaf.hidden : 0;
   if (hidden) {
     tip.appendMarkdown('\n\n$(debug-stackframe) ');
-    tip.appendText(`The current leaf is below this entry: the filter hides the ${hidden} entr${hidden === 1 ? 'y' : 'ies'} after it on the active path.`);
+    tip.appendText(
+      `The current leaf is below this entry: the filter hides the ${hidden} entr${hidden === 1 ? 'y' : 'ies'} after it on the active path.`,
+    );
   }
   tip.appendMarkdown('\n\n');
   if (typeof e.timestamp === 'string') tip.appendText(`${new Date(e.timestamp).toLocaleString()} · `);
@@ -308,7 +322,10 @@ export function branchItem(node: BranchNode, ctx: EntryItemContext): vscode.Tree
 export function noticeItem(node: NoticeNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
   item.id = nodeKey(node);
-  item.iconPath = new vscode.ThemeIcon(node.severity === 'error' ? 'error' : 'info', node.severity === 'error' ? new vscode.ThemeColor('errorForeground') : undefined);
+  item.iconPath = new vscode.ThemeIcon(
+    node.severity === 'error' ? 'error' : 'info',
+    node.severity === 'error' ? new vscode.ThemeColor('errorForeground') : undefined,
+  );
   item.contextValue = 'arborNotice';
   item.tooltip = node.message;
   return item;
@@ -318,7 +335,10 @@ export function noticeItem(node: NoticeNode): vscode.TreeItem {
 /** A "show more" row; `counting` while the session is shown from a preview (the number before it is not known yet). */
 export function moreItem(node: MoreNode, hidden: number, counting = false): vscode.TreeItem {
   const n = Math.min(PAGE_SIZE, counting ? Math.max(hidden, PAGE_SIZE) : hidden);
-  const item = new vscode.TreeItem(`Show ${n.toLocaleString('en-US')} ${node.direction} entr${n === 1 ? 'y' : 'ies'}`, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    `Show ${n.toLocaleString('en-US')} ${node.direction} entr${n === 1 ? 'y' : 'ies'}`,
+    vscode.TreeItemCollapsibleState.None,
+  );
   item.id = nodeKey(node);
   item.description = counting ? 'indexing the rest of the session…' : `${hidden.toLocaleString('en-US')} not shown`;
   item.iconPath = new vscode.ThemeIcon(node.direction === 'earlier' ? 'fold-up' : 'fold-down');
@@ -332,7 +352,11 @@ export function moreItem(node: MoreNode, hidden: number, counting = false): vsco
 export class SummarizedDecorations implements vscode.FileDecorationProvider {
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
     if (uri.scheme !== SUMMARIZED_SCHEME) return undefined;
-    const d = new vscode.FileDecoration(undefined, 'Summarized by the active compaction: the model sees its summary, not this entry', new vscode.ThemeColor('disabledForeground'));
+    const d = new vscode.FileDecoration(
+      undefined,
+      'Summarized by the active compaction: the model sees its summary, not this entry',
+      new vscode.ThemeColor('disabledForeground'),
+    );
     d.propagate = false;
     return d;
   }

@@ -23,7 +23,9 @@ const FILTER_KEY = 'arbor.treeFilter';
  */
 function rowStamp(data: TreeData & Pick<EntryItemContext, 'shownLeaf' | 'boundary'>, pos: number, id: string): string {
   const { layout, index, boundary } = data;
-  const context = boundary ? `${boundary.isSummarized(pos) ? 's' : ''}${boundary.firstKept === pos ? 'f' : ''}${boundary.compaction === pos ? `c${boundary.summarizedCount}` : ''}` : '';
+  const context = boundary
+    ? `${boundary.isSummarized(pos) ? 's' : ''}${boundary.firstKept === pos ? 'f' : ''}${boundary.compaction === pos ? `c${boundary.summarizedCount}` : ''}`
+    : '';
   return `${context}${pos === data.shownLeaf.index ? `L${data.shownLeaf.hidden}` : ''}${layout.isOnActivePath(pos) ? 1 : 0}${layout.branchesAt(pos).length}:${index.children(pos).length}:${index.labelOf(id) ?? ''}`;
 }
 
@@ -175,7 +177,10 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   moreNode(model: SessionModel, line: number, direction: MoreNode['direction']): MoreNode {
     if (line < 0) return this.intern({ type: 'more', file: model.file, line, direction });
     const rec = this.data(model)!.index.record(line);
-    return this.intern({ type: 'more', file: model.file, line, direction, lineId: rec.id, lineOffset: rec.start }, (old) => old.line !== line);
+    return this.intern(
+      { type: 'more', file: model.file, line, direction, lineId: rec.id, lineOffset: rec.start },
+      (old) => old.line !== line,
+    );
   }
 
   private fromLayout(model: SessionModel, n: LayoutNode): ArborNode {
@@ -331,14 +336,25 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     if (node.type === 'notice') return noticeItem(node);
     const model = this.store.get(node.file);
     if (!model) return noticeItem({ type: 'notice', file: node.file, message: 'Session no longer listed', severity: 'info' });
-    if (node.type === 'session') return sessionItem(model, this.store.isLive(model), Date.now(), this.store.titles().get(model.file), this.store.piStateOf(model.file));
+    if (node.type === 'session')
+      return sessionItem(
+        model,
+        this.store.isLive(model),
+        Date.now(),
+        this.store.titles().get(model.file),
+        this.store.piStateOf(model.file),
+      );
     const data = this.data(model);
     if (node.type === 'more') {
       const line = data ? this.lineIn(data, node) : -1;
       if (!data || (node.line >= 0 && line < 0)) return moreItem(node, 0);
       const page = this.pages.page(node.file, line, this.lineEntries(model, line));
       // A preview does not know how many entries come before it: say so rather than show a wrong count.
-      return moreItem(node, node.direction === 'earlier' ? page.hiddenBefore : page.hiddenAfter, data.preview && node.direction === 'earlier');
+      return moreItem(
+        node,
+        node.direction === 'earlier' ? page.hiddenBefore : page.hiddenAfter,
+        data.preview && node.direction === 'earlier',
+      );
     }
     const ctx = this.itemContext(data);
     if (!ctx) return noticeItem({ type: 'notice', file: node.file, message: 'Loading…', severity: 'info' });
@@ -363,7 +379,13 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   private itemContext(data: TreeData | undefined): (EntryItemContext & TreeData) | undefined {
     if (!data) return undefined;
     this.estimator ??= readConfig().estimator;
-    return { ...data, estimator: this.estimator, filter: this.currentFilter, shownLeaf: shownLeaf(data.layout, this.currentFilter), boundary: contextBoundary(data.layout) };
+    return {
+      ...data,
+      estimator: this.estimator,
+      filter: this.currentFilter,
+      shownLeaf: shownLeaf(data.layout, this.currentFilter),
+      boundary: contextBoundary(data.layout),
+    };
   }
 
   /** On hover: the tooltip of an entry row. */

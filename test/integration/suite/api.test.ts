@@ -11,7 +11,14 @@ describe('Extension API', () => {
     await arborApi();
     const ext = vscode.extensions.getExtension<ArborApi>(EXTENSION_ID)!;
     const exported = ext.exports as unknown as Record<string, unknown>;
-    assert.deepStrictEqual(Object.keys(exported).sort(), ['apiVersion', 'getSession', 'listSessions', 'onDidShowSummary', 'onHook', 'refresh']);
+    assert.deepStrictEqual(Object.keys(exported).sort(), [
+      'apiVersion',
+      'getSession',
+      'listSessions',
+      'onDidShowSummary',
+      'onHook',
+      'refresh',
+    ]);
     assert.strictEqual(exported.internals, undefined);
     assert.strictEqual(exported.apiVersion, 1);
     // The hook API works through the exports alone.
@@ -32,8 +39,13 @@ describe('Extension API', () => {
 
   it('the test-mode command is not contributed (not in the palette) and exists only in ExtensionMode.Test', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const pkg = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
+    const pkg = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as {
+      contributes: { commands: { command: string }[] };
+    };
     assert.ok(!pkg.contributes.commands.some((c) => c.command.startsWith('arbor.test.')));
-    assert.ok((await vscode.commands.getCommands(true)).includes(TEST_INTERNALS_COMMAND), 'registered: the tests run in ExtensionMode.Test');
+    assert.ok(
+      (await vscode.commands.getCommands(true)).includes(TEST_INTERNALS_COMMAND),
+      'registered: the tests run in ExtensionMode.Test',
+    );
   });
 });

@@ -26,7 +26,10 @@ export async function arborApi(): Promise<ArborTestApi> {
   assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
   const publicApi = await ext.activate();
   // Registered a moment after activation, and only because the tests run the extension in ExtensionMode.Test.
-  const internals = (await waitFor(async () => await vscode.commands.executeCommand<ArborInternals | undefined>(TEST_INTERNALS_COMMAND), 'the test-mode internals command'))!;
+  const internals = (await waitFor(
+    async () => await vscode.commands.executeCommand<ArborInternals | undefined>(TEST_INTERNALS_COMMAND),
+    'the test-mode internals command',
+  ))!;
   const full: ArborTestApi = { ...publicApi, internals };
   await waitFor(() => full.internals.services.store.isListed, 'the session list');
   api = full;

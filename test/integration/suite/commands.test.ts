@@ -13,7 +13,22 @@ import { loadSession } from '../../../src/engine/session/loadSession';
 async function contextUseFor(file: string) {
   return contextUse(await loadSession(file));
 }
-import { arborApi, children, golden, ids, item, openCopy, rawTree, readEntries, sessionNode, waitFor, withSetting, workspaceDir, workspaceSession, withTreeFilter } from './arborHelpers';
+import {
+  arborApi,
+  children,
+  golden,
+  ids,
+  item,
+  openCopy,
+  rawTree,
+  readEntries,
+  sessionNode,
+  waitFor,
+  withSetting,
+  workspaceDir,
+  workspaceSession,
+  withTreeFilter,
+} from './arborHelpers';
 
 type Result = { kind: string; [k: string]: unknown };
 
@@ -43,7 +58,10 @@ describe('Arbor commands', () => {
       assert.ok(view.sections.goal.length > 0, 'goal section');
       assert.ok(view.sections.done.includes('- [x]') || view.sections.inProgress.length > 0, 'progress section');
       assert.ok(view.readFiles.length + view.modifiedFiles.length > 0, 'file lists');
-      assert.ok(view.modifiedFiles.some((f) => f.path === 'src/math.js'), 'src/math.js was edited in 01-plain');
+      assert.ok(
+        view.modifiedFiles.some((f) => f.path === 'src/math.js'),
+        'src/math.js was edited in 01-plain',
+      );
       // Links resolve against the session's cwd; it does not exist here, so against the workspace folder.
       const math = view.modifiedFiles.find((f) => f.path === 'src/math.js')!;
       assert.ok(math.exists && math.resolved.endsWith(path.join('src', 'math.js')));
@@ -109,7 +127,10 @@ describe('Arbor commands', () => {
       const file = await openCopy('01-plain');
       const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '' });
       const leaf = rawTree(file).leafId;
-      fs.appendFileSync(file, `${JSON.stringify({ type: 'custom', id: 'abcd1234', parentId: leaf, timestamp: new Date().toISOString(), customType: 'test' })}\n`);
+      fs.appendFileSync(
+        file,
+        `${JSON.stringify({ type: 'custom', id: 'abcd1234', parentId: leaf, timestamp: new Date().toISOString(), customType: 'test' })}\n`,
+      );
       const before = fs.readFileSync(file, 'utf8');
       const applied = await vscode.commands.executeCommand('arbor.applyProposal', result.proposalId);
       assert.strictEqual(applied, undefined);
@@ -123,7 +144,11 @@ describe('Arbor commands', () => {
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       const port = (server.address() as { port: number }).port;
-      const restore = [await withSetting('summarizer.provider', 'openai'), await withSetting('summarizer.baseURL', `http://127.0.0.1:${port}/v1`), await withSetting('summarizer.model', 'gpt-4o-mini')];
+      const restore = [
+        await withSetting('summarizer.provider', 'openai'),
+        await withSetting('summarizer.baseURL', `http://127.0.0.1:${port}/v1`),
+        await withSetting('summarizer.model', 'gpt-4o-mini'),
+      ];
       const api = await arborApi();
       const failures: string[] = [];
       const sub = api.onHook('session_compact_failed', (e) => void failures.push(e.error.message));
@@ -154,7 +179,11 @@ describe('Arbor commands', () => {
 
       const seen: string[] = [];
       const supply = api.onHook('session_before_compact', (e) => ({
-        compaction: { summary: '## Goal\n- From a hook', firstKeptEntryId: e.preparation.firstKeptEntryId, tokensBefore: e.preparation.tokensBefore },
+        compaction: {
+          summary: '## Goal\n- From a hook',
+          firstKeptEntryId: e.preparation.firstKeptEntryId,
+          tokensBefore: e.preparation.tokensBefore,
+        },
       }));
       const after = api.onHook('session_compact', (e) => void seen.push(e.entry.id));
       const r2 = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '', review: false });
@@ -169,7 +198,7 @@ describe('Arbor commands', () => {
   });
 
   describe('Jump Here', () => {
-    it('without a summary: appends Arbor\'s leaf marker under the target; the tree follows', async () => {
+    it("without a summary: appends Arbor's leaf marker under the target; the tree follows", async () => {
       const file = await openCopy('03-tree');
       const oldLeaf = rawTree(file).leafId;
       // a9dae875: an assistant message at the end of a side branch.
@@ -182,14 +211,20 @@ describe('Arbor commands', () => {
       assert.strictEqual(last.parentId, 'a9dae875');
       assert.deepStrictEqual(last.data, { fromId: oldLeaf, targetId: 'a9dae875' });
       // With every entry a row (All Entries filter), the rows are exactly the new active path.
-      await withTreeFilter('all', () => waitFor(async () => ids(await children(await sessionNode(file))).join() === rawTree(file).activePath.join(), 'the new active path'));
+      await withTreeFilter('all', () =>
+        waitFor(async () => ids(await children(await sessionNode(file))).join() === rawTree(file).activePath.join(), 'the new active path'),
+      );
     });
 
     it('with a summary to a user message: writes a branch summary under its parent and hands the text back', async () => {
       const file = await openCopy('03-tree');
       const oldLeaf = rawTree(file).leafId;
       // 1e40e24d: "Give me a one-paragraph summary of the docs folder instead." (a user message on a side branch)
-      const r = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file, entryId: '1e40e24d' }, { summarize: 'custom', instructions: 'Mention the files.', showSummary: true });
+      const r = await vscode.commands.executeCommand<Result>(
+        'arbor.jumpHere',
+        { file, entryId: '1e40e24d' },
+        { summarize: 'custom', instructions: 'Mention the files.', showSummary: true },
+      );
       assert.strictEqual(r.kind, 'jumped');
       assert.strictEqual(r.editorText, 'Give me a one-paragraph summary of the docs folder instead.');
       const last = readEntries(file).pop()!;
@@ -204,7 +239,7 @@ describe('Arbor commands', () => {
       assert.ok(view.replaced!.count > 0, 'lists the abandoned entries');
     });
 
-    it('to a side branch node: jumps to that branch\'s newest entry, with a label', async () => {
+    it("to a side branch node: jumps to that branch's newest entry, with a label", async () => {
       const file = await openCopy('03-tree');
       const { services } = (await arborApi()).internals;
       await children(await sessionNode(file));
@@ -220,7 +255,7 @@ describe('Arbor commands', () => {
       assert.strictEqual(label.targetId, '55f6a1d0');
     });
 
-    it('honours branchSummary.skipPrompt from Pi\'s settings: no question, no summary', async () => {
+    it("honours branchSummary.skipPrompt from Pi's settings: no question, no summary", async () => {
       const settings = path.join(workspaceDir(), '.pi', 'settings.json');
       const original = fs.readFileSync(settings, 'utf8');
       fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(original), branchSummary: { skipPrompt: true } }));
@@ -261,7 +296,11 @@ describe('Arbor commands', () => {
     it('on the current leaf: nothing to do, nothing written', async () => {
       const file = await openCopy('01-plain');
       const before = fs.readFileSync(file, 'utf8');
-      const r = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file, entryId: rawTree(file).leafId }, { summarize: 'none' });
+      const r = await vscode.commands.executeCommand<Result>(
+        'arbor.jumpHere',
+        { file, entryId: rawTree(file).leafId },
+        { summarize: 'none' },
+      );
       assert.strictEqual(r.kind, 'nothing');
       assert.strictEqual(fs.readFileSync(file, 'utf8'), before);
     });
@@ -275,17 +314,26 @@ describe('Arbor commands', () => {
       const modals: string[] = [];
       const sub = onDidNotify((n) => n.modal && modals.push(n.message));
       try {
-        assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, 'checkpoint-1'), 'checkpoint-1');
+        assert.strictEqual(
+          await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, 'checkpoint-1'),
+          'checkpoint-1',
+        );
         let last = readEntries(file).pop()!;
         assert.deepStrictEqual([last.type, last.targetId, last.label], ['label', target, 'checkpoint-1']);
-        await waitFor(async () => /#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)), 'the label in the tree');
+        await waitFor(
+          async () => /#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)),
+          'the label in the tree',
+        );
         // Arbor's own append must not make the session look written by another process.
         assert.strictEqual(services.store.isLive(services.store.get(file)!), false, 'own writes do not flag the session live');
         assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, ''), '');
         last = readEntries(file).pop()!;
         assert.strictEqual(last.type, 'label');
         assert.ok(!('label' in last), 'a cleared label has no label field');
-        await waitFor(async () => !/#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)), 'the label gone');
+        await waitFor(
+          async () => !/#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)),
+          'the label gone',
+        );
         assert.deepStrictEqual(modals, [], 'no question about another writer');
       } finally {
         sub.dispose();
@@ -297,15 +345,28 @@ describe('Arbor commands', () => {
     // Issue 8 item 7 changed this command: a view (webview) instead of a Markdown document; the assertions follow the view's data.
     it('shows what the LLM sees with token counts, the status bar numbers and a chart', async () => {
       const file = workspaceSession('02-compaction');
-      const g = golden('02-compaction') as { leafId: string; contexts: Record<string, { messageEntryIds: string[]; estimateContextTokens: { tokens: number } }> };
+      const g = golden('02-compaction') as {
+        leafId: string;
+        contexts: Record<string, { messageEntryIds: string[]; estimateContextTokens: { tokens: number } }>;
+      };
       const view = await vscode.commands.executeCommand<ContextView>('arbor.showContext', { file });
       assert.strictEqual(view.kind, 'context');
-      assert.deepStrictEqual(view.messages.map((m) => m.entryId), g.contexts[g.leafId].messageEntryIds, 'one row per context message');
+      assert.deepStrictEqual(
+        view.messages.map((m) => m.entryId),
+        g.contexts[g.leafId].messageEntryIds,
+        'one row per context message',
+      );
       assert.ok(view.messages.some((m) => m.role === 'compactionSummary'));
       assert.strictEqual(view.contextWindow, 32768);
       assert.strictEqual(view.series[view.series.length - 1].tokens, view.tokens, 'the chart ends at the status bar number');
-      assert.ok(view.series.some((p) => p.marker === 'compaction'), 'the compaction is marked');
-      assert.strictEqual(view.byRole.reduce((s, r) => s + r.count, 0), view.messages.length);
+      assert.ok(
+        view.series.some((p) => p.marker === 'compaction'),
+        'the compaction is marked',
+      );
+      assert.strictEqual(
+        view.byRole.reduce((s, r) => s + r.count, 0),
+        view.messages.length,
+      );
       const use = await contextUseFor(file);
       assert.strictEqual(view.tokens, use.tokens.tokens, 'the same number as contextUse (the status bar)');
       assert.strictEqual(view.threshold, use.threshold);
@@ -313,7 +374,12 @@ describe('Arbor commands', () => {
 
     it('at an earlier entry', async () => {
       const file = workspaceSession('03-tree');
-      const view = await vscode.commands.executeCommand<ContextView>('arbor.showContext', { type: 'entry', file, entryId: '088cfc63', index: 5 });
+      const view = await vscode.commands.executeCommand<ContextView>('arbor.showContext', {
+        type: 'entry',
+        file,
+        entryId: '088cfc63',
+        index: 5,
+      });
       assert.strictEqual(view.leafId, '088cfc63');
     });
   });
@@ -341,7 +407,13 @@ describe('Arbor commands', () => {
       const shown = await vscode.commands.executeCommand<EntryView>('arbor.showEntry', file, leaf);
       assert.strictEqual(shown.isLeaf, true);
       // What Pi appends when the user sends the next message (another process writing the file).
-      const piEntry = { type: 'message', id: 'f011ow01', parentId: leaf, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'And now?' }], timestamp: Date.now() } };
+      const piEntry = {
+        type: 'message',
+        id: 'f011ow01',
+        parentId: leaf,
+        timestamp: new Date().toISOString(),
+        message: { role: 'user', content: [{ type: 'text', text: 'And now?' }], timestamp: Date.now() },
+      };
       fs.appendFileSync(file, `${JSON.stringify(piEntry)}\n`);
       await waitFor(() => entryPanel.currentView?.isLeaf === false, 'the panel no longer calling the entry the current leaf');
       assert.strictEqual(entryPanel.currentView?.entryId, leaf, 'the same entry, redrawn in place');
@@ -367,9 +439,17 @@ describe('Arbor commands', () => {
     it('arbor.exportBranch writes Markdown and HTML of the branch', async () => {
       const file = workspaceSession('02-compaction');
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-export-'));
-      const md = await vscode.commands.executeCommand<vscode.Uri>('arbor.exportBranch', { file }, { format: 'md', target: vscode.Uri.file(path.join(dir, 'b.md')) });
+      const md = await vscode.commands.executeCommand<vscode.Uri>(
+        'arbor.exportBranch',
+        { file },
+        { format: 'md', target: vscode.Uri.file(path.join(dir, 'b.md')) },
+      );
       assert.match(fs.readFileSync(md.fsPath, 'utf8'), /^# /);
-      const html = await vscode.commands.executeCommand<vscode.Uri>('arbor.exportBranch', { file }, { format: 'html', target: vscode.Uri.file(path.join(dir, 'b.html')) });
+      const html = await vscode.commands.executeCommand<vscode.Uri>(
+        'arbor.exportBranch',
+        { file },
+        { format: 'html', target: vscode.Uri.file(path.join(dir, 'b.html')) },
+      );
       assert.match(fs.readFileSync(html.fsPath, 'utf8'), /default-src 'none'; style-src 'unsafe-inline'/);
     });
   });
@@ -377,7 +457,9 @@ describe('Arbor commands', () => {
   describe('Show Summary', () => {
     it('shows a compaction entry with its sections, files, tokens and what it replaced', async () => {
       const file = workspaceSession('02-compaction');
-      const compaction = readEntries(file).filter((e) => e.type === 'compaction').pop()!;
+      const compaction = readEntries(file)
+        .filter((e) => e.type === 'compaction')
+        .pop()!;
       const view = await vscode.commands.executeCommand<SummaryView>('arbor.showSummary', { file, entryId: compaction.id });
       assert.strictEqual(view.mode, 'entry');
       assert.strictEqual(view.tokensBefore, compaction.tokensBefore);
@@ -390,7 +472,9 @@ describe('Arbor commands', () => {
 
     it('on a session: the newest summary on the active path', async () => {
       const file = workspaceSession('02-compaction');
-      const newest = readEntries(file).filter((e) => e.type === 'compaction').pop()!;
+      const newest = readEntries(file)
+        .filter((e) => e.type === 'compaction')
+        .pop()!;
       const view = await vscode.commands.executeCommand<SummaryView>('arbor.showSummary', { file });
       assert.strictEqual(view.kind, 'compaction');
       assert.strictEqual(view.entryId, newest.id);

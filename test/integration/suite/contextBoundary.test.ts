@@ -4,11 +4,13 @@ import * as vscode from 'vscode';
 import { arborApi, children, item, rawTree, readEntries, sessionNode, withTreeFilter, workspaceSession } from './arborHelpers';
 
 describe('Context boundary in the Sessions view', () => {
-  it('marks the path entries before the active compaction\'s first kept entry as summarized, and the first kept one as where the context starts', () =>
+  it("marks the path entries before the active compaction's first kept entry as summarized, and the first kept one as where the context starts", () =>
     withTreeFilter('all', async () => {
       const file = workspaceSession('02-compaction');
       const path = rawTree(file).activePath;
-      const compaction = readEntries(file).filter((e) => e.type === 'compaction').pop()!;
+      const compaction = readEntries(file)
+        .filter((e) => e.type === 'compaction')
+        .pop()!;
       const firstKept = String(compaction.firstKeptEntryId);
       const cut = path.indexOf(firstKept);
       assert.ok(cut > 0);
@@ -23,9 +25,13 @@ describe('Context boundary in the Sessions view', () => {
         if (k < cut) assert.deepStrictEqual((ti.iconPath as vscode.ThemeIcon).color, new vscode.ThemeColor('disabledForeground'));
       }
       assert.match(String((await item(tree.nodeForEntry(file, firstKept)!)).description), /▶ context starts here/);
-      assert.match(String((await item(tree.nodeForEntry(file, String(compaction.id))!)).description), new RegExp(`active compaction: ${cut} entries summarized`));
+      assert.match(
+        String((await item(tree.nodeForEntry(file, String(compaction.id))!)).description),
+        new RegExp(`active compaction: ${cut} entries summarized`),
+      );
       // A session without a compaction has no boundary.
       const plain = workspaceSession('01-plain');
-      for (const n of await children(await sessionNode(plain))) assert.doesNotMatch(String((await item(n)).description), /summarized|context starts/);
+      for (const n of await children(await sessionNode(plain)))
+        assert.doesNotMatch(String((await item(n)).description), /summarized|context starts/);
     }));
 });

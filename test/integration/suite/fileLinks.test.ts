@@ -54,10 +54,28 @@ describe('Summary panel file links', () => {
     const t = new Date(Date.now() - 3600_000).toISOString();
     const lines = [
       { type: 'session', version: 3, id: 'f11e0000-0000-7000-8000-00000000link', timestamp: t, cwd },
-      { type: 'message', id: 'a0000001', parentId: null, timestamp: t, message: { role: 'user', content: 'Look at some files', timestamp: 1 } },
-      { type: 'message', id: 'a0000002', parentId: 'a0000001', timestamp: t, message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }], stopReason: 'stop', timestamp: 2 } },
       {
-        type: 'compaction', id: 'a0000003', parentId: 'a0000002', timestamp: t, summary: '## Goal\n- Links\n', firstKeptEntryId: 'a0000002', tokensBefore: 100,
+        type: 'message',
+        id: 'a0000001',
+        parentId: null,
+        timestamp: t,
+        message: { role: 'user', content: 'Look at some files', timestamp: 1 },
+      },
+      {
+        type: 'message',
+        id: 'a0000002',
+        parentId: 'a0000001',
+        timestamp: t,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }], stopReason: 'stop', timestamp: 2 },
+      },
+      {
+        type: 'compaction',
+        id: 'a0000003',
+        parentId: 'a0000002',
+        timestamp: t,
+        summary: '## Goal\n- Links\n',
+        firstKeptEntryId: 'a0000002',
+        tokensBefore: 100,
         details: { readFiles: cases.slice(0, 9).map((c) => c.path), modifiedFiles: cases.slice(9).map((c) => c.path) },
       },
     ];
@@ -78,7 +96,10 @@ describe('Summary panel file links', () => {
     const { services, fileLinks } = api.internals;
     const view = await vscode.commands.executeCommand<SummaryView>('arbor.showSummary', { file: sessionFile, entryId: 'a0000003' });
     const links = [...view.readFiles, ...view.modifiedFiles];
-    assert.deepStrictEqual(links.map((l) => l.path), cases.map((c) => c.path));
+    assert.deepStrictEqual(
+      links.map((l) => l.path),
+      cases.map((c) => c.path),
+    );
 
     const opened: vscode.Uri[] = [];
     const docs: vscode.Uri[] = [];
@@ -106,7 +127,11 @@ describe('Summary panel file links', () => {
         const what = `${c.path} (${c.expect})`;
         if (c.expect === 'open') {
           assert.strictEqual(asked.length, 0, `${what}: no question`);
-          assert.deepStrictEqual(opened.map((u) => u.fsPath), [c.real], `${what}: opened`);
+          assert.deepStrictEqual(
+            opened.map((u) => u.fsPath),
+            [c.real],
+            `${what}: opened`,
+          );
           assert.strictEqual(vscode.window.activeTextEditor?.document.uri.fsPath, c.real, `${what}: in the editor`);
           assert.strictEqual(vscode.window.activeTextEditor?.document.uri.scheme, 'file');
         } else if (c.expect === 'ask') {
@@ -114,12 +139,19 @@ describe('Summary panel file links', () => {
           assert.strictEqual(opened.length, 0, `${what}: a no opens nothing`);
           answer = true;
           await services.panel.receive({ type: 'openFile', path: links[i].resolved });
-          assert.deepStrictEqual(opened.map((u) => u.fsPath), [c.real], `${what}: a yes opens the real file`);
+          assert.deepStrictEqual(
+            opened.map((u) => u.fsPath),
+            [c.real],
+            `${what}: a yes opens the real file`,
+          );
           assert.strictEqual(vscode.window.activeTextEditor?.document.uri.fsPath, c.real);
         } else {
           assert.strictEqual(asked.length, 0, `${what}: not asked`);
           assert.strictEqual(opened.length, 0, `${what}: nothing opened`);
-          assert.ok(warnings.some((n) => n.kind === 'warning' && /not opened/.test(n.message)), `${what}: the user is told (${JSON.stringify(warnings)})`);
+          assert.ok(
+            warnings.some((n) => n.kind === 'warning' && /not opened/.test(n.message)),
+            `${what}: the user is told (${JSON.stringify(warnings)})`,
+          );
         }
       }
 

@@ -42,7 +42,11 @@ describe('files along the tree', () => {
   it('Show File Changes on an entry opens the change in the native diff editor (read-only arbor-file documents)', async () => {
     const { session } = await openSession('04-split-turn');
     // 21f193be: the edit of docs/guide-2.md (a TODO line replaced)
-    const r = (await vscode.commands.executeCommand<ShowResult>('arbor.showFileChanges', { file: session, entryId: '21f193be' }, { path: 'docs/guide-2.md' }))!;
+    const r = (await vscode.commands.executeCommand<ShowResult>(
+      'arbor.showFileChanges',
+      { file: session, entryId: '21f193be' },
+      { path: 'docs/guide-2.md' },
+    ))!;
     assert.deepStrictEqual(r.files, [{ path: 'docs/guide-2.md', changes: [{ entryId: '21f193be', kind: 'edit' }] }]);
     const diff = (await waitFor(activeDiff, 'a diff editor'))!;
     assert.strictEqual(diff.original.scheme, 'arbor-file');
@@ -51,7 +55,11 @@ describe('files along the tree', () => {
     const after = (await vscode.workspace.openTextDocument(diff.modified)).getText();
     assert.match(before, /TODO: explain result handling in more detail\./);
     assert.match(after, /Note: see the API reference for result handling in more detail\./);
-    assert.strictEqual(before.replace('TODO: explain result handling in more detail.', 'Note: see the API reference for result handling in more detail.'), after, 'whole file, before and after');
+    assert.strictEqual(
+      before.replace('TODO: explain result handling in more detail.', 'Note: see the API reference for result handling in more detail.'),
+      after,
+      'whole file, before and after',
+    );
     assert.match(vscode.window.tabGroups.activeTabGroup.activeTab!.label, /docs\/guide-2\.md \(edit at 21f193be\)/);
   });
 
@@ -65,7 +73,10 @@ describe('files along the tree', () => {
     const ti = await item(branch);
     assert.match(String(ti.description), /1 file changed/);
     const r = (await vscode.commands.executeCommand<ShowResult>('arbor.showFileChanges', branch, { path: 'src/ops.js' }))!;
-    assert.deepStrictEqual(r.files.map((f) => f.path), ['src/ops.js']);
+    assert.deepStrictEqual(
+      r.files.map((f) => f.path),
+      ['src/ops.js'],
+    );
     const diff = (await waitFor(activeDiff, 'a diff editor'))!;
     assert.match((await vscode.workspace.openTextDocument(diff.modified)).getText(), /export function mulLoop/);
   });
@@ -77,18 +88,23 @@ describe('files along the tree', () => {
     const doc = await vscode.workspace.openTextDocument(guide2);
     await vscode.window.showTextDocument(doc);
     // a241a739: after the guides were read, before any edit
-    const r = await vscode.commands.executeCommand<{ kind: string; files?: { restored: string[]; skipped: { path: string; reason: string }[]; deleted: string[]; backup?: string } }>(
-      'arbor.jumpHere',
-      { file: session, entryId: 'a241a739' },
-      { summarize: 'none', restoreFiles: { paths: ['docs/guide-2.md'] } },
-    );
+    const r = await vscode.commands.executeCommand<{
+      kind: string;
+      files?: { restored: string[]; skipped: { path: string; reason: string }[]; deleted: string[]; backup?: string };
+    }>('arbor.jumpHere', { file: session, entryId: 'a241a739' }, { summarize: 'none', restoreFiles: { paths: ['docs/guide-2.md'] } });
     assert.strictEqual(r.kind, 'jumped');
     const backup = r.files?.backup;
-    assert.ok(backup && backup.startsWith(agentDir) && fs.existsSync(path.join(backup, 'manifest.json')), 'a backup with its record, under Pi\'s agent folder');
+    assert.ok(
+      backup && backup.startsWith(agentDir) && fs.existsSync(path.join(backup, 'manifest.json')),
+      "a backup with its record, under Pi's agent folder",
+    );
     assert.deepStrictEqual(r.files, { restored: ['docs/guide-2.md'], skipped: [], deleted: [], backup });
     const restored = fs.readFileSync(guide2, 'utf8');
     assert.match(restored, /TODO: explain result handling in more detail\./);
-    assert.strictEqual(restored, after.replace('Note: see the API reference for result handling in more detail.', 'TODO: explain result handling in more detail.'));
+    assert.strictEqual(
+      restored,
+      after.replace('Note: see the API reference for result handling in more detail.', 'TODO: explain result handling in more detail.'),
+    );
     await waitFor(() => doc.getText() === restored, 'the open editor to show the restored file');
 
     const undo = await vscode.commands.executeCommand<{ undone: boolean; restored?: string[] }>('arbor.undoRestoreFiles');
@@ -103,7 +119,11 @@ describe('files along the tree', () => {
   it('restore leaves a file changed on disk since the session alone, with the reason', async () => {
     const { session, project } = await openSession('04-split-turn');
     fs.appendFileSync(path.join(project, 'docs', 'guide-5.md'), 'edited by hand\n');
-    const r = await vscode.commands.executeCommand<{ restored: string[]; skipped: { path: string; reason: string }[]; deleted: string[] }>('arbor.restoreFiles', { file: session, entryId: 'a241a739' }, {});
+    const r = await vscode.commands.executeCommand<{ restored: string[]; skipped: { path: string; reason: string }[]; deleted: string[] }>(
+      'arbor.restoreFiles',
+      { file: session, entryId: 'a241a739' },
+      {},
+    );
     assert.deepStrictEqual([...r.restored].sort(), ['docs/guide-2.md', 'docs/guide-8.md']);
     assert.deepStrictEqual(
       r.skipped.map((s) => [s.path, s.reason.split(' (')[0]]),

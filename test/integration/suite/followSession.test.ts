@@ -57,7 +57,7 @@ describe('Compact checks first; status bar and panel follow the session acted on
     assert.strictEqual(statusBar.current.use?.leafId, rawTree(b).leafId);
   });
 
-  it('after a jump in another session the panel no longer shows the first session\'s compaction', async () => {
+  it("after a jump in another session the panel no longer shows the first session's compaction", async () => {
     const { services } = (await arborApi()).internals;
     const x = await openCopy('02-compaction', 'follow-panel-x');
     const y = await openCopy('03-tree', 'follow-panel-y');
@@ -81,10 +81,15 @@ describe('Compact checks first; status bar and panel follow the session acted on
     const at = path.indexOf(compactionId);
     assert.ok(at > 1, 'the compaction is on the active path');
     // An entry before the compaction: jumping there leaves the compaction's branch.
-    const earlier = readEntries(x).find((e) => e.type === 'message' && path.indexOf(String(e.id)) > 0 && path.indexOf(String(e.id)) < at - 1)!;
+    const earlier = readEntries(x).find(
+      (e) => e.type === 'message' && path.indexOf(String(e.id)) > 0 && path.indexOf(String(e.id)) < at - 1,
+    )!;
     const r = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file: x, entryId: earlier.id }, { summarize: 'none' });
     assert.strictEqual(r.kind, 'jumped');
-    await waitFor(() => !services.panel.isOpen || services.panel.currentView?.entryId !== compactionId, 'the panel to leave the compaction that is off the path');
+    await waitFor(
+      () => !services.panel.isOpen || services.panel.currentView?.entryId !== compactionId,
+      'the panel to leave the compaction that is off the path',
+    );
     if (services.panel.isOpen) assert.ok(rawTree(x).activePath.includes(services.panel.currentView!.entryId!));
   });
 });

@@ -5,7 +5,18 @@ import * as os from 'os';
 import * as path from 'path';
 import { execFileSync } from 'child_process';
 import * as vscode from 'vscode';
-import { arborApi, children, fixtureFile, item, openCopy, rawTree, sessionNode, waitFor, withSetting, workspaceSession } from './arborHelpers';
+import {
+  arborApi,
+  children,
+  fixtureFile,
+  item,
+  openCopy,
+  rawTree,
+  sessionNode,
+  waitFor,
+  withSetting,
+  workspaceSession,
+} from './arborHelpers';
 
 function piAppend(file: string, entry: Record<string, unknown>): void {
   fs.appendFileSync(file, `${JSON.stringify({ timestamp: new Date().toISOString(), ...entry })}\n`);
@@ -19,7 +30,12 @@ describe('Live sessions and the status bar', () => {
     const model = services.store.get(file)!;
     const indexBefore = model.index!;
     const leaf = rawTree(file).leafId;
-    piAppend(file, { type: 'message', id: 'feed0001', parentId: leaf, message: { role: 'user', content: [{ type: 'text', text: 'A message Pi just wrote' }], timestamp: Date.now() } });
+    piAppend(file, {
+      type: 'message',
+      id: 'feed0001',
+      parentId: leaf,
+      message: { role: 'user', content: [{ type: 'text', text: 'A message Pi just wrote' }], timestamp: Date.now() },
+    });
     await waitFor(async () => {
       const top = await children(await sessionNode(file));
       const last = top[top.length - 1];
@@ -31,7 +47,13 @@ describe('Live sessions and the status bar', () => {
     assert.match(String(session.description), /live/);
     assert.match(String(session.contextValue), /:live/);
     // A cut-off line (Pi mid-write) is left for later; completing it adds the entry.
-    const line = JSON.stringify({ type: 'message', id: 'feed0002', parentId: 'feed0001', timestamp: new Date().toISOString(), message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], stopReason: 'stop' } });
+    const line = JSON.stringify({
+      type: 'message',
+      id: 'feed0002',
+      parentId: 'feed0001',
+      timestamp: new Date().toISOString(),
+      message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], stopReason: 'stop' },
+    });
     fs.appendFileSync(file, line.slice(0, 40));
     await new Promise((r) => setTimeout(r, 400));
     fs.appendFileSync(file, `${line.slice(40)}\n`);
@@ -106,12 +128,25 @@ describe('Live sessions and the status bar', () => {
       const file = await openCopy('01-plain', 'auto');
       await children(await sessionNode(file));
       const leaf = rawTree(file).leafId;
-      piAppend(file, { type: 'message', id: 'feed1001', parentId: leaf, message: { role: 'user', content: 'one more question', timestamp: Date.now() } });
-      const entry = await waitFor(() => {
-        const entries = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-        const last = entries[entries.length - 1];
-        return last.type === 'compaction' ? last : undefined;
-      }, 'the automatic compaction', 20_000);
+      piAppend(file, {
+        type: 'message',
+        id: 'feed1001',
+        parentId: leaf,
+        message: { role: 'user', content: 'one more question', timestamp: Date.now() },
+      });
+      const entry = await waitFor(
+        () => {
+          const entries = fs
+            .readFileSync(file, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as Record<string, unknown>);
+          const last = entries[entries.length - 1];
+          return last.type === 'compaction' ? last : undefined;
+        },
+        'the automatic compaction',
+        20_000,
+      );
       assert.strictEqual(entry!.parentId, 'feed1001');
       assert.ok(!api.internals.services.panel.pendingProposals().length, 'no review for automatic compaction');
     } finally {
@@ -120,9 +155,20 @@ describe('Live sessions and the status bar', () => {
   });
 
   it('contributes its settings with descriptions', () => {
-    const pkg = vscode.extensions.getExtension('arbor-dev.arbor')!.packageJSON as { contributes: { configuration: { properties: Record<string, { markdownDescription?: string; description?: string }> } } };
+    const pkg = vscode.extensions.getExtension('arbor-dev.arbor')!.packageJSON as {
+      contributes: { configuration: { properties: Record<string, { markdownDescription?: string; description?: string }> } };
+    };
     const props = pkg.contributes.configuration.properties;
-    for (const key of ['arbor.summarizer.provider', 'arbor.summarizer.model', 'arbor.summarizer.baseURL', 'arbor.tokenEstimator', 'arbor.autoCompact', 'arbor.autoCompactIdleSeconds', 'arbor.piAgentDir', 'arbor.sessionDir']) {
+    for (const key of [
+      'arbor.summarizer.provider',
+      'arbor.summarizer.model',
+      'arbor.summarizer.baseURL',
+      'arbor.tokenEstimator',
+      'arbor.autoCompact',
+      'arbor.autoCompactIdleSeconds',
+      'arbor.piAgentDir',
+      'arbor.sessionDir',
+    ]) {
       assert.ok(props[key], key);
       assert.ok((props[key].markdownDescription ?? props[key].description ?? '').length > 20, `${key} described`);
     }

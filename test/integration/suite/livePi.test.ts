@@ -43,7 +43,7 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
   it('Install Pi Bridge, then Compact → Apply goes through Pi; the row shows Pi live and Pi continues from the compaction', async () => {
     const { services } = (await arborApi()).internals;
     await vscode.commands.executeCommand('arbor.installPiBridge');
-    assert.ok(fs.existsSync(path.join(agent.dir, 'extensions', 'arbor-bridge.js')), 'the bridge is installed in Pi\'s extensions folder');
+    assert.ok(fs.existsSync(path.join(agent.dir, 'extensions', 'arbor-bridge.js')), "the bridge is installed in Pi's extensions folder");
 
     fs.mkdirSync(path.dirname(file), { recursive: true });
     pi = new PiRpc({ agentDir: agent.dir, cwd: workspaceDir(), sessionFile: file });
@@ -65,7 +65,11 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     assert.strictEqual(result.kind, 'proposed');
     const written = await vscode.commands.executeCommand<SummaryView>('arbor.applyProposal', result.proposalId);
     assert.strictEqual(written.mode, 'entry');
-    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.strictEqual(lines.length, before + 1, 'one entry appended, by Pi');
     const compaction = lines[lines.length - 1];
     assert.strictEqual(compaction.type, 'compaction');
@@ -73,41 +77,64 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     assert.strictEqual(compaction.summary, written.markdown);
 
     const messages = (await pi.messages()).filter((m) => m.role !== 'system');
-    assert.strictEqual(messages[0].role, 'compactionSummary', 'Pi\'s memory starts from the compaction');
+    assert.strictEqual(messages[0].role, 'compactionSummary', "Pi's memory starts from the compaction");
     await pi.prompt('Next request after the compaction.');
-    const after = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const after = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const next = after.slice(before + 1).find((e) => e.type === 'message');
     assert.ok(next);
-    assert.strictEqual(next.parentId, compaction.id, 'Pi\'s next entry continues from the compaction');
+    assert.strictEqual(next.parentId, compaction.id, "Pi's next entry continues from the compaction");
     // The view follows: the new entries are in the index, and the leaf is Pi's.
-    await waitFor(() => services.store.get(file)!.index!.leafId === String(after[after.length - 1].id), 'the tree following Pi\'s appends');
+    await waitFor(() => services.store.get(file)!.index!.leafId === String(after[after.length - 1].id), "the tree following Pi's appends");
   });
 
-  it('Jump Here without a summary through Pi writes nothing; the tree marks Pi\'s leaf from its memory; the status bar shows Pi\'s own figure', async () => {
+  it("Jump Here without a summary through Pi writes nothing; the tree marks Pi's leaf from its memory; the status bar shows Pi's own figure", async () => {
     const { services, statusBar } = (await arborApi()).internals;
     assert.ok(pi, 'the previous test left Pi running');
-    const entries = () => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const entries = () =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     // Pi answered after the compaction: its own context figure is known.
     services.setActive(file);
     await services.livePi.refresh();
     try {
-      await waitFor(() => /reported by the running Pi/.test(statusBar.current.tooltip.replace(/&nbsp;/g, ' ')), 'the status bar showing Pi\'s own figure', 30_000);
+      await waitFor(
+        () => /reported by the running Pi/.test(statusBar.current.tooltip.replace(/&nbsp;/g, ' ')),
+        "the status bar showing Pi's own figure",
+        30_000,
+      );
     } catch (err) {
-      throw new Error(`${(err as Error).message}: tooltip ${JSON.stringify(statusBar.current.tooltip)}, Pi state ${JSON.stringify(services.livePi.stateOf(file))}, active ${services.activeFile}`);
+      throw new Error(
+        `${(err as Error).message}: tooltip ${JSON.stringify(statusBar.current.tooltip)}, Pi state ${JSON.stringify(services.livePi.stateOf(file))}, active ${services.activeFile}`,
+      );
     }
-    const target = entries().filter((e) => e.type === 'message' && (e.message as { role: string }).role === 'assistant').at(-2)!;
+    const target = entries()
+      .filter((e) => e.type === 'message' && (e.message as { role: string }).role === 'assistant')
+      .at(-2)!;
     const size = fs.statSync(file).size;
-    const r = await vscode.commands.executeCommand<{ kind: string; written?: string[]; newLeafId?: string | null }>('arbor.jumpHere', { file, entryId: String(target.id) }, { summarize: 'none' });
+    const r = await vscode.commands.executeCommand<{ kind: string; written?: string[]; newLeafId?: string | null }>(
+      'arbor.jumpHere',
+      { file, entryId: String(target.id) },
+      { summarize: 'none' },
+    );
     assert.strictEqual(r?.kind, 'jumped');
     assert.deepStrictEqual(r.written, []);
     assert.strictEqual(fs.statSync(file).size, size, 'nothing written: Pi holds the new leaf in memory');
-    await waitFor(() => services.livePi.stateOf(file)?.leafId === target.id, 'Pi\'s leaf at the target');
-    await waitFor(() => services.tree.leafNode(file)?.entryId === target.id, 'the tree marking Pi\'s leaf, not the file\'s last entry');
+    await waitFor(() => services.livePi.stateOf(file)?.leafId === target.id, "Pi's leaf at the target");
+    await waitFor(() => services.tree.leafNode(file)?.entryId === target.id, "the tree marking Pi's leaf, not the file's last entry");
     // Pi's next prompt continues from there, and the tree follows it.
     await pi!.prompt('Back here: take another approach.');
-    const next = entries().slice(-2).find((e) => e.type === 'message')!;
+    const next = entries()
+      .slice(-2)
+      .find((e) => e.type === 'message')!;
     assert.strictEqual(next.parentId, target.id);
-    await waitFor(() => services.tree.leafNode(file)?.entryId === String(entries().at(-1)!.id), 'the tree at Pi\'s new entry');
+    await waitFor(() => services.tree.leafNode(file)?.entryId === String(entries().at(-1)!.id), "the tree at Pi's new entry");
   });
 
   it('when another writer (a Pi without the bridge) appends under the leaf Arbor wrote after, says so at once and offers the fix', async () => {
@@ -119,24 +146,43 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     let restoreLive: (() => Promise<void>) | undefined;
     const sub = onDidNotify((n) => n.kind === 'warning' && warnings.push({ message: n.message, items: n.items }));
     try {
-      assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file: file2, entryId: firstUser }, 'checkpoint'), 'checkpoint');
+      assert.strictEqual(
+        await vscode.commands.executeCommand('arbor.setLabel', { file: file2, entryId: firstUser }, 'checkpoint'),
+        'checkpoint',
+      );
       const labelEntry = rawTree(file2).leafId;
       assert.notStrictEqual(labelEntry, oldLeaf);
       // What a Pi that never saw Arbor's entry appends next: a message under its own (old) leaf.
-      const piEntry = { type: 'message', id: 'd1ve7ge0', parentId: oldLeaf, timestamp: new Date().toISOString(), message: { role: 'user', content: 'next prompt', timestamp: Date.now() } };
+      const piEntry = {
+        type: 'message',
+        id: 'd1ve7ge0',
+        parentId: oldLeaf,
+        timestamp: new Date().toISOString(),
+        message: { role: 'user', content: 'next prompt', timestamp: Date.now() },
+      };
       fs.appendFileSync(file2, `${JSON.stringify(piEntry)}\n`);
-      const warning = await waitFor(() => warnings.find((w) => /kept going from its own leaf/.test(w.message)), 'the divergence warning', 30_000);
+      const warning = await waitFor(
+        () => warnings.find((w) => /kept going from its own leaf/.test(w.message)),
+        'the divergence warning',
+        30_000,
+      );
       assert.match(warning!.message, new RegExp(`entry ${labelEntry}`));
       assert.deepStrictEqual(warning!.items, ['Install Pi Bridge', 'Show in Tree']);
       // Pi continuing from Arbor's entry is no divergence. (Arbor asks before appending right after another writer: let that pass.)
       warnings.length = 0;
       restoreLive = await withSetting('liveWriteSeconds', 1);
       await waitFor(() => !services.store.isLive(services.store.get(file2)!), 'the session no longer flagged as just written', 30_000);
-      assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file: file2, entryId: firstUser }, 'checkpoint 2'), 'checkpoint 2');
+      assert.strictEqual(
+        await vscode.commands.executeCommand('arbor.setLabel', { file: file2, entryId: firstUser }, 'checkpoint 2'),
+        'checkpoint 2',
+      );
       const own = rawTree(file2).leafId;
       fs.appendFileSync(file2, `${JSON.stringify({ ...piEntry, id: 'c0n71nue', parentId: own })}\n`);
       await waitFor(() => services.store.get(file2)?.index?.leafId === 'c0n71nue', 'the appended entry read');
-      assert.deepStrictEqual(warnings.filter((w) => /own leaf/.test(w.message)), []);
+      assert.deepStrictEqual(
+        warnings.filter((w) => /own leaf/.test(w.message)),
+        [],
+      );
     } finally {
       sub.dispose();
       await restoreLive?.();

@@ -23,10 +23,15 @@ interface CliNumbers {
 function cliNumbers(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliNumbers> {
   const estimator = vscode.workspace.getConfiguration('arbor').get<string>('tokenEstimator', 'tokenizer');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'context', file, '--json', '--estimator', estimator, ...args], { maxBuffer: 64 << 20, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`arbor context failed: ${stderr}`));
-      else resolve((JSON.parse(stdout) as { numbers: CliNumbers }).numbers);
-    });
+    execFile(
+      process.execPath,
+      [path.join(repoRoot, 'dist', 'cli.js'), 'context', file, '--json', '--estimator', estimator, ...args],
+      { maxBuffer: 64 << 20, env: { ...process.env, ...env } },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`arbor context failed: ${stderr}`));
+        else resolve((JSON.parse(stdout) as { numbers: CliNumbers }).numbers);
+      },
+    );
   });
 }
 
@@ -34,7 +39,8 @@ function cliNumbers(file: string, args: string[], env: NodeJS.ProcessEnv = {}): 
 async function withRealModel(fixture: string): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-numbers-'));
   const file = path.join(dir, `${fixture}-gpt41.jsonl`);
-  const text = fs.readFileSync(fixtureFile(fixture), 'utf8')
+  const text = fs
+    .readFileSync(fixtureFile(fixture), 'utf8')
     .replace(/"provider":"mock-openai","modelId":"mock-coder"/g, '"provider":"openai","modelId":"gpt-4.1"')
     .replace(/"provider":"mock-openai","model":"mock-coder"/g, '"provider":"openai","model":"gpt-4.1"');
   assert.match(text, /"modelId":"gpt-4\.1"/);
@@ -56,8 +62,12 @@ async function assertSameNumbers(file: string, cliArgs: string[] = [], env: Node
   assert.ok(bar.use, 'the status bar shows the session');
   assert.strictEqual(bar.use.tokens.tokens, cli.tokens, 'context tokens: status bar vs arbor context');
   assert.strictEqual(bar.use.contextWindow, cli.contextWindow, 'window: status bar vs arbor context');
-  assert.strictEqual(bar.text, `$(layers) ${cli.estimated ? '~' : ''}${formatTokens(cli.tokens)} / ${formatTokens(cli.contextWindow)} (${cli.percent}%)`);
-  if (!cliArgs.includes('--context-window')) assert.strictEqual(bar.use.figure.windowSource, cli.windowSource, 'the window is named the same');
+  assert.strictEqual(
+    bar.text,
+    `$(layers) ${cli.estimated ? '~' : ''}${formatTokens(cli.tokens)} / ${formatTokens(cli.contextWindow)} (${cli.percent}%)`,
+  );
+  if (!cliArgs.includes('--context-window'))
+    assert.strictEqual(bar.use.figure.windowSource, cli.windowSource, 'the window is named the same');
   assert.strictEqual(bar.use.figure.estimated, cli.estimated);
   // Tree rows and panel, for every compaction the tree shows.
   await children(await sessionNode(file));
@@ -69,9 +79,15 @@ async function assertSameNumbers(file: string, cliArgs: string[] = [], env: Node
       rows++;
       const description = String((await item(node)).description);
       assert.ok(c.tokensBefore !== null);
-      assert.ok(description.includes(`${formatTokens(c.tokensBefore)} → ${formatTokens(c.tokensAfter)} tokens`), `tree row ${c.entryId}: "${description}" vs ${JSON.stringify(c)}`);
+      assert.ok(
+        description.includes(`${formatTokens(c.tokensBefore)} → ${formatTokens(c.tokensAfter)} tokens`),
+        `tree row ${c.entryId}: "${description}" vs ${JSON.stringify(c)}`,
+      );
     }
-    const view = await vscode.commands.executeCommand<{ tokensBefore?: number; tokensAfter?: number }>('arbor.showSummary', { file, entryId: c.entryId });
+    const view = await vscode.commands.executeCommand<{ tokensBefore?: number; tokensAfter?: number }>('arbor.showSummary', {
+      file,
+      entryId: c.entryId,
+    });
     assert.ok(view, `the panel shows ${c.entryId}`);
     assert.strictEqual(view.tokensBefore, c.tokensBefore ?? undefined, `panel before of ${c.entryId}`);
     assert.strictEqual(view.tokensAfter, c.tokensAfter, `panel after of ${c.entryId}`);
@@ -104,7 +120,10 @@ describe('One truth for numbers', () => {
   it("Pi's models.json in the agent folder gives the window to both, named as its source; after a compaction with no response the figure is estimated", async () => {
     const file = await withRealModel('02-compaction');
     const agent = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-agent-'));
-    fs.writeFileSync(path.join(agent, 'models.json'), JSON.stringify({ providers: { openai: { modelOverrides: { 'gpt-4.1': { contextWindow: 64000 } } } } }));
+    fs.writeFileSync(
+      path.join(agent, 'models.json'),
+      JSON.stringify({ providers: { openai: { modelOverrides: { 'gpt-4.1': { contextWindow: 64000 } } } } }),
+    );
     const restoreDir = await withSetting('piAgentDir', agent);
     try {
       const cli = await assertSameNumbers(file, [], { PI_CODING_AGENT_DIR: agent });
@@ -132,7 +151,7 @@ describe('One truth for numbers', () => {
     }
   });
 
-  it('a session on a real model gets the model table\'s window in VS Code and in the CLI (gpt-4.1: 1,047,576)', async () => {
+  it("a session on a real model gets the model table's window in VS Code and in the CLI (gpt-4.1: 1,047,576)", async () => {
     const file = await withRealModel('02-compaction');
     assert.ok(!fs.readFileSync(file, 'utf8').includes('mock-coder'));
     const cli = await assertSameNumbers(file);

@@ -65,7 +65,9 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     const t0 = performance.now();
     if (fs.existsSync(cached)) fs.copyFileSync(cached, file);
     else await generateSession({ file, targetBytes: MB * 1024 * 1024 });
-    note(`session: ${(fs.statSync(file).size / 1048576).toFixed(1)} MB (${fs.existsSync(cached) ? 'copied from bench/.data' : 'generated'} in ${ms(performance.now() - t0)})`);
+    note(
+      `session: ${(fs.statSync(file).size / 1048576).toFixed(1)} MB (${fs.existsSync(cached) ? 'copied from bench/.data' : 'generated'} in ${ms(performance.now() - t0)})`,
+    );
     const old = new Date(Date.now() - 3600_000);
     fs.utimesSync(file, old, old);
     // Users get the tokenizer by default; the test workspace uses chars. Measure the default: as in a
@@ -108,7 +110,15 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     assert.ok(childrenCall, `${label}: VS Code asked for the session's children`);
     // The rows of that answer (not those of a later one, e.g. when the full index replaces a preview).
     const until = sessionCalls[1]?.start ?? Infinity;
-    const items = spy!.calls.filter((c) => c.method === 'getTreeItem' && c.node && c.node.type !== 'session' && c.node.file === file && c.start >= childrenCall.start && c.start < until);
+    const items = spy!.calls.filter(
+      (c) =>
+        c.method === 'getTreeItem' &&
+        c.node &&
+        c.node.type !== 'session' &&
+        c.node.file === file &&
+        c.start >= childrenCall.start &&
+        c.start < until,
+    );
     const lastItem = items.length ? Math.max(...items.map((c) => c.end)) : childrenCall.end;
     const firstPage = lastItem - t0;
     note(
@@ -177,7 +187,9 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     const opened = await vscode.commands.executeCommand<string>('arbor.openSessionFile', vscode.Uri.file(file));
     assert.strictEqual(opened, file);
     const model = services.store.get(file)!;
-    note(`Open Session File (index ${model.index!.entryCount} entries, main line ${model.layout!.mainLine.length}): ${ms(performance.now() - t0)}`);
+    note(
+      `Open Session File (index ${model.index!.entryCount} entries, main line ${model.layout!.mainLine.length}): ${ms(performance.now() - t0)}`,
+    );
 
     // Cold: the index dropped (as in a new window); expanding loads it. Another session is the active one,
     // so that the status bar does not load this one in the background meanwhile.
@@ -194,7 +206,7 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
       if (line.startsWith(`previewing ${file}`)) previews.push(line.slice(`previewing ${file}: `.length));
     });
     // Token counts live in the index (one count per entry and estimator): how many rows were counted is their number.
-    const counted = () => [...(model.index ?? model.preview?.index)?.tokenCounts.values() ?? []].reduce((n, m) => n + m.size, 0);
+    const counted = () => [...((model.index ?? model.preview?.index)?.tokenCounts.values() ?? [])].reduce((n, m) => n + m.size, 0);
     const tCold = performance.now();
     const release = holdFullIndex(services.store);
     let cold: Awaited<ReturnType<typeof expand>>;
@@ -203,17 +215,29 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     } finally {
       release();
     }
-    const previewRows = rowIds(spy!.calls.find((c) => c.method === 'getChildren' && c.node?.type === 'session' && c.node.file === file)?.result);
+    const previewRows = rowIds(
+      spy!.calls.find((c) => c.method === 'getChildren' && c.node?.type === 'session' && c.node.file === file)?.result,
+    );
     // The full index replaces the preview: VS Code asks for the session's rows again.
     await waitFor(() => model.index !== undefined && model.preview === undefined, 'the full index loaded', 60_000);
-    const answers = await waitFor(() => {
-      const calls = spy!.calls.filter((c) => c.method === 'getChildren' && c.node?.type === 'session' && c.node.file === file && c.start >= tCold);
-      return calls.length >= 2 ? calls : undefined;
-    }, 'the rows of the full index', 30_000);
+    const answers = await waitFor(
+      () => {
+        const calls = spy!.calls.filter(
+          (c) => c.method === 'getChildren' && c.node?.type === 'session' && c.node.file === file && c.start >= tCold,
+        );
+        return calls.length >= 2 ? calls : undefined;
+      },
+      'the rows of the full index',
+      30_000,
+    );
     const fullRows = rowIds(answers![1].result);
     // A large session opens scrolled to the row shown as current (issue 8 item 12): revealed and selected once the full index's rows are in the view.
     const current = services.tree.leafNode(file)!;
-    await waitFor(() => (services.treeView.selection[0] as EntryNode | undefined)?.entryId === current.entryId, 'the current leaf revealed and selected', 30_000);
+    await waitFor(
+      () => (services.treeView.selection[0] as EntryNode | undefined)?.entryId === current.entryId,
+      'the current leaf revealed and selected',
+      30_000,
+    );
     sub.dispose();
     note(
       `  shown from ${previews.length ? `a preview (${previews.join('; ')})` : 'the full index'}; the full index (${loads.join('; ')}) ` +
@@ -267,22 +291,34 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     assert.ok(target.index < model.preview.index.entryCount, 'a position in the preview');
     // A command on a preview row waits for the full index and writes against it.
     assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', target, 'from-preview'), 'from-preview');
-    const written = JSON.parse(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop()!) as { type: string; targetId: string; label: string };
+    const written = JSON.parse(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop()!) as {
+      type: string;
+      targetId: string;
+      label: string;
+    };
     assert.deepStrictEqual([written.type, written.targetId, written.label], ['label', target.entryId, 'from-preview']);
     // "Show earlier entries" clicked on the preview applies once the full index replaced it.
     services.tree.showMore(rows[0] as never);
     await waitFor(() => model.index !== undefined && model.preview === undefined, 'the full index replacing the preview', 60_000);
-    const full = await waitFor(async () => {
-      const r = await services.tree.getChildren(session);
-      return r.filter((n) => n.type === 'entry').length >= 400 ? r : undefined;
-    }, 'a page more after the full index loaded', 30_000);
+    const full = await waitFor(
+      async () => {
+        const r = await services.tree.getChildren(session);
+        return r.filter((n) => n.type === 'entry').length >= 400 ? r : undefined;
+      },
+      'a page more after the full index loaded',
+      30_000,
+    );
     assert.strictEqual(full![0].type, 'more');
     assert.match(String(services.tree.getTreeItem(full![0]).description), /[\d,]+ not shown/);
     // The row shows the label; the node made from the preview still finds its entry.
     const row = services.tree.nodeForEntry(file, target.entryId)!;
     assert.match(String(services.tree.getTreeItem(row).description), /#from-preview/);
     assert.strictEqual(services.tree.getTreeItem(target).label, services.tree.getTreeItem(row).label);
-    assert.strictEqual(services.tree.getTreeItem(target).id, services.tree.getTreeItem(row).id, 'the same row id from the preview and the full index');
+    assert.strictEqual(
+      services.tree.getTreeItem(target).id,
+      services.tree.getTreeItem(row).id,
+      'the same row id from the preview and the full index',
+    );
   });
 
   it('follows one appended entry: in the tree soon after the change event, reading only the new bytes', async () => {
@@ -312,12 +348,17 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
         const line = `${JSON.stringify({ type: 'message', id, parentId: leaf, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: `Appended while watched, number ${k}` }], timestamp: Date.now() } })}\n`;
         const tWrite = performance.now();
         fs.appendFileSync(file, line);
-        const shown = await waitFor<ProviderCall | undefined>(
-          () => spy!.calls.find((c) => c.method === 'getTreeItem' && c.node?.type === 'entry' && (c.node as EntryNode).entryId === id && c.node.file === file),
+        const shown = (await waitFor<ProviderCall | undefined>(
+          () =>
+            spy!.calls.find(
+              (c) => c.method === 'getTreeItem' && c.node?.type === 'entry' && (c.node as EntryNode).entryId === id && c.node.file === file,
+            ),
           `VS Code asking for the row of ${id}`,
           30_000,
-        ) as ProviderCall;
-        const childrenCall = spy!.calls.find((c) => c.method === 'getChildren' && c.result?.some((n: ArborNode) => n.type === 'entry' && n.entryId === id));
+        )) as ProviderCall;
+        const childrenCall = spy!.calls.find(
+          (c) => c.method === 'getChildren' && c.result?.some((n: ArborNode) => n.type === 'entry' && n.entryId === id),
+        );
         const event = watcher?.lastChangeEventAt(file);
         const sinceEvent = event !== undefined ? shown.end - event : NaN;
         fromEvent.push(sinceEvent);
@@ -331,7 +372,9 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
         );
         if (counter.bytes !== Buffer.byteLength(line)) {
           const text = fs.readFileSync(file, 'utf8');
-          note(`unexpected read: the file ends with ${JSON.stringify(text.slice(-1200))}; index committed ${model.index!.committedSize} of ${fs.statSync(file).size}; reads ${JSON.stringify(counter.reads)}`);
+          note(
+            `unexpected read: the file ends with ${JSON.stringify(text.slice(-1200))}; index committed ${model.index!.committedSize} of ${fs.statSync(file).size}; reads ${JSON.stringify(counter.reads)}`,
+          );
         }
         assert.strictEqual(counter.bytes, Buffer.byteLength(line), `append ${k}: only the new bytes are read`);
         leaf = id;
@@ -341,7 +384,9 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
       counter.dispose();
       sub.dispose();
     }
-    note(`append -> row: median ${ms(median(fromEvent))} after the change event (target < ${TARGET_APPEND_MS} ms), median ${ms(median(fromWrite))} after the write`);
+    note(
+      `append -> row: median ${ms(median(fromEvent))} after the change event (target < ${TARGET_APPEND_MS} ms), median ${ms(median(fromWrite))} after the write`,
+    );
     assert.ok(!fromEvent.some(Number.isNaN), 'the live watcher reports when it saw the change');
     assert.ok(median(fromEvent) < TARGET_APPEND_MS * 10, `median ${ms(median(fromEvent))} after the change event`);
   });
@@ -370,12 +415,18 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     assert.ok(await services.revealEntry(file, model.index!.record(old).id, { select: true }), 'revealed');
     note(`reveal an entry 47,000 rows up: ${ms(performance.now() - t0)}`);
     rows = await services.tree.getChildren(session);
-    assert.ok(rows.some((n) => n.type === 'entry' && n.index === old), 'the old entry is in the page');
+    assert.ok(
+      rows.some((n) => n.type === 'entry' && n.index === old),
+      'the old entry is in the page',
+    );
     assert.ok(rows.length <= 202, `a page, not everything after it (${rows.length} rows)`);
     assert.deepStrictEqual(rows[rows.length - 1].type, 'more', 'a row for the later entries');
-    assert.deepStrictEqual(services.treeView.selection.map((n) => (n as EntryNode).index), [old]);
+    assert.deepStrictEqual(
+      services.treeView.selection.map((n) => (n as EntryNode).index),
+      [old],
+    );
   });
-  it('a side branch row made from the preview: Jump Here lands on that branch\'s newest entry (found in the full index)', async () => {
+  it("a side branch row made from the preview: Jump Here lands on that branch's newest entry (found in the full index)", async () => {
     const { services, model, rows, release } = await showFromPreview();
     let branch: BranchNode | undefined;
     let expected: string;

@@ -23,7 +23,9 @@ export class ReadCounter {
 
   constructor(file: string) {
     const target = path.resolve(file);
-    const isTarget = (p: unknown) => (typeof p === 'string' || p instanceof URL || Buffer.isBuffer(p)) && path.resolve(String(p instanceof URL ? p.pathname : p)) === target;
+    const isTarget = (p: unknown) =>
+      (typeof p === 'string' || p instanceof URL || Buffer.isBuffer(p)) &&
+      path.resolve(String(p instanceof URL ? p.pathname : p)) === target;
     const fsp = fs.promises as unknown as Record<string, AnyFn>;
     this.patch(fsp, 'open', (orig) => async (p: unknown, ...rest: unknown[]) => {
       const fh = await orig(p, ...rest);

@@ -32,7 +32,13 @@ describe('Arbor Pin / Unpin', () => {
     assert.match(String(row.description), /pinned: #intro/);
     assert.ok(!String(row.description).includes('📌'), String(row.description));
     const content = (firstUser.message as { content: string | { type: string; text?: string }[] }).content;
-    const pinnedText = typeof content === 'string' ? content : content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+    const pinnedText =
+      typeof content === 'string'
+        ? content
+        : content
+            .filter((b) => b.type === 'text')
+            .map((b) => b.text)
+            .join('\n');
     assert.ok(pinnedText.length > 0);
 
     const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '' });

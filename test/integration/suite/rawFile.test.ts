@@ -23,10 +23,12 @@ describe('Open Raw Session File', () => {
     assert.strictEqual(vscode.workspace.fs.isWritableFileSystem(editor.document.uri.scheme), false, 'a read-only file system');
     assert.strictEqual(editor.document.getText(), before.toString('utf8'), 'the JSONL as it is');
 
-    const typed = await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'HOSTILE ')).then(
-      (ok) => ok,
-      () => false,
-    );
+    const typed = await editor
+      .edit((b) => b.insert(new vscode.Position(0, 0), 'HOSTILE '))
+      .then(
+        (ok) => ok,
+        () => false,
+      );
     const edit = new vscode.WorkspaceEdit();
     edit.insert(editor.document.uri, new vscode.Position(1, 0), 'HOSTILE\n');
     const applied = await Promise.resolve(vscode.workspace.applyEdit(edit)).then(
@@ -39,14 +41,17 @@ describe('Open Raw Session File', () => {
     );
     assert.strictEqual(saved, false, 'the document cannot be saved');
     assert.ok(!(typed && applied && saved), 'no edit reached the file');
-    assert.ok(fs.readFileSync(file).equals(before), 'the file\'s bytes are unchanged');
+    assert.ok(fs.readFileSync(file).equals(before), "the file's bytes are unchanged");
   });
 
-  it('reveals a 1-based line given as an argument, and an entry node\'s own line', async () => {
+  it("reveals a 1-based line given as an argument, and an entry node's own line", async () => {
     const file = await openCopy('03-tree', 'raw-line');
     const editor = await vscode.commands.executeCommand<vscode.TextEditor>('arbor.openRawSessionFile', file, 7);
     assert.strictEqual(editor.selection.active.line, 6, 'line 7 (1-based)');
-    assert.ok(editor.visibleRanges.some((r) => r.contains(new vscode.Position(6, 0))), 'in view');
+    assert.ok(
+      editor.visibleRanges.some((r) => r.contains(new vscode.Position(6, 0))),
+      'in view',
+    );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     const entries = readEntries(file);
     const k = 9;

@@ -76,7 +76,10 @@ describe('API keys', () => {
     assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('arbor')).includes(key), 'the key is in the arbor settings');
     // VS Code's logs on disk, with the Arbor output channel's file.
     const logFiles = filesUnder(path.join(userData, 'logs'));
-    assert.ok(logFiles.some((f) => /Arbor/.test(path.basename(f))), `the Arbor log file is among ${logFiles.length} log files`);
+    assert.ok(
+      logFiles.some((f) => /Arbor/.test(path.basename(f))),
+      `the Arbor log file is among ${logFiles.length} log files`,
+    );
     for (const f of logFiles) assert.ok(!fs.readFileSync(f, 'utf8').includes(key), `the key is in ${f}`);
     for (const f of files) assert.ok(!fs.readFileSync(f, 'utf8').includes(key), `the key is in the session file ${f}`);
     assert.ok(!JSON.stringify(services.panel.currentView ?? {}).includes(key), 'the key is in the summary panel');
@@ -97,10 +100,16 @@ describe('API keys', () => {
     const { authorization, 'x-api-key': apiKey } = provider.requests[0].headers;
     assert.ok(`${authorization} ${apiKey}`.includes(key), `the request carried the key: ${JSON.stringify(provider.requests[0].headers)}`);
     // ...and the user was told, with the echo redacted.
-    const shown = (await waitFor(() => notes.find((n) => n.kind === 'error' && /Compact failed/.test(n.message)), 'the error notification'))!;
+    const shown = (await waitFor(
+      () => notes.find((n) => n.kind === 'error' && /Compact failed/.test(n.message)),
+      'the error notification',
+    ))!;
     assert.match(shown.message, /401/);
     assert.match(shown.message, /\[redacted\]/, 'the echoed credential reached the message and was redacted');
-    assert.ok(logLines.some((l) => /Compact failed/.test(l) && /\[redacted\]/.test(l)), 'the log has the error, redacted');
+    assert.ok(
+      logLines.some((l) => /Compact failed/.test(l) && /\[redacted\]/.test(l)),
+      'the log has the error, redacted',
+    );
     await new Promise((r) => setTimeout(r, 1500)); // let VS Code flush its log files
     await assertNowhere(key);
   }
@@ -134,7 +143,7 @@ describe('API keys', () => {
     }
   });
 
-  it('an error carrying the key from another extension\'s hook is logged without it', async () => {
+  it("an error carrying the key from another extension's hook is logged without it", async () => {
     const key = newKey('arbor-hook');
     await useProvider('openai');
     await vscode.commands.executeCommand('arbor.setApiKey', 'openai', key);
@@ -167,7 +176,11 @@ describe('API keys', () => {
       // Reviewed: the proposal in the panel.
       const reviewed = await openCopy('01-plain', `keys-echo-review-${name}`);
       files.push(reviewed);
-      const proposed = await vscode.commands.executeCommand<Result>('arbor.compact', { file: reviewed }, { instructions: '', review: true });
+      const proposed = await vscode.commands.executeCommand<Result>(
+        'arbor.compact',
+        { file: reviewed },
+        { instructions: '', review: true },
+      );
       assert.strictEqual(proposed?.kind, 'proposed', JSON.stringify(notes));
       assert.match(JSON.stringify(proposed), /Keep going/);
       assert.match(JSON.stringify(proposed), /raw: \[redacted\]/, 'the echo reached the answer and was redacted');
@@ -182,7 +195,10 @@ describe('API keys', () => {
       assert.match(String(entry.summary), /base64UserKey: \S*\[redacted\]/);
       const view = await vscode.commands.executeCommand('arbor.showSummary', { file, entryId: result.entryId });
       assert.ok(view, 'the written summary is in the panel');
-      assert.ok(provider.requests.every((r) => `${r.headers.authorization} ${r.headers['x-api-key']}`.includes(key)), 'the key did go to the provider');
+      assert.ok(
+        provider.requests.every((r) => `${r.headers.authorization} ${r.headers['x-api-key']}`.includes(key)),
+        'the key did go to the provider',
+      );
       await new Promise((r) => setTimeout(r, 1500)); // let VS Code flush its log files
       await assertNowhere(key);
     });
@@ -198,7 +214,11 @@ describe('API keys', () => {
     // 01-plain splits a turn: two summary requests.
     provider.setFallback({ type: 'text', text: '## Goal\n- Keep going\n\n## Next Steps\n1. Ship it' });
     const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '', review: false });
-    assert.strictEqual(result?.kind, 'compacted', `${JSON.stringify(notes)} ${JSON.stringify(provider.requests.map((r) => [r.path, r.behaviour]))}`);
+    assert.strictEqual(
+      result?.kind,
+      'compacted',
+      `${JSON.stringify(notes)} ${JSON.stringify(provider.requests.map((r) => [r.path, r.behaviour]))}`,
+    );
     assert.strictEqual(readEntries(file).pop()!.type, 'compaction');
     assert.ok(String(provider.requests[0].headers.authorization).includes(key));
     await assertNowhere(key);

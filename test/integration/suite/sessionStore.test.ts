@@ -38,30 +38,40 @@ describe('Session store: one index per session', () => {
     assert.strictEqual(index.entryCount, raw.ids.length);
     assert.strictEqual(index.leafId, raw.leafId);
     assert.strictEqual(index.labelOf('a9dae875'), 'store-check');
-    const types = readEntries(file).slice(-3).map((e) => e.type);
+    const types = readEntries(file)
+      .slice(-3)
+      .map((e) => e.type);
     assert.deepStrictEqual(types, ['custom', 'label', 'compaction']);
   });
 
-  it('the writer still refuses a stale plan: the held index is brought to the file\'s end before the leaf is checked', async () => {
+  it("the writer still refuses a stale plan: the held index is brought to the file's end before the leaf is checked", async () => {
     const file = await openCopy('01-plain', 'store-stale');
     const api = await arborApi();
     const s = await store();
     const leaf = rawTree(file).leafId;
     // Another writer appends while the compaction is being planned (the hook runs between plan and summary).
     const sub = api.onHook('session_before_compact', (e) => {
-      if (e.file === file) fs.appendFileSync(file, `${JSON.stringify({ type: 'custom', id: 'feed0001', parentId: leaf, timestamp: new Date().toISOString(), customType: 'other-writer' })}\n`);
+      if (e.file === file)
+        fs.appendFileSync(
+          file,
+          `${JSON.stringify({ type: 'custom', id: 'feed0001', parentId: leaf, timestamp: new Date().toISOString(), customType: 'other-writer' })}\n`,
+        );
       return undefined;
     });
     try {
-      const result = await vscode.commands.executeCommand<Result | undefined>('arbor.compact', { file }, { instructions: '', review: false, skipLiveCheck: true });
+      const result = await vscode.commands.executeCommand<Result | undefined>(
+        'arbor.compact',
+        { file },
+        { instructions: '', review: false, skipLiveCheck: true },
+      );
       assert.strictEqual(result, undefined, 'refused');
       const entries = readEntries(file);
-      assert.strictEqual(entries[entries.length - 1].id, 'feed0001', 'no compaction written after the other writer\'s entry');
+      assert.strictEqual(entries[entries.length - 1].id, 'feed0001', "no compaction written after the other writer's entry");
     } finally {
       sub.dispose();
     }
     const index = await api.getSession(file);
-    assert.strictEqual(index.leafId, 'feed0001', 'the other writer\'s entry is in the held index');
+    assert.strictEqual(index.leafId, 'feed0001', "the other writer's entry is in the held index");
     assert.strictEqual(index.entryCount, rawTree(file).ids.length, 'read once, not twice');
     assert.strictEqual(s.loadCount(file), 1);
   });
@@ -87,12 +97,18 @@ describe('Session store: one index per session', () => {
       const labelMs = performance.now() - t1;
       assert.strictEqual(s.loadCount(file), 1, 'indexed once');
       assert.ok(fs.statSync(file).size > sizeBefore);
-      const last = JSON.parse(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop()!) as { type: string; targetId: string; label: string };
+      const last = JSON.parse(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop()!) as {
+        type: string;
+        targetId: string;
+        label: string;
+      };
       assert.deepStrictEqual([last.type, last.targetId, last.label], ['label', target, 'big-label']);
       await waitFor(() => index.labelOf(target) === 'big-label', 'the label in the held index');
       // A ratio in the same run, not an absolute time: appending one line costs a fraction of indexing the file.
       assert.ok(labelMs * 4 < loadMs, `Set Label took ${labelMs.toFixed(0)} ms; opening and indexing ${loadMs.toFixed(0)} ms`);
-      console.log(`      Set Label on ${(sizeBefore / 1048576).toFixed(0)} MB: ${labelMs.toFixed(1)} ms (open + index ${loadMs.toFixed(0)} ms)`);
+      console.log(
+        `      Set Label on ${(sizeBefore / 1048576).toFixed(0)} MB: ${labelMs.toFixed(1)} ms (open + index ${loadMs.toFixed(0)} ms)`,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

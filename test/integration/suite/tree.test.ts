@@ -2,7 +2,19 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ArborNode } from '../../../src/vscode/tree/nodes';
-import { arborApi, children, golden, iconId, ids, item, labelText, rawTree, sessionNode, withTreeFilter, workspaceSession } from './arborHelpers';
+import {
+  arborApi,
+  children,
+  golden,
+  iconId,
+  ids,
+  item,
+  labelText,
+  rawTree,
+  sessionNode,
+  withTreeFilter,
+  workspaceSession,
+} from './arborHelpers';
 
 const FIXTURES = ['01-plain', '02-compaction', '03-tree', '04-split-turn', '05-misc', '01-pi16'];
 
@@ -25,56 +37,60 @@ describe('Sessions view', () => {
 
   for (const fixture of FIXTURES) {
     // With the All Entries filter (bookkeeping entries are rows too: see treeFilters.test.ts for the default).
-    it(`shows ${fixture}: the active path flat, branch points holding the other branches, every entry once`, () => withTreeFilter('all', async () => {
-      const file = workspaceSession(fixture);
-      const raw = rawTree(file);
-      const g = golden(fixture) as { leafId: string; entryCount: number; tree: { branchPoints: Record<string, string[]> } };
-      assert.strictEqual(raw.leafId, g.leafId);
-      const session = await sessionNode(file);
-      const top = await children(session);
-      // The session's rows are the active path, root to leaf, without nesting.
-      assert.deepStrictEqual(ids(top), raw.activePath);
-      // Walk everything: every entry appears exactly once; branch points are exactly the golden ones.
-      const seen = new Map<string, number>();
-      const branchPoints: Record<string, string[]> = {};
-      const walk = async (nodes: ArborNode[], parent: ArborNode) => {
-        for (const n of nodes) {
-          const p = (await arborApi()).internals.services.tree.getParent(n);
-          assert.deepStrictEqual(p, parent, `getParent of ${ids([n])[0]}`);
-          const ti = await item(n);
-          assert.ok(ti.id, 'stable id');
-          if (n.type === 'entry') {
-            seen.set(n.entryId, (seen.get(n.entryId) ?? 0) + 1);
-            const kids = await children(n);
-            if (kids.length) {
-              assert.strictEqual(ti.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, `${n.entryId} expandable`);
-              // A branch point shows the children that do not continue its line.
-              const all = raw.children.get(n.entryId) ?? [];
-              branchPoints[n.entryId] = all;
-              assert.strictEqual(kids.length, all.length - 1);
-              assert.ok(kids.every((k) => k.type === 'branch'));
-            } else {
-              assert.strictEqual(ti.collapsibleState, vscode.TreeItemCollapsibleState.None);
+    it(`shows ${fixture}: the active path flat, branch points holding the other branches, every entry once`, () =>
+      withTreeFilter('all', async () => {
+        const file = workspaceSession(fixture);
+        const raw = rawTree(file);
+        const g = golden(fixture) as { leafId: string; entryCount: number; tree: { branchPoints: Record<string, string[]> } };
+        assert.strictEqual(raw.leafId, g.leafId);
+        const session = await sessionNode(file);
+        const top = await children(session);
+        // The session's rows are the active path, root to leaf, without nesting.
+        assert.deepStrictEqual(ids(top), raw.activePath);
+        // Walk everything: every entry appears exactly once; branch points are exactly the golden ones.
+        const seen = new Map<string, number>();
+        const branchPoints: Record<string, string[]> = {};
+        const walk = async (nodes: ArborNode[], parent: ArborNode) => {
+          for (const n of nodes) {
+            const p = (await arborApi()).internals.services.tree.getParent(n);
+            assert.deepStrictEqual(p, parent, `getParent of ${ids([n])[0]}`);
+            const ti = await item(n);
+            assert.ok(ti.id, 'stable id');
+            if (n.type === 'entry') {
+              seen.set(n.entryId, (seen.get(n.entryId) ?? 0) + 1);
+              const kids = await children(n);
+              if (kids.length) {
+                assert.strictEqual(ti.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, `${n.entryId} expandable`);
+                // A branch point shows the children that do not continue its line.
+                const all = raw.children.get(n.entryId) ?? [];
+                branchPoints[n.entryId] = all;
+                assert.strictEqual(kids.length, all.length - 1);
+                assert.ok(kids.every((k) => k.type === 'branch'));
+              } else {
+                assert.strictEqual(ti.collapsibleState, vscode.TreeItemCollapsibleState.None);
+              }
+              await walk(kids, n);
+            } else if (n.type === 'branch') {
+              const kids = await children(n);
+              assert.strictEqual(ids([kids[0]])[0], n.startId, 'a branch starts with its first entry');
+              assert.strictEqual(iconId(ti), 'git-branch');
+              await walk(kids, n);
             }
-            await walk(kids, n);
-          } else if (n.type === 'branch') {
-            const kids = await children(n);
-            assert.strictEqual(ids([kids[0]])[0], n.startId, 'a branch starts with its first entry');
-            assert.strictEqual(iconId(ti), 'git-branch');
-            await walk(kids, n);
           }
-        }
-      };
-      await walk(top, session);
-      assert.strictEqual(seen.size, g.entryCount);
-      assert.ok([...seen.values()].every((c) => c === 1), 'no entry shown twice');
-      assert.deepStrictEqual(Object.keys(branchPoints).sort(), Object.keys(g.tree.branchPoints).sort());
-      for (const [bp, kids] of Object.entries(g.tree.branchPoints)) assert.deepStrictEqual(branchPoints[bp].sort(), [...kids].sort());
-      // The leaf is marked.
-      const leaf = await item(top[top.length - 1]);
-      assert.match(String(leaf.description), /current/);
-      assert.match(String(leaf.contextValue), /:leaf/);
-    }));
+        };
+        await walk(top, session);
+        assert.strictEqual(seen.size, g.entryCount);
+        assert.ok(
+          [...seen.values()].every((c) => c === 1),
+          'no entry shown twice',
+        );
+        assert.deepStrictEqual(Object.keys(branchPoints).sort(), Object.keys(g.tree.branchPoints).sort());
+        for (const [bp, kids] of Object.entries(g.tree.branchPoints)) assert.deepStrictEqual(branchPoints[bp].sort(), [...kids].sort());
+        // The leaf is marked.
+        const leaf = await item(top[top.length - 1]);
+        assert.match(String(leaf.description), /current/);
+        assert.match(String(leaf.contextValue), /:leaf/);
+      }));
   }
 
   it('gives entries icons by role and type, tokens and labels, and marks summaries', async () => {
@@ -90,7 +106,10 @@ describe('Sessions view', () => {
     assert.strictEqual(iconId(summary), 'note');
     assert.match(String(summary.contextValue), /:summary/);
     // Issue 8 item 2: a click on any entry row opens it in the panel (Show Summary stays an inline action).
-    assert.deepStrictEqual(summary.command && { command: summary.command.command, args: summary.command.arguments }, { command: 'arbor.showEntry', args: [file, '6bc1493a'] });
+    assert.deepStrictEqual(summary.command && { command: summary.command.command, args: summary.command.arguments }, {
+      command: 'arbor.showEntry',
+      args: [file, '6bc1493a'],
+    });
     // 03-tree's label entries: 88f696d0 "resume-original" (active path), b0d9510b "alt-multiply" (side branch).
     const labelled = await byId('88f696d0');
     assert.match(String(labelled.description), /#resume-original/);
@@ -110,7 +129,10 @@ describe('Sessions view', () => {
     await vscode.commands.executeCommand('arbor.revealLeaf', { file });
     assert.strictEqual(services.treeView.visible, true);
     const sel = services.treeView.selection[0];
-    assert.ok(sel && sel.type === 'entry' && sel.entryId === '2cbb1a68', `selected: ${JSON.stringify(sel && { type: sel.type, file: sel.file, entryId: (sel as { entryId?: string }).entryId })}`);
+    assert.ok(
+      sel && sel.type === 'entry' && sel.entryId === '2cbb1a68',
+      `selected: ${JSON.stringify(sel && { type: sel.type, file: sel.file, entryId: (sel as { entryId?: string }).entryId })}`,
+    );
     // An entry on a side branch: its parent chain is branch -> branch point -> session.
     const node = services.tree.nodeForEntry(file, 'a9dae875')!;
     await services.treeView.reveal(node, { select: true });

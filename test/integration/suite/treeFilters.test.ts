@@ -4,7 +4,19 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { ArborNode } from '../../../src/vscode/tree/nodes';
-import { arborApi, children, ids, item, openCopy, rawTree, readEntries, sessionNode, waitFor, withTreeFilter, workspaceSession } from './arborHelpers';
+import {
+  arborApi,
+  children,
+  ids,
+  item,
+  openCopy,
+  rawTree,
+  readEntries,
+  sessionNode,
+  waitFor,
+  withTreeFilter,
+  workspaceSession,
+} from './arborHelpers';
 
 const BOOKKEEPING = new Set(['label', 'model_change', 'thinking_level_change', 'session_info', 'custom']);
 
@@ -19,7 +31,9 @@ async function walk(node: ArborNode): Promise<ArborNode[]> {
 }
 
 function typesById(file: string): Map<string, { type: string; role?: string }> {
-  return new Map(readEntries(file).map((e) => [String(e.id), { type: String(e.type), role: (e.message as { role?: string } | undefined)?.role }]));
+  return new Map(
+    readEntries(file).map((e) => [String(e.id), { type: String(e.type), role: (e.message as { role?: string } | undefined)?.role }]),
+  );
 }
 
 describe('Sessions view filters', () => {
@@ -31,7 +45,10 @@ describe('Sessions view filters', () => {
     const session = await sessionNode(file);
     const all = await walk(session);
     const rows = all.filter((n) => n.type === 'entry').map((n) => (n as { entryId: string }).entryId);
-    assert.ok(rows.every((id) => !BOOKKEEPING.has(types.get(id)!.type)), 'no label/model/thinking/custom rows');
+    assert.ok(
+      rows.every((id) => !BOOKKEEPING.has(types.get(id)!.type)),
+      'no label/model/thinking/custom rows',
+    );
     const expected = [...types].filter(([, t]) => !BOOKKEEPING.has(t.type)).map(([id]) => id);
     assert.deepStrictEqual([...rows].sort(), [...expected].sort(), 'every conversation entry once');
     // 85a64b5b (thinking level change) is where the 6bc1493a branch starts: the branch is a row of the main line.
@@ -66,7 +83,7 @@ describe('Sessions view filters', () => {
     });
   });
 
-  it('No Tools, User Only, Labeled Only and All Entries show the entries Pi\'s /tree filters show', async () => {
+  it("No Tools, User Only, Labeled Only and All Entries show the entries Pi's /tree filters show", async () => {
     const file = workspaceSession('03-tree');
     const types = typesById(file);
     const session = await sessionNode(file);
@@ -94,7 +111,7 @@ describe('Sessions view filters', () => {
     assert.strictEqual(services.treeView.description, undefined);
   });
 
-  it('Reveal Current Leaf lands on the row shown as current when the leaf is a label; a jump\'s leaf move is a marker on its target', async () => {
+  it("Reveal Current Leaf lands on the row shown as current when the leaf is a label; a jump's leaf move is a marker on its target", async () => {
     const file = await openCopy('03-tree', 'filters-leaf');
     const { services } = (await arborApi()).internals;
     await children(await sessionNode(file));
@@ -104,19 +121,32 @@ describe('Sessions view filters', () => {
     await waitFor(() => services.store.get(file)?.index?.leafId === rawTree(file).leafId, 'the label read');
     await vscode.commands.executeCommand('arbor.sessions.focus');
     await vscode.commands.executeCommand('arbor.revealLeaf', { file });
-    await waitFor(() => (services.treeView.selection[0] as { entryId?: string } | undefined)?.entryId === '2cbb1a68', 'the last message selected');
+    await waitFor(
+      () => (services.treeView.selection[0] as { entryId?: string } | undefined)?.entryId === '2cbb1a68',
+      'the last message selected',
+    );
     assert.match(String((await item(services.treeView.selection[0])).description), /● current/);
     // Jump without a summary: the leaf is Arbor's leaf-move entry; its target is the current row, marked.
     // a9dae875: an assistant message at the end of a side branch (the leaf move hangs from it).
-    const r = await vscode.commands.executeCommand<{ kind: string }>('arbor.jumpHere', { file, entryId: 'a9dae875' }, { summarize: 'none' });
+    const r = await vscode.commands.executeCommand<{ kind: string }>(
+      'arbor.jumpHere',
+      { file, entryId: 'a9dae875' },
+      { summarize: 'none' },
+    );
     assert.strictEqual(r.kind, 'jumped');
     assert.strictEqual(readEntries(file).pop()!.customType, 'arbor/leaf-move');
-    await waitFor(async () => /↩ jumped here/.test(String((await item(services.tree.nodeForEntry(file, 'a9dae875')!)).description)), 'the jump marker');
+    await waitFor(
+      async () => /↩ jumped here/.test(String((await item(services.tree.nodeForEntry(file, 'a9dae875')!)).description)),
+      'the jump marker',
+    );
     const target = await item(services.tree.nodeForEntry(file, 'a9dae875')!);
     assert.match(String(target.description), /● current/);
     assert.match(String(target.contextValue), /:leaf/);
     await vscode.commands.executeCommand('arbor.revealLeaf', { file });
-    await waitFor(() => (services.treeView.selection[0] as { entryId?: string } | undefined)?.entryId === 'a9dae875', 'the jump target selected');
+    await waitFor(
+      () => (services.treeView.selection[0] as { entryId?: string } | undefined)?.entryId === 'a9dae875',
+      'the jump target selected',
+    );
   });
 
   it('Labeled Only: the leaf hidden, its nearest labeled ancestor on the path says the leaf is below and how much is hidden; follows appends', async () => {
@@ -132,7 +162,8 @@ describe('Sessions view filters', () => {
       assert.match(String(row.description), /● current leaf below: 8 entries hidden by the filter/);
       assert.doesNotMatch(String(row.contextValue), /:leaf/, 'not the leaf for the menus: Jump Here to it is offered');
       // What Pi writes on a jump to 1740576b with a summary: the branch summary under the target's parent, the new leaf.
-      const appended = (entry: Record<string, unknown>) => fs.appendFileSync(file, `${JSON.stringify({ timestamp: new Date().toISOString(), ...entry })}\n`);
+      const appended = (entry: Record<string, unknown>) =>
+        fs.appendFileSync(file, `${JSON.stringify({ timestamp: new Date().toISOString(), ...entry })}\n`);
       appended({ type: 'branch_summary', id: 'b5a11001', parentId: 'f5413bc4', fromId: '2cbb1a68', summary: 'The branch left behind.' });
       await waitFor(() => services.tree.leafNode(file)?.entryId === 'b0d9510b', 'the marker on the labeled branch summary above the leaf');
       row = await item(services.tree.leafNode(file)!);
@@ -142,8 +173,16 @@ describe('Sessions view filters', () => {
       assert.match(tip.value.replace(/&nbsp;/g, ' '), /The current leaf is below this entry: the filter hides the 1 entry after it/);
       assert.doesNotMatch(String(row.description), /● current ·|● current$/, 'never "current" alone on a row that is not the leaf');
       // Pi continues from the new leaf: the count follows.
-      appended({ type: 'message', id: 'b5a11002', parentId: 'b5a11001', message: { role: 'user', content: [{ type: 'text', text: 'Go on' }], timestamp: Date.now() } });
-      await waitFor(async () => /2 entries hidden by the filter/.test(String((await item(services.tree.leafNode(file)!)).description)), 'the count after an append');
+      appended({
+        type: 'message',
+        id: 'b5a11002',
+        parentId: 'b5a11001',
+        message: { role: 'user', content: [{ type: 'text', text: 'Go on' }], timestamp: Date.now() },
+      });
+      await waitFor(
+        async () => /2 entries hidden by the filter/.test(String((await item(services.tree.leafNode(file)!)).description)),
+        'the count after an append',
+      );
     });
     // Under Default the leaf is its own row again, plainly current.
     const leaf = await item(services.tree.leafNode(file)!);

@@ -15,11 +15,20 @@ describe('Commands in the palette', () => {
     const contributes = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes as Contributes;
     const hidden = contributes.menus.commandPalette.filter((m) => m.when === 'false').map((m) => m.command);
     // Hidden: internal ones (a row's "more" action, the panel's proposal buttons, a duplicate icon state, a row action).
-    assert.deepStrictEqual(hidden.sort(), ['arbor.applyProposal', 'arbor.chooseFilterActive', 'arbor.discardProposal', 'arbor.showMore', 'arbor.showWholeLine']);
+    assert.deepStrictEqual(hidden.sort(), [
+      'arbor.applyProposal',
+      'arbor.chooseFilterActive',
+      'arbor.discardProposal',
+      'arbor.showMore',
+      'arbor.showWholeLine',
+    ]);
     const conditional = contributes.menus.commandPalette.filter((m) => m.when !== 'false');
     assert.deepStrictEqual(conditional, [], 'no command hidden behind a `when` that fails once the palette has focus');
     for (const id of ['arbor.jumpHere', 'arbor.setLabel', 'arbor.search', 'arbor.searchAll', 'arbor.chooseFilter', 'arbor.goToStart']) {
-      assert.ok(contributes.commands.some((c) => c.command === id), id);
+      assert.ok(
+        contributes.commands.some((c) => c.command === id),
+        id,
+      );
     }
     const keys = new Map(contributes.keybindings.map((k) => [k.command, k]));
     for (const id of ['arbor.compact', 'arbor.jumpHere', 'arbor.search']) {
@@ -28,7 +37,7 @@ describe('Commands in the palette', () => {
     }
   });
 
-  it('Set Label without an entry asks with a searchable QuickPick of the session\'s entries', async () => {
+  it("Set Label without an entry asks with a searchable QuickPick of the session's entries", async () => {
     const file = await openCopy('03-tree', 'palette-label');
     const { services } = (await arborApi()).internals;
     // The selection is the session row (not an entry): the command asks which entry.

@@ -22,8 +22,14 @@ describe('Untrusted workspace settings', function () {
   /** What a hostile repository's settings file sets (plus one harmless setting, to know VS Code has read the file). */
   async function writeWorkspaceSettings(extra: Record<string, unknown>): Promise<void> {
     const marker = `marker-${Date.now().toString(36)}`;
-    fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(originalSettings), ...extra, 'arbor.summarizer.model': marker }, null, 2));
-    await waitFor(() => vscode.workspace.getConfiguration('arbor').inspect('summarizer.model')?.workspaceValue === marker, 'VS Code to read the workspace settings');
+    fs.writeFileSync(
+      settingsFile,
+      JSON.stringify({ ...JSON.parse(originalSettings), ...extra, 'arbor.summarizer.model': marker }, null, 2),
+    );
+    await waitFor(
+      () => vscode.workspace.getConfiguration('arbor').inspect('summarizer.model')?.workspaceValue === marker,
+      'VS Code to read the workspace settings',
+    );
   }
 
   before(async () => {
@@ -54,10 +60,11 @@ describe('Untrusted workspace settings', function () {
     const keys = ['arbor.summarizer.baseURL', 'arbor.piPath', 'arbor.piAgentDir', 'arbor.sessionDir'];
     assert.strictEqual(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.deepStrictEqual([...pkg.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), [...keys].sort());
-    for (const k of keys) assert.ok(['machine', 'application'].includes(pkg.contributes.configuration.properties[k].scope ?? ''), `${k} scope`);
+    for (const k of keys)
+      assert.ok(['machine', 'application'].includes(pkg.contributes.configuration.properties[k].scope ?? ''), `${k} scope`);
   });
 
-  it('a workspace baseURL does not receive the summary request or the key; the user\'s does', async () => {
+  it("a workspace baseURL does not receive the summary request or the key; the user's does", async () => {
     restore.push(await withSetting('summarizer.baseURL', userServer.openaiBaseURL));
     await writeWorkspaceSettings({ 'arbor.summarizer.provider': 'openai', 'arbor.summarizer.baseURL': workspaceServer.openaiBaseURL });
     const file = path.join(dir, 'redirect.jsonl');
@@ -67,11 +74,11 @@ describe('Untrusted workspace settings', function () {
     await vscode.commands.executeCommand('arbor.openSessionFile', vscode.Uri.file(file));
     await vscode.commands.executeCommand('arbor.compact', { file }, { instructions: '', review: false });
     assert.strictEqual(workspaceServer.requests.length, 0, 'nothing sent to the host the workspace chose');
-    assert.ok(userServer.requests.length >= 1, 'the request went to the user\'s server');
+    assert.ok(userServer.requests.length >= 1, "the request went to the user's server");
     assert.ok(JSON.stringify(userServer.requests[0].headers).includes(key), 'with the stored key');
   });
 
-  it('a workspace piPath is not run; Continue in Pi runs the user\'s Pi with the file as one argument (no shell)', async () => {
+  it("a workspace piPath is not run; Continue in Pi runs the user's Pi with the file as one argument (no shell)", async () => {
     const evilMarker = path.join(dir, 'workspace-pi-ran');
     const evil = path.join(dir, 'workspace-pi');
     fs.writeFileSync(evil, `#!/bin/sh\ntouch '${evilMarker}'\n`, { mode: 0o755 });
@@ -91,13 +98,18 @@ describe('Untrusted workspace settings', function () {
     assert.ok(terminal, 'a terminal');
     try {
       const options = terminal.creationOptions as vscode.TerminalOptions;
-      assert.strictEqual(options.shellPath, userPi, 'Pi is the terminal\'s process');
+      assert.strictEqual(options.shellPath, userPi, "Pi is the terminal's process");
       assert.deepStrictEqual(options.shellArgs, ['--session', crafted]);
-      await waitFor(() => fs.existsSync(argsFile), 'the user\'s Pi to run', 20_000);
-      assert.deepStrictEqual(fs.readFileSync(argsFile, 'utf8').split('\n').filter(Boolean), ['--session', crafted], 'the file name arrives as one argument, unexpanded');
-      assert.ok(!fs.existsSync(evilMarker), 'the workspace\'s executable did not run');
+      await waitFor(() => fs.existsSync(argsFile), "the user's Pi to run", 20_000);
+      assert.deepStrictEqual(
+        fs.readFileSync(argsFile, 'utf8').split('\n').filter(Boolean),
+        ['--session', crafted],
+        'the file name arrives as one argument, unexpanded',
+      );
+      assert.ok(!fs.existsSync(evilMarker), "the workspace's executable did not run");
       const cwd = typeof options.cwd === 'string' ? options.cwd : (options.cwd?.fsPath ?? workspaceDir());
-      for (const d of new Set([cwd, dir, workspaceDir()])) assert.ok(!fs.existsSync(path.join(d, 'pwned')), `nothing expanded the name (in ${d})`);
+      for (const d of new Set([cwd, dir, workspaceDir()]))
+        assert.ok(!fs.existsSync(path.join(d, 'pwned')), `nothing expanded the name (in ${d})`);
     } finally {
       terminal.dispose();
     }
@@ -109,16 +121,24 @@ describe('Untrusted workspace settings', function () {
     fs.mkdirSync(evilSessions);
     const planted = path.join(evilSessions, '2026-01-01T00-00-00-000Z_planted.jsonl');
     fs.copyFileSync(fixtureFile('01-plain'), planted);
-    const listedBefore = api.listSessions().filter((s) => s.source === 'workspace').map((s) => s.file).sort();
+    const listedBefore = api
+      .listSessions()
+      .filter((s) => s.source === 'workspace')
+      .map((s) => s.file)
+      .sort();
     assert.ok(listedBefore.length > 0);
     await writeWorkspaceSettings({ 'arbor.sessionDir': evilSessions, 'arbor.piAgentDir': dir });
     await api.refresh();
     const listed = api.listSessions().map((s) => s.file);
     assert.ok(!listed.includes(planted), 'the planted folder is not read');
     assert.deepStrictEqual(
-      api.listSessions().filter((s) => s.source === 'workspace').map((s) => s.file).sort(),
+      api
+        .listSessions()
+        .filter((s) => s.source === 'workspace')
+        .map((s) => s.file)
+        .sort(),
       listedBefore,
-      'the user\'s session folder as before',
+      "the user's session folder as before",
     );
   });
 

@@ -1,2 +1,12 @@
-export { FakeProviderServer, startFakeProvider, keyEcho, requestKey, ALL_KEY_ECHO_FORMS, ALTERED_KEY_ECHO_FORMS, type Behaviour, type KeyEchoForm, type RecordedRequest } from './server';
+export {
+  FakeProviderServer,
+  startFakeProvider,
+  keyEcho,
+  requestKey,
+  ALL_KEY_ECHO_FORMS,
+  ALTERED_KEY_ECHO_FORMS,
+  type Behaviour,
+  type KeyEchoForm,
+  type RecordedRequest,
+} from './server';
 export type { FakeUsage } from './wire';

@@ -63,7 +63,6 @@ export type Behaviour =
    */
   | { type: 'echoKept' };
 
-
 /** The key altered as a provider can alter it (issue 20 item 6): case, encodings, separators between its characters, a part of it. */
 export const ALTERED_KEY_ECHO_FORMS = [
   'upperCase',
@@ -78,8 +77,25 @@ export const ALTERED_KEY_ECHO_FORMS = [
   'allButLast',
   'middleRun',
 ] as const;
-export type KeyEchoForm = 'raw' | 'bearer' | 'base64' | 'base64UserKey' | 'base64ColonKey' | 'base64KeyColon' | 'urlEncoded' | (typeof ALTERED_KEY_ECHO_FORMS)[number];
-export const ALL_KEY_ECHO_FORMS: readonly KeyEchoForm[] = ['raw', 'bearer', 'base64', 'base64UserKey', 'base64ColonKey', 'base64KeyColon', 'urlEncoded', ...ALTERED_KEY_ECHO_FORMS];
+export type KeyEchoForm =
+  | 'raw'
+  | 'bearer'
+  | 'base64'
+  | 'base64UserKey'
+  | 'base64ColonKey'
+  | 'base64KeyColon'
+  | 'urlEncoded'
+  | (typeof ALTERED_KEY_ECHO_FORMS)[number];
+export const ALL_KEY_ECHO_FORMS: readonly KeyEchoForm[] = [
+  'raw',
+  'bearer',
+  'base64',
+  'base64UserKey',
+  'base64ColonKey',
+  'base64KeyColon',
+  'urlEncoded',
+  ...ALTERED_KEY_ECHO_FORMS,
+];
 
 /** The API key a request carried (Authorization: Bearer … or x-api-key), or ''. */
 export function requestKey(headers: http.IncomingHttpHeaders): string {
@@ -169,18 +185,29 @@ function tagged(text: string, tag: string): string {
 export function keptAnswer(api: 'openai' | 'anthropic' | 'unknown', body: any): string {
   const messages: { role: string; content: unknown }[] = Array.isArray(body?.messages) ? body.messages : [];
   const userMsg = messages.find((m) => m.role === 'user');
-  const prompt = typeof userMsg?.content === 'string' ? userMsg.content : Array.isArray(userMsg?.content) ? (userMsg!.content as { text?: string }[]).map((b) => b.text ?? '').join('') : '';
+  const prompt =
+    typeof userMsg?.content === 'string'
+      ? userMsg.content
+      : Array.isArray(userMsg?.content)
+        ? (userMsg!.content as { text?: string }[]).map((b) => b.text ?? '').join('')
+        : '';
   void api;
   const conversation = tagged(prompt, 'conversation');
   const instructions = tagged(prompt, 'instructions');
-  const users = conversation.split('\n\n').filter((p) => p.startsWith('[User]: ')).map((p) => p.slice(8).split('\n').join(' '));
+  const users = conversation
+    .split('\n\n')
+    .filter((p) => p.startsWith('[User]: '))
+    .map((p) => p.slice(8).split('\n').join(' '));
   const out = ['## Goal', ...users.map((u) => `- ${u}`)];
   const previous = tagged(prompt, 'previous-summary');
   if (previous) out.push('', '## Earlier Checkpoint', previous);
   out.push('', '## Critical Context');
   const files = tagged(prompt, 'files-touched');
   if (files && instructions.includes('<files-touched>')) {
-    const changed = files.split('\nread:')[0].split('\n').filter((l) => l.startsWith('- '));
+    const changed = files
+      .split('\nread:')[0]
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
     out.push(`- Changed: ${changed.map((l) => l.slice(2)).join(', ')}`);
   }
   const pinned = tagged(prompt, 'pinned-entries');
@@ -197,7 +224,12 @@ function answerOf(b: Behaviour): FakeAnswer {
     case 'length':
       return { text: b.text ?? 'The summary was going to be longer but', finish: 'length', usage: b.usage ?? DEFAULT_USAGE };
     case 'toolCall':
-      return { text: b.text ?? '', finish: 'tool', tool: { name: b.name ?? 'read', arguments: b.arguments ?? { path: 'src/index.ts' } }, usage: b.usage ?? DEFAULT_USAGE };
+      return {
+        text: b.text ?? '',
+        finish: 'tool',
+        tool: { name: b.name ?? 'read', arguments: b.arguments ?? { path: 'src/index.ts' } },
+        usage: b.usage ?? DEFAULT_USAGE,
+      };
     case 'stall':
     case 'cut':
       return { text: b.text, finish: 'stop', usage: DEFAULT_USAGE };
@@ -305,9 +337,23 @@ export class FakeProviderServer {
       body = undefined;
     }
     const path = (req.url ?? '').split('?')[0];
-    const api: RecordedRequest['api'] = req.method === 'POST' && path === '/v1/chat/completions' ? 'openai' : req.method === 'POST' && path === '/v1/messages' ? 'anthropic' : 'unknown';
+    const api: RecordedRequest['api'] =
+      req.method === 'POST' && path === '/v1/chat/completions'
+        ? 'openai'
+        : req.method === 'POST' && path === '/v1/messages'
+          ? 'anthropic'
+          : 'unknown';
     const behaviour = this.queue.shift() ?? this.fallback ?? undefined;
-    const record: RecordedRequest = { api, method: req.method ?? '', path, headers: req.headers, body, raw, behaviour: behaviour?.type ?? 'unscripted', clientClosed: false };
+    const record: RecordedRequest = {
+      api,
+      method: req.method ?? '',
+      path,
+      headers: req.headers,
+      body,
+      raw,
+      behaviour: behaviour?.type ?? 'unscripted',
+      clientClosed: false,
+    };
     this.requests.push(record);
     res.on('close', () => {
       if (!res.writableFinished) record.clientClosed = true;
@@ -317,7 +363,11 @@ export class FakeProviderServer {
 
     if (api === 'unknown') return this.json(res, 404, { error: { message: `fake server: no route for ${req.method} ${path}` } });
     if (!behaviour) {
-      return this.json(res, 418, api === 'openai' ? openaiError(418, 'fake server: unscripted request') : anthropicError(418, 'fake server: unscripted request'));
+      return this.json(
+        res,
+        418,
+        api === 'openai' ? openaiError(418, 'fake server: unscripted request') : anthropicError(418, 'fake server: unscripted request'),
+      );
     }
     const b = body as { stream?: unknown; model?: unknown; stream_options?: { include_usage?: unknown } } | undefined;
     const stream = b?.stream === true;
@@ -325,7 +375,13 @@ export class FakeProviderServer {
     if (behaviour.type === 'drip') return this.drip(api, model, stream, behaviour.intervalMs, res);
     const scripted: Behaviour =
       behaviour.type === 'echoKey'
-        ? { type: 'text', text: [behaviour.text, ...(behaviour.forms ?? ALL_KEY_ECHO_FORMS).map((f) => `- ${f}: ${keyEcho(requestKey(req.headers), f)}`)].join('\n') }
+        ? {
+            type: 'text',
+            text: [
+              behaviour.text,
+              ...(behaviour.forms ?? ALL_KEY_ECHO_FORMS).map((f) => `- ${f}: ${keyEcho(requestKey(req.headers), f)}`),
+            ].join('\n'),
+          }
         : behaviour;
 
     switch (behaviour.type) {
@@ -336,8 +392,10 @@ export class FakeProviderServer {
         return;
       case 'status': {
         let message = behaviour.message ?? `fake error ${behaviour.status}`;
-        if (behaviour.echoCredentials) message += ` (received Authorization: ${String(req.headers.authorization ?? '-')}, x-api-key: ${String(req.headers['x-api-key'] ?? '-')})`;
-        const errBody = behaviour.body ?? (api === 'openai' ? openaiError(behaviour.status, message) : anthropicError(behaviour.status, message));
+        if (behaviour.echoCredentials)
+          message += ` (received Authorization: ${String(req.headers.authorization ?? '-')}, x-api-key: ${String(req.headers['x-api-key'] ?? '-')})`;
+        const errBody =
+          behaviour.body ?? (api === 'openai' ? openaiError(behaviour.status, message) : anthropicError(behaviour.status, message));
         return this.json(res, behaviour.status, errBody, behaviour.headers);
       }
       case 'malformed': {
@@ -350,8 +408,10 @@ export class FakeProviderServer {
         break;
     }
 
-    let answer = behaviour.type === 'echoKept' ? { text: keptAnswer(api, body), finish: 'stop' as const, usage: DEFAULT_USAGE } : answerOf(scripted);
-    if (this.usageFromRequest && answer.usage === DEFAULT_USAGE) answer = { ...answer, usage: { input: Math.ceil(raw.length / 4), output: Math.ceil(answer.text.length / 4) } };
+    let answer =
+      behaviour.type === 'echoKept' ? { text: keptAnswer(api, body), finish: 'stop' as const, usage: DEFAULT_USAGE } : answerOf(scripted);
+    if (this.usageFromRequest && answer.usage === DEFAULT_USAGE)
+      answer = { ...answer, usage: { input: Math.ceil(raw.length / 4), output: Math.ceil(answer.text.length / 4) } };
     if (!stream) {
       if (behaviour.type === 'stall') return; // nothing to send early without streaming: same as hang
       const full = api === 'openai' ? openaiCompletion(model, answer) : anthropicMessage(model, answer);
@@ -368,12 +428,14 @@ export class FakeProviderServer {
 
     // Streaming
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const chunkSize = scripted.type === 'text' ? scripted.chunkSize ?? 24 : scripted.type === 'huge' ? 65536 : 24;
-    const delay = scripted.type === 'text' ? scripted.chunkDelayMs ?? 0 : 0;
-    const upTo = behaviour.type === 'stall' || behaviour.type === 'cut' ? behaviour.pieces ?? 2 : undefined;
+    const chunkSize = scripted.type === 'text' ? (scripted.chunkSize ?? 24) : scripted.type === 'huge' ? 65536 : 24;
+    const delay = scripted.type === 'text' ? (scripted.chunkDelayMs ?? 0) : 0;
+    const upTo = behaviour.type === 'stall' || behaviour.type === 'cut' ? (behaviour.pieces ?? 2) : undefined;
     const frames: string[] =
       api === 'openai'
-        ? openaiChunks(model, answer, { chunkSize, includeUsage: b?.stream_options?.include_usage === true, upTo }).map((c) => `data: ${JSON.stringify(c)}\n\n`)
+        ? openaiChunks(model, answer, { chunkSize, includeUsage: b?.stream_options?.include_usage === true, upTo }).map(
+            (c) => `data: ${JSON.stringify(c)}\n\n`,
+          )
         : anthropicEvents(model, answer, { chunkSize, upTo }).map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     if (api === 'openai' && upTo === undefined) frames.push('data: [DONE]\n\n');
     for (const frame of frames) {
@@ -399,12 +461,32 @@ export class FakeProviderServer {
     const answer: FakeAnswer = { text: 'x', finish: 'stop', usage: DEFAULT_USAGE };
     let pending = '';
     const more = (): string => {
-      if (!stream) return api === 'openai' ? '{"id":"chatcmpl-drip","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"' : '{"id":"msg_drip","type":"message","role":"assistant","content":[{"type":"text","text":"';
-      if (api === 'openai') return openaiChunks(model, answer, { chunkSize: 1, includeUsage: false, upTo: 1 }).slice(1).map((c) => `data: ${JSON.stringify(c)}\n\n`).join('');
-      return anthropicEvents(model, answer, { chunkSize: 1, upTo: 1 }).slice(3).map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+      if (!stream)
+        return api === 'openai'
+          ? '{"id":"chatcmpl-drip","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"'
+          : '{"id":"msg_drip","type":"message","role":"assistant","content":[{"type":"text","text":"';
+      if (api === 'openai')
+        return openaiChunks(model, answer, { chunkSize: 1, includeUsage: false, upTo: 1 })
+          .slice(1)
+          .map((c) => `data: ${JSON.stringify(c)}\n\n`)
+          .join('');
+      return anthropicEvents(model, answer, { chunkSize: 1, upTo: 1 })
+        .slice(3)
+        .map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+        .join('');
     };
-    res.writeHead(200, stream ? { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } : { 'content-type': 'application/json' });
-    if (stream) res.write(api === 'openai' ? `data: ${JSON.stringify(openaiChunks(model, answer, { chunkSize: 1, includeUsage: false, upTo: 0 })[0])}\n\n` : anthropicEvents(model, answer, { chunkSize: 1, upTo: 0 }).map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join(''));
+    res.writeHead(
+      200,
+      stream ? { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } : { 'content-type': 'application/json' },
+    );
+    if (stream)
+      res.write(
+        api === 'openai'
+          ? `data: ${JSON.stringify(openaiChunks(model, answer, { chunkSize: 1, includeUsage: false, upTo: 0 })[0])}\n\n`
+          : anthropicEvents(model, answer, { chunkSize: 1, upTo: 0 })
+              .map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+              .join(''),
+      );
     else pending = more();
     let first = true;
     const timer = setInterval(() => {

@@ -46,7 +46,9 @@ function openaiUsage(u: FakeUsage) {
 }
 
 export function openaiCompletion(model: string, a: FakeAnswer) {
-  const toolCalls = a.tool ? [{ id: nextId('call'), type: 'function', function: { name: a.tool.name, arguments: JSON.stringify(a.tool.arguments) } }] : undefined;
+  const toolCalls = a.tool
+    ? [{ id: nextId('call'), type: 'function', function: { name: a.tool.name, arguments: JSON.stringify(a.tool.arguments) } }]
+    : undefined;
   return {
     id: nextId('chatcmpl'),
     object: 'chat.completion',
@@ -55,7 +57,13 @@ export function openaiCompletion(model: string, a: FakeAnswer) {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: a.tool && !a.text ? null : a.text, refusal: null, annotations: [], ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: a.tool && !a.text ? null : a.text,
+          refusal: null,
+          annotations: [],
+          ...(toolCalls ? { tool_calls: toolCalls } : {}),
+        },
         logprobs: null,
         finish_reason: openaiFinish(a.finish),
       },
@@ -70,7 +78,10 @@ export function openaiCompletion(model: string, a: FakeAnswer) {
 export function openaiChunks(model: string, a: FakeAnswer, opts: { chunkSize: number; includeUsage: boolean; upTo?: number }): object[] {
   const id = nextId('chatcmpl');
   const base = { id, object: 'chat.completion.chunk', created: 1767225600, model, system_fingerprint: 'fp_fake' };
-  const chunk = (delta: object, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const chunk = (delta: object, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
   const out: object[] = [chunk({ role: 'assistant', content: '', refusal: null })];
   const textPieces = pieces(a.text, opts.chunkSize);
   const sent = opts.upTo === undefined ? textPieces : textPieces.slice(0, opts.upTo);
@@ -125,17 +136,39 @@ export function anthropicMessage(model: string, a: FakeAnswer) {
 export function anthropicEvents(model: string, a: FakeAnswer, opts: { chunkSize: number; upTo?: number }): [string, object][] {
   const out: [string, object][] = [];
   const startUsage = { ...anthropicUsage(a.usage), output_tokens: 1 };
-  out.push(['message_start', { type: 'message_start', message: { id: nextId('msg'), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage } }]);
+  out.push([
+    'message_start',
+    {
+      type: 'message_start',
+      message: {
+        id: nextId('msg'),
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: startUsage,
+      },
+    },
+  ]);
   out.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }]);
   out.push(['ping', { type: 'ping' }]);
   const textPieces = pieces(a.text, opts.chunkSize);
   const sent = opts.upTo === undefined ? textPieces : textPieces.slice(0, opts.upTo);
-  for (const p of sent) out.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: p } }]);
+  for (const p of sent)
+    out.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: p } }]);
   if (opts.upTo !== undefined) return out;
   out.push(['content_block_stop', { type: 'content_block_stop', index: 0 }]);
   if (a.tool) {
-    out.push(['content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: nextId('toolu'), name: a.tool.name, input: {} } }]);
-    out.push(['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: JSON.stringify(a.tool.arguments) } }]);
+    out.push([
+      'content_block_start',
+      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: nextId('toolu'), name: a.tool.name, input: {} } },
+    ]);
+    out.push([
+      'content_block_delta',
+      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: JSON.stringify(a.tool.arguments) } },
+    ]);
     out.push(['content_block_stop', { type: 'content_block_stop', index: 1 }]);
   }
   out.push([
@@ -143,7 +176,12 @@ export function anthropicEvents(model: string, a: FakeAnswer, opts: { chunkSize:
     {
       type: 'message_delta',
       delta: { stop_reason: anthropicStop(a.finish), stop_sequence: null },
-      usage: { output_tokens: a.usage.output, input_tokens: a.usage.input, cache_creation_input_tokens: a.usage.cacheWrite ?? 0, cache_read_input_tokens: a.usage.cacheRead ?? 0 },
+      usage: {
+        output_tokens: a.usage.output,
+        input_tokens: a.usage.input,
+        cache_creation_input_tokens: a.usage.cacheWrite ?? 0,
+        cache_read_input_tokens: a.usage.cacheRead ?? 0,
+      },
     },
   ]);
   out.push(['message_stop', { type: 'message_stop' }]);
@@ -152,6 +190,14 @@ export function anthropicEvents(model: string, a: FakeAnswer, opts: { chunkSize:
 
 export function anthropicError(status: number, message: string) {
   const type =
-    status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : status === 401 ? 'authentication_error' : 'invalid_request_error';
+    status === 429
+      ? 'rate_limit_error'
+      : status === 529
+        ? 'overloaded_error'
+        : status >= 500
+          ? 'api_error'
+          : status === 401
+            ? 'authentication_error'
+            : 'invalid_request_error';
   return { type: 'error', error: { type, message } };
 }

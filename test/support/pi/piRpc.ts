@@ -61,7 +61,18 @@ export function makeAgentFolder(baseURL: string, options: { contextWindow?: numb
     },
   };
   fs.writeFileSync(path.join(dir, 'models.json'), JSON.stringify(models, null, 2));
-  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ defaultProvider: 'fake', defaultModel: 'fake-model', compaction: { enabled: false, keepRecentTokens: options.keepRecentTokens ?? 20000 } }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, 'settings.json'),
+    JSON.stringify(
+      {
+        defaultProvider: 'fake',
+        defaultModel: 'fake-model',
+        compaction: { enabled: false, keepRecentTokens: options.keepRecentTokens ?? 20000 },
+      },
+      null,
+      2,
+    ),
+  );
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -85,11 +96,15 @@ export class PiRpc {
 
   constructor(options: PiRpcOptions) {
     const cli = path.join(pi16Package, 'dist', 'bundle', 'cli.js');
-    this.child = spawn(node22(), [cli, '--mode', 'rpc', '--session', options.sessionFile, '--provider', 'fake', '--model', 'fake-model', ...(options.args ?? [])], {
-      cwd: options.cwd,
-      env: { ...process.env, PI_CODING_AGENT_DIR: options.agentDir, PI_OFFLINE: '1', PI_TELEMETRY: '0', PI_SKIP_VERSION_CHECK: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    this.child = spawn(
+      node22(),
+      [cli, '--mode', 'rpc', '--session', options.sessionFile, '--provider', 'fake', '--model', 'fake-model', ...(options.args ?? [])],
+      {
+        cwd: options.cwd,
+        env: { ...process.env, PI_CODING_AGENT_DIR: options.agentDir, PI_OFFLINE: '1', PI_TELEMETRY: '0', PI_SKIP_VERSION_CHECK: '1' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
     let carry = Buffer.alloc(0);
     this.child.stdout!.on('data', (chunk: Buffer) => {
@@ -130,7 +145,9 @@ export class PiRpc {
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
       this.waiters.push({ test, resolve });
-      void this.exited.then((code) => reject(new Error(`Pi exited (code ${code}) before the awaited record; stderr:\n${this.stderr.slice(-4000)}`)));
+      void this.exited.then((code) =>
+        reject(new Error(`Pi exited (code ${code}) before the awaited record; stderr:\n${this.stderr.slice(-4000)}`)),
+      );
     });
   }
 

@@ -41,5 +41,6 @@ export class PiWorkspace {
 
 /** `n` prompts to Pi (each answered by the fake provider's fallback), long enough to be worth compacting. */
 export async function someHistory(p: PiRpc, n: number): Promise<void> {
-  for (let i = 1; i <= n; i++) await p.prompt(`Request number ${i}: please look at file${i}.ts and tell me what it does. ${'Some detail. '.repeat(40)}`);
+  for (let i = 1; i <= n; i++)
+    await p.prompt(`Request number ${i}: please look at file${i}.ts and tell me what it does. ${'Some detail. '.repeat(40)}`);
 }

@@ -11,7 +11,11 @@ export interface RawExchange {
   ended: boolean;
 }
 
-export function rawExchange(endpoint: string, data: string | Buffer, options: { lines?: number; halfClose?: boolean } = {}): Promise<RawExchange> {
+export function rawExchange(
+  endpoint: string,
+  data: string | Buffer,
+  options: { lines?: number; halfClose?: boolean } = {},
+): Promise<RawExchange> {
   const want = options.lines ?? 1;
   return new Promise((resolve) => {
     const socket = net.createConnection({ path: endpoint, allowHalfOpen: true });

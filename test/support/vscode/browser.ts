@@ -122,7 +122,13 @@ export async function webviewWith(page: Page, selector: string, timeoutMs = 30_0
     const n = await frames.count();
     for (let i = 0; i < n; i++) {
       const f = frames.nth(i).contentFrame().frameLocator('iframe#active-frame');
-      if (await f.locator(selector).count().catch(() => 0)) return f;
+      if (
+        await f
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return f;
     }
     if (Date.now() > end) throw new Error(`no webview shows ${selector} after ${timeoutMs} ms`);
     await page.waitForTimeout(250);

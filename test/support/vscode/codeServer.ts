@@ -64,8 +64,7 @@ const DEFAULT_SETTINGS = {
 /** Payload paths only count when the server runs with enable-smoke-test-driver (startCodeServer does). */
 export function workbenchUrl(o: WorkbenchUrlOptions): string {
   const authority = `127.0.0.1:${o.port}`;
-  const remote = (p: string) =>
-    `vscode-remote://${authority}${path.resolve(p).split('/').map(encodeURIComponent).join('/')}`;
+  const remote = (p: string) => `vscode-remote://${authority}${path.resolve(p).split('/').map(encodeURIComponent).join('/')}`;
   const payload: [string, string][] = [];
   if (o.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(o.extensionDevelopmentPath)]);
   if (o.extensionTestsPath) payload.push(['extensionTestsPath', remote(o.extensionTestsPath)]);
@@ -158,12 +157,18 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const server = spawnGroup(
     install.nodeBin,
     [
-      install.codeServerEntry, ...common,
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      install.codeServerEntry,
+      ...common,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
       // Needed for the URL payload (extensionDevelopmentPath / extensionTestsPath) to be honoured.
-      '--vscode-option', 'enable-smoke-test-driver',
+      '--vscode-option',
+      'enable-smoke-test-driver',
       path.resolve(options.workspaceFolder),
     ],
     { env, logFile, onAbandon: () => removeDir(runDir) },
@@ -181,11 +186,13 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
   while (!(await healthy(port))) {
-    const problem =
-      server.hasExited() ? `code-server exited (code ${await server.exited}) before answering /healthz`
-      : options.signal?.aborted ? 'aborted'
-      : Date.now() > deadline ? `code-server did not answer /healthz on port ${port} in time`
-      : undefined;
+    const problem = server.hasExited()
+      ? `code-server exited (code ${await server.exited}) before answering /healthz`
+      : options.signal?.aborted
+        ? 'aborted'
+        : Date.now() > deadline
+          ? `code-server did not answer /healthz on port ${port} in time`
+          : undefined;
     if (problem) {
       const log = tail(logFile);
       await stop();

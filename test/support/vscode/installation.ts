@@ -31,8 +31,7 @@ function parseStamp(text: string): Record<string, string> {
 /** Reads `<dir>/stamp`; throws an error that says how to install when anything is missing. */
 export function readInstall(dir: string = installDir()): VscodeTestInstall {
   const stampPath = path.join(dir, 'stamp');
-  const hint =
-    `Run scripts/vscode-test/install.sh (it installs into ${dir}; set ${INSTALL_DIR_ENV} to use another folder).`;
+  const hint = `Run scripts/vscode-test/install.sh (it installs into ${dir}; set ${INSTALL_DIR_ENV} to use another folder).`;
   let text: string;
   try {
     text = fs.readFileSync(stampPath, 'utf8');

@@ -22,7 +22,10 @@ export function runMochaSuite(options: MochaSuiteOptions): Promise<void> {
   const grep = options.grep ?? process.env.E2E_GREP;
   if (grep) mocha.grep(grep);
   const suffix = options.suffix ?? '.test.js';
-  for (const file of fs.readdirSync(options.testsDir).filter((f) => f.endsWith(suffix)).sort()) {
+  for (const file of fs
+    .readdirSync(options.testsDir)
+    .filter((f) => f.endsWith(suffix))
+    .sort()) {
     mocha.addFile(path.join(options.testsDir, file));
   }
   const resultFile = options.resultFile ?? process.env[RESULT_FILE_ENV];

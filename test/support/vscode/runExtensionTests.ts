@@ -74,10 +74,7 @@ export async function runExtensionTests(options: RunExtensionTestsOptions): Prom
     await page.exposeFunction('codeAutomationExit', (code: number) => settle({ code }));
     page.on('crash', () => settle({ problem: 'the browser page crashed' }));
     void server.exited.then((code) => settle({ problem: `code-server exited early (code ${code})` }));
-    timer = setTimeout(
-      () => settle({ problem: `the suite did not finish within ${timeoutMs} ms (E2E_TIMEOUT_MS)` }),
-      timeoutMs,
-    );
+    timer = setTimeout(() => settle({ problem: `the suite did not finish within ${timeoutMs} ms (E2E_TIMEOUT_MS)` }), timeoutMs);
 
     await page.goto(
       workbenchUrl({
@@ -97,8 +94,7 @@ export async function runExtensionTests(options: RunExtensionTestsOptions): Prom
       if (!partial) {
         write('vscode-test: no test started (was the tests module loaded? see the log above and code-server.log)');
         write(summaryLine(0, 0));
-      }
-      else {
+      } else {
         if (partial.running) write(`vscode-test: still running: ${partial.running}`);
         printResults({ ...partial, failed: partial.failed + (partial.running ? 1 : 0) }, write);
       }

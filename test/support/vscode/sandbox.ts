@@ -60,7 +60,10 @@ export function runLogDir(kind: string, keep = 5): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
   const dir = path.join(parent, `${stamp}-${process.pid}`);
   fs.mkdirSync(dir);
-  const runs = fs.readdirSync(parent).filter((d) => /^\d{8}T\d{6}-\d+$/.test(d)).sort();
+  const runs = fs
+    .readdirSync(parent)
+    .filter((d) => /^\d{8}T\d{6}-\d+$/.test(d))
+    .sort();
   for (const old of runs.slice(0, Math.max(0, runs.length - keep))) removeDir(path.join(parent, old));
   return dir;
 }

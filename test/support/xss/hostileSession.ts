@@ -38,7 +38,9 @@ export function hostileSession(payloads: XssPayload[], options: { cwd: string; s
   const id = () => (0x5e000000 + ++n).toString(16);
   let t = Date.UTC(2026, 10, 1, 12);
   const ts = () => new Date((t += 1000)).toISOString();
-  const lines: object[] = [{ type: 'session', version: 3, id: options.sessionId ?? '0a550000-0000-7000-8000-0000000000x5', timestamp: ts(), cwd: options.cwd }];
+  const lines: object[] = [
+    { type: 'session', version: 3, id: options.sessionId ?? '0a550000-0000-7000-8000-0000000000x5', timestamp: ts(), cwd: options.cwd },
+  ];
   let leaf: string | null = null;
   const add = (e: Record<string, unknown>): string => {
     const entryId = id();
@@ -48,23 +50,31 @@ export function hostileSession(payloads: XssPayload[], options: { cwd: string; s
   };
   const message = (m: Record<string, unknown>) => add({ type: 'message', message: { ...m, timestamp: t } });
   const assistant = (content: unknown[], stopReason = 'stop') =>
-    message({ role: 'assistant', content, api: 'openai-responses', provider: 'openai', model: 'gpt-4.1', usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 110 }, stopReason });
+    message({
+      role: 'assistant',
+      content,
+      api: 'openai-responses',
+      provider: 'openai',
+      model: 'gpt-4.1',
+      usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 110 },
+      stopReason,
+    });
   const turn = (p: XssPayload, withLabel: boolean) => {
     const user = message({ role: 'user', content: [{ type: 'text', text: p.payload }] });
     const callId = `call_${p.id}`;
-    assistant([{ type: 'text', text: p.payload }, { type: 'toolCall', id: callId, name: 'read', arguments: { path: p.payload } }], 'toolUse');
+    assistant(
+      [
+        { type: 'text', text: p.payload },
+        { type: 'toolCall', id: callId, name: 'read', arguments: { path: p.payload } },
+      ],
+      'toolUse',
+    );
     message({ role: 'toolResult', toolCallId: callId, toolName: 'read', content: [{ type: 'text', text: p.payload }], isError: false });
     if (withLabel) add({ type: 'label', targetId: user, label: p.payload });
   };
   const bullet = (p: XssPayload) => `${p.id}: ${p.payload}`;
   const summary = (kind: string) =>
-    [
-      '## Goal',
-      `- ${kind} with every payload below`,
-      '',
-      '## Critical Context',
-      ...payloads.map((p) => `- ${bullet(p)}`),
-    ].join('\n');
+    ['## Goal', `- ${kind} with every payload below`, '', '## Critical Context', ...payloads.map((p) => `- ${bullet(p)}`)].join('\n');
   const files = { readFiles: payloads.map((p) => p.payload), modifiedFiles: [...payloads].reverse().map((p) => p.payload) };
 
   const title = `${XSS_TITLE_PREFIX} ${payloads[0].payload}`;
@@ -77,7 +87,13 @@ export function hostileSession(payloads: XssPayload[], options: { cwd: string; s
   for (const p of payloads) turn(p, true);
   const kept = message({ role: 'user', content: [{ type: 'text', text: 'Keep this part' }] });
   assistant([{ type: 'text', text: 'Kept.' }]);
-  const compactionId = add({ type: 'compaction', summary: summary('Compaction'), firstKeptEntryId: kept, tokensBefore: 50000, details: files });
+  const compactionId = add({
+    type: 'compaction',
+    summary: summary('Compaction'),
+    firstKeptEntryId: kept,
+    tokensBefore: 50000,
+    details: files,
+  });
   message({ role: 'user', content: [{ type: 'text', text: 'After the compaction' }] });
   return { text: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', title, compactionId, branchSummaryId, bullet };
 }

@@ -17,7 +17,11 @@ async function json(args: string[]): Promise<any> {
 
 const SAMPLE = path.join(fixturePath('..', '..'), 'samples', 'sample-session.jsonl');
 
-const isItem = (x: any) => typeof x.kind === 'string' && typeof x.text === 'string' && (x.entryId === null || typeof x.entryId === 'string') && Object.keys(x).length === 3;
+const isItem = (x: any) =>
+  typeof x.kind === 'string' &&
+  typeof x.text === 'string' &&
+  (x.entryId === null || typeof x.entryId === 'string') &&
+  Object.keys(x).length === 3;
 
 describe('arbor check-summary and the retention reports (built binary)', function () {
   this.timeout(60000);
@@ -28,8 +32,13 @@ describe('arbor check-summary and the retention reports (built binary)', functio
     assert.equal(r.entryId, '52caca59');
     assert.equal(r.type, 'compaction');
     assert.ok(r.retention.kept.every(isItem) && r.retention.missing.every(isItem));
-    assert.ok(r.retention.kept.some((f: any) => f.kind === 'request' && f.text.startsWith('Audit all the docs') && f.entryId === '79bf9194'));
-    assert.ok(r.retention.missing.some((f: any) => f.kind === 'identifier' && f.text.startsWith('awk ')), JSON.stringify(r.retention.missing));
+    assert.ok(
+      r.retention.kept.some((f: any) => f.kind === 'request' && f.text.startsWith('Audit all the docs') && f.entryId === '79bf9194'),
+    );
+    assert.ok(
+      r.retention.missing.some((f: any) => f.kind === 'identifier' && f.text.startsWith('awk ')),
+      JSON.stringify(r.retention.missing),
+    );
     const text = await arbor(['check-summary', WORKSPACE_AUDIT, '--entry', '52caca59']);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /retention: the summary keeps \d+ of \d+ facts/);
@@ -62,17 +71,31 @@ describe('arbor check-summary and the retention reports (built binary)', functio
     assert.deepEqual(again.retention, c.retention);
   });
 
-  it('arbor summary (text) shows every part the entry holds, through the panel\'s section model: the pinned part, the turn context, the file lists', async () => {
+  it("arbor summary (text) shows every part the entry holds, through the panel's section model: the pinned part, the turn context, the file lists", async () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-summary-text-'));
     const file = path.join(dir, 's.jsonl');
     await fsp.copyFile(SAMPLE, file);
     assert.equal((await arbor(['compact', file, '--keep-recent-tokens', '1000'])).code, 0);
     const r = await arbor(['summary', file]);
     assert.equal(r.code, 0, r.stderr);
-    for (const title of ['Goal:', 'Constraints & Preferences:', 'Done:', 'In Progress:', 'Next Steps:', 'Critical Context:', 'Split-turn context:', 'Other notes:', 'Read files:', 'Modified files:']) {
+    for (const title of [
+      'Goal:',
+      'Constraints & Preferences:',
+      'Done:',
+      'In Progress:',
+      'Next Steps:',
+      'Critical Context:',
+      'Split-turn context:',
+      'Other notes:',
+      'Read files:',
+      'Modified files:',
+    ]) {
       assert.ok(r.stdout.includes(`\n${title}\n`), `${title}\n${r.stdout}`);
     }
-    assert.match(r.stdout, /Other notes:\n {2}### Pinned\n\n {2}<pinned id="b5b2a10b" kind="user" label="📌 rules">\n {2}From now on, always run/);
+    assert.match(
+      r.stdout,
+      /Other notes:\n {2}### Pinned\n\n {2}<pinned id="b5b2a10b" kind="user" label="📌 rules">\n {2}From now on, always run/,
+    );
     assert.match(r.stdout, /Split-turn context:\n {2}### Original Request\n {2}Does formatPercent/);
   });
 });

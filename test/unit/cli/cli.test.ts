@@ -35,15 +35,32 @@ describe('arbor CLI (built binary)', function () {
 
       const ctx = await json(['context', c.sessionFile, '--estimator', 'chars']);
       const gc = g.contexts[g.leafId];
-      assert.deepEqual(ctx.messages.map((m: any) => m.entryId), gc.messageEntryIds);
-      assert.deepEqual(ctx.messages.map((m: any) => m.role), gc.messageRoles);
+      assert.deepEqual(
+        ctx.messages.map((m: any) => m.entryId),
+        gc.messageEntryIds,
+      );
+      assert.deepEqual(
+        ctx.messages.map((m: any) => m.role),
+        gc.messageRoles,
+      );
       assert.deepEqual(ctx.model, gc.model);
       assert.equal(ctx.thinkingLevel, gc.thinkingLevel);
       const { tokens, usageTokens, trailingTokens } = gc.estimateContextTokens;
       assert.deepEqual(ctx.contextTokens, { tokens, usageTokens, trailingTokens });
 
       for (const keep of [1000, 4000, 20000]) {
-        const plan = await json(['plan-compaction', c.sessionFile, '--estimator', 'chars', '--keep-recent-tokens', String(keep), '--reserve-tokens', '16384', '--context-window', '32768']);
+        const plan = await json([
+          'plan-compaction',
+          c.sessionFile,
+          '--estimator',
+          'chars',
+          '--keep-recent-tokens',
+          String(keep),
+          '--reserve-tokens',
+          '16384',
+          '--context-window',
+          '32768',
+        ]);
         const gp = g.compaction[g.leafId][String(keep)];
         if (gp.result === null) {
           assert.equal(plan.nothingToCompact, true);
@@ -62,7 +79,18 @@ describe('arbor CLI (built binary)', function () {
       }
 
       for (const pair of g.branchPairs.slice(0, 4)) {
-        const b = await json(['plan-branch', c.sessionFile, '--estimator', 'chars', '--from', pair.fromId, '--to', pair.toId, '--budget', '2000']);
+        const b = await json([
+          'plan-branch',
+          c.sessionFile,
+          '--estimator',
+          'chars',
+          '--from',
+          pair.fromId,
+          '--to',
+          pair.toId,
+          '--budget',
+          '2000',
+        ]);
         assert.equal(b.commonAncestorId, pair.commonAncestorId);
         assert.deepEqual(b.entryIds, pair.entryIds);
         assert.deepEqual(b.preparedEntryIds, pair.prepared['2000'].messageEntryIds);

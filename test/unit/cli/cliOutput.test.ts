@@ -12,11 +12,16 @@ import { generateTreeSession } from '../../../bench/generateTreeSession';
 
 const hostile = fixturePath('sessions', 'hostile-escapes.jsonl');
 /** Control (C0 but line break and tab, DEL, C1) and bidi characters, and lone surrogates: never raw on a terminal. */
-const RAW_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const RAW_UNSAFE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function assertSafe(what: string, text: string): void {
   const m = RAW_UNSAFE.exec(text);
-  assert.equal(m, null, `${what}: raw U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${m?.index}: ${JSON.stringify(text.slice(Math.max(0, (m?.index ?? 0) - 30), (m?.index ?? 0) + 10))}`);
+  assert.equal(
+    m,
+    null,
+    `${what}: raw U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${m?.index}: ${JSON.stringify(text.slice(Math.max(0, (m?.index ?? 0) - 30), (m?.index ?? 0) + 10))}`,
+  );
 }
 
 describe('CLI output: one sanitizer, bounded fields, quiet on a closed pipe (issue 13 item 4)', function () {
@@ -49,7 +54,10 @@ describe('CLI output: one sanitizer, bounded fields, quiet on a closed pipe (iss
 
   it('--json is exact: the hostile strings come back unchanged when parsed', async () => {
     const tree = JSON.parse((await arbor(['tree', hostile, '--json'])).stdout);
-    const lines = readFileSync(hostile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(hostile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const label = lines.find((l) => l.type === 'label');
     assert.equal(tree.labels.u1, label.label);
     assert.deepEqual(
@@ -73,7 +81,11 @@ describe('CLI output: one sanitizer, bounded fields, quiet on a closed pipe (iss
       const file = path.join(dir, 'wide.jsonl');
       generateTreeSession({ file, entries: 30_000, branchEvery: 50 });
       for (const flags of ['', '--json', '--estimator chars']) {
-        const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${cli}" tree "${file}" ${flags} | head -1 >/dev/null`], { encoding: 'utf8' });
+        const r = spawnSync(
+          'bash',
+          ['-c', `set -o pipefail; "${process.execPath}" "${cli}" tree "${file}" ${flags} | head -1 >/dev/null`],
+          { encoding: 'utf8' },
+        );
         assert.equal(r.stderr, '', `${flags}: ${r.stderr}`);
         assert.equal(r.status, 0, flags);
       }
@@ -84,7 +96,10 @@ describe('CLI output: one sanitizer, bounded fields, quiet on a closed pipe (iss
 });
 
 describe('shortField and sanitizeOutput', () => {
-  const unit = fc.oneof(fc.constantFrom('\u001b', '\u202e', '😀', '\ud800', '\udc00', 'a', ' ', '\n', '\u009b', '\u0000', '\u2066'), fc.string({ maxLength: 2 }));
+  const unit = fc.oneof(
+    fc.constantFrom('\u001b', '\u202e', '😀', '\ud800', '\udc00', 'a', ' ', '\n', '\u009b', '\u0000', '\u2066'),
+    fc.string({ maxLength: 2 }),
+  );
   const raw = fc.array(unit, { maxLength: 60 }).map((a) => a.join(''));
 
   it('never cuts inside an escape or a surrogate pair, stays within its width, and leaves nothing raw', () => {

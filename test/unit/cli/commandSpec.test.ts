@@ -45,7 +45,24 @@ describe('arbor command definitions (--help, --version, usage errors)', function
   });
 
   it('covers the commands of the README table', () => {
-    assert.deepEqual([...commands.keys()].sort(), ['check-summary', 'compact', 'context', 'export', 'files', 'label', 'navigate', 'pi-bridge', 'plan-branch', 'plan-compaction', 'restore', 'search', 'sessions', 'summary', 'tree', 'upgrade']);
+    assert.deepEqual([...commands.keys()].sort(), [
+      'check-summary',
+      'compact',
+      'context',
+      'export',
+      'files',
+      'label',
+      'navigate',
+      'pi-bridge',
+      'plan-branch',
+      'plan-compaction',
+      'restore',
+      'search',
+      'sessions',
+      'summary',
+      'tree',
+      'upgrade',
+    ]);
     const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     for (const name of commands.keys()) assert.ok(readme.includes(`| \`arbor ${name}`), `README's table lists arbor ${name}`);
   });

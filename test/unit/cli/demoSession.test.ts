@@ -27,7 +27,10 @@ describe('demo: a session working in the demo workspace', () => {
     const err: string[] = [];
     // An entry before the session's first edit (the user's first request's parent chain start).
     const before = index.record(2).id;
-    const code = await runCli(['restore', demo.file, '--to', before, '--json', '--delete-created'], { out: (t) => out.push(t), err: (t) => err.push(t) });
+    const code = await runCli(['restore', demo.file, '--to', before, '--json', '--delete-created'], {
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+    });
     assert.equal(code, 0, err.join('\n'));
     const report = JSON.parse(out.join('\n'));
     assert.ok(report.restored.includes('docs/guide-2.md'), JSON.stringify(report));
@@ -35,6 +38,10 @@ describe('demo: a session working in the demo workspace', () => {
     for (const s of report.skipped) assert.doesNotMatch(s.reason, /working directory .* does not exist/);
     const initial = sessionFiles(index).initial.get(path.join(workspace, 'docs', 'guide-2.md'));
     assert.ok(initial && initial.state === 'known');
-    assert.equal(await fsp.readFile(path.join(workspace, 'docs', 'guide-2.md'), 'utf8'), initial.text, 'guide-2.md is back to what the session first read');
+    assert.equal(
+      await fsp.readFile(path.join(workspace, 'docs', 'guide-2.md'), 'utf8'),
+      initial.text,
+      'guide-2.md is back to what the session first read',
+    );
   });
 });

@@ -24,13 +24,24 @@ describe('arbor export --out: never a session, --force, --json, streamed', () =>
   afterEach(() => fsp.rm(dir, { recursive: true, force: true }));
 
   const unchanged = async () => assert.equal(await fsp.readFile(session, 'utf8'), original, 'the session is untouched');
-  const noTemps = async (d: string) => assert.deepEqual((await fsp.readdir(d)).filter((n) => n.includes('.arbor-')), [], 'no temporary file left');
+  const noTemps = async (d: string) =>
+    assert.deepEqual(
+      (await fsp.readdir(d)).filter((n) => n.includes('.arbor-')),
+      [],
+      'no temporary file left',
+    );
 
   it('refuses a symbolic link, a hard link and a symlinked folder leading to the session, even with --force', async () => {
     await fsp.symlink(session, path.join(dir, 'link.md'));
     await fsp.link(session, path.join(dir, 'hard.md'));
     await fsp.symlink(dir, path.join(dir, 'folder-link'));
-    for (const out of [path.join(dir, 'link.md'), path.join(dir, 'hard.md'), path.join(dir, 'folder-link', 'session.jsonl'), path.join(dir, 'folder-link', 'hard.md'), session]) {
+    for (const out of [
+      path.join(dir, 'link.md'),
+      path.join(dir, 'hard.md'),
+      path.join(dir, 'folder-link', 'session.jsonl'),
+      path.join(dir, 'folder-link', 'hard.md'),
+      session,
+    ]) {
       for (const force of [[], ['--force']]) {
         const r = await run(['export', session, '--out', out, ...force]);
         assert.equal(r.code, 2, `${out} ${force}`);
@@ -86,7 +97,15 @@ describe('arbor export --out: never a session, --force, --json, streamed', () =>
     let parent: string | null = null;
     for (let i = 0; i < 3000; i++) {
       const id = `e${i.toString(16).padStart(7, '0')}`;
-      lines.push(JSON.stringify({ type: 'message', id, parentId: parent, timestamp: '2026-01-01T00:00:01.000Z', message: { role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text: `${i} ${'word '.repeat(400)}` }] } }));
+      lines.push(
+        JSON.stringify({
+          type: 'message',
+          id,
+          parentId: parent,
+          timestamp: '2026-01-01T00:00:01.000Z',
+          message: { role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text: `${i} ${'word '.repeat(400)}` }] },
+        }),
+      );
       parent = id;
     }
     const big = path.join(dir, 'big.jsonl');

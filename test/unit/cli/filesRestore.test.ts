@@ -11,7 +11,6 @@ import { projectAfterSession } from '../../support/filesProject';
 
 const oracle = (name: string) => fixturePath('pi-oracle', 'fixtures', `${name}.jsonl`);
 
-
 /** Every file of the session that has a determined content at `entryId`, as the target state. */
 async function stateAt(sessionFile: string, entryId: string, paths: string[]): Promise<Map<string, string | null>> {
   const index = await loadSession(sessionFile);
@@ -27,7 +26,10 @@ async function stateAt(sessionFile: string, entryId: string, paths: string[]): P
 
 describe('arbor files / arbor restore', () => {
   const dirs: string[] = [];
-  const agentDir = withTempAgentDir(() => fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-agent-')), (d) => dirs.push(d));
+  const agentDir = withTempAgentDir(
+    () => fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-agent-')),
+    (d) => dirs.push(d),
+  );
   afterEach(async () => {
     for (const d of dirs.splice(0)) await fsp.rm(d, { recursive: true, force: true });
   });
@@ -39,14 +41,20 @@ describe('arbor files / arbor restore', () => {
 
   it('files: the changes on the path to the leaf and what the session knows of each file', async () => {
     const r = await json(['files', oracle('03-tree')]);
-    assert.deepEqual(r.files.map((f: any) => [f.path, f.changes.map((c: any) => `${c.kind}@${c.entryId}`), f.knownContent]), [
-      ['src/math.js', ['edit@cf16be66', 'edit@37ff4a18'], false],
-      ['test/math.test.js', ['edit@79fad624'], false],
-      ['src/index.js', ['edit@2ff3d203'], false],
-    ]);
+    assert.deepEqual(
+      r.files.map((f: any) => [f.path, f.changes.map((c: any) => `${c.kind}@${c.entryId}`), f.knownContent]),
+      [
+        ['src/math.js', ['edit@cf16be66', 'edit@37ff4a18'], false],
+        ['test/math.test.js', ['edit@79fad624'], false],
+        ['src/index.js', ['edit@2ff3d203'], false],
+      ],
+    );
     assert.match(r.files[0].reason, /node -e .* names it/);
     const ops = await json(['files', oracle('03-tree'), '--leaf', '55f6a1d0']);
-    assert.deepEqual(ops.files.map((f: any) => f.path), ['src/ops.js']);
+    assert.deepEqual(
+      ops.files.map((f: any) => f.path),
+      ['src/ops.js'],
+    );
     const text = await run(['files', oracle('03-tree')]);
     assert.match(text.out, /^src\/math\.js {2}\(2 changes; content unknown: /m);
     assert.match(text.out, /^ {2}edit {2}cf16be66$/m);
@@ -60,7 +68,10 @@ describe('arbor files / arbor restore', () => {
     const dry = await json(['restore', oracle('04-split-turn'), '--to', target, '--cwd', p.dir, '--dry-run']);
     assert.deepEqual(dry.restored.sort(), ['docs/guide-2.md', 'docs/guide-5.md', 'docs/guide-8.md']);
     assert.deepEqual(dry.deleted, []);
-    assert.deepEqual(dry.skipped.map((s: any) => s.path), ['docs/AUDIT.md']);
+    assert.deepEqual(
+      dry.skipped.map((s: any) => s.path),
+      ['docs/AUDIT.md'],
+    );
     assert.match(dry.skipped[0].reason, /--delete-created/);
     const before = await fsp.readFile(path.join(p.dir, 'docs/guide-2.md'), 'utf8');
     const done = await json(['restore', oracle('04-split-turn'), '--to', target, '--cwd', p.dir, '--delete-created']);
@@ -81,7 +92,10 @@ describe('arbor files / arbor restore', () => {
     await fsp.appendFile(path.join(p.dir, 'docs/guide-5.md'), 'a line the user added\n');
     const r = await json(['restore', oracle('04-split-turn'), '--to', 'a241a739', '--cwd', p.dir]);
     assert.deepEqual(r.restored.sort(), ['docs/guide-2.md', 'docs/guide-8.md']);
-    assert.deepEqual(r.skipped.find((s: any) => s.path === 'docs/guide-5.md'), { path: 'docs/guide-5.md', reason: 'changed on disk since the session last wrote it' });
+    assert.deepEqual(
+      r.skipped.find((s: any) => s.path === 'docs/guide-5.md'),
+      { path: 'docs/guide-5.md', reason: 'changed on disk since the session last wrote it' },
+    );
     assert.match(await fsp.readFile(path.join(p.dir, 'docs/guide-5.md'), 'utf8'), /a line the user added/);
 
     const tree = await project('03-tree');
@@ -99,7 +113,10 @@ describe('arbor files / arbor restore', () => {
     await fsp.symlink(path.join(outside, 'docs'), path.join(p.dir, 'docs'));
     const r = await json(['restore', oracle('04-split-turn'), '--to', 'a241a739', '--cwd', p.dir]);
     assert.deepEqual(r.restored, []);
-    assert.ok(r.skipped.every((s: any) => /symbolic link/.test(s.reason) || /--delete-created/.test(s.reason)), JSON.stringify(r.skipped));
+    assert.ok(
+      r.skipped.every((s: any) => /symbolic link/.test(s.reason) || /--delete-created/.test(s.reason)),
+      JSON.stringify(r.skipped),
+    );
     const usage = await run(['restore', oracle('04-split-turn')]);
     assert.equal(usage.code, 2);
   });

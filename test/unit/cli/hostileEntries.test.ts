@@ -19,9 +19,12 @@ import { searchSession } from '../../../src/engine/search/searchSession';
 import { peekSession } from '../../../src/engine/tree/sessionPeek';
 import { sessionsDirFor } from '../../../src/engine/session/discovery';
 
-const BASE_LINES = readFileSync(fixturePath('sessions', 'hostile', 'base.jsonl'), 'utf8').trimEnd().split('\n');
+const BASE_LINES = readFileSync(fixturePath('sessions', 'hostile', 'base.jsonl'), 'utf8')
+  .trimEnd()
+  .split('\n');
 const CWD = (JSON.parse(BASE_LINES[0]) as { cwd: string }).cwd;
-const CRASH = /Cannot convert object to primitive value|Maximum call stack size exceeded|is not a function|Cannot read properties of|Invalid string length|\bat .*\.js:\d+/;
+const CRASH =
+  /Cannot convert object to primitive value|Maximum call stack size exceeded|is not a function|Cannot read properties of|Invalid string length|\bat .*\.js:\d+/;
 
 /** Every command, with what it needs; the ones that write get a copy of their own. */
 const COMMANDS: readonly (readonly string[])[] = [
@@ -44,7 +47,22 @@ const COMMANDS: readonly (readonly string[])[] = [
 type Hostile = { plain: unknown } | { depth: number; array: boolean };
 
 const hostileValueArb: fc.Arbitrary<Hostile> = fc.oneof(
-  fc.constantFrom<unknown>({ toString: 1 }, { valueOf: 1 }, { toString: {}, valueOf: [] }, { toJSON: 1 }, [], [1, 'x'], 7, -0.5, true, null, '', 'text').map((plain) => ({ plain })),
+  fc
+    .constantFrom<unknown>(
+      { toString: 1 },
+      { valueOf: 1 },
+      { toString: {}, valueOf: [] },
+      { toJSON: 1 },
+      [],
+      [1, 'x'],
+      7,
+      -0.5,
+      true,
+      null,
+      '',
+      'text',
+    )
+    .map((plain) => ({ plain })),
   fc.record({ depth: fc.constantFrom(300, 5000), array: fc.boolean() }),
 );
 
@@ -58,15 +76,26 @@ function hostileJson(h: Hostile): string {
 /** Every path to a value in a JSON value (keys and indexes), the value itself excluded. */
 function pathsOf(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   if (Array.isArray(value)) value.forEach((v, i) => (out.push([...prefix, i]), pathsOf(v, [...prefix, i], out)));
-  else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) out.push([...prefix, k]), pathsOf(v, [...prefix, k], out);
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) (out.push([...prefix, k]), pathsOf(v, [...prefix, k], out));
   return out;
 }
 
 const BASE_PATHS = BASE_LINES.map((l) => pathsOf(JSON.parse(l)).filter((p) => !(p.length === 1 && (p[0] === 'type' || p[0] === 'id'))));
 
-interface Mutation { line: number; pathPick: number; value: Hostile; addField: boolean }
+interface Mutation {
+  line: number;
+  pathPick: number;
+  value: Hostile;
+  addField: boolean;
+}
 
-const mutationArb: fc.Arbitrary<Mutation> = fc.record({ line: fc.integer({ min: 1, max: BASE_LINES.length - 1 }), pathPick: fc.nat(), value: hostileValueArb, addField: fc.boolean() });
+const mutationArb: fc.Arbitrary<Mutation> = fc.record({
+  line: fc.integer({ min: 1, max: BASE_LINES.length - 1 }),
+  pathPick: fc.nat(),
+  value: hostileValueArb,
+  addField: fc.boolean(),
+});
 
 /** The base session with each mutation applied: a field's value replaced (or a new field with a known name added). */
 function mutatedText(mutations: readonly Mutation[]): string {
@@ -80,7 +109,10 @@ function mutatedText(mutations: readonly Mutation[]): string {
     let holder: any = entry;
     for (const k of p.slice(0, -1)) if (typeof holder === 'object' && holder !== null) holder = holder[k];
     if (typeof holder !== 'object' || holder === null) continue;
-    const key = m.addField && !Array.isArray(holder) ? (['toString', 'valueOf', 'content', 'text', 'summary', 'usage'] as const)[m.pathPick % 6] : p[p.length - 1];
+    const key =
+      m.addField && !Array.isArray(holder)
+        ? (['toString', 'valueOf', 'content', 'text', 'summary', 'usage'] as const)[m.pathPick % 6]
+        : p[p.length - 1];
     // A marker, replaced by the value's text once the entry is written.
     holder[key] = `\u0000hostile${texts.length}`;
     texts.push(hostileJson(m.value));
@@ -88,7 +120,11 @@ function mutatedText(mutations: readonly Mutation[]): string {
   return entries.map((e) => JSON.stringify(e).replace(/"\\u0000hostile(\d+)"/g, (_, k: string) => texts[Number(k)])).join('\n') + '\n';
 }
 
-interface Outcome { code: number; out: string; err: string }
+interface Outcome {
+  code: number;
+  out: string;
+  err: string;
+}
 
 /** Runs one CLI command in this process (the same code as the binary; far faster than a process per run). */
 async function run(args: string[]): Promise<Outcome> {
@@ -102,7 +138,8 @@ function assertSurvived(what: string, r: Outcome, file: string): void {
   assert.ok(r.code === 0 || r.code === 2, `${what}: exit ${r.code}\n${r.err.slice(0, 2000)}`);
   assert.doesNotMatch(r.err, CRASH, `${what}: ${r.err.slice(0, 2000)}`);
   assert.doesNotMatch(r.out, /Cannot convert object to primitive value|Maximum call stack size exceeded/, what);
-  if (r.code === 2) assert.ok(r.err.includes(`${file}:`) || r.err.includes(path.basename(file)), `${what}: exit 2 names the file\n${r.err.slice(0, 2000)}`);
+  if (r.code === 2)
+    assert.ok(r.err.includes(`${file}:`) || r.err.includes(path.basename(file)), `${what}: exit 2 names the file\n${r.err.slice(0, 2000)}`);
 }
 
 async function everyCommand(dir: string, text: string, label: string): Promise<void> {

@@ -10,14 +10,20 @@ const cli = path.join(repoRoot, 'dist', 'cli.js');
 
 function arborJson(args: string[]): Promise<any> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [cli, ...args, '--json', '--estimator', 'chars'], { env: { ...process.env, PI_CODING_AGENT_DIR: path.join(os.tmpdir(), 'arbor-no-pi-dir') } }, (err, stdout, stderr) =>
-      err ? reject(new Error(`arbor ${args.join(' ')}: ${stderr}`)) : resolve(JSON.parse(stdout)),
+    execFile(
+      process.execPath,
+      [cli, ...args, '--json', '--estimator', 'chars'],
+      { env: { ...process.env, PI_CODING_AGENT_DIR: path.join(os.tmpdir(), 'arbor-no-pi-dir') } },
+      (err, stdout, stderr) => (err ? reject(new Error(`arbor ${args.join(' ')}: ${stderr}`)) : resolve(JSON.parse(stdout))),
     );
   });
 }
 
 async function lines(file: string): Promise<any[]> {
-  return (await fsp.readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return (await fsp.readFile(file, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 describe('arbor CLI writes what Pi 1.6 writes (issue 12)', function () {
@@ -36,7 +42,10 @@ describe('arbor CLI writes what Pi 1.6 writes (issue 12)', function () {
     assert.equal(entry.type, 'compaction', JSON.stringify(r));
     assert.equal(entry.systemMessage?.role, 'system');
     assert.equal(entry.systemMessage.timestamp, Date.parse(entry.timestamp));
-    assert.ok(entry.systemMessage.sections || entry.systemMessage.toolsAdded || entry.systemMessage.content, 'the system message holds prompt sections, tools or text');
+    assert.ok(
+      entry.systemMessage.sections || entry.systemMessage.toolsAdded || entry.systemMessage.content,
+      'the system message holds prompt sections, tools or text',
+    );
   });
 
   it('navigate --label without a summary to a user message labels that message, not its parent', async () => {

@@ -11,21 +11,37 @@ import { promises as fsp, existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fixturePath, repoRoot } from '../../support/fixtures';
-import { ALL_KEY_ECHO_FORMS, ALTERED_KEY_ECHO_FORMS, keyEcho, startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
+import {
+  ALL_KEY_ECHO_FORMS,
+  ALTERED_KEY_ECHO_FORMS,
+  keyEcho,
+  startFakeProvider,
+  type FakeProviderServer,
+} from '../../support/fakeProvider';
 import { secretForms } from '../../../src/engine/secrets/redact';
 import { holdsKeyRun } from '../../support/keyRuns';
 
 const cli = path.join(repoRoot, 'dist', 'cli.js');
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 function arbor(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   const clean: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'ARBOR_PROVIDER', 'ARBOR_MODEL']) delete clean[k];
+  for (const k of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'ARBOR_PROVIDER', 'ARBOR_MODEL'])
+    delete clean[k];
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: { ...clean, PI_CODING_AGENT_DIR: path.join(os.tmpdir(), 'arbor-no-pi-dir'), ...env }, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { env: { ...clean, PI_CODING_AGENT_DIR: path.join(os.tmpdir(), 'arbor-no-pi-dir'), ...env }, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -70,17 +86,38 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
       const env = { [p.keyVariable]: key };
       server.setFallback({ type: 'echoKey', text: '## Goal\n- Keep the parser fast\n\n## Next Steps\n1. Ship it' });
       const textModeFile = await tempCopy('03-tree');
-      const summariesBefore = (await fsp.readFile(textModeFile, 'utf8')).split('\n').filter((l) => /"type":"(compaction|branch_summary)"/.test(l)).length;
+      const summariesBefore = (await fsp.readFile(textModeFile, 'utf8'))
+        .split('\n')
+        .filter((l) => /"type":"(compaction|branch_summary)"/.test(l)).length;
       const file = await tempCopy('03-tree');
-      for (const [f, json] of [[textModeFile, false], [file, true]] as const) {
-        const c = await arbor(['compact', f, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000', ...(json ? ['--json'] : [])], env);
+      for (const [f, json] of [
+        [textModeFile, false],
+        [file, true],
+      ] as const) {
+        const c = await arbor(
+          [
+            'compact',
+            f,
+            '--provider',
+            p.name,
+            '--base-url',
+            p.baseURL(server),
+            '--keep-recent-tokens',
+            '1000',
+            ...(json ? ['--json'] : []),
+          ],
+          env,
+        );
         assert.equal(c.code, 0, c.stderr);
         assert.match(c.stdout, /Keep the parser fast/);
         assertNoKey('compact stdout', c.stdout, key);
         assertNoKey('compact stderr', c.stderr, key);
       }
       assertNoKey('the session file', await fsp.readFile(textModeFile, 'utf8'), key);
-      const n = await arbor(['navigate', file, '--to', '8c5b7af4', '--summarize', '--provider', p.name, '--base-url', p.baseURL(server), '--json'], env);
+      const n = await arbor(
+        ['navigate', file, '--to', '8c5b7af4', '--summarize', '--provider', p.name, '--base-url', p.baseURL(server), '--json'],
+        env,
+      );
       assert.equal(n.code, 0, n.stderr);
       assert.equal(JSON.parse(n.stdout).summaryEntry.type, 'branch_summary');
       assertNoKey('navigate stdout', n.stdout, key);
@@ -89,8 +126,16 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
       assert.ok(server.requests.length >= 3);
       assert.ok(server.requests.every((r) => `${r.headers.authorization} ${r.headers['x-api-key']}`.includes(key)));
       const text = await fsp.readFile(file, 'utf8');
-      const written = text.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'compaction' || e.type === 'branch_summary').slice(summariesBefore);
-      assert.deepEqual(written.map((e) => e.type), ['compaction', 'branch_summary']);
+      const written = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.type === 'compaction' || e.type === 'branch_summary')
+        .slice(summariesBefore);
+      assert.deepEqual(
+        written.map((e) => e.type),
+        ['compaction', 'branch_summary'],
+      );
       for (const e of written) {
         assert.match(e.summary, /Keep the parser fast/);
         assert.match(e.summary, /- raw: \[redacted\]/);
@@ -104,10 +149,17 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
 
     it(`${p.name}: an error echoing the key leaves no form of it in stderr`, async () => {
       const key = `sk-${p.name}-err-${randomBytes(18).toString('hex')}`;
-      server.script({ type: 'status', status: 401, message: `bad key ${keyEcho(key, 'base64UserKey')} ${keyEcho(key, 'urlEncoded')}`, echoCredentials: true });
+      server.script({
+        type: 'status',
+        status: 401,
+        message: `bad key ${keyEcho(key, 'base64UserKey')} ${keyEcho(key, 'urlEncoded')}`,
+        echoCredentials: true,
+      });
       const file = await tempCopy('03-tree');
       const before = await fsp.readFile(file);
-      const r = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], { [p.keyVariable]: key });
+      const r = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], {
+        [p.keyVariable]: key,
+      });
       assert.equal(r.code, 1);
       assert.match(r.stderr, /401/);
       assertNoKey('stderr', r.stderr + r.stdout, key);
@@ -118,7 +170,10 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
       server.setFallback({ type: 'drip', intervalMs: 40 });
       const file = await tempCopy('03-tree');
       const before = await fsp.readFile(file);
-      const r = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--deadline', '1.5', '--keep-recent-tokens', '1000'], { [p.keyVariable]: 'sk-drip-test-key-0000' });
+      const r = await arbor(
+        ['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--deadline', '1.5', '--keep-recent-tokens', '1000'],
+        { [p.keyVariable]: 'sk-drip-test-key-0000' },
+      );
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /no complete answer within 1\.5 s \(the summarization deadline/);
       assert.match(r.stderr, /nothing was written/);
@@ -130,7 +185,21 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
       server.setFallback({ type: 'huge', chars: 3_000_000 });
       const file = await tempCopy('03-tree');
       const before = await fsp.readFile(file);
-      const r = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--max-answer-chars', '20000', '--keep-recent-tokens', '1000'], { [p.keyVariable]: 'sk-huge-test-key-0000' });
+      const r = await arbor(
+        [
+          'compact',
+          file,
+          '--provider',
+          p.name,
+          '--base-url',
+          p.baseURL(server),
+          '--max-answer-chars',
+          '20000',
+          '--keep-recent-tokens',
+          '1000',
+        ],
+        { [p.keyVariable]: 'sk-huge-test-key-0000' },
+      );
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /larger than 20,000 characters \(the answer-size cap/);
       assert.deepEqual(await fsp.readFile(file), before, 'byte-identical');
@@ -145,7 +214,10 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
         const env = { [p.keyVariable]: key };
         const file = await tempCopy('03-tree');
         server.setFallback({ type: 'echoKey', text: '## Goal\n- Keep the parser fast', forms: [form] });
-        const ok = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000', '--json'], env);
+        const ok = await arbor(
+          ['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000', '--json'],
+          env,
+        );
         assert.equal(ok.code, 0, ok.stderr);
         assertNoKey(`${p.name} ${form}: compact stdout`, ok.stdout, key);
         assertNoKey(`${p.name} ${form}: compact stderr`, ok.stderr, key);
@@ -153,7 +225,10 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
         const fresh = await tempCopy('03-tree');
         const before = await fsp.readFile(fresh);
         server.script({ type: 'status', status: 401, message: `bad key ${keyEcho(key, form)}` });
-        const failed = await arbor(['compact', fresh, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], env);
+        const failed = await arbor(
+          ['compact', fresh, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'],
+          env,
+        );
         assert.equal(failed.code, 1, failed.stderr);
         assertNoKey(`${p.name} ${form}: failure output`, failed.stdout + failed.stderr, key);
         assert.deepEqual(await fsp.readFile(fresh), before);
@@ -163,27 +238,48 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
 
   for (const p of providers) {
     it(`${p.name}: a usage of 1e308 tokens is not written as null (the usage field is left out); --deadline 2147484 s does not fire at once`, async () => {
-      server.setFallback({ type: 'text', text: '## Goal\n- Keep the parser fast', usage: { input: 1e308, output: 1e308, cacheRead: 1e308, cacheWrite: 1e308 } });
+      server.setFallback({
+        type: 'text',
+        text: '## Goal\n- Keep the parser fast',
+        usage: { input: 1e308, output: 1e308, cacheRead: 1e308, cacheWrite: 1e308 },
+      });
       const file = await tempCopy('03-tree');
       for (const deadline of ['2147484', '1e12']) {
         const copy = await tempCopy('03-tree');
-        const r = await arbor(['compact', copy, '--provider', p.name, '--base-url', p.baseURL(server), '--deadline', deadline, '--keep-recent-tokens', '1000'], { [p.keyVariable]: 'sk-usage-test-key-0000' });
+        const r = await arbor(
+          ['compact', copy, '--provider', p.name, '--base-url', p.baseURL(server), '--deadline', deadline, '--keep-recent-tokens', '1000'],
+          { [p.keyVariable]: 'sk-usage-test-key-0000' },
+        );
         assert.equal(r.code, 0, `--deadline ${deadline}: ${r.stderr}`);
       }
-      const r = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], { [p.keyVariable]: 'sk-usage-test-key-0000' });
+      const r = await arbor(['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], {
+        [p.keyVariable]: 'sk-usage-test-key-0000',
+      });
       assert.equal(r.code, 0, r.stderr);
       const text = await fsp.readFile(file, 'utf8');
       assert.ok(!text.includes('null,') || !/"usage":\{[^}]*null/.test(text), 'no null in a usage');
-      const compaction = text.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'compaction').pop();
+      const compaction = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.type === 'compaction')
+        .pop();
       assert.equal(compaction.usage, undefined);
     });
   }
 
   it('an invalid OPENAI_BASE_URL / ANTHROPIC_BASE_URL is exit 2 naming the variable, before any request', async () => {
     const file = await tempCopy('03-tree');
-    for (const [provider, variable] of [['openai', 'OPENAI_BASE_URL'], ['anthropic', 'ANTHROPIC_BASE_URL']] as const) {
+    for (const [provider, variable] of [
+      ['openai', 'OPENAI_BASE_URL'],
+      ['anthropic', 'ANTHROPIC_BASE_URL'],
+    ] as const) {
       for (const url of ['not a url', 'file:///etc/passwd']) {
-        const r = await arbor(['compact', file, '--provider', provider], { [variable]: url, OPENAI_API_KEY: 'sk-env-url-test-0000', ANTHROPIC_API_KEY: 'sk-env-url-test-0000' });
+        const r = await arbor(['compact', file, '--provider', provider], {
+          [variable]: url,
+          OPENAI_API_KEY: 'sk-env-url-test-0000',
+          ANTHROPIC_API_KEY: 'sk-env-url-test-0000',
+        });
         assert.equal(r.code, 2, `${variable}=${url}: ${r.stderr}`);
         assert.match(r.stderr, new RegExp(`${variable} (is not a valid URL|must be an http)`));
       }
@@ -208,9 +304,14 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
       assert.match(r.stderr, message);
       assert.ok(!r.stderr.includes('hunter2'), r.stderr);
     }
-    const nav = await arbor(['navigate', file, '--to', '8c5b7af4', '--summarize', '--provider', 'anthropic', '--base-url', withCredentials], { ANTHROPIC_API_KEY: 'sk-base-url-test-0000' });
+    const nav = await arbor(
+      ['navigate', file, '--to', '8c5b7af4', '--summarize', '--provider', 'anthropic', '--base-url', withCredentials],
+      { ANTHROPIC_API_KEY: 'sk-base-url-test-0000' },
+    );
     assert.equal(nav.code, 2, nav.stderr);
-    const bad = await arbor(['compact', file, '--provider', 'openai', '--base-url', server.openaiBaseURL, '--deadline', 'soon'], { OPENAI_API_KEY: 'sk-base-url-test-0000' });
+    const bad = await arbor(['compact', file, '--provider', 'openai', '--base-url', server.openaiBaseURL, '--deadline', 'soon'], {
+      OPENAI_API_KEY: 'sk-base-url-test-0000',
+    });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--deadline takes a positive number/);
     assert.equal(server.requests.length, 0, 'no request was made');

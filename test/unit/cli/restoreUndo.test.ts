@@ -11,10 +11,12 @@ import { leftoverTemps, snapshot } from '../../support/restoreProject';
 
 const oracle = (name: string) => fixturePath('pi-oracle', 'fixtures', `${name}.jsonl`);
 
-
 describe('arbor restore: backups, --undo, restore after restore', () => {
   const dirs: string[] = [];
-  withTempAgentDir(() => fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-agent-')), (d) => dirs.push(d));
+  withTempAgentDir(
+    () => fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-agent-')),
+    (d) => dirs.push(d),
+  );
   afterEach(async () => {
     for (const d of dirs.splice(0)) await fsp.rm(d, { recursive: true, force: true });
   });
@@ -34,7 +36,8 @@ describe('arbor restore: backups, --undo, restore after restore', () => {
     const manifest = JSON.parse(await fsp.readFile(path.join(done.backup, 'manifest.json'), 'utf8'));
     assert.equal(manifest.state, 'complete');
     assert.equal(manifest.files.length, done.restored.length + done.deleted.length);
-    for (const f of manifest.files) assert.equal(await fsp.readFile(path.join(done.backup, f.backup), 'utf8'), after.get(f.path), `backup of ${f.path}`);
+    for (const f of manifest.files)
+      assert.equal(await fsp.readFile(path.join(done.backup, f.backup), 'utf8'), after.get(f.path), `backup of ${f.path}`);
     const restored = await snapshot(p.dir);
     assert.notDeepEqual(restored, after);
 
@@ -62,10 +65,17 @@ describe('arbor restore: backups, --undo, restore after restore', () => {
     assert.equal(back.code, 0, back.err);
     assert.doesNotMatch(back.out, /nothing to restore/);
     assert.match(back.out, /^restore docs\/guide-2\.md$/m);
-    assert.equal((await snapshot(p.dir)).get('docs/guide-2.md'), after.get('docs/guide-2.md'), 'edited on the leaf path: back as the session left it');
+    assert.equal(
+      (await snapshot(p.dir)).get('docs/guide-2.md'),
+      after.get('docs/guide-2.md'),
+      'edited on the leaf path: back as the session left it',
+    );
     const twice = await json(['restore', session, '--to', leaf, '--cwd', p.dir]);
     assert.deepEqual([twice.restored, twice.deleted], [[], []], 'the second time, nothing left to write');
-    assert.ok(twice.skipped.every((s: any) => /not verified/.test(s.reason)), JSON.stringify(twice.skipped));
+    assert.ok(
+      twice.skipped.every((s: any) => /not verified/.test(s.reason)),
+      JSON.stringify(twice.skipped),
+    );
     const undo = await json(['restore', session, '--undo', '--cwd', p.dir]);
     assert.equal(undo.undone, true);
     assert.deepEqual(await snapshot(p.dir), atTarget, 'undo puts back the last restore only');

@@ -43,13 +43,18 @@ describe('CLI rough edges (issue 21 item 7)', () => {
   });
 
   it('counts agree with their noun ("1 token", "1 entry")', () => {
-    assert.deepEqual([counted(1, 'token'), counted(2, 'token'), counted(1, 'entry', 'entries'), counted(0, 'entry', 'entries'), counted(12345, 'token')], ['1 token', '2 tokens', '1 entry', '0 entries', '12,345 tokens']);
+    assert.deepEqual(
+      [counted(1, 'token'), counted(2, 'token'), counted(1, 'entry', 'entries'), counted(0, 'entry', 'entries'), counted(12345, 'token')],
+      ['1 token', '2 tokens', '1 entry', '0 entries', '12,345 tokens'],
+    );
   });
 
   it("the README links the Pi package the extension's hint names", () => {
     const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     // continueInPi.ts imports vscode: its constant is read from the source.
-    const PI_PACKAGE = /PI_PACKAGE = '([^']+)'/.exec(readFileSync(path.join(repoRoot, 'src', 'vscode', 'commands', 'continueInPi.ts'), 'utf8'))![1];
+    const PI_PACKAGE = /PI_PACKAGE = '([^']+)'/.exec(
+      readFileSync(path.join(repoRoot, 'src', 'vscode', 'commands', 'continueInPi.ts'), 'utf8'),
+    )![1];
     assert.ok(readme.includes(`https://www.npmjs.com/package/${PI_PACKAGE})`));
     assert.ok(!readme.includes('npmjs.com/package/@mariozechner'));
   });

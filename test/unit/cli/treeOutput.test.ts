@@ -35,7 +35,10 @@ describe('arbor tree: bounded indentation, streamed output (issue 11 item 8)', f
     const indent = (l: string) => /^[\s│├└─]*/.exec(l)![0].length;
     const widest = Math.max(...lines.map(indent));
     assert.ok(widest <= 3 * (MAX_DRAWN_DEPTH + 1), `indent of ${widest} characters`);
-    assert.ok(lines.some((l) => /┆2999 /.test(l)), 'the deepest rows say how deep they are');
+    assert.ok(
+      lines.some((l) => /┆2999 /.test(l)),
+      'the deepest rows say how deep they are',
+    );
     assert.ok(Math.max(...lines.map((l) => l.length)) < 200);
   });
 
@@ -46,11 +49,17 @@ describe('arbor tree: bounded indentation, streamed output (issue 11 item 8)', f
     const c = capture();
     assert.equal(await runCli(['tree', small, '--estimator', 'chars'], c.io), 0);
     // Each row up to its id: the guides, the depth marker, the id.
-    const rows = c.chunks.join('').split('\n').filter(Boolean).slice(1).map((l) => /^(.*?[es][0-9a-z]*) (?:user|assistant) /.exec(l)![1]);
+    const rows = c.chunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .slice(1)
+      .map((l) => /^(.*?[es][0-9a-z]*) (?:user|assistant) /.exec(l)![1]);
     const guides = (n: number) => '   '.repeat(n);
     const expected: string[] = ['e0'];
     for (let k = 0; k < 8; k++) expected.push(`${guides(k)}├─ s${k.toString(36)}`, `${guides(k)}└─ e${(k + 1).toString(36)}`);
-    for (let k = 8; k < 11; k++) expected.push(`${guides(8)}┆${k + 1} s${k.toString(36)}`, `${guides(8)}┆${k + 1} e${(k + 1).toString(36)}`);
+    for (let k = 8; k < 11; k++)
+      expected.push(`${guides(8)}┆${k + 1} s${k.toString(36)}`, `${guides(8)}┆${k + 1} e${(k + 1).toString(36)}`);
     expected.push(`${guides(8)}┆11 sb`); // the last entry is the only child of eb: the same chain, the same depth
     assert.deepEqual(rows, expected);
   });

@@ -56,17 +56,31 @@ describe('arbor tree rows made by workers', function () {
   it('gives the same output as rows made in the main thread, on damaged generated sessions split anywhere', async () => {
     const file = path.join(dir, 'fuzz.jsonl');
     await fc.assert(
-      fc.asyncProperty(sessionArb, fc.array(mutationArb, { maxLength: 5 }), fc.integer({ min: 1, max: 9 }), async (steps, mutations, workers) => {
-        writeFileSync(file, mutate(renderSession(steps), mutations));
-        const inline = await tree(file, { rows: 'inline' });
-        assert.deepEqual(await tree(file, { rows: 'worker', workers }), inline);
-      }),
+      fc.asyncProperty(
+        sessionArb,
+        fc.array(mutationArb, { maxLength: 5 }),
+        fc.integer({ min: 1, max: 9 }),
+        async (steps, mutations, workers) => {
+          writeFileSync(file, mutate(renderSession(steps), mutations));
+          const inline = await tree(file, { rows: 'inline' });
+          assert.deepEqual(await tree(file, { rows: 'worker', workers }), inline);
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it('gives the same output on every session fixture (v1, BOM and CRLF, truncated, cycles, hostile text)', async () => {
-    for (const name of ['bom-crlf', 'hostile-escapes', 'invalid-lines-truncated-tail', 'orphans-cycles-duplicates', 'unknown-type-and-labels', 'v1-linear', 'v2-hookmessage', 'header-only']) {
+    for (const name of [
+      'bom-crlf',
+      'hostile-escapes',
+      'invalid-lines-truncated-tail',
+      'orphans-cycles-duplicates',
+      'unknown-type-and-labels',
+      'v1-linear',
+      'v2-hookmessage',
+      'header-only',
+    ]) {
       await assertSameRows(path.join(fixtures, `${name}.jsonl`), name);
     }
   });
@@ -93,7 +107,11 @@ describe('arbor tree rows made by workers', function () {
       try {
         await rows.ready(index, all);
         for (const i of all) rows.row(index, i);
-        assert.deepEqual({ received: rows.received, fromIndex: rows.fromIndex }, { received: index.entryCount, fromIndex: 2 }, `${n} workers (the two lines with a key written twice come from the index)`);
+        assert.deepEqual(
+          { received: rows.received, fromIndex: rows.fromIndex },
+          { received: index.entryCount, fromIndex: 2 },
+          `${n} workers (the two lines with a key written twice come from the index)`,
+        );
       } finally {
         rows.close();
       }
@@ -103,9 +121,23 @@ describe('arbor tree rows made by workers', function () {
   it('long lines: one longer than a read block (6 MB) is made by a worker, one too long to parse (17 MB) comes from the index', async () => {
     const file = path.join(dir, 'long.jsonl');
     const msg = (id: string, parentId: string | null, text: string) =>
-      JSON.stringify({ type: 'message', id, parentId, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text }], timestamp: 1 } });
-    const lines = [JSON.stringify({ type: 'session', version: 3, id: 'long', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w' }), msg('a', null, 'first')];
-    lines.push(msg('b', 'a', `six MB ${'x'.repeat(6 * 1024 * 1024)}`), msg('c', 'b', 'between'), msg('d', 'c', `seventeen MB ${'y'.repeat(17 * 1024 * 1024)}`), msg('e', 'd', 'last'));
+      JSON.stringify({
+        type: 'message',
+        id,
+        parentId,
+        timestamp: '2026-01-01T00:00:00.000Z',
+        message: { role: 'user', content: [{ type: 'text', text }], timestamp: 1 },
+      });
+    const lines = [
+      JSON.stringify({ type: 'session', version: 3, id: 'long', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w' }),
+      msg('a', null, 'first'),
+    ];
+    lines.push(
+      msg('b', 'a', `six MB ${'x'.repeat(6 * 1024 * 1024)}`),
+      msg('c', 'b', 'between'),
+      msg('d', 'c', `seventeen MB ${'y'.repeat(17 * 1024 * 1024)}`),
+      msg('e', 'd', 'last'),
+    );
     writeFileSync(file, `${lines.join('\n')}\n`);
     await assertSameRows(file, 'long lines', [1, 3]);
     const index = await loadSession(file);
@@ -132,10 +164,16 @@ describe('arbor tree rows made by workers', function () {
     try {
       // The workers read to the end, then a writer adds an entry the index sees and the workers did not.
       const before = await loadSession(file);
-      await rows.ready(before, Array.from({ length: before.entryCount }, (_, i) => i));
+      await rows.ready(
+        before,
+        Array.from({ length: before.entryCount }, (_, i) => i),
+      );
       const last = readFileSync(file, 'utf8').trimEnd().split('\n').at(-1)!;
       const parent = (JSON.parse(last) as { id: string }).id;
-      appendFileSync(file, `${JSON.stringify({ type: 'message', id: 'late1', parentId: parent, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'appended while the tree was drawn', timestamp: 1 } })}\n`);
+      appendFileSync(
+        file,
+        `${JSON.stringify({ type: 'message', id: 'late1', parentId: parent, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'appended while the tree was drawn', timestamp: 1 } })}\n`,
+      );
       const index = await loadSession(file);
       const all = Array.from({ length: index.entryCount }, (_, i) => i);
       await rows.ready(index, all);
@@ -152,7 +190,12 @@ describe('arbor tree rows made by workers', function () {
     const b = path.join(dir, 'b.jsonl');
     generateTreeSession({ file: a, entries: 2000, branchEvery: 10 });
     // Same lengths everywhere, different ids and text: as if the file were replaced while it was read.
-    writeFileSync(b, readFileSync(a, 'utf8').replace(/"id":"[es]/g, '"id":"x').replace(/message (\d)/g, 'MESSAGE $1'));
+    writeFileSync(
+      b,
+      readFileSync(a, 'utf8')
+        .replace(/"id":"[es]/g, '"id":"x')
+        .replace(/message (\d)/g, 'MESSAGE $1'),
+    );
     const style: RowStyle = { estimator: 'chars', json: true };
     const index = await loadSession(a);
     const rows = WorkerRowFacts.start(b, readFileSync(b).length, style, 2)!;

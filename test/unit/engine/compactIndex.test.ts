@@ -41,7 +41,10 @@ describe('compact index structures', () => {
         for (const [i2, v] of map) assert.equal(counts.get(i2), v);
         assert.equal(counts.get(1), undefined);
         assert.equal(counts.has(100_001), false);
-        assert.deepEqual([...counts].sort((a, b) => a[0] - b[0]), [...map].sort((a, b) => a[0] - b[0]));
+        assert.deepEqual(
+          [...counts].sort((a, b) => a[0] - b[0]),
+          [...map].sort((a, b) => a[0] - b[0]),
+        );
       }
     });
     counts.set(200_000, 0);

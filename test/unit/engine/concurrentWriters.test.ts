@@ -22,8 +22,14 @@ async function tempSession(name = '03-tree.jsonl'): Promise<string> {
 }
 
 /** Starts the split-line writer and resolves once its first half is on disk. */
-async function splitWriter(file: string, parentId: string, mode: 'finish' | 'die' | 'drip' | `pause:${number}`): Promise<{ child: ChildProcess; exited: Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'test', 'support', 'splitLineWriter.js'), file, parentId, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function splitWriter(
+  file: string,
+  parentId: string,
+  mode: 'finish' | 'die' | 'drip' | `pause:${number}`,
+): Promise<{ child: ChildProcess; exited: Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'test', 'support', 'splitLineWriter.js'), file, parentId, mode], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return { child, exited };
@@ -51,14 +57,16 @@ describe('concurrent writers', function () {
     const leaf = index.leafId!;
     const writer = await splitWriter(file, leaf, 'finish');
     // Arbor starts appending with the half line on disk; the other writer finishes it a moment later.
-    const appended = appendEntries(index, [{ type: 'custom', customType: 'arbor' }], { incompleteLine: { quietMs: 30_000, maxWaitMs: 60_000 } });
+    const appended = appendEntries(index, [{ type: 'custom', customType: 'arbor' }], {
+      incompleteLine: { quietMs: 30_000, maxWaitMs: 60_000 },
+    });
     setTimeout(() => writer.child.stdin!.write('go\n'), 300);
     const [mine] = await appended;
     await writer.exited;
     const { ok, bad } = parsedLines(await fsp.readFile(file, 'utf8'));
     assert.deepEqual(bad, []);
     const other = ok.find((e) => e.id === 'split001');
-    assert.ok(other, 'the other writer\'s entry is intact');
+    assert.ok(other, "the other writer's entry is intact");
     assert.equal(mine.parentId, 'split001', 'Arbor continued the leaf the other writer finished');
     assert.equal(ok[ok.length - 1].id, mine.id);
     const reloaded = await loadSession(file);
@@ -120,7 +128,8 @@ describe('concurrent writers', function () {
     try {
       await assert.rejects(
         appendEntries(index, [{ type: 'custom', customType: 'never' }], { incompleteLine: { quietMs: 400, maxWaitMs: 1500 } }),
-        (err: unknown) => err instanceof StaleSessionError && /another process is writing its last line/.test(err.message) && err.message.includes(file),
+        (err: unknown) =>
+          err instanceof StaleSessionError && /another process is writing its last line/.test(err.message) && err.message.includes(file),
       );
     } finally {
       writer.child.kill();
@@ -134,7 +143,11 @@ describe('concurrent writers', function () {
     assert.ok(existsSync(builtCli), 'run npm run build first');
     const file = await tempSession();
     const leaf = (await loadSession(file)).leafId;
-    const runs = await Promise.all(Array.from({ length: 6 }, () => runBuiltCli(['compact', file, '--provider', 'offline', '--keep-recent-tokens', '1000', '--json'], { killAfterMs: 90_000 })));
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        runBuiltCli(['compact', file, '--provider', 'offline', '--keep-recent-tokens', '1000', '--json'], { killAfterMs: 90_000 }),
+      ),
+    );
     const { ok, bad } = parsedLines(await fsp.readFile(file, 'utf8'));
     assert.deepEqual(bad, []);
     const compactions = ok.filter((e) => e.type === 'compaction');
@@ -183,14 +196,20 @@ describe('concurrent writers', function () {
     const index = await loadSession(file);
     const dead = spawn(process.execPath, ['-e', '0']);
     await new Promise((resolve) => dead.on('exit', resolve));
-    await fsp.writeFile(lockPathFor(file), JSON.stringify({ pid: dead.pid, host: os.hostname(), since: new Date().toISOString(), token: 'dead' }));
+    await fsp.writeFile(
+      lockPathFor(file),
+      JSON.stringify({ pid: dead.pid, host: os.hostname(), since: new Date().toISOString(), token: 'dead' }),
+    );
     const [written] = await appendEntries(index, [{ type: 'custom', customType: 'after-stale-lock' }]);
     assert.equal(index.leafId, written.id);
     assert.equal(existsSync(lockPathFor(file)), false);
 
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
-      await fsp.writeFile(lockPathFor(file), JSON.stringify({ pid: live.pid, host: os.hostname(), since: new Date().toISOString(), token: 'live' }));
+      await fsp.writeFile(
+        lockPathFor(file),
+        JSON.stringify({ pid: live.pid, host: os.hostname(), since: new Date().toISOString(), token: 'live' }),
+      );
       const size = (await fsp.stat(file)).size;
       await assert.rejects(
         appendEntries(index, [{ type: 'custom', customType: 'blocked' }], { lock: { waitMs: 300 } }),

@@ -21,10 +21,23 @@ describe('context numbers (one home)', () => {
         const file = path.join(dir, `${fixture}.jsonl`);
         fs.copyFileSync(fixturePath('pi-oracle', 'fixtures', `${fixture}.jsonl`), file);
         const estimator = estimatorByName(name);
-        const proposal = await proposeCompaction({ file, summarizer: createOfflineSummarizer(), estimator: name, compaction: { keepRecentTokens: 1000 } });
+        const proposal = await proposeCompaction({
+          file,
+          summarizer: createOfflineSummarizer(),
+          estimator: name,
+          compaction: { keepRecentTokens: 1000 },
+        });
         assert.equal(proposal.kind, 'proposal');
         if (proposal.kind !== 'proposal') return;
-        const proposed = proposedTokensAfter({ projection: proposal.plan.projection, summary: proposal.summary, tokensBefore: proposal.tokensBefore, firstKeptEntryId: proposal.firstKeptEntryId }, estimator);
+        const proposed = proposedTokensAfter(
+          {
+            projection: proposal.plan.projection,
+            summary: proposal.summary,
+            tokensBefore: proposal.tokensBefore,
+            firstKeptEntryId: proposal.firstKeptEntryId,
+          },
+          estimator,
+        );
         const entry = await applyCompaction(proposal);
         const index = await loadSession(file);
         const i = index.indexOf(entry.id);
@@ -32,7 +45,10 @@ describe('context numbers (one home)', () => {
         assert.equal(numbers.tokensBefore, entry.tokensBefore);
         assert.equal(numbers.tokensAfter, proposed, 'review panel vs tree/panel after writing');
         assert.equal(contextTokensAt(index, i, estimator).tokens, numbers.tokensAfter, 'status bar at the new leaf');
-        assert.equal(contextTokensAt(index, index.leafIndex, estimator).tokens, estimateProjectedContextTokens(buildContext(index).projection, estimator).tokens);
+        assert.equal(
+          contextTokensAt(index, index.leafIndex, estimator).tokens,
+          estimateProjectedContextTokens(buildContext(index).projection, estimator).tokens,
+        );
       });
     }
   }

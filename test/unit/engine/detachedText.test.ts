@@ -26,7 +26,8 @@ function heapAfterKeeping(keep: (s: string) => string): number {
 
 describe('detachedText', () => {
   it('is the same text', () => {
-    for (const t of ['', 'short', 'x'.repeat(13), '😀 pairs and \ud800 lone surrogates, escapes \u001b[2J', 'y'.repeat(500)]) assert.equal(detachedText(t), t);
+    for (const t of ['', 'short', 'x'.repeat(13), '😀 pairs and \ud800 lone surrogates, escapes \u001b[2J', 'y'.repeat(500)])
+      assert.equal(detachedText(t), t);
   });
 
   it('lets the text a preview was cut from be collected (kept as is, 30 previews of 4 MB texts pin 120 MB)', () => {

@@ -8,7 +8,10 @@ import type { AgentMessage } from '../../../src/engine/session/types';
 
 /** The definition (filter, map and join over the blocks), for the assistant case. */
 function referenceAssistantText(blocks: unknown[], stopReason: unknown, errorMessage: unknown): string {
-  const text = blocks.filter(isTextBlock).map((b) => b.text).join(' ');
+  const text = blocks
+    .filter(isTextBlock)
+    .map((b) => b.text)
+    .join(' ');
   const calls = blocks.filter(isToolCallBlock).map((b) => {
     const a = (b.arguments && typeof b.arguments === 'object' ? b.arguments : {}) as Record<string, unknown>;
     const key = ['path', 'command', 'pattern', 'url', 'query'].find((k) => typeof a[k] === 'string');
@@ -24,11 +27,22 @@ function referenceAssistantText(blocks: unknown[], stopReason: unknown, errorMes
   return oneLine(text);
 }
 
-const textValue = fc.oneof(fc.constantFrom('', ' ', '\u2028', 'hi', ' **b** ', '\u00a0x'), fc.string({ maxLength: 8 }), fc.constant(null), fc.constant(undefined), fc.integer(), fc.constant({}));
+const textValue = fc.oneof(
+  fc.constantFrom('', ' ', '\u2028', 'hi', ' **b** ', '\u00a0x'),
+  fc.string({ maxLength: 8 }),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.integer(),
+  fc.constant({}),
+);
 const block = fc.oneof(
   fc.record({ type: fc.constant('text'), text: textValue }),
   fc.record({ type: fc.constant('thinking'), thinking: textValue }),
-  fc.record({ type: fc.constant('toolCall'), name: textValue, arguments: fc.oneof(fc.constant(null), fc.record({ path: textValue }), fc.record({ command: fc.string() })) }),
+  fc.record({
+    type: fc.constant('toolCall'),
+    name: textValue,
+    arguments: fc.oneof(fc.constant(null), fc.record({ path: textValue }), fc.record({ command: fc.string() })),
+  }),
   fc.record({ type: fc.constant('image') }),
   fc.constantFrom(null, 'text', 3),
 );
@@ -36,10 +50,15 @@ const block = fc.oneof(
 describe('message previews', () => {
   it('an assistant preview agrees with the filter-map-join definition on hostile blocks', () => {
     fc.assert(
-      fc.property(fc.array(block, { maxLength: 6 }), fc.constantFrom(undefined, 'stop', 'error', 'aborted'), fc.oneof(fc.constant(undefined), fc.string()), (blocks, stopReason, errorMessage) => {
-        const m = { role: 'assistant', content: blocks, stopReason, errorMessage } as unknown as AgentMessage;
-        assert.equal(messagePreview(m).text, referenceAssistantText(blocks, stopReason, errorMessage));
-      }),
+      fc.property(
+        fc.array(block, { maxLength: 6 }),
+        fc.constantFrom(undefined, 'stop', 'error', 'aborted'),
+        fc.oneof(fc.constant(undefined), fc.string()),
+        (blocks, stopReason, errorMessage) => {
+          const m = { role: 'assistant', content: blocks, stopReason, errorMessage } as unknown as AgentMessage;
+          assert.equal(messagePreview(m).text, referenceAssistantText(blocks, stopReason, errorMessage));
+        },
+      ),
       { numRuns: 5000 },
     );
   });

@@ -12,7 +12,13 @@ const ENTRIES = 6000;
 
 function messageLine(i: number, parent: string | null): string {
   const text = `entry ${i} `.repeat(40 + (i % 30));
-  return JSON.stringify({ type: 'message', id: `m${String(i).padStart(7, '0')}`, parentId: parent, timestamp: '2026-01-01T00:00:00.000Z', message: { role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text }], timestamp: i } });
+  return JSON.stringify({
+    type: 'message',
+    id: `m${String(i).padStart(7, '0')}`,
+    parentId: parent,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    message: { role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text }], timestamp: i },
+  });
 }
 
 function parsedCount(index: SessionIndex): number {
@@ -60,7 +66,10 @@ describe('entry bodies of a streamed session', () => {
     for (let pass = 0; pass < 2; pass++) for (let i = 0; i < index.entryCount; i++) index.entry(i);
     assert.equal(index.record(0).entry, undefined, 'entry 0 was evicted');
     assert.equal(JSON.stringify(index.entry(0)), first);
-    assert.deepEqual(index.diagnostics.map((d) => d.line), [ENTRIES + 2]);
+    assert.deepEqual(
+      index.diagnostics.map((d) => d.line),
+      [ENTRIES + 2],
+    );
   });
 
   it('parseEntries (a page at a time) goes through the same cache', async () => {

@@ -41,7 +41,11 @@ async function assertSameWithVisitor(read: Reader, label: string): Promise<void>
   try {
     plain = await read();
   } catch (err) {
-    await assert.rejects(read(() => undefined), { message: (err as Error).message }, `${label}: the same error with a visitor`);
+    await assert.rejects(
+      read(() => undefined),
+      { message: (err as Error).message },
+      `${label}: the same error with a visitor`,
+    );
     return;
   }
   const withVisitor = await read((i, e) => {
@@ -61,8 +65,15 @@ async function assertSameWithVisitor(read: Reader, label: string): Promise<void>
     if (visited.has(i)) assert.deepEqual(visited.get(i), e, `${label}: entry ${i} as visited`);
     // Not visited: only a line that did not parse (a placeholder), one too long to parse, or one whose keys the scan read otherwise (a key written twice).
     else {
-      const readOtherwise = e.id !== rec.id || entryTypeOf(e) !== rec.type || e.parentId !== rec.parentId || (e.type === 'message' && e.message.role !== rec.role);
-      assert.ok(isPlaceholderEntry(e) || readOtherwise || rec.end - rec.start > 16 * 1024 * 1024 || plain.version < 2, `${label}: entry ${i} (line ${rec.line}) was not visited`);
+      const readOtherwise =
+        e.id !== rec.id ||
+        entryTypeOf(e) !== rec.type ||
+        e.parentId !== rec.parentId ||
+        (e.type === 'message' && e.message.role !== rec.role);
+      assert.ok(
+        isPlaceholderEntry(e) || readOtherwise || rec.end - rec.start > 16 * 1024 * 1024 || plain.version < 2,
+        `${label}: entry ${i} (line ${rec.line}) was not visited`,
+      );
     }
   }
   for (const i of visited.keys()) assert.ok(i < withVisitor.entryCount, `${label}: visited ${i} of ${withVisitor.entryCount}`);
@@ -123,7 +134,16 @@ describe('loading with an entry visitor', () => {
   });
 
   it('builds the same index on every session fixture (v1, v2, BOM and CRLF, truncated, cycles, hostile text)', async () => {
-    for (const name of ['bom-crlf', 'hostile-escapes', 'invalid-lines-truncated-tail', 'orphans-cycles-duplicates', 'unknown-type-and-labels', 'v1-linear', 'v2-hookmessage', 'header-only']) {
+    for (const name of [
+      'bom-crlf',
+      'hostile-escapes',
+      'invalid-lines-truncated-tail',
+      'orphans-cycles-duplicates',
+      'unknown-type-and-labels',
+      'v1-linear',
+      'v2-hookmessage',
+      'header-only',
+    ]) {
       const buf = readFileSync(path.join(fixtures, `${name}.jsonl`));
       for (const [label, read] of readers(buf)) await assertSameWithVisitor(read, `${name}, ${label}`);
     }

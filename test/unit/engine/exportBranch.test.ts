@@ -15,7 +15,23 @@ type Node = DefaultTreeAdapterMap['node'];
 type Element = DefaultTreeAdapterMap['element'];
 
 /** Every element and attribute the exporter's template writes; anything else came from session text. */
-const TEMPLATE_TAGS = new Set(['html', 'head', 'body', 'meta', 'title', 'style', 'h1', 'h2', 'h3', 'p', 'article', 'section', 'pre', 'details', 'summary']);
+const TEMPLATE_TAGS = new Set([
+  'html',
+  'head',
+  'body',
+  'meta',
+  'title',
+  'style',
+  'h1',
+  'h2',
+  'h3',
+  'p',
+  'article',
+  'section',
+  'pre',
+  'details',
+  'summary',
+]);
 const TEMPLATE_ATTRS = new Set(['lang', 'charset', 'http-equiv', 'content', 'name', 'class']);
 
 function elements(node: Node, out: Element[] = []): Element[] {
@@ -75,7 +91,13 @@ describe('export branch', () => {
     for (const p of payloads) assert.ok(shown.includes(visibleControls(p.payload)), `${p.id} shown as text`);
     assert.doesNotMatch(html, /[\u001b\u0007\u009b\u202e]/, 'no raw control or bidi character in the page');
     // Classes are the template's role names only.
-    for (const e of els) for (const a of e.attrs) if (a.name === 'class') assert.match(a.value, /^(meta|user|assistant|toolResult|compaction|branch_summary|error|bashExecution|custom|custom_message|model_change|thinking_level_change)$/);
+    for (const e of els)
+      for (const a of e.attrs)
+        if (a.name === 'class')
+          assert.match(
+            a.value,
+            /^(meta|user|assistant|toolResult|compaction|branch_summary|error|bashExecution|custom|custom_message|model_change|thinking_level_change)$/,
+          );
   });
 
   it('Markdown: every message stays inside its fence; no HTML or heading comes from session text', async () => {
@@ -110,7 +132,10 @@ describe('export branch', () => {
   it('exports another branch given a leaf id, and refuses an unknown one', async () => {
     const { file } = await hostileFile();
     const index = await loadSession(file);
-    const lines = (await fsp.readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { id?: string; type: string; message?: { role: string } });
+    const lines = (await fsp.readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id?: string; type: string; message?: { role: string } });
     // The abandoned branch's last entry: the entry before the branch summary.
     const bsIndex = lines.findIndex((l) => l.type === 'branch_summary');
     const abandonedLeaf = lines[bsIndex - 1].id!;
@@ -127,7 +152,9 @@ describe('export branch', () => {
     const cli = path.join(repoRoot, 'dist', 'cli.js');
     const run = (args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-        execFile(process.execPath, [cli, ...args], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })),
+        execFile(process.execPath, [cli, ...args], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        ),
       );
     const md = await run(['export', file]);
     assert.equal(md.code, 0, md.stderr);

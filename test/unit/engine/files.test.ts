@@ -39,13 +39,20 @@ describe('files along the tree (engine)', () => {
     const h = historyToEntry(index, index.leafIndex, sessionFiles(index));
     const f = (p: string) => h.files.get(`/home/user/project/${p}`)!;
     const tests = f('test/math.test.js');
-    assert.deepEqual(tests.changes.map((c) => [c.entryId, c.kind]), [['ec530457', 'edit']], 'the failed edit 7fabb209 changed nothing');
+    assert.deepEqual(
+      tests.changes.map((c) => [c.entryId, c.kind]),
+      [['ec530457', 'edit']],
+      'the failed edit 7fabb209 changed nothing',
+    );
     assert.equal(tests.changes[0].before.state, 'known');
     assert.match(text(tests.changes[0].after)!, /import \{ add, sub, mul \} from "\.\.\/src\/math\.js";/);
     assert.equal(tests.final.state, 'unknown', '`node --test test/` names its folder');
     const math = f('src/math.js');
     assert.equal(math.changes.length, 1);
-    assert.equal(text(math.changes[0].after), 'export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n');
+    assert.equal(
+      text(math.changes[0].after),
+      'export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n',
+    );
     assert.equal(math.final.state, 'assumed');
     assert.match((math.final as any).reason, /node --test/);
     const index_js = f('src/index.js');
@@ -57,7 +64,10 @@ describe('files along the tree (engine)', () => {
       tag: 'replaced text only',
     });
     const changelog = f('CHANGELOG.md');
-    assert.deepEqual(changelog.changes.map((c) => c.kind), ['write']);
+    assert.deepEqual(
+      changelog.changes.map((c) => c.kind),
+      ['write'],
+    );
     assert.equal(changelog.final.state, 'known');
     assert.deepEqual(changelog.firstSeenByWrite, undefined, 'the path run starts from the session-wide initial contents');
     assert.equal(f('data/records.csv').final.state, 'unknown', 'only partial reads (offset/limit, bash head)');
@@ -83,12 +93,21 @@ describe('files along the tree (engine)', () => {
     const files = sessionFiles(index);
     const ops = historyToEntry(index, index.indexOf('55f6a1d0'), files);
     const changed = [...ops.files.values()].filter((f) => f.changes.length).map((f) => f.path);
-    assert.deepEqual(changed, ['src/math.js', 'test/math.test.js', 'src/index.js', 'src/ops.js'].filter((p) => p === 'src/ops.js'));
+    assert.deepEqual(
+      changed,
+      ['src/math.js', 'test/math.test.js', 'src/index.js', 'src/ops.js'].filter((p) => p === 'src/ops.js'),
+    );
     const pow = historyToEntry(index, index.leafIndex, files);
-    assert.deepEqual(pow.files.get('/home/user/project/src/math.js')!.changes.map((c) => c.entryId), ['cf16be66', '37ff4a18']);
+    assert.deepEqual(
+      pow.files.get('/home/user/project/src/math.js')!.changes.map((c) => c.entryId),
+      ['cf16be66', '37ff4a18'],
+    );
     assert.equal(pow.files.get('/home/user/project/src/ops.js'), undefined);
     // one entry's changes, and a branch's
-    assert.deepEqual(changesBy(pow, new Set(['37ff4a18'])).map((f) => f.path), ['src/math.js']);
+    assert.deepEqual(
+      changesBy(pow, new Set(['37ff4a18'])).map((f) => f.path),
+      ['src/math.js'],
+    );
     assert.equal(files.initial.get('/home/user/project/src/ops.js')!.state, 'absent');
   });
 
@@ -109,7 +128,19 @@ describe('files along the tree (engine)', () => {
     assert.equal(beforeSed.files.get('/home/user/project/a.txt')!.final.state, 'known', '`cat a.txt | wc -l && ls lib` is read-only');
     assert.ok(isReadOnlyCommand("grep -n 'TODO' docs/*.md"));
     assert.ok(isReadOnlyCommand("sed -n '1,40p' docs/guide-5.md"));
-    for (const c of ['sed -i s/a/b/ f', 'echo x > f', 'cat a | tee f', 'find . -delete', 'sort -o f f', 'ls $(rm -rf x)', 'git checkout f', 'node -e 1', 'FOO=1 cat f', '"rm" f', "sed -n 'w out' f"]) {
+    for (const c of [
+      'sed -i s/a/b/ f',
+      'echo x > f',
+      'cat a | tee f',
+      'find . -delete',
+      'sort -o f f',
+      'ls $(rm -rf x)',
+      'git checkout f',
+      'node -e 1',
+      'FOO=1 cat f',
+      '"rm" f',
+      "sed -n 'w out' f",
+    ]) {
       assert.ok(!isReadOnlyCommand(c), c);
     }
   });
@@ -127,8 +158,21 @@ describe('files along the tree (engine)', () => {
     assert.equal(f('quotes.txt').final.state, 'unknown');
     assert.match((f('quotes.txt').final as any).reason, /does not replay exactly/);
     assert.equal(h.files.get('/home/user/project/never.txt'), undefined, 'a write without a result');
-    assert.equal(fullReadText({}, [{ type: 'text', text: 'a\n\n[3 more lines in file. Use offset=3 to continue.]' }], undefined), undefined);
-    assert.equal(fullReadText({}, [{ type: 'text', text: 'Read image file [image/png]' }, { type: 'image', data: '', mimeType: 'image/png' }], undefined), undefined);
+    assert.equal(
+      fullReadText({}, [{ type: 'text', text: 'a\n\n[3 more lines in file. Use offset=3 to continue.]' }], undefined),
+      undefined,
+    );
+    assert.equal(
+      fullReadText(
+        {},
+        [
+          { type: 'text', text: 'Read image file [image/png]' },
+          { type: 'image', data: '', mimeType: 'image/png' },
+        ],
+        undefined,
+      ),
+      undefined,
+    );
     assert.equal(fullReadText({ offset: 1 }, [{ type: 'text', text: 'whole\n' }], undefined), 'whole\n');
   });
 
@@ -152,16 +196,31 @@ describe('files along the tree (engine)', () => {
     assert.equal(resolveToolPath('dir\\name.txt', 'C:\\p').absPath, 'C:\\p\\dir\\name.txt');
   });
 
-  it('edit replay: a lone CR is a line end, as in Pi 1.6 (normalizeToLF): it comes out as the file\'s ending (LF here, CRLF in a CRLF file)', () => {
+  it("edit replay: a lone CR is a line end, as in Pi 1.6 (normalizeToLF): it comes out as the file's ending (LF here, CRLF in a CRLF file)", () => {
     assert.deepEqual(replayEdits('one\rtwo\nthree\n', [{ oldText: 'three', newText: '3' }]), { ok: true, text: 'one\ntwo\n3\n' });
     assert.deepEqual(replayEdits('one\rtwo\n', [{ oldText: 'one\ntwo', newText: 'x\ry' }]), { ok: true, text: 'x\ny\n' });
     assert.deepEqual(replayEdits('a\r\nb\rc\r\n', [{ oldText: 'c', newText: 'C' }]), { ok: true, text: 'a\r\nb\r\nC\r\n' });
   });
 
   it('edit replay: exact Pi semantics, linear search', () => {
-    assert.deepEqual(replayEdits('a b a', [{ oldText: 'a', newText: 'x' }]), { ok: false, reason: 'edits[0].oldText occurs more than once in the known content' });
-    assert.deepEqual(replayEdits('abc', [{ oldText: 'ab', newText: '1' }, { oldText: 'bc', newText: '2' }]).ok, false);
-    assert.deepEqual(replayEdits('abc', [{ oldText: 'a', newText: 'A' }, { oldText: 'c', newText: 'C' }]), { ok: true, text: 'AbC' });
+    assert.deepEqual(replayEdits('a b a', [{ oldText: 'a', newText: 'x' }]), {
+      ok: false,
+      reason: 'edits[0].oldText occurs more than once in the known content',
+    });
+    assert.deepEqual(
+      replayEdits('abc', [
+        { oldText: 'ab', newText: '1' },
+        { oldText: 'bc', newText: '2' },
+      ]).ok,
+      false,
+    );
+    assert.deepEqual(
+      replayEdits('abc', [
+        { oldText: 'a', newText: 'A' },
+        { oldText: 'c', newText: 'C' },
+      ]),
+      { ok: true, text: 'AbC' },
+    );
     assert.deepEqual(replayEdits('abc', [{ oldText: 'b', newText: 'b' }]).ok, false, 'no change is an error in Pi');
     const hay = 'a'.repeat(200000);
     assert.deepEqual(findOccurrences(hay, `${'a'.repeat(100000)}b`), { count: 0, first: -1 });
@@ -192,13 +251,22 @@ describe('restore to an entry (engine)', () => {
     assert.equal(decisions.get('docs/guide-5.md').action, 'restore');
     assert.equal(decisions.get('docs/guide-8.md').action, 'skip');
     assert.equal(decisions.get('docs/guide-8.md').reason, 'changed on disk since the session last wrote it');
-    assert.equal(decisions.get('docs/guide-8.md').chooseText, readResultText(index, '7dfac95d', 'docs/guide-8.md'), 'the user may still choose the target after a diff');
+    assert.equal(
+      decisions.get('docs/guide-8.md').chooseText,
+      readResultText(index, '7dfac95d', 'docs/guide-8.md'),
+      'the user may still choose the target after a diff',
+    );
     assert.equal(decisions.get('docs/AUDIT.md').action, 'delete');
   });
 
   it('undetermined contents are skipped with the reason (03-tree)', async () => {
     const index = await loadSession(oracle('03-tree'));
-    const byPath = new Map(restoreCandidates(index, index.indexOf('9ae2613d')).map((c) => [c.path, decideRestore(c, { kind: 'file', sha256: sha256('x'), size: 1 })]));
+    const byPath = new Map(
+      restoreCandidates(index, index.indexOf('9ae2613d')).map((c) => [
+        c.path,
+        decideRestore(c, { kind: 'file', sha256: sha256('x'), size: 1 }),
+      ]),
+    );
     assert.equal(byPath.get('src/math.js')!.action, 'skip');
     assert.match((byPath.get('src/math.js') as any).reason, /current content is not determined.*names it/);
     assert.ok((byPath.get('src/math.js') as any).chooseText, 'the target is known: the user may choose it');
@@ -215,11 +283,26 @@ describe('restore to an entry (engine)', () => {
       assert.deepEqual(await safeLocation(dir, '../x'), { ok: false, reason: 'path leads out of the working directory (..)' });
       assert.deepEqual(await safeLocation(dir, 'a/../../x'), { ok: false, reason: 'path leads out of the working directory (..)' });
       assert.deepEqual(await safeLocation(dir, '/etc/passwd'), { ok: false, reason: 'not a relative path' });
-      assert.deepEqual(await safeLocation(dir, 'escape/f.txt'), { ok: false, reason: 'a symbolic link leads out of the working directory' });
-      assert.deepEqual(await safeLocation(dir, 'escape/new/deeper.txt'), { ok: false, reason: 'a symbolic link leads out of the working directory' });
+      assert.deepEqual(await safeLocation(dir, 'escape/f.txt'), {
+        ok: false,
+        reason: 'a symbolic link leads out of the working directory',
+      });
+      assert.deepEqual(await safeLocation(dir, 'escape/new/deeper.txt'), {
+        ok: false,
+        reason: 'a symbolic link leads out of the working directory',
+      });
       assert.deepEqual(await safeLocation(dir, 'link.txt'), { ok: false, reason: 'is a symbolic link' });
       assert.equal((await safeLocation(dir, 'real/new.txt')).ok, true);
-      const d = decideRestore({ absPath: '/x', path: 'escape/f.txt', insideCwd: true, target: { state: 'known', text: 'a' }, expected: { state: 'known', text: 'x' } }, await diskState(dir, 'escape/f.txt'));
+      const d = decideRestore(
+        {
+          absPath: '/x',
+          path: 'escape/f.txt',
+          insideCwd: true,
+          target: { state: 'known', text: 'a' },
+          expected: { state: 'known', text: 'x' },
+        },
+        await diskState(dir, 'escape/f.txt'),
+      );
       assert.equal(d.action, 'skip');
     } finally {
       await fsp.rm(outside, { recursive: true, force: true });

@@ -36,7 +36,10 @@ function exercise(buf: Buffer, validation: 'full' | 'fast') {
   const ctx = buildContext(index);
   assert.ok(Array.isArray(ctx.messages));
   for (const keep of [1, 200, 5000]) {
-    const plan = planCompaction(index, { settings: { enabled: true, reserveTokens: 100, keepRecentTokens: keep }, estimator: charsEstimator });
+    const plan = planCompaction(index, {
+      settings: { enabled: true, reserveTokens: 100, keepRecentTokens: keep },
+      estimator: charsEstimator,
+    });
     assert.ok(plan.kind === 'plan' || plan.kind === 'nothing');
     if (plan.kind === 'plan') assert.notEqual(index.record(index.indexOf(plan.firstKeptEntryId)).role, 'toolResult');
   }
@@ -90,7 +93,16 @@ describe('fuzz: malformed session files', function () {
 
   it('a 10 MB line loads and plans', () => {
     const big = 'y'.repeat(10 * 1024 * 1024);
-    const text = renderSession([{ kind: 'user', text: 'hi' }]) + JSON.stringify({ type: 'message', id: 'big00001', parentId: '00000001', timestamp: 't', message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text: big }], isError: false } }) + '\n';
+    const text =
+      renderSession([{ kind: 'user', text: 'hi' }]) +
+      JSON.stringify({
+        type: 'message',
+        id: 'big00001',
+        parentId: '00000001',
+        timestamp: 't',
+        message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text: big }], isError: false },
+      }) +
+      '\n';
     for (const validation of ['full', 'fast'] as const) {
       const index = exercise(Buffer.from(text), validation)!;
       assert.equal(index.leafId, 'big00001');

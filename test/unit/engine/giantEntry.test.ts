@@ -53,7 +53,7 @@ function appendRest(from: string, to: string, start: number): void {
   const src = openSync(from, 'r');
   const dst = openSync(to, 'a');
   try {
-    for (let pos = start; ; ) {
+    for (let pos = start; ;) {
       const n = readSync(src, buf, 0, buf.length, pos);
       if (n === 0) break;
       writeSync(dst, buf, 0, n);
@@ -80,14 +80,21 @@ describe('a single 500 MB entry (issue 13 item 1)', function () {
 
   it('is indexed in bounded memory, estimated from its size, with every entry around it indexed and counted', async () => {
     const { value: index, growthMb, ms } = await peakRssGrowth(() => loadSession(file));
-    console.log(`      500 MB entry: loaded in ${ms.toFixed(0)} ms, peak RSS +${growthMb.toFixed(0)} MB (process maxRSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB)`);
+    console.log(
+      `      500 MB entry: loaded in ${ms.toFixed(0)} ms, peak RSS +${growthMb.toFixed(0)} MB (process maxRSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB)`,
+    );
     assert.ok(growthMb < 200, `the load grew RSS by ${growthMb.toFixed(0)} MB (the line is 500 MB: it must never be held)`);
-    assert.deepEqual([...Array(index.entryCount).keys()].map((i) => index.record(i).id), layout.ids);
+    assert.deepEqual(
+      [...Array(index.entryCount).keys()].map((i) => index.record(i).id),
+      layout.ids,
+    );
     const giant = index.indexOf(layout.giantId);
     assert.equal(index.record(giant).line, layout.giantLine);
     assert.equal(index.record(giant).end - index.record(giant).start, layout.giantBytes);
     assert.ok(
-      index.diagnostics.some((d) => d.file === file && d.line === layout.giantLine && /500 MB, larger than the 16 MB Arbor parses; indexed/.test(d.message)),
+      index.diagnostics.some(
+        (d) => d.file === file && d.line === layout.giantLine && /500 MB, larger than the 16 MB Arbor parses; indexed/.test(d.message),
+      ),
       JSON.stringify(index.diagnostics),
     );
     assert.equal(index.parentIndex(giant + 1), giant, 'the entry after it is its child');
@@ -111,7 +118,10 @@ describe('a single 500 MB entry (issue 13 item 1)', function () {
     const { value: tail, growthMb, ms } = await peakRssGrowth(() => readAppended(index));
     console.log(`      500 MB entry appended: read in ${ms.toFixed(0)} ms, peak RSS +${growthMb.toFixed(0)} MB`);
     assert.equal(tail.replaced, false);
-    assert.deepEqual([...Array(index.entryCount).keys()].map((i) => index.record(i).id), layout.ids);
+    assert.deepEqual(
+      [...Array(index.entryCount).keys()].map((i) => index.record(i).id),
+      layout.ids,
+    );
     assert.ok(growthMb < 200, `reading the append grew RSS by ${growthMb.toFixed(0)} MB`);
     assert.equal(entryTokens(index, index.indexOf(layout.giantId), 'chars'), estimateFromBytes(layout.giantBytes));
   });
@@ -119,7 +129,10 @@ describe('a single 500 MB entry (issue 13 item 1)', function () {
   it('arbor context and arbor tree finish on it with the estimate and a warning naming the file and line', async function () {
     assert.ok(existsSync(builtCli), `${builtCli} is missing: run npm run build first`);
     const hook = path.join(dir, 'maxrss.js');
-    writeFileSync(hook, "process.on('exit', () => process.stderr.write(`maxRSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\\n`));\n");
+    writeFileSync(
+      hook,
+      "process.on('exit', () => process.stderr.write(`maxRSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\\n`));\n",
+    );
     for (const command of ['context', 'tree']) {
       const t0 = performance.now();
       const run = await runBuiltCli([command, file], { killAfterMs: 60_000, env: { NODE_OPTIONS: `--require ${hook}` } });
@@ -146,8 +159,16 @@ describe('lines too long to parse, in other shapes (issue 13 item 1)', function 
     const file = path.join(dir, 'reordered.jsonl');
     const layout = writeGiantSession(file, 40 * MB, { reordered: true });
     const index = await loadSession(file);
-    assert.deepEqual([...Array(index.entryCount).keys()].map((i) => index.record(i).id), layout.ids);
-    assert.ok(index.diagnostics.some((d) => d.line === layout.giantLine && /40 MB, larger than the 16 MB Arbor parses; line skipped/.test(d.message)), JSON.stringify(index.diagnostics));
+    assert.deepEqual(
+      [...Array(index.entryCount).keys()].map((i) => index.record(i).id),
+      layout.ids,
+    );
+    assert.ok(
+      index.diagnostics.some(
+        (d) => d.line === layout.giantLine && /40 MB, larger than the 16 MB Arbor parses; line skipped/.test(d.message),
+      ),
+      JSON.stringify(index.diagnostics),
+    );
   });
 
   it('search passes over a line too long to search, reports it, and finds the lines after it on their line numbers', async () => {
@@ -157,8 +178,14 @@ describe('lines too long to parse, in other shapes (issue 13 item 1)', function 
       const hits: SearchHit[] = [];
       const result = await searchSession(file, { query: 'after the giant entry', onHit: (h) => hits.push(h), chunkBytes });
       assert.deepEqual(result.skippedLines, [layout.giantLine]);
-      assert.deepEqual(hits.map((h) => h.line), [layout.giantLine + 1, layout.giantLine + 2, layout.giantLine + 3]);
-      assert.deepEqual(hits.map((h) => h.entryId), layout.ids.slice(-3));
+      assert.deepEqual(
+        hits.map((h) => h.line),
+        [layout.giantLine + 1, layout.giantLine + 2, layout.giantLine + 3],
+      );
+      assert.deepEqual(
+        hits.map((h) => h.entryId),
+        layout.ids.slice(-3),
+      );
     }
   });
 
@@ -169,10 +196,16 @@ describe('lines too long to parse, in other shapes (issue 13 item 1)', function 
     const { truncateSync, statSync } = await import('node:fs');
     truncateSync(file, statSync(file).size - 1);
     const index = await loadSession(file);
-    assert.deepEqual([...Array(index.entryCount).keys()].map((i) => index.record(i).id), layout.ids.slice(0, -1));
+    assert.deepEqual(
+      [...Array(index.entryCount).keys()].map((i) => index.record(i).id),
+      layout.ids.slice(0, -1),
+    );
     assert.ok(index.hasIncompleteLine);
     assert.equal(index.lineCount, layout.giantLine - 1);
-    assert.ok(index.diagnostics.some((d) => d.line === layout.giantLine && /incomplete/.test(d.message)), JSON.stringify(index.diagnostics));
+    assert.ok(
+      index.diagnostics.some((d) => d.line === layout.giantLine && /incomplete/.test(d.message)),
+      JSON.stringify(index.diagnostics),
+    );
     const { appendFileSync } = await import('node:fs');
     appendFileSync(file, '\n');
     const tail = await readAppended(index);

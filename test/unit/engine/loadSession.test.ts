@@ -17,7 +17,10 @@ for (const validation of ['full', 'fast'] as const) {
       assert.equal(index.record(index.indexOf('f1')).type, 'future_thing');
       assert.deepEqual(ids(index, index.pathTo(index.leafIndex)), ['u1', 'a1', 'f1', 'u2', 'l1', 'l2', 'l3']);
       const ctx = buildContext(index);
-      assert.deepEqual(ctx.messages.map((m) => index.record(m.entryIndex).id), ['u1', 'a1', 'u2']);
+      assert.deepEqual(
+        ctx.messages.map((m) => index.record(m.entryIndex).id),
+        ['u1', 'a1', 'u2'],
+      );
       assert.deepEqual(Object.fromEntries(index.labels()), { a1: 'kept' });
       assert.deepEqual(index.diagnostics, []);
     });
@@ -31,7 +34,10 @@ for (const validation of ['full', 'fast'] as const) {
       for (const d of index.diagnostics) assert.equal(d.file, file);
       assert.match(index.diagnostics[2].message, /incomplete/);
       assert.equal(index.endsWithNewline, false);
-      const plan = planCompaction(index, { settings: { enabled: true, reserveTokens: 100, keepRecentTokens: 1 }, estimator: charsEstimator });
+      const plan = planCompaction(index, {
+        settings: { enabled: true, reserveTokens: 100, keepRecentTokens: 1 },
+        estimator: charsEstimator,
+      });
       assert.equal(plan.kind, 'plan');
     });
 
@@ -72,7 +78,10 @@ describe('loadSession: versions and bad files', () => {
     assert.equal(compaction.firstKeptEntryIndex, undefined);
     assert.equal(a.record(4).role, 'custom');
     const ctx = buildContext(a);
-    assert.deepEqual(ctx.messages.map((m) => m.message.role), ['compactionSummary', 'user', 'custom']);
+    assert.deepEqual(
+      ctx.messages.map((m) => m.message.role),
+      ['compactionSummary', 'user', 'custom'],
+    );
   });
 
   it('renames the v2 hookMessage role to custom', async () => {
@@ -84,7 +93,10 @@ describe('loadSession: versions and bad files', () => {
   });
 
   it('rejects an empty file and a non-session file with file and line', async () => {
-    await assert.rejects(loadSession(session('empty.jsonl')), (e: unknown) => e instanceof SessionFormatError && e.line === 1 && e.message.includes('empty.jsonl'));
+    await assert.rejects(
+      loadSession(session('empty.jsonl')),
+      (e: unknown) => e instanceof SessionFormatError && e.line === 1 && e.message.includes('empty.jsonl'),
+    );
     await assert.rejects(loadSession(fixturePath('pi-oracle', 'golden16', '01-plain.json')), SessionFormatError);
   });
 
@@ -92,6 +104,9 @@ describe('loadSession: versions and bad files', () => {
     const index = await loadSession(session('header-only.jsonl'));
     assert.equal(index.entryCount, 0);
     assert.equal(index.leafId, null);
-    assert.equal(planCompaction(index, { settings: { enabled: true, reserveTokens: 1, keepRecentTokens: 1 }, estimator: charsEstimator }).kind, 'nothing');
+    assert.equal(
+      planCompaction(index, { settings: { enabled: true, reserveTokens: 1, keepRecentTokens: 1 }, estimator: charsEstimator }).kind,
+      'nothing',
+    );
   });
 });

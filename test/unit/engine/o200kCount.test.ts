@@ -47,7 +47,7 @@ function sessionTexts(file: string): string[] {
   return texts;
 }
 
-describe('o200k counter: exactly gpt-tokenizer\'s counts, from a table that loads fast (issue 11 item 7)', () => {
+describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads fast (issue 11 item 7)", () => {
   let table: RankTable;
   let counter: BpeCounter;
   before(() => {
@@ -79,22 +79,34 @@ describe('o200k counter: exactly gpt-tokenizer\'s counts, from a table that load
     const dir = mkdtempSync(path.join(os.tmpdir(), 'arbor-o200k-'));
     try {
       const missing = path.join(dir, 'nowhere', 'o200k.bin');
-      assert.throws(() => loadRankTable(missing), (e: Error) => e.message.includes(missing));
+      assert.throws(
+        () => loadRankTable(missing),
+        (e: Error) => e.message.includes(missing),
+      );
       const candidates = tablePathCandidates(path.join(dir, 'a', 'b', 'c', 'd'));
       assert.deepEqual(candidates, [path.join(dir, 'a', 'b', 'c', 'd', 'o200k.bin'), path.join(dir, 'dist', 'o200k.bin')]);
-      assert.throws(() => findTable(candidates), (e: Error) => candidates.every((c) => e.message.includes(c)) && /npm run build/.test(e.message));
+      assert.throws(
+        () => findTable(candidates),
+        (e: Error) => candidates.every((c) => e.message.includes(c)) && /npm run build/.test(e.message),
+      );
       const damaged = path.join(dir, 'o200k.bin');
       writeFileSync(damaged, readFileSync(table.file).subarray(0, 1000));
-      assert.throws(() => loadRankTable(damaged), (e: Error) => e.message.includes(damaged) && /invalid/.test(e.message));
+      assert.throws(
+        () => loadRankTable(damaged),
+        (e: Error) => e.message.includes(damaged) && /invalid/.test(e.message),
+      );
       writeFileSync(damaged, 'not a table');
-      assert.throws(() => loadRankTable(damaged), (e: Error) => e.message.includes(damaged) && /not a table/.test(e.message));
+      assert.throws(
+        () => loadRankTable(damaged),
+        (e: Error) => e.message.includes(damaged) && /not a table/.test(e.message),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    assert.equal(findTable(), path.join(repoRoot, 'dist', 'o200k.bin'), 'from out/, the repository\'s dist/');
+    assert.equal(findTable(), path.join(repoRoot, 'dist', 'o200k.bin'), "from out/, the repository's dist/");
   });
 
-  it('splits text with the encoding\'s own pre-token pattern', () => {
+  it("splits text with the encoding's own pre-token pattern", () => {
     assert.equal(O200K_PRE_TOKEN.source, O200K_TOKEN_SPLIT_REGEX.source);
     assert.ok(O200K_PRE_TOKEN.unicode);
   });
@@ -108,15 +120,33 @@ describe('o200k counter: exactly gpt-tokenizer\'s counts, from a table that load
   const patternPreTokens = (text: string) => [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].map((m) => m[0]);
 
   it('its ASCII pre-token matcher ends every pre-token where the pattern does', () => {
-    const ascii = fc.string({ unit: fc.constantFrom(...'aZ09 \t\n\r\v\f\x1c\0\'sSdDmMtTlLvVeErR./=-_"#(){}<|>!?,;:*+&%$@~`^[]\\'), maxLength: 60 });
-    const mostlyAscii = fc.array(fc.oneof(ascii, fc.constantFrom('é', 'É', '\u00a0', '\u3000', '\u2028', '١', '²', '\u0301', '😀', '\ud800', '漢', 'ǅ', 'ʰ')), { maxLength: 6 }).map((a) => a.join(''));
+    const ascii = fc.string({
+      unit: fc.constantFrom(...'aZ09 \t\n\r\v\f\x1c\0\'sSdDmMtTlLvVeErR./=-_"#(){}<|>!?,;:*+&%$@~`^[]\\'),
+      maxLength: 60,
+    });
+    const mostlyAscii = fc
+      .array(fc.oneof(ascii, fc.constantFrom('é', 'É', '\u00a0', '\u3000', '\u2028', '١', '²', '\u0301', '😀', '\ud800', '漢', 'ǅ', 'ʰ')), {
+        maxLength: 6,
+      })
+      .map((a) => a.join(''));
     fc.assert(
       fc.property(fc.oneof(ascii, mostlyAscii), (t) => {
         assert.deepEqual(preTokens(t), patternPreTokens(t));
       }),
       { numRuns: 20_000 },
     );
-    for (const t of ["don't DON'T We'LL they're I'M it's", 'HTMLParser getHTTPResponse ABC', 'a\n\n  b  \t c \r\n\r\n', '*/\n//!\n/x', ' !!\n/ \t.x 123456 7', '\x1c\x1fA\x7fb', '  ', ' ', '\t\n', "'s'S''ll'LL've"]) {
+    for (const t of [
+      "don't DON'T We'LL they're I'M it's",
+      'HTMLParser getHTTPResponse ABC',
+      'a\n\n  b  \t c \r\n\r\n',
+      '*/\n//!\n/x',
+      ' !!\n/ \t.x 123456 7',
+      '\x1c\x1fA\x7fb',
+      '  ',
+      ' ',
+      '\t\n',
+      "'s'S''ll'LL've",
+    ]) {
       assert.deepEqual(preTokens(t), patternPreTokens(t), JSON.stringify(t));
     }
   });
@@ -148,11 +178,12 @@ describe('o200k counter: exactly gpt-tokenizer\'s counts, from a table that load
     assert.ok(texts > 5000 && tokens > 100_000, `${texts} texts, ${tokens} tokens`);
   });
 
-  it('keeps gpt-tokenizer\'s details: a leading BOM dropped while merging, a lone surrogate as U+FFFD', () => {
+  it("keeps gpt-tokenizer's details: a leading BOM dropped while merging, a lone surrogate as U+FFFD", () => {
     // EF BB | BF E5 90 8D: the pair is looked up as "名" (gpt-tokenizer's TextDecoder drops the BOM), so it is one token.
     for (const t of ['\ufeff名', '\ufeff\u1784', 'x\ufeff名 \ufeff\u1784']) assert.equal(counter.count(t), exact(t), JSON.stringify(t));
     assert.equal(counter.count('\ufeff名'), 1);
-    for (const t of ['\ud800', '\ud800s', ' \udc00\ud800', '\ud83d\n\n', '€\udfff', '\ufffd\ud800']) assert.equal(counter.count(t), exact(t), JSON.stringify(t));
+    for (const t of ['\ud800', '\ud800s', ' \udc00\ud800', '\ud83d\n\n', '€\udfff', '\ufffd\ud800'])
+      assert.equal(counter.count(t), exact(t), JSON.stringify(t));
   });
 
   // Pieces that exercise every alternative of the pattern and the merge's corners.
@@ -160,12 +191,57 @@ describe('o200k counter: exactly gpt-tokenizer\'s counts, from a table that load
     ...["'s", "'t", "'re", "'ve", "'m", "'ll", "'d", "'S", "'T", "'RE", "'Re", "'rE", "'VE", "'M", "'LL", "'lL", "'D", "'", "''"],
     ...['I', 'don', 'DON', 'Hello', 'HELLO', 'hELLo', 'x', 'Éric', 'ǅungla', 'ʰ', 'ß', 'İ', 'ﬁ'],
     ...['0', '7', '12', '123', '1234', '3.14', '١٢٣', '²', 'Ⅻ', '½'],
-    ...[' ', '  ', '   ', '\t', '\n', '\r\n', '\r', '\n\n', ' \n', '\u00a0', '\u3000', '\u2028', '\u2029', '\u200b', '\f', '\v', '\ufeff', '\ufeff\ufeff'],
+    ...[
+      ' ',
+      '  ',
+      '   ',
+      '\t',
+      '\n',
+      '\r\n',
+      '\r',
+      '\n\n',
+      ' \n',
+      '\u00a0',
+      '\u3000',
+      '\u2028',
+      '\u2029',
+      '\u200b',
+      '\f',
+      '\v',
+      '\ufeff',
+      '\ufeff\ufeff',
+    ],
     ...['<|endoftext|>', '<|im_start|>', '<|im_end|>', '<|endofprompt|>', '<|fim_prefix|>'],
     ...['😀', '👨‍👩‍👧‍👦', '🇺🇸', '👍🏽', '漢字', 'テキスト', '안녕하세요', 'नमस्ते', 'مرحبا', 'שלום', 'Привет', 'ελληνικά', 'ไทย'],
     ...['e\u0301', '\u0301', '\u0301\u0302\u0303', 'a\u20dd', '\u094d'],
     ...['\ud800', '\udfff', '\ud83d', '\ude00', '\udc00\ud800', '\ufffd', '\uffff', '\u{10ffff}', '\0'],
-    ...['.', '...', '//', '/*', '*/', '=>', '==', '===', '!=', '{', '}', '();', '\n/', '/\n', '#', '@', '`', '~', '$', '"', '\\', '+', '-', '_', '=\r\n'],
+    ...[
+      '.',
+      '...',
+      '//',
+      '/*',
+      '*/',
+      '=>',
+      '==',
+      '===',
+      '!=',
+      '{',
+      '}',
+      '();',
+      '\n/',
+      '/\n',
+      '#',
+      '@',
+      '`',
+      '~',
+      '$',
+      '"',
+      '\\',
+      '+',
+      '-',
+      '_',
+      '=\r\n',
+    ],
     ...['using', '\ufeffusing', 'namespace', '\ufeff\n\n', '\ufeff//', '\ufeff#', '\ufeff名', '\ufeff\u1784', '名', '\u1784'],
   ];
   const mixed = (maxLength: number) =>
@@ -175,8 +251,14 @@ describe('o200k counter: exactly gpt-tokenizer\'s counts, from a table that load
           { weight: 6, arbitrary: fc.constantFrom(...pieces) },
           { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }) },
           { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
-          { weight: 1, arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 4 }) },
-          { weight: 1, arbitrary: fc.tuple(fc.constantFrom('a', ' ', '=', '\n', '1', '😀', 'é', '\t'), fc.nat(40)).map(([u, k]) => u.repeat(k)) },
+          {
+            weight: 1,
+            arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 4 }),
+          },
+          {
+            weight: 1,
+            arbitrary: fc.tuple(fc.constantFrom('a', ' ', '=', '\n', '1', '😀', 'é', '\t'), fc.nat(40)).map(([u, k]) => u.repeat(k)),
+          },
         ),
         { maxLength },
       )
@@ -200,12 +282,23 @@ describe('o200k counter: exactly gpt-tokenizer\'s counts, from a table that load
   });
 
   it('stays exact when its cache of long pre-tokens fills and is emptied', () => {
-    const words = Array.from({ length: 12_000 }, (_, i) => ' ' + (i * 7919).toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]).padStart(9, 'k'));
+    const words = Array.from(
+      { length: 12_000 },
+      (_, i) =>
+        ' ' +
+        (i * 7919)
+          .toString(26)
+          .replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)])
+          .padStart(9, 'k'),
+    );
     const text = words.join('');
     const fresh = new BpeCounter(table);
     assert.equal(fresh.count(text), exact(text));
     assert.equal(fresh.count(text), exact(text), 'a second time, from what the cache kept');
-    assert.equal(words.reduce((s, w) => s + fresh.count(w), 0), words.reduce((s, w) => s + exact(w), 0));
+    assert.equal(
+      words.reduce((s, w) => s + fresh.count(w), 0),
+      words.reduce((s, w) => s + exact(w), 0),
+    );
   });
 
   it('hostile text: long runs counted directly, and whole megabytes through countText', () => {

@@ -5,11 +5,38 @@ import { oneLine, ONE_LINE_MAX } from '../../../src/engine/tree/oneLine';
 
 /** The definition the single pass must agree with (whole-text regex passes). */
 function reference(text: string, max = ONE_LINE_MAX): string {
-  const flat = text.replace(/\*\*(.+?)\*\*|__(.+?)__/g, '$1$2').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/\*\*(.+?)\*\*|__(.+?)__/g, '$1$2')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}…` : flat;
 }
 
-const pieces = ['*', '**', '***', '_', '__', ' ', '  ', '\t', '\n', '\r\n', '\u2028', '\u00a0', '\u3000', '\ufeff', '\u0085', 'a', 'bc', 'é', '😀', '\ud800', 'x y', '**b**', '__u__'];
+const pieces = [
+  '*',
+  '**',
+  '***',
+  '_',
+  '__',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\u2028',
+  '\u00a0',
+  '\u3000',
+  '\ufeff',
+  '\u0085',
+  'a',
+  'bc',
+  'é',
+  '😀',
+  '\ud800',
+  'x y',
+  '**b**',
+  '__u__',
+];
 const textArb = fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((a) => a.join(''));
 
 describe('oneLine', () => {

@@ -42,16 +42,29 @@ describe('compact operation', () => {
   it('summarizes history and the split turn prefix, sums usage, appends file lists and details', async () => {
     const file = await tempSession('02-compaction.jsonl');
     const s = scripted(async (req) => `## Goal\n- from ${req.kind}`);
-    const r = await compactSession({ file, summarizer: s, compaction: { keepRecentTokens: 1000 }, estimator: 'chars', env, customInstructions: 'Focus on tests.' });
+    const r = await compactSession({
+      file,
+      summarizer: s,
+      compaction: { keepRecentTokens: 1000 },
+      estimator: 'chars',
+      env,
+      customInstructions: 'Focus on tests.',
+    });
     assert.equal(r.kind, 'compacted');
     if (r.kind !== 'compacted') return;
-    assert.deepEqual(s.requests.map((q) => q.kind), ['update', 'turnPrefix']);
+    assert.deepEqual(
+      s.requests.map((q) => q.kind),
+      ['update', 'turnPrefix'],
+    );
     assert.ok(s.requests[0].previousSummary && s.requests[0].prompt.includes(s.requests[0].previousSummary));
     assert.ok(s.requests.every((q) => q.prompt.includes('Focus on tests.')));
     assert.notEqual(s.requests[0].requestId, s.requests[1].requestId);
     assert.match(r.entry.summary, /from update[\s\S]*---[\s\S]*from turnPrefix[\s\S]*<read-files>/);
     assert.deepEqual(r.entry.usage, { input: 200, output: 40, cacheRead: 0, cacheWrite: 0, totalTokens: 240, cost: { total: 0.02 } });
-    assert.deepEqual(r.entry.details, { readFiles: ['data/records.csv', 'docs/guide-1.md', 'docs/guide-3.md'], modifiedFiles: ['README.md', 'src/index.js', 'src/math.js', 'test/math.test.js'] });
+    assert.deepEqual(r.entry.details, {
+      readFiles: ['data/records.csv', 'docs/guide-1.md', 'docs/guide-3.md'],
+      modifiedFiles: ['README.md', 'src/index.js', 'src/math.js', 'test/math.test.js'],
+    });
     assert.equal(r.entry.tokensBefore, 4218); // Pi 1.6's value for this leaf (golden16)
   });
 
@@ -70,7 +83,9 @@ describe('compact operation', () => {
         }
         throw new SummarizationError('the model returned an empty answer');
       });
-      await assert.rejects(compactSession({ file, summarizer: s, hooks, signal: controller.signal, compaction: { keepRecentTokens: 1000 }, env }));
+      await assert.rejects(
+        compactSession({ file, summarizer: s, hooks, signal: controller.signal, compaction: { keepRecentTokens: 1000 }, env }),
+      );
       assert.deepEqual(await fsp.readFile(file), before, `${failure}: file unchanged`);
       assert.equal(failed.length, 1);
       assert.equal(failed[0].startsWith('true'), failure === 'abort');
@@ -95,7 +110,9 @@ describe('compact operation', () => {
     assert.equal((await compactSession({ file, summarizer: s, hooks, compaction: { keepRecentTokens: 1000 }, env })).kind, 'cancelled');
     assert.deepEqual(await fsp.readFile(file), before);
     cancel.dispose();
-    hooks.on('session_before_compact', (e) => ({ compaction: { summary: 'hook summary', firstKeptEntryId: e.preparation.firstKeptEntryId, tokensBefore: 7, details: { custom: true } } }));
+    hooks.on('session_before_compact', (e) => ({
+      compaction: { summary: 'hook summary', firstKeptEntryId: e.preparation.firstKeptEntryId, tokensBefore: 7, details: { custom: true } },
+    }));
     const compacted: boolean[] = [];
     hooks.on('session_compact', (e) => void compacted.push(e.fromHook));
     const r = await compactSession({ file, summarizer: s, hooks, compaction: { keepRecentTokens: 1000 }, env });
@@ -113,7 +130,16 @@ describe('compact operation', () => {
   it('refuses to write when the file gained entries while the summary was generated', async () => {
     const file = await tempSession();
     const s = scripted(async () => {
-      await fsp.appendFile(file, JSON.stringify({ type: 'custom', id: 'c0ffee00', parentId: '2cbb1a68', timestamp: new Date().toISOString(), customType: 'pi-wrote-this' }) + '\n');
+      await fsp.appendFile(
+        file,
+        JSON.stringify({
+          type: 'custom',
+          id: 'c0ffee00',
+          parentId: '2cbb1a68',
+          timestamp: new Date().toISOString(),
+          customType: 'pi-wrote-this',
+        }) + '\n',
+      );
       return '## Goal\n- x';
     });
     const proposal = await proposeCompaction({ file, summarizer: s, compaction: { keepRecentTokens: 1000 }, env });
@@ -143,7 +169,13 @@ describe('navigate operation', () => {
     assert.equal((r.written[1] as { targetId: string }).targetId, '88f696d0');
     const index = await loadSession(file);
     assert.equal(index.labelOf('88f696d0'), 'back');
-    assert.deepEqual(index.pathTo(index.leafIndex).map((i) => index.record(i).id).slice(-3), ['88f696d0', r.written[0].id, r.written[1].id]);
+    assert.deepEqual(
+      index
+        .pathTo(index.leafIndex)
+        .map((i) => index.record(i).id)
+        .slice(-3),
+      ['88f696d0', r.written[0].id, r.written[1].id],
+    );
   });
 
   it('hooks may cancel, override the label and instructions, or supply the summary', async () => {

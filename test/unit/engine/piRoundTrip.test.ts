@@ -30,7 +30,9 @@ type PiContext = { leafId: string; messages: { role: string; text: string }[]; m
 function piContext(file: string, version: '0.73' | '1.6'): Promise<PiContext> {
   const [bin, env] = version === '1.6' ? [node24, { ...process.env, PI_PACKAGE_DIR: pi16Dir }] : [process.execPath, process.env];
   return new Promise((resolve, reject) => {
-    execFile(bin, [oracle, file], { maxBuffer: 64 << 20, env }, (err, stdout, stderr) => (err ? reject(new Error(`Pi ${version}: ${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))));
+    execFile(bin, [oracle, file], { maxBuffer: 64 << 20, env }, (err, stdout, stderr) =>
+      err ? reject(new Error(`Pi ${version}: ${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+    );
   });
 }
 
@@ -39,7 +41,17 @@ function reduce(m: AgentMessage): { role: string; text: string } {
     typeof c === 'string'
       ? c
       : Array.isArray(c)
-        ? c.map((b: any) => (b.type === 'text' ? b.text : b.type === 'toolCall' ? `${b.name}:${JSON.stringify(b.arguments)}` : b.type === 'thinking' ? `~${b.thinking}` : `[${b.type}]`)).join('|')
+        ? c
+            .map((b: any) =>
+              b.type === 'text'
+                ? b.text
+                : b.type === 'toolCall'
+                  ? `${b.name}:${JSON.stringify(b.arguments)}`
+                  : b.type === 'thinking'
+                    ? `~${b.thinking}`
+                    : `[${b.type}]`,
+            )
+            .join('|')
         : '';
   if (m.role === 'compactionSummary' || m.role === 'branchSummary') return { role: m.role, text: m.summary };
   if (m.role === 'bashExecution') return { role: m.role, text: `${m.command}\n${m.output}` };
@@ -75,7 +87,10 @@ describe('round trip: Pi opens what Arbor wrote', function () {
       const file = await tempCopy(c.sessionFile);
       const check = async (step: string) => {
         const [pi073, pi16, arbor] = await Promise.all([piContext(file, '0.73'), piContext(file, '1.6'), arborContext(file)]);
-        for (const [name, pi] of [['Pi 1.6', pi16], ['Pi 0.73.1', pi073]] as const) {
+        for (const [name, pi] of [
+          ['Pi 1.6', pi16],
+          ['Pi 0.73.1', pi073],
+        ] as const) {
           assert.equal(pi.leafId, arbor.leafId, `${name}, ${step}: leaf`);
           if (newer && pi === pi073) continue;
           assert.deepEqual(pi.messages, arbor.messages, `${name}, ${step}: context`);
@@ -84,7 +99,12 @@ describe('round trip: Pi opens what Arbor wrote', function () {
         }
       };
       await check('as written by Pi');
-      const r = await compactSession({ file, summarizer, compaction: { keepRecentTokens: 1000 }, env: { PI_CODING_AGENT_DIR: os.tmpdir() } });
+      const r = await compactSession({
+        file,
+        summarizer,
+        compaction: { keepRecentTokens: 1000 },
+        env: { PI_CODING_AGENT_DIR: os.tmpdir() },
+      });
       if (r.kind === 'compacted') {
         compactions++;
         await check('after compact');
@@ -95,7 +115,14 @@ describe('round trip: Pi opens what Arbor wrote', function () {
       const oldLeaf = index.leafId!;
       const target = path0.map((i) => index.record(i)).find((rec) => rec.role === 'user');
       assert.ok(target);
-      await navigateSession({ file, targetId: target!.id, summarize: true, summarizer, label: 'rt', env: { PI_CODING_AGENT_DIR: os.tmpdir() } });
+      await navigateSession({
+        file,
+        targetId: target!.id,
+        summarize: true,
+        summarizer,
+        label: 'rt',
+        env: { PI_CODING_AGENT_DIR: os.tmpdir() },
+      });
       await check('after navigate with summary');
       await navigateSession({ file, targetId: oldLeaf, summarize: false, env: { PI_CODING_AGENT_DIR: os.tmpdir() } });
       await check('after navigate without summary');

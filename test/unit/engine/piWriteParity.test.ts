@@ -43,8 +43,11 @@ interface JobResult {
 
 function runOracle(jobsFile: string): Promise<JobResult[]> {
   return new Promise((resolve, reject) => {
-    execFile(node24, [oracle, jobsFile], { maxBuffer: 256 << 20, env: { ...process.env, PI_PACKAGE_DIR: pi16Dir } }, (err, stdout, stderr) =>
-      err ? reject(new Error(`Pi 1.6 oracle: ${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+    execFile(
+      node24,
+      [oracle, jobsFile],
+      { maxBuffer: 256 << 20, env: { ...process.env, PI_PACKAGE_DIR: pi16Dir } },
+      (err, stdout, stderr) => (err ? reject(new Error(`Pi 1.6 oracle: ${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
     );
   });
 }
@@ -84,9 +87,23 @@ describe('Pi 1.6 writes what Arbor writes (compact and navigate, every mode and 
       const jobs: Job[] = [];
       const meta = new Map<string, { userTarget?: boolean; label?: boolean }>();
 
-      const navigateJob = async (name: string, start: string, targetId: string, mode: { summarize: boolean; label?: string }, info: { userTarget?: boolean } = {}) => {
+      const navigateJob = async (
+        name: string,
+        start: string,
+        targetId: string,
+        mode: { summarize: boolean; label?: string },
+        info: { userTarget?: boolean } = {},
+      ) => {
         const arborFile = await copyOf(start);
-        const r = await navigateSession({ file: arborFile, targetId, summarize: mode.summarize, label: mode.label, summarizer, estimator: 'chars', env });
+        const r = await navigateSession({
+          file: arborFile,
+          targetId,
+          summarize: mode.summarize,
+          label: mode.label,
+          summarizer,
+          estimator: 'chars',
+          env,
+        });
         if ('kind' in r) return undefined;
         const s = (r as NavigationResult).summaryEntry;
         jobs.push({
@@ -94,7 +111,16 @@ describe('Pi 1.6 writes what Arbor writes (compact and navigate, every mode and 
           start,
           arborFile,
           piCopy: fresh(),
-          op: { kind: 'navigate', targetId, summarize: mode.summarize, label: mode.label, budget, summaryText: s?.summary, details: s?.details, usage: s?.usage },
+          op: {
+            kind: 'navigate',
+            targetId,
+            summarize: mode.summarize,
+            label: mode.label,
+            budget,
+            summaryText: s?.summary,
+            details: s?.details,
+            usage: s?.usage,
+          },
         });
         meta.set(name, { ...info, label: !!mode.label });
         return arborFile;
@@ -111,7 +137,15 @@ describe('Pi 1.6 writes what Arbor writes (compact and navigate, every mode and 
           start,
           arborFile,
           piCopy: fresh(),
-          op: { kind: 'compact', summary: e.summary, firstKeptEntryId: e.firstKeptEntryId, tokensBefore: e.tokensBefore, details: e.details, usage: e.usage, fromHook: e.fromHook },
+          op: {
+            kind: 'compact',
+            summary: e.summary,
+            firstKeptEntryId: e.firstKeptEntryId,
+            tokensBefore: e.tokensBefore,
+            details: e.details,
+            usage: e.usage,
+            fromHook: e.fromHook,
+          },
         });
       };
 
@@ -139,7 +173,9 @@ describe('Pi 1.6 writes what Arbor writes (compact and navigate, every mode and 
       for (const t of targets) {
         for (const m of modes) {
           const name = `${m.name} → ${t.kind} ${t.id}`;
-          const info = { userTarget: t.kind === 'message/user' || t.kind === 'custom_message' || (t.kind === 'root' && index.record(0).role === 'user') };
+          const info = {
+            userTarget: t.kind === 'message/user' || t.kind === 'custom_message' || (t.kind === 'root' && index.record(0).role === 'user'),
+          };
           if (await navigateJob(name, start, t.id, m, info)) {
             if (t.kind === 'root') tally.rootTargets++;
           }
@@ -150,7 +186,10 @@ describe('Pi 1.6 writes what Arbor writes (compact and navigate, every mode and 
       for (const t of targets.filter((x) => x.kind === 'message/assistant' || x.kind === 'message/toolResult' || x.kind === 'compaction')) {
         const moved = await navigateJob(`setup: plain → ${t.kind}`, start, t.id, { summarize: false });
         const labelled = await navigateJob(`setup: label only → ${t.kind}`, start, t.id, { summarize: false, label: 'mark' });
-        for (const [what, s] of [['leaf move', moved], ['leaf move + label', labelled]] as const) {
+        for (const [what, s] of [
+          ['leaf move', moved],
+          ['leaf move + label', labelled],
+        ] as const) {
           if (!s) continue;
           await navigateJob(`summarize back to ${t.kind} over a ${what}`, s, t.id, { summarize: true });
           await navigateJob(`summarize + label back to ${t.kind} over a ${what}`, s, t.id, { summarize: true, label: 'empty' });

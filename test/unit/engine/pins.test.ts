@@ -32,7 +32,13 @@ function copyShop(): string {
 }
 
 async function compact(file: string) {
-  const r = await compactSession({ file, summarizer: createOfflineSummarizer(), estimator: 'chars', piSettings: DEFAULT_PI_SETTINGS, compaction: { keepRecentTokens: 60 } });
+  const r = await compactSession({
+    file,
+    summarizer: createOfflineSummarizer(),
+    estimator: 'chars',
+    piSettings: DEFAULT_PI_SETTINGS,
+    compaction: { keepRecentTokens: 60 },
+  });
   assert.equal(r.kind, 'compacted');
   if (r.kind !== 'compacted') throw new Error('not compacted');
   return r.entry;
@@ -42,7 +48,14 @@ async function moreWork(file: string, n: number) {
   const index = await loadSession(file);
   await appendEntries(index, [
     { type: 'message', message: { role: 'user', content: [{ type: 'text', text: `Step ${n}: add a log line to src/log${n}.ts.` }] } },
-    { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: `Added the log line to src/log${n}.ts (${n} lines).` }], stopReason: 'stop' } },
+    {
+      type: 'message',
+      message: {
+        role: 'assistant',
+        content: [{ type: 'text', text: `Added the log line to src/log${n}.ts (${n} lines).` }],
+        stopReason: 'stop',
+      },
+    },
     { type: 'message', message: { role: 'user', content: [{ type: 'text', text: `Step ${n}b: and a test.` }] } },
     { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: `Test added for step ${n}.` }], stopReason: 'stop' } },
   ] as unknown as { type: string }[]);
@@ -73,7 +86,12 @@ describe('pins', () => {
   });
 
   it('30,000 pins: the whole Pinned part, its list of ids left out included, stays within PINNED_BLOCK_MAX_CHARS', () => {
-    const pins = Array.from({ length: 30000 }, (_, k) => ({ id: `pinned-entry-${k}-${'z'.repeat(100)}`, label: `📌 ${'l'.repeat(500)}`, kind: 'user', text: `text ${k} ${'x'.repeat(k % 3000)}` }));
+    const pins = Array.from({ length: 30000 }, (_, k) => ({
+      id: `pinned-entry-${k}-${'z'.repeat(100)}`,
+      label: `📌 ${'l'.repeat(500)}`,
+      kind: 'user',
+      text: `text ${k} ${'x'.repeat(k % 3000)}`,
+    }));
     const block = formatPinnedBlock(pins);
     assert.ok(block.length <= PINNED_BLOCK_MAX_CHARS, `${block.length} > ${PINNED_BLOCK_MAX_CHARS}`);
     const note = block.slice(block.lastIndexOf('\n') + 1);
@@ -83,7 +101,12 @@ describe('pins', () => {
   });
 
   it('any pins, ids, labels and texts: the Pinned part is within its bound and every pin is shown or counted', () => {
-    const pinArb = fc.record({ id: fc.string({ maxLength: 300 }), label: fc.string({ maxLength: 300 }), kind: fc.string({ maxLength: 100 }), text: fc.string({ minLength: 1, maxLength: 4000 }) });
+    const pinArb = fc.record({
+      id: fc.string({ maxLength: 300 }),
+      label: fc.string({ maxLength: 300 }),
+      kind: fc.string({ maxLength: 100 }),
+      text: fc.string({ minLength: 1, maxLength: 4000 }),
+    });
     fc.assert(
       fc.property(fc.array(pinArb, { minLength: 1, maxLength: 60 }), (pins) => {
         const block = formatPinnedBlock(pins);
@@ -96,11 +119,17 @@ describe('pins', () => {
     );
   });
 
-  it('a compaction with 30,000 pinned entries: its Pinned part is within the bound and the summary within the summarizer\'s budget', async function () {
+  it("a compaction with 30,000 pinned entries: its Pinned part is within the bound and the summary within the summarizer's budget", async function () {
     this.timeout(120000);
     const file = copyShop();
     const index = await loadSession(file);
-    const added = await appendEntries(index, Array.from({ length: 30000 }, (_, k) => ({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: `rule ${k}: keep it short` }] } })) as unknown as { type: string }[]);
+    const added = await appendEntries(
+      index,
+      Array.from({ length: 30000 }, (_, k) => ({
+        type: 'message',
+        message: { role: 'user', content: [{ type: 'text', text: `rule ${k}: keep it short` }] },
+      })) as unknown as { type: string }[],
+    );
     const again = await loadSession(file);
     await appendEntries(again, added.map((e) => ({ type: 'label', targetId: e.id, label: '📌' })) as unknown as { type: string }[]);
     await moreWork(file, 1);
@@ -108,7 +137,10 @@ describe('pins', () => {
     const entry = await compact(file);
     const start = entry.summary.indexOf('### Pinned');
     assert.ok(start >= 0);
-    const pinnedPart = entry.summary.slice(start, entry.summary.indexOf(')', entry.summary.indexOf('older pinned entries not shown', start)) + 1);
+    const pinnedPart = entry.summary.slice(
+      start,
+      entry.summary.indexOf(')', entry.summary.indexOf('older pinned entries not shown', start)) + 1,
+    );
     assert.ok(pinnedPart.length <= PINNED_BLOCK_MAX_CHARS, `${pinnedPart.length}`);
     assert.ok(entry.summary.length <= summarizer.maxOutputTokens * 4 + PINNED_BLOCK_MAX_CHARS + 4000, `${entry.summary.length}`);
   });
@@ -143,6 +175,15 @@ describe('pins', () => {
     assert.ok(!third.summary.includes(PIN_TEXT), third.summary);
     assert.ok(!third.summary.includes('### Pinned'));
     // Pi reads it as an ordinary compaction: same keys as before.
-    assert.deepEqual(Object.keys(third).sort(), ['details', 'firstKeptEntryId', 'id', 'parentId', 'summary', 'timestamp', 'tokensBefore', 'type']);
+    assert.deepEqual(Object.keys(third).sort(), [
+      'details',
+      'firstKeptEntryId',
+      'id',
+      'parentId',
+      'summary',
+      'timestamp',
+      'tokensBefore',
+      'type',
+    ]);
   });
 });

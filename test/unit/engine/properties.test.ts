@@ -80,10 +80,15 @@ describe('engine properties', () => {
         for (let pos = firstKeptPos; pos < p.length; pos++) {
           for (const m of p.messages(pos)) if (m.role !== 'system') kept.push(ix.record(p.entries[pos]).id);
         }
-        await appendEntries(ix, [{ type: 'compaction', summary: 'S', firstKeptEntryId: plan.firstKeptEntryId, tokensBefore: plan.tokensBefore }]);
+        await appendEntries(ix, [
+          { type: 'compaction', summary: 'S', firstKeptEntryId: plan.firstKeptEntryId, tokensBefore: plan.tokensBefore },
+        ]);
         const after = buildContext(ix).messages;
         assert.equal(after[0].message.role, 'compactionSummary');
-        assert.deepEqual(after.slice(1).map((m) => ix.record(m.entryIndex).id), kept);
+        assert.deepEqual(
+          after.slice(1).map((m) => ix.record(m.entryIndex).id),
+          kept,
+        );
       }),
       { numRuns: 150 },
     );
@@ -93,21 +98,27 @@ describe('engine properties', () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-prop-w-'));
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(sessionArb, fc.array(fc.string({ maxLength: 200 }), { minLength: 1, maxLength: 4 }), fc.boolean(), async (steps, payloads, cutTail) => {
-        const file = path.join(dir, `w${n++}.jsonl`);
-        let text = renderSession(steps);
-        if (cutTail && text.trimEnd().includes('\n')) text = text.slice(0, text.length - 7); // a writer died mid-line
-        await fsp.writeFile(file, text);
-        const original = await fsp.readFile(file);
-        const ix = await loadSession(file);
-        // A torn tail here is a dead writer's (written just above): a short quiet window keeps 100 runs fast.
-        for (const p of payloads) await appendEntries(ix, [{ type: 'custom', customType: 'prop', data: { p } }], { incompleteLine: { quietMs: 20 } });
-        const now = await fsp.readFile(file);
-        assert.deepEqual(now.subarray(0, original.length), original);
-        const reloaded = await loadSession(file);
-        assert.equal(reloaded.leafId, ix.leafId);
-        assert.equal((reloaded.entry(reloaded.leafIndex) as { data: { p: string } }).data.p, payloads[payloads.length - 1]);
-      }),
+      fc.asyncProperty(
+        sessionArb,
+        fc.array(fc.string({ maxLength: 200 }), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        async (steps, payloads, cutTail) => {
+          const file = path.join(dir, `w${n++}.jsonl`);
+          let text = renderSession(steps);
+          if (cutTail && text.trimEnd().includes('\n')) text = text.slice(0, text.length - 7); // a writer died mid-line
+          await fsp.writeFile(file, text);
+          const original = await fsp.readFile(file);
+          const ix = await loadSession(file);
+          // A torn tail here is a dead writer's (written just above): a short quiet window keeps 100 runs fast.
+          for (const p of payloads)
+            await appendEntries(ix, [{ type: 'custom', customType: 'prop', data: { p } }], { incompleteLine: { quietMs: 20 } });
+          const now = await fsp.readFile(file);
+          assert.deepEqual(now.subarray(0, original.length), original);
+          const reloaded = await loadSession(file);
+          assert.equal(reloaded.leafId, ix.leafId);
+          assert.equal((reloaded.entry(reloaded.leafIndex) as { data: { p: string } }).data.p, payloads[payloads.length - 1]);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -130,7 +141,10 @@ describe('streamed loading', () => {
         assert.equal(streamed.leafId, whole.leafId);
         assert.equal(streamed.committedSize, whole.committedSize);
         assert.equal(streamed.lineCount, whole.lineCount);
-        assert.deepEqual(streamed.diagnostics.map((d) => d.line), whole.diagnostics.map((d) => d.line));
+        assert.deepEqual(
+          streamed.diagnostics.map((d) => d.line),
+          whole.diagnostics.map((d) => d.line),
+        );
         // File-op hints decided from the bytes (before any entry is parsed) never miss one the parsed entry has.
         const ids = Array.from({ length: streamed.entryCount }, (_, i) => i);
         streamed.decideFileOpHints(ids.filter((i) => i % 2 === 0));

@@ -32,7 +32,9 @@ describe('reliability', function () {
 
   it('a concurrent Pi-like writer: no torn or interleaved line, Arbor sees its entries, Pi reopens the file', async () => {
     const file = await tempSession();
-    const writer = spawn(process.execPath, [path.join(repoRoot, 'test', 'support', 'piLikeWriter.js'), file, '150', '2'], { stdio: 'ignore' });
+    const writer = spawn(process.execPath, [path.join(repoRoot, 'test', 'support', 'piLikeWriter.js'), file, '150', '2'], {
+      stdio: 'ignore',
+    });
     const done = new Promise<void>((resolve) => writer.on('exit', () => resolve()));
     const summarizer = createOfflineSummarizer();
     let compacted = 0;
@@ -67,13 +69,20 @@ describe('reliability', function () {
     assert.deepEqual(index.diagnostics, []);
     const concurrent = lines.filter((l) => {
       const e = JSON.parse(l);
-      return e.type === 'message' && e.message.role === 'user' && String(e.message.content?.[0]?.text ?? '').startsWith('concurrent message');
+      return (
+        e.type === 'message' && e.message.role === 'user' && String(e.message.content?.[0]?.text ?? '').startsWith('concurrent message')
+      );
     }).length;
     assert.equal(concurrent, 150);
     assert.ok(compacted >= 1 && navigated >= 1, `compacted ${compacted}, navigated ${navigated}, refused ${refused}`);
     // Pi (0.73.1) opens it and sees the same entries
     const { execFileSync } = await import('node:child_process');
-    const pi = JSON.parse(execFileSync(process.execPath, [path.join(repoRoot, 'test', 'support', 'pi', 'piContext.mjs'), file], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+    const pi = JSON.parse(
+      execFileSync(process.execPath, [path.join(repoRoot, 'test', 'support', 'pi', 'piContext.mjs'), file], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      }),
+    );
     assert.equal(pi.leafId, index.leafId);
   });
 
@@ -126,10 +135,26 @@ describe('reliability', function () {
     it('connection refused and a timeout', async () => {
       const file = await tempSession();
       const before = await fsp.readFile(file);
-      const refused = createSummarizer({ provider: 'openai', apiKey: 'k', baseURL: 'http://127.0.0.1:1/v1', maxRetries: 1, retry: { baseDelayMs: 1, maxDelayMs: 2 } });
-      await assert.rejects(compactSession({ file, summarizer: refused, compaction: { keepRecentTokens: 1000 }, env }), /network|connect|refused/i);
+      const refused = createSummarizer({
+        provider: 'openai',
+        apiKey: 'k',
+        baseURL: 'http://127.0.0.1:1/v1',
+        maxRetries: 1,
+        retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      });
+      await assert.rejects(
+        compactSession({ file, summarizer: refused, compaction: { keepRecentTokens: 1000 }, env }),
+        /network|connect|refused/i,
+      );
       server.setFallback({ type: 'hang' });
-      const slow = createSummarizer({ provider: 'anthropic', apiKey: 'k', baseURL: server.anthropicBaseURL, maxRetries: 1, retry: { baseDelayMs: 1, maxDelayMs: 2 }, timeoutMs: 300 });
+      const slow = createSummarizer({
+        provider: 'anthropic',
+        apiKey: 'k',
+        baseURL: server.anthropicBaseURL,
+        maxRetries: 1,
+        retry: { baseDelayMs: 1, maxDelayMs: 2 },
+        timeoutMs: 300,
+      });
       await assert.rejects(compactSession({ file, summarizer: slow, compaction: { keepRecentTokens: 1000 }, env }), /time/i);
       server.setFallback(null);
       assert.deepEqual(await fsp.readFile(file), before);
@@ -143,7 +168,10 @@ describe('reliability', function () {
       const controller = new AbortController();
       const started = Date.now();
       setTimeout(() => controller.abort(), 300);
-      await assert.rejects(compactSession({ file, summarizer, compaction: { keepRecentTokens: 1000 }, env, signal: controller.signal }), (e: Error) => e.name === 'AbortError');
+      await assert.rejects(
+        compactSession({ file, summarizer, compaction: { keepRecentTokens: 1000 }, env, signal: controller.signal }),
+        (e: Error) => e.name === 'AbortError',
+      );
       assert.ok(Date.now() - started < 5000);
       server.setFallback(null);
       assert.deepEqual(await fsp.readFile(file), before);

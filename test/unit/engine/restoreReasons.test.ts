@@ -7,7 +7,14 @@ import { decideRestore, sha256, type RestoreCandidate, type DiskState } from '..
 import { diskState } from '../../../src/engine/files/diskState';
 import { mostFundamental, restoreReasons } from '../../../src/engine/files/restoreReasons';
 
-const cand = (c: Partial<RestoreCandidate>): RestoreCandidate => ({ absPath: '/w/f.txt', path: 'f.txt', insideCwd: true, target: { state: 'known', text: 'old' }, expected: { state: 'known', text: 'new' }, ...c });
+const cand = (c: Partial<RestoreCandidate>): RestoreCandidate => ({
+  absPath: '/w/f.txt',
+  path: 'f.txt',
+  insideCwd: true,
+  target: { state: 'known', text: 'old' },
+  expected: { state: 'known', text: 'new' },
+  ...c,
+});
 const unknown = { state: 'unknown' as const, reason: 'command `awk …` may have changed it' };
 
 describe('restore reasons (one vocabulary, most fundamental first)', () => {
@@ -41,7 +48,12 @@ describe('restore reasons (one vocabulary, most fundamental first)', () => {
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }
-    const picked = mostFundamental([restoreReasons.pathRefused('x'), restoreReasons.targetNotDetermined('y'), restoreReasons.changedOnDisk(), restoreReasons.cwdMissing('/w')]);
+    const picked = mostFundamental([
+      restoreReasons.pathRefused('x'),
+      restoreReasons.targetNotDetermined('y'),
+      restoreReasons.changedOnDisk(),
+      restoreReasons.cwdMissing('/w'),
+    ]);
     assert.equal(picked?.kind, 'cwd-missing');
   });
 });

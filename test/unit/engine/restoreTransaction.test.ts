@@ -65,7 +65,11 @@ describe('restore transaction: re-verified, no-follow, backed up, rolled back', 
     for (const s of r.skipped.slice(1)) assert.match(s.reason, /symbolic link/);
     const after = await projectAfterSession(session, await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-expected-')));
     dirs.push(after.dir);
-    assert.deepEqual(await snapshot(outside), await snapshot(after.dir), 'the moved folder holds exactly what it held: nothing written, nothing deleted');
+    assert.deepEqual(
+      await snapshot(outside),
+      await snapshot(after.dir),
+      'the moved folder holds exactly what it held: nothing written, nothing deleted',
+    );
     assert.deepEqual(await leftoverTemps(outside), []);
     assert.equal(r.backupDir, undefined, 'nothing changed: no backup kept');
   });
@@ -73,13 +77,22 @@ describe('restore transaction: re-verified, no-follow, backed up, rolled back', 
   it('a user edit between the check and the write is kept: the file is skipped with the reason', async () => {
     const { dir, root, steps } = await setup(false);
     const first = steps[0].path;
-    const r = await runRestore(steps, { root, session, env, hooks: { beforeReplace: (p) => (p === first ? fsp.appendFile(path.join(dir, first), 'typed by the user\n') : undefined) } });
+    const r = await runRestore(steps, {
+      root,
+      session,
+      env,
+      hooks: { beforeReplace: (p) => (p === first ? fsp.appendFile(path.join(dir, first), 'typed by the user\n') : undefined) },
+    });
     assert.deepEqual(r.skipped, [{ path: first, reason: 'changed on disk during the restore (after it was verified); left as it is' }]);
     assert.match(await fsp.readFile(path.join(dir, first), 'utf8'), /typed by the user\n$/);
     assert.equal(r.written.length, steps.length - 1);
     assert.deepEqual(await leftoverTemps(dir), []);
     const manifest = JSON.parse(await fsp.readFile(path.join(r.backupDir!, 'manifest.json'), 'utf8'));
-    assert.deepEqual(manifest.files.map((f: { path: string }) => f.path), r.written, 'the skipped file has no backup record');
+    assert.deepEqual(
+      manifest.files.map((f: { path: string }) => f.path),
+      r.written,
+      'the skipped file has no backup record',
+    );
   });
 
   it('a file changed after planning (before its turn) is skipped: hashed again right before', async () => {
@@ -104,7 +117,12 @@ describe('restore transaction: re-verified, no-follow, backed up, rolled back', 
         },
       },
     });
-    assert.deepEqual(r.failure, { path: failAt, error: 'EIO: i/o error, simulated', rolledBack: [steps[1].path, steps[0].path], notRolledBack: [] });
+    assert.deepEqual(r.failure, {
+      path: failAt,
+      error: 'EIO: i/o error, simulated',
+      rolledBack: [steps[1].path, steps[0].path],
+      notRolledBack: [],
+    });
     assert.deepEqual(r.written, [steps[0].path, steps[1].path], 'what was written before the failure, reported');
     assert.deepEqual(await snapshot(dir), before, 'every file as before');
     assert.deepEqual(await leftoverTemps(dir), []);
@@ -118,10 +136,20 @@ describe('restore transaction: re-verified, no-follow, backed up, rolled back', 
   it('a missing file is created (a new file never overwrites one that appeared), its new folders too; undo removes both', async () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-create-'));
     dirs.push(dir);
-    const steps = [{ path: 'new/deep/file.txt', action: 'write' as const, text: 'made\n', onDisk: null }, { path: 'raced.txt', action: 'write' as const, text: 'mine?\n', onDisk: null }];
-    const r = await runRestore(steps, { root: dir, session, env, hooks: { beforeReplace: (p) => (p === 'raced.txt' ? fsp.writeFile(path.join(dir, 'raced.txt'), 'appeared\n') : undefined) } });
+    const steps = [
+      { path: 'new/deep/file.txt', action: 'write' as const, text: 'made\n', onDisk: null },
+      { path: 'raced.txt', action: 'write' as const, text: 'mine?\n', onDisk: null },
+    ];
+    const r = await runRestore(steps, {
+      root: dir,
+      session,
+      env,
+      hooks: { beforeReplace: (p) => (p === 'raced.txt' ? fsp.writeFile(path.join(dir, 'raced.txt'), 'appeared\n') : undefined) },
+    });
     assert.deepEqual(r.written, ['new/deep/file.txt']);
-    assert.deepEqual(r.skipped, [{ path: 'raced.txt', reason: 'changed on disk during the restore (after it was verified); left as it is' }]);
+    assert.deepEqual(r.skipped, [
+      { path: 'raced.txt', reason: 'changed on disk during the restore (after it was verified); left as it is' },
+    ]);
     assert.equal(await fsp.readFile(path.join(dir, 'raced.txt'), 'utf8'), 'appeared\n');
     const undo = await undoLastRestore({ root: dir, session, env });
     assert.equal(undo.undone, true);

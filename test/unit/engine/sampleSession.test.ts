@@ -24,14 +24,23 @@ describe('the sample session of the README demo', () => {
   });
 
   it('compacts with keepRecentTokens 1000 into a non-empty checkpoint of a real span, with the pinned rules', async () => {
-    const p = await proposeCompaction({ file: SAMPLE, summarizer: createOfflineSummarizer(), piSettings: DEFAULT_PI_SETTINGS, compaction: { keepRecentTokens: 1000 } });
+    const p = await proposeCompaction({
+      file: SAMPLE,
+      summarizer: createOfflineSummarizer(),
+      piSettings: DEFAULT_PI_SETTINGS,
+      compaction: { keepRecentTokens: 1000 },
+    });
     assert.equal(p.kind, 'proposal');
     if (p.kind !== 'proposal') return;
     assert.ok(p.plan.summarizePositions.length >= 20, `${p.plan.summarizePositions.length} entries summarized`);
     const s = parseSummary(p.summary);
-    for (const key of ['goal', 'constraints', 'done', 'decisions', 'nextSteps', 'criticalContext'] as const) assert.ok(s[key].length > 0, `${key}:\n${p.summary}`);
+    for (const key of ['goal', 'constraints', 'done', 'decisions', 'nextSteps', 'criticalContext'] as const)
+      assert.ok(s[key].length > 0, `${key}:\n${p.summary}`);
     assert.ok(p.summary.includes('label="📌 rules">\nFrom now on, always run `node --test test/`'), p.summary);
-    const messages = [...messagesAt(p.plan.projection, p.plan.summarizePositions), ...messagesAt(p.plan.projection, p.plan.turnPrefixPositions)];
+    const messages = [
+      ...messagesAt(p.plan.projection, p.plan.summarizePositions),
+      ...messagesAt(p.plan.projection, p.plan.turnPrefixPositions),
+    ];
     assertKeeps(p.summary, p.facts, 'sample', { cwd: p.index.header.cwd });
     assertDrops(p.summary, mustDrop(messages), 'sample');
     assert.equal(p.usage, undefined);

@@ -15,7 +15,15 @@ describe('serialization for the summarizer (spec 5)', () => {
     const long = 'x'.repeat(2500);
     const messages: AgentMessage[] = [
       { role: 'user', content: [{ type: 'text', text: 'what they said' }] },
-      { role: 'assistant', content: [{ type: 'thinking', thinking: 'reasoning' }, { type: 'text', text: 'response text' }, { type: 'toolCall', id: '1', name: 'read', arguments: { path: 'foo.ts' } }, { type: 'toolCall', id: '2', name: 'edit', arguments: { path: 'bar.ts', n: 1 } }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'reasoning' },
+          { type: 'text', text: 'response text' },
+          { type: 'toolCall', id: '1', name: 'read', arguments: { path: 'foo.ts' } },
+          { type: 'toolCall', id: '2', name: 'edit', arguments: { path: 'bar.ts', n: 1 } },
+        ],
+      },
       { role: 'toolResult', toolCallId: '1', toolName: 'read', content: [{ type: 'text', text: long }] },
       { role: 'system', content: 'never shown' },
     ];

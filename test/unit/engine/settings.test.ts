@@ -12,7 +12,11 @@ async function dirs(globalJson?: unknown, projectJson?: unknown | string) {
   await fsp.mkdir(agent, { recursive: true });
   await fsp.mkdir(path.join(cwd, '.pi'), { recursive: true });
   if (globalJson !== undefined) await fsp.writeFile(path.join(agent, 'settings.json'), JSON.stringify(globalJson));
-  if (projectJson !== undefined) await fsp.writeFile(path.join(cwd, '.pi', 'settings.json'), typeof projectJson === 'string' ? projectJson : JSON.stringify(projectJson));
+  if (projectJson !== undefined)
+    await fsp.writeFile(
+      path.join(cwd, '.pi', 'settings.json'),
+      typeof projectJson === 'string' ? projectJson : JSON.stringify(projectJson),
+    );
   return { cwd, env: { PI_CODING_AGENT_DIR: agent } };
 }
 
@@ -26,7 +30,10 @@ describe('Pi settings (spec 9)', () => {
 
   it('merges global and project recursively, the project winning, and applies modelOverrides', async () => {
     const d = await dirs(
-      { compaction: { reserveTokens: 1000, keepRecentTokens: 5000, modelOverrides: { 'openai/gpt-4.1': { keepRecentTokens: 9000 } } }, theme: 'dark' },
+      {
+        compaction: { reserveTokens: 1000, keepRecentTokens: 5000, modelOverrides: { 'openai/gpt-4.1': { keepRecentTokens: 9000 } } },
+        theme: 'dark',
+      },
       { compaction: { keepRecentTokens: 7000 }, branchSummary: { skipPrompt: true } },
     );
     const { settings, sources } = await loadPiSettings(d);
@@ -36,7 +43,10 @@ describe('Pi settings (spec 9)', () => {
     assert.equal(settings.compaction.enabled, true);
     assert.equal(settings.branchSummary.skipPrompt, true);
     assert.equal(settings.branchSummary.reserveTokens, 16384);
-    assert.deepEqual(compactionSettingsFor(settings, { provider: 'openai', modelId: 'gpt-4.1' }), { ...settings.compaction, keepRecentTokens: 9000 });
+    assert.deepEqual(compactionSettingsFor(settings, { provider: 'openai', modelId: 'gpt-4.1' }), {
+      ...settings.compaction,
+      keepRecentTokens: 9000,
+    });
     assert.equal(compactionSettingsFor(settings, { provider: 'x', modelId: 'y' }).keepRecentTokens, 7000);
   });
 
@@ -51,10 +61,16 @@ describe('Pi settings (spec 9)', () => {
     ];
     for (const [json, key] of cases) {
       const d = await dirs(undefined, json);
-      await assert.rejects(loadPiSettings(d), (e: unknown) => e instanceof SettingsError && key.test(e.message) && e.message.includes(path.join(d.cwd, '.pi', 'settings.json')));
+      await assert.rejects(
+        loadPiSettings(d),
+        (e: unknown) => e instanceof SettingsError && key.test(e.message) && e.message.includes(path.join(d.cwd, '.pi', 'settings.json')),
+      );
     }
     const broken = await dirs(undefined, '{\n  "compaction": {\n    "enabled": true,\n  }\n}');
-    await assert.rejects(loadPiSettings(broken), (e: unknown) => e instanceof SettingsError && /not valid JSON \(line \d+\)/.test(e.message));
+    await assert.rejects(
+      loadPiSettings(broken),
+      (e: unknown) => e instanceof SettingsError && /not valid JSON \(line \d+\)/.test(e.message),
+    );
   });
 
   it('finds the sessions folder for a cwd as Pi does, honouring the environment', () => {

@@ -36,8 +36,14 @@ describe('session files: only regular files are opened', function () {
 
   for (const validation of ['full', 'fast', 'auto'] as const) {
     it(`loadSession (${validation}) refuses a FIFO and a directory`, async () => {
-      await assert.rejects(loadSession(fifo, { validation }), isRefusal(() => fifo, /FIFO/));
-      await assert.rejects(loadSession(dir, { validation }), isRefusal(() => dir, /directory/));
+      await assert.rejects(
+        loadSession(fifo, { validation }),
+        isRefusal(() => fifo, /FIFO/),
+      );
+      await assert.rejects(
+        loadSession(dir, { validation }),
+        isRefusal(() => dir, /directory/),
+      );
     });
   }
 
@@ -66,11 +72,17 @@ describe('session files: only regular files are opened', function () {
     execFileSync('mkfifo', [path.join(sessions, 'fifo.jsonl')]);
     await fsp.copyFile(oracleCases()[0].sessionFile, path.join(sessions, 'real.jsonl'));
     const listed = await listSessions(sessions);
-    assert.deepEqual(listed.map((s) => path.basename(s.file)), ['real.jsonl']);
+    assert.deepEqual(
+      listed.map((s) => path.basename(s.file)),
+      ['real.jsonl'],
+    );
   });
 
   it('<cwd>/.pi/settings.json as a FIFO or a device: a clear settings error at once (no hang, no 1 GB read)', async () => {
-    for (const [name, make] of [['fifo', (p: string) => execFileSync('mkfifo', [p])], ['device', (p: string) => execFileSync('ln', ['-s', '/dev/zero', p])]] as const) {
+    for (const [name, make] of [
+      ['fifo', (p: string) => execFileSync('mkfifo', [p])],
+      ['device', (p: string) => execFileSync('ln', ['-s', '/dev/zero', p])],
+    ] as const) {
       const cwd = path.join(dir, `project-${name}`);
       await fsp.mkdir(path.join(cwd, '.pi'), { recursive: true });
       const settings = path.join(cwd, '.pi', 'settings.json');
@@ -85,18 +97,27 @@ describe('session files: only regular files are opened', function () {
   });
 
   it("the session's lock file as a FIFO or a device: the append is refused with a clear error, nothing written", async () => {
-    for (const [name, make] of [['fifo', (p: string) => execFileSync('mkfifo', [p])], ['device', (p: string) => execFileSync('ln', ['-s', '/dev/zero', p])]] as const) {
+    for (const [name, make] of [
+      ['fifo', (p: string) => execFileSync('mkfifo', [p])],
+      ['device', (p: string) => execFileSync('ln', ['-s', '/dev/zero', p])],
+    ] as const) {
       const file = path.join(dir, `locked-${name}.jsonl`);
       await fsp.copyFile(oracleCases()[0].sessionFile, file);
       make(lockPathFor(file));
       const before = await fsp.readFile(file);
       const index = await loadSession(file);
-      await assert.rejects(appendEntries(index, [{ type: 'custom', customType: 'x' }]), (err: unknown) => err instanceof NotRegularFileError && err.message.includes(lockPathFor(file)));
+      await assert.rejects(
+        appendEntries(index, [{ type: 'custom', customType: 'x' }]),
+        (err: unknown) => err instanceof NotRegularFileError && err.message.includes(lockPathFor(file)),
+      );
       assert.deepEqual(await fsp.readFile(file), before);
     }
   });
 
   it('search refuses a FIFO (no hang)', async () => {
-    await assert.rejects(searchSession(fifo, { query: 'x', onHit: () => undefined }), isRefusal(() => fifo, /FIFO/));
+    await assert.rejects(
+      searchSession(fifo, { query: 'x', onHit: () => undefined }),
+      isRefusal(() => fifo, /FIFO/),
+    );
   });
 });

@@ -31,7 +31,11 @@ describe('tail preview of a large session', function () {
     for (let p = 0; p < preview.entryCount; p++) {
       const a = preview.record(p);
       const b = full.record(k + p);
-      assert.deepEqual([a.id, a.parentId, a.type, a.role, a.start, a.end], [b.id, b.parentId, b.type, b.role, b.start, b.end], `entry ${p}`);
+      assert.deepEqual(
+        [a.id, a.parentId, a.type, a.role, a.start, a.end],
+        [b.id, b.parentId, b.type, b.role, b.start, b.end],
+        `entry ${p}`,
+      );
       // Parents inside the preview are the same entries; parents before it make roots there.
       const pp = preview.parentIndex(p);
       assert.equal(pp < 0 ? full.parentIndex(k + p) < k : pp + k === full.parentIndex(k + p), true);
@@ -39,7 +43,11 @@ describe('tail preview of a large session', function () {
     assert.equal(preview.leafId, full.leafId);
     assert.deepEqual(preview.entry(preview.leafIndex), full.entry(full.leafIndex));
     // Children (branch points) of the entries in the preview are all in it.
-    for (let p = 0; p < preview.entryCount; p++) assert.deepEqual(preview.children(p).map((c) => c + k), [...full.children(k + p)]);
+    for (let p = 0; p < preview.entryCount; p++)
+      assert.deepEqual(
+        preview.children(p).map((c) => c + k),
+        [...full.children(k + p)],
+      );
     assert.deepEqual(preview.diagnostics, []);
   });
 

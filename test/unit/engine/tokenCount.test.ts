@@ -120,8 +120,26 @@ describe('one per-entry token counter, cached in the index (issue 11 items 3 and
   const header = { type: 'session', version: 3, id: 'tok', timestamp: '2026-01-01T00:00:00Z', cwd: '/w' };
   const msg = (id: string, parentId: string | null, role: string, text: string) =>
     role === 'assistant'
-      ? { type: 'message', id, parentId, timestamp: '2026-01-01T00:00:01Z', message: { role, content: [{ type: 'text', text }], stopReason: 'stop', usage: { input: 900, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1000 }, timestamp: 1 } }
-      : { type: 'message', id, parentId, timestamp: '2026-01-01T00:00:01Z', message: { role, content: [{ type: 'text', text }], timestamp: 1 } };
+      ? {
+          type: 'message',
+          id,
+          parentId,
+          timestamp: '2026-01-01T00:00:01Z',
+          message: {
+            role,
+            content: [{ type: 'text', text }],
+            stopReason: 'stop',
+            usage: { input: 900, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1000 },
+            timestamp: 1,
+          },
+        }
+      : {
+          type: 'message',
+          id,
+          parentId,
+          timestamp: '2026-01-01T00:00:01Z',
+          message: { role, content: [{ type: 'text', text }], timestamp: 1 },
+        };
 
   function spy(base: TokenEstimator): TokenEstimator & { calls: number } {
     const s = { name: base.name, calls: 0, estimate: (m: Parameters<TokenEstimator['estimate']>[0]) => (s.calls++, base.estimate(m)) };
@@ -160,8 +178,14 @@ describe('one per-entry token counter, cached in the index (issue 11 items 3 and
     const reordered = { parentId: 'a1', id: 'odd', type: 'message', timestamp: 'x', message: { role: 'user', content: blob } };
     writeFileSync(file, [...lines, reordered].map((l) => JSON.stringify(l)).join('\n') + '\n');
     const index = await loadSession(file);
-    assert.deepEqual([...Array(index.entryCount).keys()].map((i) => index.record(i).id), ['u1', 'big', 'a1']);
-    assert.ok(index.diagnostics.some((d) => d.line === 5 && /MB, larger than the 16 MB Arbor parses; line skipped/.test(d.message)), JSON.stringify(index.diagnostics));
+    assert.deepEqual(
+      [...Array(index.entryCount).keys()].map((i) => index.record(i).id),
+      ['u1', 'big', 'a1'],
+    );
+    assert.ok(
+      index.diagnostics.some((d) => d.line === 5 && /MB, larger than the 16 MB Arbor parses; line skipped/.test(d.message)),
+      JSON.stringify(index.diagnostics),
+    );
     const big = index.indexOf('big');
     const bytes = index.record(big).end - index.record(big).start;
     const est = spy(tokenizerEstimator);

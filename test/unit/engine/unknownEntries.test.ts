@@ -18,12 +18,31 @@ import { exportBranch } from '../../../src/engine/export/exportBranch';
 import { entryContextMessages } from '../../../src/engine/context/entryMessages';
 import type { SessionEntry } from '../../../src/engine/session/types';
 
-const UNKNOWN = { type: 'plugin_state', id: 'aaaa0002', parentId: 'aaaa0001', timestamp: '2026-01-01T00:00:02.000Z', payload: { nested: [1, 'two', null] }, weird: null };
+const UNKNOWN = {
+  type: 'plugin_state',
+  id: 'aaaa0002',
+  parentId: 'aaaa0001',
+  timestamp: '2026-01-01T00:00:02.000Z',
+  payload: { nested: [1, 'two', null] },
+  weird: null,
+};
 const LINES = [
   { type: 'session', version: 2, id: 'sess-unknown', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/tmp' },
-  { type: 'message', id: 'aaaa0001', parentId: null, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: 'hello', timestamp: 1 } },
+  {
+    type: 'message',
+    id: 'aaaa0001',
+    parentId: null,
+    timestamp: '2026-01-01T00:00:01.000Z',
+    message: { role: 'user', content: 'hello', timestamp: 1 },
+  },
   UNKNOWN,
-  { type: 'message', id: 'aaaa0003', parentId: 'aaaa0002', timestamp: '2026-01-01T00:00:03.000Z', message: { role: 'user', content: 'after', timestamp: 3 } },
+  {
+    type: 'message',
+    id: 'aaaa0003',
+    parentId: 'aaaa0002',
+    timestamp: '2026-01-01T00:00:03.000Z',
+    message: { role: 'user', content: 'after', timestamp: 3 },
+  },
 ].map((o) => JSON.stringify(o));
 
 async function sessionFile(lines: string[]): Promise<string> {

@@ -73,7 +73,14 @@ describe('arbor upgrade keeps the file as it was, but version 3', () => {
     const file = path.join(dir, 'bad.jsonl');
     await fsp.copyFile(fixturePath('sessions', 'v2-with-invalid-lines.jsonl'), file);
     const before = await fsp.readFile(file);
-    await assert.rejects(upgradeSessionFile(file), (err: unknown) => err instanceof ArborUsageError && err.message.includes(`${file}:3: `) && /\d+ lines Arbor cannot read/.test(err.message) && /nothing was changed/.test(err.message));
+    await assert.rejects(
+      upgradeSessionFile(file),
+      (err: unknown) =>
+        err instanceof ArborUsageError &&
+        err.message.includes(`${file}:3: `) &&
+        /\d+ lines Arbor cannot read/.test(err.message) &&
+        /nothing was changed/.test(err.message),
+    );
     assert.deepEqual(await fsp.readFile(file), before);
     assert.deepEqual((await fsp.readdir(dir)).sort(), ['bad.jsonl'], 'no backup, no temporary file');
   });

@@ -22,12 +22,18 @@ describe('append-only writer', () => {
     const before = await fsp.readFile(file);
     const index = await loadSession(file);
     const leaf = index.leafId;
-    const written = await appendEntries(index, [{ type: 'custom', customType: 'test', data: { n: 1 } }, { type: 'label', targetId: leaf, label: 'x' }]);
+    const written = await appendEntries(index, [
+      { type: 'custom', customType: 'test', data: { n: 1 } },
+      { type: 'label', targetId: leaf, label: 'x' },
+    ]);
     const after = await fsp.readFile(file);
     assert.deepEqual(after.subarray(0, before.length), before);
     const added = after.subarray(before.length).toString('utf8');
     assert.ok(added.endsWith('\n'));
-    const lines = added.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = added
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, 2);
     assert.equal(lines[0].parentId, leaf);
     assert.equal(lines[1].parentId, lines[0].id);
@@ -55,7 +61,16 @@ describe('append-only writer', () => {
     const file = await copyToTemp(oracleCases()[0].sessionFile);
     const index = await loadSession(file);
     const planned = index.leafId;
-    await fsp.appendFile(file, JSON.stringify({ type: 'custom', id: 'deadbeef', parentId: planned, timestamp: new Date().toISOString(), customType: 'other-writer' }) + '\n');
+    await fsp.appendFile(
+      file,
+      JSON.stringify({
+        type: 'custom',
+        id: 'deadbeef',
+        parentId: planned,
+        timestamp: new Date().toISOString(),
+        customType: 'other-writer',
+      }) + '\n',
+    );
     const size = (await fsp.stat(file)).size;
     await assert.rejects(appendEntries(index, [{ type: 'custom', customType: 'mine' }], { expectedLeafId: planned }), StaleSessionError);
     assert.equal((await fsp.stat(file)).size, size);
@@ -67,21 +82,44 @@ describe('append-only writer', () => {
     const index = await loadSession(file);
     const size = (await fsp.stat(file)).size;
     const seen: { ids: string[]; sizeThen: number }[] = [];
-    const written = await appendEntries(index, [{ type: 'custom', customType: 'a' }, { type: 'custom', customType: 'b' }], {
-      beforeWrite: (entries) => seen.push({ ids: entries.map((e) => e.id), sizeThen: statSync(file).size }),
-    });
+    const written = await appendEntries(
+      index,
+      [
+        { type: 'custom', customType: 'a' },
+        { type: 'custom', customType: 'b' },
+      ],
+      {
+        beforeWrite: (entries) => seen.push({ ids: entries.map((e) => e.id), sizeThen: statSync(file).size }),
+      },
+    );
     assert.deepEqual(seen, [{ ids: written.map((e) => e.id), sizeThen: size }]);
     const planned = index.leafId;
-    await fsp.appendFile(file, JSON.stringify({ type: 'custom', id: 'cafef00d', parentId: planned, timestamp: new Date().toISOString(), customType: 'other' }) + '\n');
+    await fsp.appendFile(
+      file,
+      JSON.stringify({ type: 'custom', id: 'cafef00d', parentId: planned, timestamp: new Date().toISOString(), customType: 'other' }) +
+        '\n',
+    );
     const calls = seen.length;
-    await assert.rejects(appendEntries(index, [{ type: 'custom', customType: 'c' }], { expectedLeafId: planned, beforeWrite: () => seen.push({ ids: [], sizeThen: -1 }) }), StaleSessionError);
+    await assert.rejects(
+      appendEntries(index, [{ type: 'custom', customType: 'c' }], {
+        expectedLeafId: planned,
+        beforeWrite: () => seen.push({ ids: [], sizeThen: -1 }),
+      }),
+      StaleSessionError,
+    );
     assert.equal(seen.length, calls);
   });
 
   it('reads only appended bytes, including a line completed later', async () => {
     const file = await copyToTemp(oracleCases()[0].sessionFile);
     const index = await loadSession(file);
-    const line = JSON.stringify({ type: 'custom', id: 'feedf00d', parentId: index.leafId, timestamp: new Date().toISOString(), customType: 'tail' });
+    const line = JSON.stringify({
+      type: 'custom',
+      id: 'feedf00d',
+      parentId: index.leafId,
+      timestamp: new Date().toISOString(),
+      customType: 'tail',
+    });
     await fsp.appendFile(file, line.slice(0, 20));
     assert.deepEqual(await readAppended(index), { added: 0, replaced: false });
     await fsp.appendFile(file, line.slice(20) + '\n');
@@ -102,7 +140,10 @@ describe('append-only writer', () => {
     assert.equal(upgraded.version, 3);
     assert.deepEqual(upgraded.diagnostics, []);
     const ids = Array.from({ length: index.entryCount }, (_, i) => index.record(i).id);
-    assert.deepEqual(Array.from({ length: upgraded.entryCount }, (_, i) => upgraded.record(i).id), ids);
+    assert.deepEqual(
+      Array.from({ length: upgraded.entryCount }, (_, i) => upgraded.record(i).id),
+      ids,
+    );
     await appendEntries(upgraded, [{ type: 'custom', customType: 'now-allowed' }]);
   });
 });

@@ -1,7 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { BRIDGE_COMMAND, BridgeOperations } from '../../../src/piBridge/operations';
 import { BridgeRequestError, validateRequest, type CompactRequest, type NavigateRequest } from '../../../src/engine/livePi/protocol';
-import type { PiApi, PiCommandContext, PiContext, PiEntry, SessionBeforeCompactEvent, SessionBeforeTreeEvent } from '../../../src/piBridge/piApi';
+import type {
+  PiApi,
+  PiCommandContext,
+  PiContext,
+  PiEntry,
+  SessionBeforeCompactEvent,
+  SessionBeforeTreeEvent,
+} from '../../../src/piBridge/piApi';
 
 /**
  * BridgeOperations (the bridge's logic inside Pi) against a fake Pi: the parts the real Pi cannot be driven
@@ -40,7 +47,7 @@ class FakePi {
 
   path(): PiEntry[] {
     const out: PiEntry[] = [];
-    for (let id = this.leaf; id; ) {
+    for (let id = this.leaf; id;) {
       const e = this.entries.find((x) => x.id === id)!;
       out.unshift(e);
       id = e.parentId;
@@ -64,7 +71,11 @@ class FakePi {
       isIdle: () => this.idle,
       getContextUsage: () => undefined,
       compact: (o) => {
-        const event: SessionBeforeCompactEvent = { preparation: { firstKeptEntryId: 'x', tokensBefore: 1 }, branchEntries: (this.branch ?? (() => this.path()))(), reason: this.compactReason };
+        const event: SessionBeforeCompactEvent = {
+          preparation: { firstKeptEntryId: 'x', tokensBefore: 1 },
+          branchEntries: (this.branch ?? (() => this.path()))(),
+          reason: this.compactReason,
+        };
         const answer = this.ops.supplyCompaction(event) as { cancel?: boolean; compaction?: { summary: string } } | undefined;
         this.compactAnswers.push(answer);
         queueMicrotask(() => {
@@ -75,12 +86,13 @@ class FakePi {
       },
       waitForIdle: async () => undefined,
       navigateTree: async (targetId, options) => {
-        const answer = this.ops.supplyBranchSummary({ preparation: { targetId: this.treeTarget ?? targetId, oldLeafId: this.leaf, userWantsSummary: !!options?.summarize } } as SessionBeforeTreeEvent) as
-          | { cancel?: boolean; summary?: { summary: string } }
-          | undefined;
+        const answer = this.ops.supplyBranchSummary({
+          preparation: { targetId: this.treeTarget ?? targetId, oldLeafId: this.leaf, userWantsSummary: !!options?.summarize },
+        } as SessionBeforeTreeEvent) as { cancel?: boolean; summary?: { summary: string } } | undefined;
         if (answer?.cancel) return { cancelled: true };
         this.leaf = this.entries.find((e) => e.id === targetId)!.id;
-        if (options?.summarize) this.append('branch_summary', this.otherExtensionSummary ?? answer?.summary?.summary ?? '(Pi summarized with its own model)');
+        if (options?.summarize)
+          this.append('branch_summary', this.otherExtensionSummary ?? answer?.summary?.summary ?? '(Pi summarized with its own model)');
         return { cancelled: false };
       },
     };
@@ -111,8 +123,22 @@ function setup(): FakePi {
 }
 
 const base = { v: 1, token: 't' };
-const compactReq = (pi: FakePi, over: Partial<CompactRequest> = {}): CompactRequest => ({ ...base, op: 'compact', expectedLeafId: pi.leaf!, summary: 'S', firstKeptEntryId: 'e3', tokensBefore: 10, ...over });
-const navReq = (pi: FakePi, over: Partial<NavigateRequest> = {}): NavigateRequest => ({ ...base, op: 'navigate', expectedLeafId: pi.leaf, targetId: 'e2', ...over });
+const compactReq = (pi: FakePi, over: Partial<CompactRequest> = {}): CompactRequest => ({
+  ...base,
+  op: 'compact',
+  expectedLeafId: pi.leaf!,
+  summary: 'S',
+  firstKeptEntryId: 'e3',
+  tokensBefore: 10,
+  ...over,
+});
+const navReq = (pi: FakePi, over: Partial<NavigateRequest> = {}): NavigateRequest => ({
+  ...base,
+  op: 'navigate',
+  expectedLeafId: pi.leaf,
+  targetId: 'e2',
+  ...over,
+});
 
 async function refusal(p: Promise<unknown>): Promise<BridgeRequestError> {
   const err = await p.then(
@@ -154,18 +180,26 @@ describe('BridgeOperations (the bridge inside Pi) with a fake Pi', () => {
     assert.match(err.message, /e3 is not on Pi's current branch/);
     assert.equal(pi.entries.length, before);
     // The bridge does not answer a later compaction of Pi's own (its pending request is over).
-    assert.equal(pi.ops.supplyCompaction({ preparation: { firstKeptEntryId: 'e3', tokensBefore: 1 }, branchEntries: pi.path(), reason: 'manual' }), undefined);
+    assert.equal(
+      pi.ops.supplyCompaction({ preparation: { firstKeptEntryId: 'e3', tokensBefore: 1 }, branchEntries: pi.path(), reason: 'manual' }),
+      undefined,
+    );
   });
 
   it("answers only Pi's manual compaction it asked for, with exactly the approved fields", async () => {
     const pi = setup();
     await pi.ops.compact(compactReq(pi, { summary: 'exactly this', details: { readFiles: ['a'] } }));
-    assert.deepEqual(pi.compactAnswers, [{ compaction: { summary: 'exactly this', firstKeptEntryId: 'e3', tokensBefore: 10, details: { readFiles: ['a'] } } }]);
+    assert.deepEqual(pi.compactAnswers, [
+      { compaction: { summary: 'exactly this', firstKeptEntryId: 'e3', tokensBefore: 10, details: { readFiles: ['a'] } } },
+    ]);
     // Pi's own compactions (automatic, or none pending) are left alone.
     pi.compactReason = 'threshold';
     await pi.ops.compact(compactReq(pi)).catch(() => undefined);
     assert.equal(pi.compactAnswers[1], undefined);
-    assert.equal(pi.ops.supplyCompaction({ preparation: { firstKeptEntryId: 'e3', tokensBefore: 1 }, branchEntries: pi.path(), reason: 'manual' }), undefined);
+    assert.equal(
+      pi.ops.supplyCompaction({ preparation: { firstKeptEntryId: 'e3', tokensBefore: 1 }, branchEntries: pi.path(), reason: 'manual' }),
+      undefined,
+    );
   });
 
   it('runs requests one at a time, in arrival order', async () => {
@@ -203,7 +237,7 @@ describe('BridgeOperations (the bridge inside Pi) with a fake Pi', () => {
     const labelResult = await label;
     assert.equal(pi.leaf, labelResult.leafId);
     assert.deepEqual(pi.labels, [['e1', 'x']]);
-    assert.equal(navResult.entryIds.length, 0, 'a move without a summary writes nothing (as Pi\'s own /tree): Pi holds the leaf in memory');
+    assert.equal(navResult.entryIds.length, 0, "a move without a summary writes nothing (as Pi's own /tree): Pi holds the leaf in memory");
   });
 
   it('a command run with an unknown nonce only notifies and changes nothing', async () => {
@@ -262,7 +296,7 @@ describe('BridgeOperations (the bridge inside Pi) with a fake Pi', () => {
     assert.equal((await refusal(pi.ops.navigate(navReq(pi, { targetId: 'nope' })))).code, 'not-found');
   });
 
-  it('a jump with a summary hands Pi exactly the approved text; a hook event that is not as planned is cancelled, never left to Pi\'s model', async () => {
+  it("a jump with a summary hands Pi exactly the approved text; a hook event that is not as planned is cancelled, never left to Pi's model", async () => {
     const pi = setup();
     const r = await pi.ops.navigate(navReq(pi, { summary: { text: 'approved jump' } }));
     assert.equal(pi.entries.find((e) => e.id === r.entryIds[0])!.summary, 'approved jump');
@@ -275,7 +309,7 @@ describe('BridgeOperations (the bridge inside Pi) with a fake Pi', () => {
     assert.equal(pi.ops.supplyBranchSummary({ preparation: { targetId: 'e1', oldLeafId: null, userWantsSummary: true } }), undefined);
   });
 
-  it('the bridge hooks never throw on an event of the wrong shape while Arbor\'s write is pending', async () => {
+  it("the bridge hooks never throw on an event of the wrong shape while Arbor's write is pending", async () => {
     const pi = setup();
     pi.branch = () => undefined as unknown as PiEntry[];
     const err = await refusal(pi.ops.compact(compactReq(pi)));
@@ -283,7 +317,7 @@ describe('BridgeOperations (the bridge inside Pi) with a fake Pi', () => {
     assert.deepEqual(pi.compactAnswers, [{ cancel: true }]);
   });
 
-  it('a summary replaced by another extension answering Pi\'s hook after the bridge is reported, naming the entry', async () => {
+  it("a summary replaced by another extension answering Pi's hook after the bridge is reported, naming the entry", async () => {
     const pi = setup();
     pi.otherExtensionSummary = 'something else';
     const c = await refusal(pi.ops.compact(compactReq(pi, { summary: 'approved' })));
@@ -340,6 +374,17 @@ describe('bridge protocol: request validation', () => {
   });
 
   it('checks a 100,000-level nesting without recursion', () => {
-    assert.equal(code({ ...ok, op: 'compact', expectedLeafId: 'a', summary: 'S', firstKeptEntryId: 'b', tokensBefore: 1, details: JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) }), 'bad-request');
+    assert.equal(
+      code({
+        ...ok,
+        op: 'compact',
+        expectedLeafId: 'a',
+        summary: 'S',
+        firstKeptEntryId: 'b',
+        tokensBefore: 1,
+        details: JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`),
+      }),
+      'bad-request',
+    );
   });
 });

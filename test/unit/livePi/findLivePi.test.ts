@@ -48,7 +48,10 @@ describe('findLivePi: an announced bridge that does not answer', () => {
     const live = await findLivePi(file, { agentDir: dir, cwd: dir, timeoutMs: 300 });
     assert.equal(live.kind, 'unanswered');
     assert.equal(live.kind === 'unanswered' && live.entry.pid, process.pid);
-    await assert.rejects(resolveWriteRoute(file, { agentDir: dir, cwd: dir }), (err: unknown) => err instanceof BridgeError && /did not answer; nothing was written|did not answer \(/.test(err.message));
+    await assert.rejects(
+      resolveWriteRoute(file, { agentDir: dir, cwd: dir }),
+      (err: unknown) => err instanceof BridgeError && /did not answer; nothing was written|did not answer \(/.test(err.message),
+    );
     // Another session is not held by it.
     assert.equal((await findLivePi(path.join(dir, 'other.jsonl'), { agentDir: dir, timeoutMs: 300 })).kind, 'none');
   });

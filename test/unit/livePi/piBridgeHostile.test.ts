@@ -24,10 +24,16 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
   let w: PiWorkspace;
 
   const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => arbor(args, { PI_CODING_AGENT_DIR: w.agentDir, ...extra });
-  const entries = () => fs.readFileSync(w.file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const entries = () =>
+    fs
+      .readFileSync(w.file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   before(async function () {
-    if (!fs.existsSync(node22())) throw new Error(`Pi 1.6 needs Node 22+: ${node22()} is missing; run bash scripts/vscode-test/install.sh (or set ARBOR_NODE22_BIN)`);
+    if (!fs.existsSync(node22()))
+      throw new Error(`Pi 1.6 needs Node 22+: ${node22()} is missing; run bash scripts/vscode-test/install.sh (or set ARBOR_NODE22_BIN)`);
     fake = await startFakeProvider();
   });
   after(async () => {
@@ -77,7 +83,13 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const label = { v: 1, token, op: 'label', entryId: first, label: 'written' };
 
     // Wrong / missing token: refused, the connection is closed, and a valid line after it on that connection is not run.
-    for (const bad of [{ ...label, token: 'f'.repeat(64) }, { ...label, token: token.slice(0, -1) }, { ...label, token: undefined }, { ...label, token: 12 }, [label]]) {
+    for (const bad of [
+      { ...label, token: 'f'.repeat(64) },
+      { ...label, token: token.slice(0, -1) },
+      { ...label, token: undefined },
+      { ...label, token: 12 },
+      [label],
+    ]) {
       const r = await rawExchange(entry.endpoint, line(bad) + line(label), { lines: 2 });
       assert.equal(r.ended, true, 'the bridge closes a connection with a bad token');
       assert.equal(r.lines.length, 1);
@@ -99,18 +111,34 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
       ['wrong protocol version', line({ v: 2, token, op: 'state' }), 'version'],
       ['no protocol version', line({ token, op: 'state' }), 'version'],
       ['malformed JSON', `{"v":1,"token":"${token}","op":"state"\n`, 'bad-request'],
-      ['summary as an object', line({ v: 1, token, op: 'compact', expectedLeafId: leaf, summary: { text: 'S' }, firstKeptEntryId: first, tokensBefore: 1 }), 'bad-request'],
-      ['tokensBefore as a string', line({ v: 1, token, op: 'compact', expectedLeafId: leaf, summary: 'S', firstKeptEntryId: first, tokensBefore: '1' }), 'bad-request'],
+      [
+        'summary as an object',
+        line({ v: 1, token, op: 'compact', expectedLeafId: leaf, summary: { text: 'S' }, firstKeptEntryId: first, tokensBefore: 1 }),
+        'bad-request',
+      ],
+      [
+        'tokensBefore as a string',
+        line({ v: 1, token, op: 'compact', expectedLeafId: leaf, summary: 'S', firstKeptEntryId: first, tokensBefore: '1' }),
+        'bad-request',
+      ],
       [
         `details nested 5,000 levels (more than ${MAX_DETAILS_DEPTH})`,
         `{"v":1,"token":"${token}","op":"compact","expectedLeafId":"${leaf}","summary":"S","firstKeptEntryId":"${first}","tokensBefore":1,"details":${nested}}\n`,
         'bad-request',
       ],
-      ['navigate summary.text as a number', line({ v: 1, token, op: 'navigate', expectedLeafId: leaf, targetId: first, summary: { text: 5 } }), 'bad-request'],
+      [
+        'navigate summary.text as a number',
+        line({ v: 1, token, op: 'navigate', expectedLeafId: leaf, targetId: first, summary: { text: 5 } }),
+        'bad-request',
+      ],
       ['label as a list', line({ ...label, label: ['x'] }), 'bad-request'],
       ['entry id of 10,000 characters', line({ ...label, entryId: 'x'.repeat(10_000) }), 'bad-request'],
       ['an entry Pi does not hold', line({ ...label, entryId: 'deadbeef' }), 'not-found'],
-      ['a compaction planned at another leaf', line({ v: 1, token, op: 'compact', expectedLeafId: first, summary: 'S', firstKeptEntryId: first, tokensBefore: 1 }), 'stale'],
+      [
+        'a compaction planned at another leaf',
+        line({ v: 1, token, op: 'compact', expectedLeafId: first, summary: 'S', firstKeptEntryId: first, tokensBefore: 1 }),
+        'stale',
+      ],
     ];
     for (const [what, data, code] of cases) {
       const r = await rawExchange(entry.endpoint, data + line({ v: 1, token, op: 'state', id: 'after' }), { lines: 2 });
@@ -124,7 +152,10 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     // A client that sends its request and closes its side still gets the answer, then the bridge closes.
     const halfClosed = await rawExchange(entry.endpoint, line({ v: 1, token, op: 'state', id: 'h' }), { halfClose: true, lines: 2 });
     assert.equal(halfClosed.ended, true);
-    assert.deepEqual(halfClosed.lines.map((l) => [l.ok, l.id]), [[true, 'h']]);
+    assert.deepEqual(
+      halfClosed.lines.map((l) => [l.ok, l.id]),
+      [[true, 'h']],
+    );
 
     assert.deepEqual(fs.readFileSync(w.file), before, 'nothing was written');
     const state = await rawExchange(entry.endpoint, line({ v: 1, token, op: 'state' }));
@@ -133,7 +164,13 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     assert.equal((await p.state()).isStreaming, false, 'Pi answers its own RPC too');
     const count = entries().length;
     await p.prompt('Still there?');
-    assert.equal(entries().slice(count).find((e) => e.type === 'message')!.parentId, leaf, "Pi's next prompt continues from its leaf");
+    assert.equal(
+      entries()
+        .slice(count)
+        .find((e) => e.type === 'message')!.parentId,
+      leaf,
+      "Pi's next prompt continues from its leaf",
+    );
   });
 
   it('Pi busy in a run: compact, navigate and label refuse with a clear message and write nothing; after an abort they go through', async () => {
@@ -225,7 +262,9 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     // A client that connected and said nothing.
     const idle = await import('node:net').then((net) => net.createConnection(entry.endpoint));
     await new Promise((resolve) => idle.once('connect', resolve));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => p.child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      p.child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     p.child.stdin!.end();
     const { code, signal } = await exited;
     idle.destroy();
@@ -245,7 +284,10 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const uj = JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout);
     assert.deepEqual(Object.keys(uj).sort(), ['installed', 'live', 'piWithoutBridge', 'unanswered']);
     assert.equal(uj.live, null);
-    assert.deepEqual(uj.piWithoutBridge.map((x: { pid: number }) => x.pid), [w.pi!.pid]);
+    assert.deepEqual(
+      uj.piWithoutBridge.map((x: { pid: number }) => x.pid),
+      [w.pi!.pid],
+    );
     await w.pi!.stop();
     w.pi = undefined;
 
@@ -264,7 +306,8 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     assert.match(live.stdout, new RegExp(`^live Pi holds .*: pid ${p.pid}, Pi 1\\.6\\.\\d+, idle, leaf \\S+, model fake/fake-model`, 'm'));
     const lj = JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout);
     assert.equal(lj.installed.kind, 'current');
-    for (const k of ['pid', 'piVersion', 'bridgeVersion', 'sessionFile', 'sessionId', 'cwd', 'leafId', 'idle', 'model', 'contextUsage']) assert.ok(k in lj.live, `live.${k}`);
+    for (const k of ['pid', 'piVersion', 'bridgeVersion', 'sessionFile', 'sessionId', 'cwd', 'leafId', 'idle', 'model', 'contextUsage'])
+      assert.ok(k in lj.live, `live.${k}`);
     assert.equal(lj.live.pid, p.pid);
     assert.equal(lj.live.idle, true);
     assert.ok(!('token' in lj.live), 'the token is never printed');
@@ -280,19 +323,29 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const key = `sk-bridge-${randomBytes(18).toString('hex')}`;
     const keyEnv = { OPENAI_API_KEY: key };
     fake.script({ type: 'echoKey', text: '## Goal\n- Keep the parser fast' });
-    const c = await run(['compact', w.file, '--provider', 'openai', '--base-url', fake.openaiBaseURL, '--estimator', 'chars', '--json'], keyEnv);
+    const c = await run(
+      ['compact', w.file, '--provider', 'openai', '--base-url', fake.openaiBaseURL, '--estimator', 'chars', '--json'],
+      keyEnv,
+    );
     assert.equal(c.code, 0, c.stderr);
     assert.equal(JSON.parse(c.stdout).via, 'pi');
     const target = String(entries().filter((e) => e.type === 'message')[1].id);
     fake.script({ type: 'echoKey', text: '## Goal\n- Keep the parser fast' });
-    const n = await run(['navigate', w.file, '--to', target, '--summarize', '--provider', 'openai', '--base-url', fake.openaiBaseURL, '--json'], keyEnv);
+    const n = await run(
+      ['navigate', w.file, '--to', target, '--summarize', '--provider', 'openai', '--base-url', fake.openaiBaseURL, '--json'],
+      keyEnv,
+    );
     assert.equal(n.code, 0, n.stderr);
     assert.equal(JSON.parse(n.stdout).via, 'pi');
     const written = entries().filter((e) => e.type === 'compaction' || e.type === 'branch_summary');
-    assert.deepEqual(written.map((e) => e.type), ['compaction', 'branch_summary']);
+    assert.deepEqual(
+      written.map((e) => e.type),
+      ['compaction', 'branch_summary'],
+    );
     for (const e of written) assert.match(String(e.summary), /- raw: \[redacted\]/);
     const text = fs.readFileSync(w.file, 'utf8');
-    for (const form of secretForms(key)) assert.ok(!text.includes(form), `the session file holds a form of the key (${form.slice(0, 10)}…)`);
+    for (const form of secretForms(key))
+      assert.ok(!text.includes(form), `the session file holds a form of the key (${form.slice(0, 10)}…)`);
     const messages = JSON.stringify(await p.messages());
     for (const form of secretForms(key)) assert.ok(!messages.includes(form), "Pi's memory holds a form of the key");
   });

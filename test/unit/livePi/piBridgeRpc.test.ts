@@ -24,11 +24,17 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
 
   const env = () => ({ PI_CODING_AGENT_DIR: agent.dir });
   const run = (args: string[]) => arbor(args, env());
-  const entries = () => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const entries = () =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   const byId = (id: string) => entries().find((e) => e.id === id);
 
   before(async function () {
-    if (!fs.existsSync(node22())) throw new Error(`Pi 1.6 needs Node 22+: ${node22()} is missing; run bash scripts/vscode-test/install.sh (or set ARBOR_NODE22_BIN)`);
+    if (!fs.existsSync(node22()))
+      throw new Error(`Pi 1.6 needs Node 22+: ${node22()} is missing; run bash scripts/vscode-test/install.sh (or set ARBOR_NODE22_BIN)`);
     fake = await startFakeProvider();
     fake.setFallback({ type: 'text', text: 'Done: I looked at it and changed nothing.' });
   });
@@ -105,15 +111,25 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     const messages = (await p.messages()).filter((m) => m.role !== 'system');
     assert.equal(messages[0].role, 'compactionSummary');
     assert.equal(messages[0].summary, out.entry.summary);
-    assert.ok(!JSON.stringify(messages.filter((m) => m.role === 'user')).includes('Request number 1:'), 'the summarized request is out of Pi\'s context');
+    assert.ok(
+      !JSON.stringify(messages.filter((m) => m.role === 'user')).includes('Request number 1:'),
+      "the summarized request is out of Pi's context",
+    );
     // Pi's next prompt continues from the compaction.
     await p.prompt('And now the next thing.');
-    const next = entries().slice(before + 1).find((e) => e.type === 'message');
+    const next = entries()
+      .slice(before + 1)
+      .find((e) => e.type === 'message');
     assert.ok(next);
     assert.equal(next.parentId, out.entry.id);
     // Tree view of the file agrees.
     const index = await loadSession(file);
-    assert.ok(index.pathTo(index.leafIndex).map((i) => index.record(i).id).includes(out.entry.id));
+    assert.ok(
+      index
+        .pathTo(index.leafIndex)
+        .map((i) => index.record(i).id)
+        .includes(out.entry.id),
+    );
   });
 
   it('navigates through Pi with and without a summary, and labels and pins', async () => {
@@ -151,7 +167,9 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     assert.match(status.stdout, new RegExp(`leaf ${String(assistants[0].id)}`));
     const count = entries().length;
     await p.prompt('Continue from here.');
-    const next = entries().slice(count).find((e) => e.type === 'message')!;
+    const next = entries()
+      .slice(count)
+      .find((e) => e.type === 'message')!;
     assert.equal(next.parentId, assistants[0].id);
     const context = await p.messages();
     assert.equal(context.filter((m) => m.role === 'user').length, 2, 'the context is the first exchange plus the new prompt');
@@ -167,7 +185,12 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     // Pi's next entry follows the label entries (its leaf moved with them).
     const c2 = entries().length;
     await p.prompt('One more.');
-    assert.equal(entries().slice(c2).find((e) => e.type === 'message')!.parentId, JSON.parse(clear.stdout).written.id);
+    assert.equal(
+      entries()
+        .slice(c2)
+        .find((e) => e.type === 'message')!.parentId,
+      JSON.parse(clear.stdout).written.id,
+    );
   });
 
   it('refuses, writing nothing, while a Pi without the bridge runs in the session folder; --force writes to the file', async () => {

@@ -5,7 +5,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { arbor } from '../../support/builtCli';
 import { liveBridges } from '../../../src/engine/livePi/findLivePi';
-import { REGISTRY_FORMAT, bridgeFolder, endpointPath, listRegistry, writeRegistryEntry, type RegistryEntry } from '../../../src/engine/livePi/registry';
+import {
+  REGISTRY_FORMAT,
+  bridgeFolder,
+  endpointPath,
+  listRegistry,
+  writeRegistryEntry,
+  type RegistryEntry,
+} from '../../../src/engine/livePi/registry';
 
 /**
  * The bridge registry (`<agent folder>/arbor-bridge/`): private files in a private folder; what is not
@@ -48,7 +55,10 @@ describe('bridge registry', () => {
     const file = await writeRegistryEntry(agentDir, 'me', entry());
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     assert.equal(fs.statSync(bridgeFolder(agentDir)).mode & 0o777, 0o700);
-    assert.deepEqual((await listRegistry(agentDir)).map((e) => e.entry.pid), [process.pid]);
+    assert.deepEqual(
+      (await listRegistry(agentDir)).map((e) => e.entry.pid),
+      [process.pid],
+    );
   });
 
   it('passes over and removes an entry whose process is gone (and its socket)', async () => {
@@ -56,7 +66,10 @@ describe('bridge registry', () => {
     const file = await writeRegistryEntry(agentDir, 'dead', entry({ pid: await deadPid(), endpoint: sock }));
     fs.writeFileSync(sock, '');
     await writeRegistryEntry(agentDir, 'live', entry());
-    assert.deepEqual((await listRegistry(agentDir)).map((e) => path.basename(e.file)), ['live.json']);
+    assert.deepEqual(
+      (await listRegistry(agentDir)).map((e) => path.basename(e.file)),
+      ['live.json'],
+    );
     assert.equal(fs.existsSync(file), false);
     assert.equal(fs.existsSync(sock), false);
   });

@@ -4,7 +4,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateSession } from '../../../bench/generateSession';
 import { compactSession } from '../../../src/engine/operations/compact';
-import { buildSummaryRequest, conversationCharBudget, MAX_CONVERSATION_CHARS, MIN_CONVERSATION_CHARS, SUMMARY_SYSTEM_PROMPT } from '../../../src/engine/summarize/prompts';
+import {
+  buildSummaryRequest,
+  conversationCharBudget,
+  MAX_CONVERSATION_CHARS,
+  MIN_CONVERSATION_CHARS,
+  SUMMARY_SYSTEM_PROMPT,
+} from '../../../src/engine/summarize/prompts';
 import { leftOutNote, serializeConversation } from '../../../src/engine/summarize/serialize';
 import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
 import type { Summarizer, SummaryRequest } from '../../../src/engine/summarize/summarizer';
@@ -59,9 +65,16 @@ describe('the serialized conversation is bounded (issue 20: a 1 GB session compa
   it('the budget follows the context window, less the output and the rest of the prompt, within fixed limits', () => {
     assert.equal(conversationCharBudget(10_000, 2_000, 1_000), 8_000 * 3 - 1_000);
     assert.equal(conversationCharBudget(1_000, 2_000, 0), MIN_CONVERSATION_CHARS);
-    for (const hostile of [undefined, NaN, Infinity, -1, 0, 1e300]) assert.equal(conversationCharBudget(hostile, 1000, 0), MAX_CONVERSATION_CHARS, String(hostile));
+    for (const hostile of [undefined, NaN, Infinity, -1, 0, 1e300])
+      assert.equal(conversationCharBudget(hostile, 1000, 0), MAX_CONVERSATION_CHARS, String(hostile));
     const messages = span(300, 500);
-    const r = buildSummaryRequest({ kind: 'update', messages, previousSummary: '## Goal\n- the earlier goal', maxOutputTokens: 1_000, contextWindow: 9_000 });
+    const r = buildSummaryRequest({
+      kind: 'update',
+      messages,
+      previousSummary: '## Goal\n- the earlier goal',
+      maxOutputTokens: 1_000,
+      contextWindow: 9_000,
+    });
     assert.ok(r.prompt.length + SUMMARY_SYSTEM_PROMPT.length <= (9_000 - 1_000) * 3, String(r.prompt.length));
     assert.ok(conversationOf(r.prompt).startsWith('[The '));
     assert.ok(r.prompt.includes('<previous-summary>\n## Goal\n- the earlier goal'));

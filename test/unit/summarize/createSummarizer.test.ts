@@ -82,7 +82,9 @@ describe('createSummarizer', function () {
           : { ANTHROPIC_API_KEY: 'sk-env-key-111111', ANTHROPIC_BASE_URL: server.anthropicBaseURL };
       const s = createSummarizer({ provider, env, retry: FAST_RETRY });
       server.script({ type: 'text', text: `from ${provider}` });
-      const r = await s.summarize(buildSummaryRequest({ kind: 'history', messages: [{ role: 'user', content: 'hi' }], maxOutputTokens: s.maxOutputTokens }));
+      const r = await s.summarize(
+        buildSummaryRequest({ kind: 'history', messages: [{ role: 'user', content: 'hi' }], maxOutputTokens: s.maxOutputTokens }),
+      );
       assert.equal(r.text, `from ${provider}`);
       assert.equal(server.requests[0].api, provider);
       assert.equal(server.requests[0].headers.authorization, 'Bearer sk-env-key-111111');
@@ -90,7 +92,12 @@ describe('createSummarizer', function () {
   });
 
   it('an explicit key and base URL win over env', async () => {
-    const s = createSummarizer({ provider: 'openai', apiKey: 'sk-explicit-2222', baseURL: server.openaiBaseURL, env: { OPENAI_API_KEY: 'sk-env-3333', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' } });
+    const s = createSummarizer({
+      provider: 'openai',
+      apiKey: 'sk-explicit-2222',
+      baseURL: server.openaiBaseURL,
+      env: { OPENAI_API_KEY: 'sk-env-3333', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' },
+    });
     server.script({ type: 'text', text: 'ok' });
     await s.summarize(buildSummaryRequest({ kind: 'history', messages: [{ role: 'user', content: 'hi' }], maxOutputTokens: 100 }));
     assert.equal(server.requests[0].headers.authorization, 'Bearer sk-explicit-2222');
@@ -98,7 +105,10 @@ describe('createSummarizer', function () {
 
   it('without a key for the official endpoints: a clear error, not a request', () => {
     for (const provider of ['openai', 'anthropic'] as const) {
-      assert.throws(() => createSummarizer({ provider, env: {} }), (e: unknown) => e instanceof SummarizationError && /no API key/.test(e.message));
+      assert.throws(
+        () => createSummarizer({ provider, env: {} }),
+        (e: unknown) => e instanceof SummarizationError && /no API key/.test(e.message),
+      );
     }
   });
 
@@ -109,8 +119,15 @@ describe('createSummarizer', function () {
   it('never leaks a key into thrown errors', async () => {
     const key = 'sk-proj-LEAKCHECK-9876543210';
     const s = createSummarizer({ provider: 'anthropic', apiKey: key, baseURL: server.anthropicBaseURL, maxRetries: 0, env: {} });
-    server.script({ type: 'status', status: 403, message: `key ${key} is not allowed`, body: { type: 'error', error: { type: 'permission_error', message: `key ${key} is not allowed` } } });
-    const err = await rejection(s.summarize(buildSummaryRequest({ kind: 'history', messages: [{ role: 'user', content: 'hi' }], maxOutputTokens: 100 })));
+    server.script({
+      type: 'status',
+      status: 403,
+      message: `key ${key} is not allowed`,
+      body: { type: 'error', error: { type: 'permission_error', message: `key ${key} is not allowed` } },
+    });
+    const err = await rejection(
+      s.summarize(buildSummaryRequest({ kind: 'history', messages: [{ role: 'user', content: 'hi' }], maxOutputTokens: 100 })),
+    );
     assert.ok(err instanceof SummarizationError);
     assert.ok(!(inspect(err, { depth: Infinity, showHidden: true }) + err.stack).includes(key));
     assert.ok(!(inspect(err, { depth: Infinity }) + err.stack).includes('LEAKCHECK'), 'key-shaped strings are redacted too');

@@ -80,7 +80,10 @@ export function fakeSummarizer(api: Api, server: FakeProviderServer, o: FakeSumm
 }
 
 /** The text of the user prompt and the system prompt as they went over the wire. */
-export function wirePrompt(api: Api, body: { messages: { role: string; content: unknown }[]; system?: unknown }): { system: string; user: string } {
+export function wirePrompt(
+  api: Api,
+  body: { messages: { role: string; content: unknown }[]; system?: unknown },
+): { system: string; user: string } {
   if (api === 'openai') {
     const system = body.messages.find((m) => m.role === 'system');
     const user = body.messages.find((m) => m.role === 'user');

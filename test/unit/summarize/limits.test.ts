@@ -27,7 +27,8 @@ describe('secret redaction (one module)', () => {
         for (const f of secretForms(key)) assert.ok(!out.includes(f), `${prefix}|${suffix}: ${f}`);
       }
     }
-    for (const form of ALL_KEY_ECHO_FORMS) assert.ok(!redactKnownSecrets(`x ${keyEcho(key, form)} y`, [key]).includes(keyEcho(key, form).slice(-10)), form);
+    for (const form of ALL_KEY_ECHO_FORMS)
+      assert.ok(!redactKnownSecrets(`x ${keyEcho(key, form)} y`, [key]).includes(keyEcho(key, form).slice(-10)), form);
     assert.equal(redactKnownSecrets(`q=${encodeURIComponent(key)}`, [key]), `q=${REDACTED}`);
   });
 
@@ -71,7 +72,15 @@ describe('summarizer limits and echoed keys', function () {
       });
 
       it(`${mode}: a dripping provider fails at the deadline with a message saying so`, async () => {
-        const s = createSummarizer({ provider, apiKey: 'sk-drip-0000000000', baseURL: base(), stream, env: {}, deadlineMs: 600, retry: FAST_RETRY });
+        const s = createSummarizer({
+          provider,
+          apiKey: 'sk-drip-0000000000',
+          baseURL: base(),
+          stream,
+          env: {},
+          deadlineMs: 600,
+          retry: FAST_RETRY,
+        });
         server.setFallback({ type: 'drip', intervalMs: 20 });
         const err = await rejection(s.summarize(request()));
         assert.ok(err instanceof DeadlineError, String(err));
@@ -80,7 +89,15 @@ describe('summarizer limits and echoed keys', function () {
       });
 
       it(`${mode}: an answer over the cap fails with a message saying so, without retries`, async () => {
-        const s = createSummarizer({ provider, apiKey: 'sk-huge-0000000000', baseURL: base(), stream, env: {}, maxAnswerChars: 5000, retry: FAST_RETRY });
+        const s = createSummarizer({
+          provider,
+          apiKey: 'sk-huge-0000000000',
+          baseURL: base(),
+          stream,
+          env: {},
+          maxAnswerChars: 5000,
+          retry: FAST_RETRY,
+        });
         server.setFallback({ type: 'huge', chars: 2_000_000 });
         const err = await rejection(s.summarize(request()));
         assert.ok(err instanceof AnswerTooLargeError, String(err));
@@ -91,7 +108,13 @@ describe('summarizer limits and echoed keys', function () {
   }
 
   it('an answer just under the cap is accepted', async () => {
-    const s = createSummarizer({ provider: 'openai', apiKey: 'sk-cap-ok-000000000', baseURL: server.openaiBaseURL, env: {}, maxAnswerChars: 5000 });
+    const s = createSummarizer({
+      provider: 'openai',
+      apiKey: 'sk-cap-ok-000000000',
+      baseURL: server.openaiBaseURL,
+      env: {},
+      maxAnswerChars: 5000,
+    });
     server.script({ type: 'huge', chars: 4900 });
     assert.equal((await s.summarize(request())).text.length, 4900 - 1);
   });
@@ -106,7 +129,10 @@ describe('summarizer limits and echoed keys', function () {
         (e: unknown) => e instanceof SummarizationError && /base URL/.test(e.message) && !e.message.includes('secret-pw'),
       );
     }
-    assert.throws(() => createSummarizer({ provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'sk-x-00000000', ANTHROPIC_BASE_URL: 'ftp://x' } }), /base URL must be an http/);
+    assert.throws(
+      () => createSummarizer({ provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'sk-x-00000000', ANTHROPIC_BASE_URL: 'ftp://x' } }),
+      /base URL must be an http/,
+    );
     assert.equal(server.requests.length, 0);
   });
 });

@@ -21,7 +21,9 @@ describe('offline summarizer', () => {
 
   it('is deterministic: the same input gives byte-identical text and usage', async () => {
     const a = await summarizer.summarize(buildSummaryRequest({ kind: 'history', messages, maxOutputTokens: 8192 }));
-    const b = await summarizer.summarize(buildSummaryRequest({ kind: 'history', messages: structuredClone(messages), maxOutputTokens: 8192 }));
+    const b = await summarizer.summarize(
+      buildSummaryRequest({ kind: 'history', messages: structuredClone(messages), maxOutputTokens: 8192 }),
+    );
     assert.equal(a.text, b.text);
     assert.deepEqual(a.usage, b.usage);
   });
@@ -45,7 +47,13 @@ describe('offline summarizer', () => {
     assert.equal(s.done.length, 2, text);
     const mul = s.done[1];
     assert.ok(mul.startsWith('Add a multiply function `mul`'), mul);
-    for (const fact of ['re-exported from `src/index.js`', 'covered by a new test', 'All 3 tests pass', 'changed `src/math.js`, `src/index.js`, `test/math.test.js`', '# tests 3']) {
+    for (const fact of [
+      're-exported from `src/index.js`',
+      'covered by a new test',
+      'All 3 tests pass',
+      'changed `src/math.js`, `src/index.js`, `test/math.test.js`',
+      '# tests 3',
+    ]) {
       assert.ok(mul.includes(fact), `${fact} in ${mul}`);
     }
     assert.ok(s.done[0].includes('`src/format.js` has `formatNumber` and `formatPercent`'), s.done[0]);
@@ -60,7 +68,8 @@ describe('offline summarizer', () => {
     assert.deepEqual(s.decisions, []);
     assert.match(s.nextSteps[0], /^Finish the open request: Show me what's in data\/records\.csv/);
     const cc = s.criticalContext.join('\n');
-    for (const exact of ['`src/math.js`', '`src/index.js`', '`test/math.test.js`', '`wc -l data/records.csv`']) assert.ok(cc.includes(exact), exact);
+    for (const exact of ['`src/math.js`', '`src/index.js`', '`test/math.test.js`', '`wc -l data/records.csv`'])
+      assert.ok(cc.includes(exact), exact);
     assert.ok(!/Names mentioned|Files read|id,name,city/.test(text), 'no incidental names');
     assert.equal(s.turnContext, null);
   });
@@ -81,7 +90,9 @@ describe('offline summarizer', () => {
 
   it('update: carries the previous summary over and refreshes Next Steps', async () => {
     const half = indexOfUser(messages, 4);
-    const first = await summarizer.summarize(buildSummaryRequest({ kind: 'history', messages: messages.slice(0, half), maxOutputTokens: 8192 }));
+    const first = await summarizer.summarize(
+      buildSummaryRequest({ kind: 'history', messages: messages.slice(0, half), maxOutputTokens: 8192 }),
+    );
     const update = await summarizer.summarize(
       buildSummaryRequest({ kind: 'update', previousSummary: first.text, messages: messages.slice(half), maxOutputTokens: 8192 }),
     );
@@ -101,7 +112,9 @@ describe('offline summarizer', () => {
   it('update: merges with a model-written previous summary (moves in-progress work to Done once a turn finished)', async () => {
     const previous = summaryFixture('well-formed.md');
     const tail = messages.slice(indexOfUser(messages, 6));
-    const { text } = await summarizer.summarize(buildSummaryRequest({ kind: 'update', previousSummary: previous, messages: tail, maxOutputTokens: 8192 }));
+    const { text } = await summarizer.summarize(
+      buildSummaryRequest({ kind: 'update', previousSummary: previous, messages: tail, maxOutputTokens: 8192 }),
+    );
     const s = parseSummary(text);
     assert.ok(s.goal.includes('Add a `mul` function to the tiny-calc library and document it'));
     assert.ok(s.goal.includes('Compare guides 3 and 4 for me.'));
@@ -140,7 +153,9 @@ describe('offline summarizer', () => {
   it('takes summaries inside the span into account (e.g. a branch summary being re-summarized)', async () => {
     const inner = summaryFixture('well-formed.md');
     const span: AgentMessage[] = [{ role: 'branchSummary', summary: inner, fromId: 'abcd1234' }, ...messages.slice(0, 3)];
-    const s = parseSummary((await summarizer.summarize(buildSummaryRequest({ kind: 'branch', messages: span, maxOutputTokens: 8192 }))).text);
+    const s = parseSummary(
+      (await summarizer.summarize(buildSummaryRequest({ kind: 'branch', messages: span, maxOutputTokens: 8192 }))).text,
+    );
     assert.ok(s.goal.includes('Add a `mul` function to the tiny-calc library and document it'));
     assert.ok(s.goal.includes('Take a look at this project and tell me what it does.'));
   });
@@ -148,7 +163,14 @@ describe('offline summarizer', () => {
   it('reports blocked work from error stop reasons and failing user commands', async () => {
     const span: AgentMessage[] = [
       { role: 'user', content: 'Deploy it' },
-      { role: 'bashExecution', command: 'npm run deploy', output: 'building...\nError: missing DEPLOY_TOKEN', exitCode: 1, cancelled: false, truncated: false },
+      {
+        role: 'bashExecution',
+        command: 'npm run deploy',
+        output: 'building...\nError: missing DEPLOY_TOKEN',
+        exitCode: 1,
+        cancelled: false,
+        truncated: false,
+      },
       { role: 'assistant', content: [], stopReason: 'error', errorMessage: '529 overloaded_error: Overloaded' },
     ];
     const s = parseSummary(offlineSummaryText(buildSummaryRequest({ kind: 'history', messages: span, maxOutputTokens: 8192 })));
@@ -159,7 +181,7 @@ describe('offline summarizer', () => {
     assert.ok(s.nextSteps.some((n) => n.startsWith('Fix: `npm run deploy`')));
   });
 
-  it('records no usage: no model was called (Pi 1.6 adds a summary entry\'s usage to its costs only when present)', async () => {
+  it("records no usage: no model was called (Pi 1.6 adds a summary entry's usage to its costs only when present)", async () => {
     const result = await summarizer.summarize(buildSummaryRequest({ kind: 'history', messages, maxOutputTokens: 8192 }));
     assert.equal(result.usage, undefined);
     assert.ok(!('usage' in result));
@@ -177,7 +199,9 @@ describe('offline summarizer', () => {
   it('rejects with AbortError when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    const err = await rejection(summarizer.summarize(buildSummaryRequest({ kind: 'history', messages, maxOutputTokens: 100 }), controller.signal));
+    const err = await rejection(
+      summarizer.summarize(buildSummaryRequest({ kind: 'history', messages, maxOutputTokens: 100 }), controller.signal),
+    );
     assert.equal(err.name, 'AbortError');
   });
 

@@ -31,7 +31,14 @@ const HOSTILE: Record<string, string> = {
 function session(text: string): AgentMessage[] {
   return [
     { role: 'user', content: text },
-    { role: 'assistant', content: [{ type: 'text', text }, { type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: text } }], stopReason: 'toolUse' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text },
+        { type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: text } },
+      ],
+      stopReason: 'toolUse',
+    },
     { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text }], isError: true },
     { role: 'bashExecution', command: text, output: text, exitCode: 2, cancelled: false, truncated: false },
     { role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' },
@@ -47,7 +54,9 @@ describe('offline summarizer on hostile text (linear, bounded)', function () {
       assert.ok(out.length <= SUMMARY_MAX_TOKENS * 4, `${out.length} chars`);
       const s = parseSummary(out);
       assert.ok(s.nextSteps.length > 0 || s.goal.length > 0, out.slice(0, 500));
-      const update = offlineSummaryText(buildSummaryRequest({ kind: 'update', previousSummary: text, messages: session(text), maxOutputTokens: 8192 }));
+      const update = offlineSummaryText(
+        buildSummaryRequest({ kind: 'update', previousSummary: text, messages: session(text), maxOutputTokens: 8192 }),
+      );
       assert.ok(update.length <= SUMMARY_MAX_TOKENS * 4);
     });
   }

@@ -101,7 +101,23 @@ describe('parseSummary', () => {
       { numRuns: 300 },
     );
     const structured = fc.array(
-      fc.constantFrom('## Goal', '### Done', '---', '```', '- [x] a', '* b', '1. c', '<read-files>', '</read-files>', 'x.ts', '', '**Key Decisions**', 'Next: d', '## Turn', '(none)'),
+      fc.constantFrom(
+        '## Goal',
+        '### Done',
+        '---',
+        '```',
+        '- [x] a',
+        '* b',
+        '1. c',
+        '<read-files>',
+        '</read-files>',
+        'x.ts',
+        '',
+        '**Key Decisions**',
+        'Next: d',
+        '## Turn',
+        '(none)',
+      ),
       { maxLength: 30 },
     );
     fc.assert(
@@ -167,7 +183,8 @@ describe('parseSummary', () => {
         goal: ['Refactor the tokenizer'],
         done: ['Split `lex()` into `scanIdent()` and `scanNumber()`'],
         nextSteps: ['Run the benchmarks'],
-        turnContext: 'The user asked to rename `scanIdent` to `scanWord`. The assistant read `src/lexer.ts`\nand found three call sites in `src/parser.ts`.',
+        turnContext:
+          'The user asked to rename `scanIdent` to `scanWord`. The assistant read `src/lexer.ts`\nand found three call sites in `src/parser.ts`.',
       },
       'malformed-09-bold-and-label-headings.md': {
         goal: ['Document the CLI flags'],
@@ -180,7 +197,10 @@ describe('parseSummary', () => {
       },
       'malformed-10-unknown-sections-and-fences.md': {
         goal: ['Fix the release script'],
-        criticalContext: ['The failing step:\n```sh\ngit tag -a v1.2.0\n---\n## not a heading\n```', "Exact error: `fatal: tag 'v1.2.0' already exists`"],
+        criticalContext: [
+          'The failing step:\n```sh\ngit tag -a v1.2.0\n---\n## not a heading\n```',
+          "Exact error: `fatal: tag 'v1.2.0' already exists`",
+        ],
         unknownSections: [
           { heading: 'Notes', body: 'The script is only run by hand.' },
           { heading: 'Open Questions', body: '- Should tags be signed?' },

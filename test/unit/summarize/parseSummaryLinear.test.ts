@@ -75,7 +75,10 @@ describe('parseSummary is linear on hostile input (issue 13 item 2)', () => {
     const many = parseSummary(`## Goal\n${Array.from({ length: 50_000 }, (_, i) => `- item ${i % 1000}`).join('\n')}`);
     assert.equal(many.goal.length, 1000, 'duplicates are dropped');
     const decisions = parseSummary(`## Key Decisions\n${'- **A**: b\n'.repeat(50_000)}- T — r\n`);
-    assert.deepEqual(decisions.decisions, [{ title: 'A', rationale: 'b' }, { title: 'T', rationale: 'r' }]);
+    assert.deepEqual(decisions.decisions, [
+      { title: 'A', rationale: 'b' },
+      { title: 'T', rationale: 'r' },
+    ]);
     const dash = parseSummary(`## Key Decisions\n- a${' '.repeat(1000)}- x`);
     assert.deepEqual(dash.decisions, [{ title: 'a', rationale: 'x' }]);
     const heading = parseSummary(`## Next Steps (later) ${'#'.repeat(3)}   \n1. go`);

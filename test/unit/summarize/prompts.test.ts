@@ -26,7 +26,16 @@ const MESSAGES: AgentMessage[] = [
   { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: 'expect(x).toBe("1")' }], isError: false },
 ];
 
-const SECTIONS = ['## Goal', '## Constraints & Preferences', '## Progress', '### Done', '### In Progress', '### Blocked', '## Key Decisions', '## Next Steps'];
+const SECTIONS = [
+  '## Goal',
+  '## Constraints & Preferences',
+  '## Progress',
+  '### Done',
+  '### In Progress',
+  '### Blocked',
+  '## Key Decisions',
+  '## Next Steps',
+];
 
 describe('summary prompts', () => {
   it('history: conversation in a delimited block, every section asked for, incl. Critical Context', () => {
@@ -52,7 +61,9 @@ describe('summary prompts', () => {
   });
 
   it('gives every request a fresh id', () => {
-    const ids = new Set(Array.from({ length: 5 }, () => buildSummaryRequest({ kind: 'history', messages: MESSAGES, maxOutputTokens: 10 }).requestId));
+    const ids = new Set(
+      Array.from({ length: 5 }, () => buildSummaryRequest({ kind: 'history', messages: MESSAGES, maxOutputTokens: 10 }).requestId),
+    );
     assert.equal(ids.size, 5);
     for (const id of ids) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
@@ -92,7 +103,13 @@ describe('summary prompts', () => {
 
   it('custom instructions are added as an extra focus', () => {
     for (const kind of ['history', 'update', 'turnPrefix', 'branch'] as const) {
-      const r = buildSummaryRequest({ kind, messages: MESSAGES, previousSummary: 'prev', customInstructions: 'Focus on the database schema.', maxOutputTokens: 100 });
+      const r = buildSummaryRequest({
+        kind,
+        messages: MESSAGES,
+        previousSummary: 'prev',
+        customInstructions: 'Focus on the database schema.',
+        maxOutputTokens: 100,
+      });
       assert.equal(r.customInstructions, 'Focus on the database schema.');
       assert.match(r.prompt, /Additional focus requested by the user[^\n]*\nFocus on the database schema\.$/);
       assert.ok(r.prompt.includes('<instructions>'));
@@ -100,13 +117,25 @@ describe('summary prompts', () => {
   });
 
   it('branch with replaceInstructions: the custom instructions replace the default ones', () => {
-    const r = buildSummaryRequest({ kind: 'branch', messages: MESSAGES, customInstructions: 'List only the files touched.', replaceInstructions: true, maxOutputTokens: 100 });
+    const r = buildSummaryRequest({
+      kind: 'branch',
+      messages: MESSAGES,
+      customInstructions: 'List only the files touched.',
+      replaceInstructions: true,
+      maxOutputTokens: 100,
+    });
     assert.ok(r.prompt.includes('<instructions>\nList only the files touched.\n</instructions>'));
     assert.ok(!r.prompt.includes('## Goal'));
     assert.ok(!r.prompt.includes('Additional focus'));
     assert.ok(r.prompt.includes('<conversation>'));
     // Only for branch summaries.
-    const h = buildSummaryRequest({ kind: 'history', messages: MESSAGES, customInstructions: 'X', replaceInstructions: true, maxOutputTokens: 100 });
+    const h = buildSummaryRequest({
+      kind: 'history',
+      messages: MESSAGES,
+      customInstructions: 'X',
+      replaceInstructions: true,
+      maxOutputTokens: 100,
+    });
     assert.ok(h.prompt.includes('## Goal'));
   });
 

@@ -47,11 +47,22 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
           const { system, user } = wirePrompt(api, r.body);
           assert.equal(system, SUMMARY_SYSTEM_PROMPT);
           assert.match(system, /not taking part|do not continue the dialogue/i);
-          assert.ok(user.includes(`<conversation>\n${serializeConversation(messages)}\n</conversation>`), 'the serialized conversation is inside the prompt');
+          assert.ok(
+            user.includes(`<conversation>\n${serializeConversation(messages)}\n</conversation>`),
+            'the serialized conversation is inside the prompt',
+          );
           assert.ok(user.includes('## Critical Context'));
           assert.equal(r.body.messages.filter((m: { role: string }) => m.role === 'user').length, 1);
           const keys = allKeys(r.body);
-          for (const banned of ['cache_control', 'prompt_cache_key', 'prompt_cache_retention', 'user', 'tools', 'tool_choice', 'functions']) {
+          for (const banned of [
+            'cache_control',
+            'prompt_cache_key',
+            'prompt_cache_retention',
+            'user',
+            'tools',
+            'tool_choice',
+            'functions',
+          ]) {
             assert.ok(!keys.includes(banned), `no ${banned} in the request`);
           }
           // The SDK made no retries of its own.
@@ -86,7 +97,13 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
           server.script({ type: 'text', text: '## Goal\n- Updated' });
           const previous = '## Goal\n- Earlier goal\n\n## Next Steps\n1. Earlier step';
           await s.summarize(
-            buildSummaryRequest({ kind: 'update', messages: SMALL, previousSummary: previous, customInstructions: 'Focus on the renamed symbols.', maxOutputTokens: 2000 }),
+            buildSummaryRequest({
+              kind: 'update',
+              messages: SMALL,
+              previousSummary: previous,
+              customInstructions: 'Focus on the renamed symbols.',
+              maxOutputTokens: 2000,
+            }),
           );
           const { user } = wirePrompt(api, server.requests[0].body);
           assert.ok(user.includes(`<previous-summary>\n${previous}\n</previous-summary>`));
@@ -97,7 +114,11 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
 
         it('records the usage (tokens and cost)', async () => {
           const s = fakeSummarizer(api, server, { stream });
-          server.script({ type: 'text', text: 'Summary.', usage: { input: 1000, output: 200, cacheRead: 300, cacheWrite: api === 'anthropic' ? 50 : 0 } });
+          server.script({
+            type: 'text',
+            text: 'Summary.',
+            usage: { input: 1000, output: 200, cacheRead: 300, cacheWrite: api === 'anthropic' ? 50 : 0 },
+          });
           const usage = (await s.summarize(buildSummaryRequest({ kind: 'history', messages: SMALL, maxOutputTokens: 1000 }))).usage!;
           assert.ok(usage, 'a model call records its usage');
           assert.equal(usage.input, 1000);
@@ -137,7 +158,10 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
 
         it('honours retry-after on a 429, then succeeds with 2 requests', async () => {
           const s = fakeSummarizer(api, server, { stream });
-          server.script({ type: 'status', status: 429, headers: { 'retry-after-ms': '60' } }, { type: 'text', text: 'After the rate limit' });
+          server.script(
+            { type: 'status', status: 429, headers: { 'retry-after-ms': '60' } },
+            { type: 'text', text: 'After the rate limit' },
+          );
           const t0 = Date.now();
           const result = await s.summarize(buildSummaryRequest({ kind: 'history', messages: SMALL, maxOutputTokens: 1000 }));
           assert.equal(result.text, 'After the rate limit');
@@ -207,7 +231,9 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
           server.setFallback({ type: 'text', text: 'never' });
           const controller = new AbortController();
           controller.abort();
-          const err = await rejection(s.summarize(buildSummaryRequest({ kind: 'history', messages: SMALL, maxOutputTokens: 1000 }), controller.signal));
+          const err = await rejection(
+            s.summarize(buildSummaryRequest({ kind: 'history', messages: SMALL, maxOutputTokens: 1000 }), controller.signal),
+          );
           assert.equal(err.name, 'AbortError');
           assert.equal(server.requests.length, 0);
         });
@@ -292,7 +318,14 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
       const { createOpenAISummarizer } = await import('../../../src/engine/summarize/providers/openai');
       const { createAnthropicSummarizer } = await import('../../../src/engine/summarize/providers/anthropic');
       const retries: number[] = [];
-      const options = { apiKey: 'k-1234', baseURL: base, model: 'm', maxRetries: 2, env: {}, retry: { baseDelayMs: 1, maxDelayMs: 2, onRetry: (i: { retry: number }) => retries.push(i.retry) } };
+      const options = {
+        apiKey: 'k-1234',
+        baseURL: base,
+        model: 'm',
+        maxRetries: 2,
+        env: {},
+        retry: { baseDelayMs: 1, maxDelayMs: 2, onRetry: (i: { retry: number }) => retries.push(i.retry) },
+      };
       const s = api === 'openai' ? createOpenAISummarizer(options) : createAnthropicSummarizer(options);
       const err = await rejection(s.summarize(buildSummaryRequest({ kind: 'history', messages: SMALL, maxOutputTokens: 100 })));
       assert.ok(err instanceof SummarizationError);

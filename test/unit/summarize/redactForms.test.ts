@@ -33,13 +33,21 @@ describe('redaction of altered forms of a key', () => {
   it('fast-check: any run of 12+ characters of the key, in any case, with separators between its characters, is redacted', () => {
     const sep = fc.constantFrom('', ' ', '\u200b', '\n', '\r\n', '\u00a0', '\ufeff', '\t');
     fc.assert(
-      fc.property(fc.nat(KEY.length - SECRET_RUN_CHARS), fc.nat(KEY.length), fc.array(sep, { minLength: KEY.length, maxLength: KEY.length }), fc.array(fc.boolean(), { minLength: KEY.length, maxLength: KEY.length }), fc.string({ maxLength: 30 }), fc.string({ maxLength: 30 }), (start, extra, seps, upper, before, after) => {
-        const end = Math.min(KEY.length, start + SECRET_RUN_CHARS + extra);
-        let run = '';
-        for (let i = start; i < end; i++) run += (upper[i] ? KEY[i].toUpperCase() : KEY[i].toLowerCase()) + (i < end - 1 ? seps[i] : '');
-        const out = redactKnownSecrets(`${before}${run}${after}`, [KEY]);
-        assert.ok(!holdsKeyRun(out, KEY), JSON.stringify(out));
-      }),
+      fc.property(
+        fc.nat(KEY.length - SECRET_RUN_CHARS),
+        fc.nat(KEY.length),
+        fc.array(sep, { minLength: KEY.length, maxLength: KEY.length }),
+        fc.array(fc.boolean(), { minLength: KEY.length, maxLength: KEY.length }),
+        fc.string({ maxLength: 30 }),
+        fc.string({ maxLength: 30 }),
+        (start, extra, seps, upper, before, after) => {
+          const end = Math.min(KEY.length, start + SECRET_RUN_CHARS + extra);
+          let run = '';
+          for (let i = start; i < end; i++) run += (upper[i] ? KEY[i].toUpperCase() : KEY[i].toLowerCase()) + (i < end - 1 ? seps[i] : '');
+          const out = redactKnownSecrets(`${before}${run}${after}`, [KEY]);
+          assert.ok(!holdsKeyRun(out, KEY), JSON.stringify(out));
+        },
+      ),
       { numRuns: 500 },
     );
   });

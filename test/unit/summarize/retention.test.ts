@@ -27,7 +27,11 @@ const WORKSPACE_SESSIONS = fixturePath('workspace', '.pi', 'sessions');
 export function retentionCases(): { name: string; file: string }[] {
   return [
     ...oracleCases().map((c) => ({ name: c.name, file: c.sessionFile })),
-    ...fs.readdirSync(WORKSPACE_SESSIONS).filter((f) => f.endsWith('.jsonl')).sort().map((f) => ({ name: `workspace ${f.slice(0, 24)}`, file: `${WORKSPACE_SESSIONS}/${f}` })),
+    ...fs
+      .readdirSync(WORKSPACE_SESSIONS)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort()
+      .map((f) => ({ name: `workspace ${f.slice(0, 24)}`, file: `${WORKSPACE_SESSIONS}/${f}` })),
     ...['shop', 'retry', 'focus'].map((n) => ({ name: `${n} (generated)`, file: fixturePath('retention', `${n}-session.jsonl`) })),
   ];
 }
@@ -80,16 +84,29 @@ describe('retention: what a compaction summary keeps (offline summarizer)', () =
     if (p.kind !== 'proposal') return;
     const of = (kind: string) => p.facts.filter((f) => f.kind === kind).map((f) => f.text);
     assert.deepEqual(of('file').sort(), ['docs/checkout.md', 'src/cart.ts', 'src/checkout.ts']);
-    assert.ok(of('error').some((e) => e.includes('UNRESOLVED-ERR') || e.startsWith('FAIL')), of('error').join('\n'));
+    assert.ok(
+      of('error').some((e) => e.includes('UNRESOLVED-ERR') || e.startsWith('FAIL')),
+      of('error').join('\n'),
+    );
     assert.ok(of('constraint').some((c) => c.includes('never add new npm dependencies')));
     assert.deepEqual(of('pin'), ['Prefer small pure functions. Always run `npm test` after an edit.']);
     const drop = mustDrop(messagesAt(p.plan.projection, p.plan.summarizePositions));
     assert.ok(drop.resolvedErrors.some((e) => e.includes('RESOLVED-ERR-cart-edit')));
     assert.ok(drop.incidentalNames.includes('Quagmirefield'));
     // The pinned message is carried verbatim.
-    assert.ok(p.summary.includes('### Pinned\n<pinned id="r000000e" kind="user" label="📌 rules">\nPrefer small pure functions. Always run `npm test` after an edit.\n</pinned>'), p.summary);
+    assert.ok(
+      p.summary.includes(
+        '### Pinned\n<pinned id="r000000e" kind="user" label="📌 rules">\nPrefer small pure functions. Always run `npm test` after an edit.\n</pinned>',
+      ),
+      p.summary,
+    );
     // A choice with its reason is a decision; narration is not.
-    assert.ok(p.summary.includes('**I decided to use a plain object for the checkout state instead of a class**: the cart module already passes plain objects around'), p.summary);
+    assert.ok(
+      p.summary.includes(
+        '**I decided to use a plain object for the checkout state instead of a class**: the cart module already passes plain objects around',
+      ),
+      p.summary,
+    );
     assert.ok(!p.summary.includes('Let me look around'));
     assert.ok(!p.summary.includes('quuxRegistryHelper'), 'a name mentioned in passing is not kept');
   });
@@ -112,8 +129,12 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
         // The model's own answers (history + turn prefix): what the prompt asked for, before Arbor adds anything.
         const answer = s.answers.join('\n');
         const checkpointAnswer = s.requests[0].kind === 'turnPrefix' ? '' : s.answers[0];
-        for (const f of p.plan.modifiedFiles) assert.ok(checkpointAnswer.includes(f) || !s.requests[0].files, `changed file ${f} in the model's answer\n${answer}`);
-        assertKeeps(answer + '\n' + p.summary, p.facts, `${c.name} (${api})`, { cwd: p.index.header.cwd, kinds: ['constraint', 'request', 'file', 'pin'] });
+        for (const f of p.plan.modifiedFiles)
+          assert.ok(checkpointAnswer.includes(f) || !s.requests[0].files, `changed file ${f} in the model's answer\n${answer}`);
+        assertKeeps(answer + '\n' + p.summary, p.facts, `${c.name} (${api})`, {
+          cwd: p.index.header.cwd,
+          kinds: ['constraint', 'request', 'file', 'pin'],
+        });
         const pinned = formatPinnedBlock(p.plan.pinned);
         if (pinned) assert.ok(checkpointAnswer.includes(pinned), `the pinned block reached the model's answer\n${answer}`);
         assert.ok(p.summary.includes(pinned));
@@ -136,9 +157,20 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
 describe('retention: the fake model only keeps what the request carries', () => {
   it('a request without the pinned or files blocks gives an answer without them', () => {
     const messages = [{ role: 'user' as const, content: 'Keep it short.' }];
-    const withBlocks = buildSummaryRequest({ kind: 'history', messages, maxOutputTokens: 100, pinned: '### Pinned\n<pinned id="a">\nX-PIN\n</pinned>', files: { readFiles: [], modifiedFiles: ['m.ts'] } });
+    const withBlocks = buildSummaryRequest({
+      kind: 'history',
+      messages,
+      maxOutputTokens: 100,
+      pinned: '### Pinned\n<pinned id="a">\nX-PIN\n</pinned>',
+      files: { readFiles: [], modifiedFiles: ['m.ts'] },
+    });
     const without = buildSummaryRequest({ kind: 'history', messages, maxOutputTokens: 100 });
-    const body = (r: SummaryRequest) => ({ messages: [{ role: 'system', content: r.systemPrompt }, { role: 'user', content: r.prompt }] });
+    const body = (r: SummaryRequest) => ({
+      messages: [
+        { role: 'system', content: r.systemPrompt },
+        { role: 'user', content: r.prompt },
+      ],
+    });
     assert.ok(keptAnswer('openai', body(withBlocks)).includes('X-PIN'));
     assert.ok(keptAnswer('openai', body(withBlocks)).includes('m.ts'));
     assert.ok(!keptAnswer('openai', body(without)).includes('X-PIN'));

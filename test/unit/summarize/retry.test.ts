@@ -164,11 +164,15 @@ describe('provider error mapping', () => {
   const ctx = { provider: 'p', secrets: ['sk-abcdef123456'], aborted: false, timedOut: false, timeoutMs: 50 };
 
   it('network errors (ECONNRESET, ECONNREFUSED, socket closed) are retryable', () => {
-    const reset = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+    const reset = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+    });
     const e = classifyError(reset, ctx);
     assert.ok(e instanceof SummarizationError && e.retryable);
     assert.match(e.message, /ECONNRESET/);
-    const terminated = Object.assign(new TypeError('terminated'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    const terminated = Object.assign(new TypeError('terminated'), {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    });
     assert.equal((classifyError(terminated, ctx) as SummarizationError).retryable, true);
   });
 

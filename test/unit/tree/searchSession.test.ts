@@ -21,7 +21,10 @@ describe('session search engine', () => {
     assert.equal(user[0].field, 'message');
     assert.match(user[0].snippet, /Take a look at this project/);
     const label = await search(tree, 'resume-ORIGINAL');
-    assert.deepEqual(label.map((h) => [h.entryId, h.field]), [['88f696d0', 'label']]);
+    assert.deepEqual(
+      label.map((h) => [h.entryId, h.field]),
+      [['88f696d0', 'label']],
+    );
     const fields = new Set((await search(tree, 'math')).map((h) => h.field));
     for (const f of ['message', 'tool call', 'tool result']) assert.ok(fields.has(f), `${f} in ${[...fields].join()}`);
     // Keys and ids of the JSON are not text: "parentId" matches nothing.
@@ -39,15 +42,39 @@ describe('session search engine', () => {
     const file = path.join(dir, 's.jsonl');
     const lines = [
       '{"type":"session","id":"s","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","version":3}',
-      JSON.stringify({ type: 'message', id: 'a1', parentId: null, timestamp: '', message: { role: 'user', content: 'pattern (a+)+$ and "quoted \\ path" — ünïcödé' } }),
+      JSON.stringify({
+        type: 'message',
+        id: 'a1',
+        parentId: null,
+        timestamp: '',
+        message: { role: 'user', content: 'pattern (a+)+$ and "quoted \\ path" — ünïcödé' },
+      }),
       '{"type":"message", not json (a+)+$',
-      JSON.stringify({ type: 'message', id: 'a2', parentId: 'a1', timestamp: '', message: { role: 'user', content: `${'a'.repeat(50_000)}!` } }),
+      JSON.stringify({
+        type: 'message',
+        id: 'a2',
+        parentId: 'a1',
+        timestamp: '',
+        message: { role: 'user', content: `${'a'.repeat(50_000)}!` },
+      }),
     ];
     await fsp.writeFile(file, `${lines.join('\n')}\n`);
-    assert.deepEqual((await search(file, '(a+)+$')).map((h) => h.entryId), ['a1']);
-    assert.deepEqual((await search(file, '"quoted \\ path"')).map((h) => h.entryId), ['a1']);
-    assert.deepEqual((await search(file, 'ÜNÏCÖDÉ')).map((h) => h.entryId), ['a1']);
-    assert.deepEqual((await search(file, `${'a'.repeat(40_000)}!`)).map((h) => h.entryId), ['a2']);
+    assert.deepEqual(
+      (await search(file, '(a+)+$')).map((h) => h.entryId),
+      ['a1'],
+    );
+    assert.deepEqual(
+      (await search(file, '"quoted \\ path"')).map((h) => h.entryId),
+      ['a1'],
+    );
+    assert.deepEqual(
+      (await search(file, 'ÜNÏCÖDÉ')).map((h) => h.entryId),
+      ['a1'],
+    );
+    assert.deepEqual(
+      (await search(file, `${'a'.repeat(40_000)}!`)).map((h) => h.entryId),
+      ['a2'],
+    );
     assert.equal((await search(file, 'a', { maxHits: 1 })).length, 1);
     const controller = new AbortController();
     controller.abort();

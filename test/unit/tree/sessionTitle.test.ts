@@ -11,7 +11,13 @@ import { sessionsDirFor } from '../../../src/engine/session/discovery';
 import { searchSession, type SearchHit } from '../../../src/engine/search/searchSession';
 import { fixturePath } from '../../support/fixtures';
 
-const facts = (f: Partial<TitleFacts>): TitleFacts => ({ name: undefined, firstRequest: undefined, latestRequest: undefined, startedMs: undefined, ...f });
+const facts = (f: Partial<TitleFacts>): TitleFacts => ({
+  name: undefined,
+  firstRequest: undefined,
+  latestRequest: undefined,
+  startedMs: undefined,
+  ...f,
+});
 
 describe('session titles (one rule) and arbor sessions / arbor search', () => {
   it('name wins over the first request; equal titles are told apart by start time, else seconds, else the latest request', () => {
@@ -27,12 +33,22 @@ describe('session titles (one rule) and arbor sessions / arbor search', () => {
     const t = sessionTitles(list);
     assert.deepEqual(
       t.map((x) => titleLine(x, 'file')),
-      ['Named', 'Take a look (started 2026-05-12 14:03 · latest: Add mul)', 'Take a look (started 2026-05-12 14:04)', 'Take a look (latest: Fix the bug)', 'Other', 'file'],
+      [
+        'Named',
+        'Take a look (started 2026-05-12 14:03 · latest: Add mul)',
+        'Take a look (started 2026-05-12 14:04)',
+        'Take a look (latest: Fix the bug)',
+        'Other',
+        'file',
+      ],
     );
     // Narrow places put what differs first, without the word "started".
     assert.equal(titleLine(t[2], 'file', { timeFirst: true }), '2026-05-12 14:04 · Take a look');
     const seconds = sessionTitles([facts({ firstRequest: 'A', startedMs: t0 }), facts({ firstRequest: 'A', startedMs: t0 + 5000 })]);
-    assert.deepEqual(seconds.map((x) => x.differs), ['started 2026-05-12 14:03:10', 'started 2026-05-12 14:03:15']);
+    assert.deepEqual(
+      seconds.map((x) => x.differs),
+      ['started 2026-05-12 14:03:10', 'started 2026-05-12 14:03:15'],
+    );
   });
 
   it('the loaded index and the peek give the same facts (one rule for the sidebar before and after loading)', async () => {
@@ -42,7 +58,7 @@ describe('session titles (one rule) and arbor sessions / arbor search', () => {
     }
   });
 
-  it('arbor sessions shows titles (title in --json, told apart); arbor search --cwd gives the engine\'s hits with the session title', async () => {
+  it("arbor sessions shows titles (title in --json, told apart); arbor search --cwd gives the engine's hits with the session title", async () => {
     const agent = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-titles-'));
     const saved = { ...process.env };
     try {
@@ -72,7 +88,12 @@ describe('session titles (one rule) and arbor sessions / arbor search', () => {
       const direct: SearchHit[] = [];
       for (const s of listed.sessions) await searchSession(s.file, { query: 'mul', onHit: (h) => direct.push(h) });
       assert.ok(direct.length > 0);
-      assert.deepEqual(found.hits.map(({ title: _title, ...h }: { title: string }) => h).sort((a: SearchHit, b: SearchHit) => a.file.localeCompare(b.file) || a.line - b.line), direct.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line));
+      assert.deepEqual(
+        found.hits
+          .map(({ title: _title, ...h }: { title: string }) => h)
+          .sort((a: SearchHit, b: SearchHit) => a.file.localeCompare(b.file) || a.line - b.line),
+        direct.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line),
+      );
       for (const h of found.hits) assert.ok(titles.includes(h.title), 'each hit names its session by its title');
       const text = await run(['search', '--cwd', cwd, 'mul']);
       assert.match(text, new RegExp(`${direct.length} matches in 2 sessions$`));

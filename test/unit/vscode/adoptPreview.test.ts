@@ -8,7 +8,13 @@ import { adoptPreviewWork } from '../../../src/vscode/tree/adoptPreview';
 import { entryTokens } from '../../../src/engine/tokens/entryTokens';
 
 function line(id: string, parentId: string | null, text: string): string {
-  return JSON.stringify({ type: 'message', id, parentId, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text }], timestamp: 1 } });
+  return JSON.stringify({
+    type: 'message',
+    id,
+    parentId,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    message: { role: 'user', content: [{ type: 'text', text }], timestamp: 1 },
+  });
 }
 
 describe('a preview giving way to the full index', () => {
@@ -23,7 +29,11 @@ describe('a preview giving way to the full index', () => {
     for (let i = 0; i < 60; i++) {
       const id = `e${String(i).padStart(7, '0')}`;
       // One line looks like a message to the fast indexer but is not JSON: its parse fails.
-      lines.push(i === 50 ? `{"type":"message","id":"${id}","parentId":"${parent}","timestamp":"t","message":{"role":"user","content":[}}` : line(id, parent, `message ${i} `.repeat(20)));
+      lines.push(
+        i === 50
+          ? `{"type":"message","id":"${id}","parentId":"${parent}","timestamp":"t","message":{"role":"user","content":[}}`
+          : line(id, parent, `message ${i} `.repeat(20)),
+      );
       parent = id;
     }
     await fsp.writeFile(file, lines.join('\n') + '\n');
@@ -46,7 +56,10 @@ describe('a preview giving way to the full index', () => {
     assert.equal(full.record(q).entry, preview.record(preview.indexOf('e0000055')).entry, 'the parsed entry is carried over');
     assert.equal(full.record(broken).entry, undefined, 'the placeholder is not');
     full.entry(broken);
-    assert.ok(full.diagnostics.some((d) => d.line === 52 && /invalid JSON/.test(d.message)), 'the full index reports the broken line with its line number');
+    assert.ok(
+      full.diagnostics.some((d) => d.line === 52 && /invalid JSON/.test(d.message)),
+      'the full index reports the broken line with its line number',
+    );
     for (let p = 0; p < preview.entryCount; p++) {
       const i = full.indexAtOffset(preview.record(p).start, preview.record(p).id);
       assert.equal(full.record(i).id, preview.record(p).id);

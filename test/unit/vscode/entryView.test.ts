@@ -23,10 +23,36 @@ describe('entry view', () => {
   it('shows every part of an assistant message: thinking, text, tool calls with pretty arguments; line and usage', async () => {
     const file = await session([
       { type: 'session', version: 3, id: 's1', timestamp: '2026-01-01T00:00:00Z', cwd: '/tmp' },
-      { type: 'message', id: 'a1', parentId: null, timestamp: '2026-01-01T00:00:01Z', message: { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }] } },
       {
-        type: 'message', id: 'a2', parentId: 'a1', timestamp: '2026-01-01T00:00:02Z',
-        message: { role: 'assistant', provider: 'openai', model: 'gpt-x', usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, stopReason: 'toolUse', content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'ok' }, { type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'a.ts' } }] },
+        type: 'message',
+        id: 'a1',
+        parentId: null,
+        timestamp: '2026-01-01T00:00:01Z',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+          ],
+        },
+      },
+      {
+        type: 'message',
+        id: 'a2',
+        parentId: 'a1',
+        timestamp: '2026-01-01T00:00:02Z',
+        message: {
+          role: 'assistant',
+          provider: 'openai',
+          model: 'gpt-x',
+          usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 },
+          stopReason: 'toolUse',
+          content: [
+            { type: 'thinking', thinking: 'hmm' },
+            { type: 'text', text: 'ok' },
+            { type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'a.ts' } },
+          ],
+        },
       },
     ]);
     const index = await loadSession(file);
@@ -34,7 +60,10 @@ describe('entry view', () => {
     assert.equal(v.line, 3);
     assert.equal(v.model, 'openai/gpt-x');
     assert.equal(v.usage?.totalTokens, 15);
-    assert.deepEqual(v.parts.map((p) => p.kind), ['thinking', 'text', 'toolCall']);
+    assert.deepEqual(
+      v.parts.map((p) => p.kind),
+      ['thinking', 'text', 'toolCall'],
+    );
     assert.equal((v.parts[2] as { args: string }).args, '{\n  "path": "a.ts"\n}');
     assert.equal(v.isLeaf, true);
     const u = buildEntryView(index, 'a1', { estimator: 'chars' });
@@ -70,6 +99,7 @@ describe('context series', () => {
     const c = points.findIndex((p) => p.marker === 'compaction');
     assert.ok(c > 0, 'the compaction is on the path');
     assert.ok(points.every((p) => p.tokens >= 0 && Number.isFinite(p.tokens)));
-    for (let k = 1; k < points.length; k++) assert.ok(path.indexOf(points[k].entryIndex) > path.indexOf(points[k - 1].entryIndex), 'in path order');
+    for (let k = 1; k < points.length; k++)
+      assert.ok(path.indexOf(points[k].entryIndex) > path.indexOf(points[k - 1].entryIndex), 'in path order');
   });
 });

@@ -40,14 +40,29 @@ describe('vscode file link policy', () => {
   });
 
   it('refuses URIs, network paths, folders, missing files and mismatched resolutions', () => {
-    for (const p of ['command:workbench.action.quit', 'javascript:alert(1)', 'JavaScript:alert(1)', 'file:///etc/passwd', 'https://x.invalid/a', 'vscode://file/x', 'data:text/html,x', 'c:/windows/x', '//host/share/x', '\\\\host\\share\\x']) {
+    for (const p of [
+      'command:workbench.action.quit',
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      'file:///etc/passwd',
+      'https://x.invalid/a',
+      'vscode://file/x',
+      'data:text/html,x',
+      'c:/windows/x',
+      '//host/share/x',
+      '\\\\host\\share\\x',
+    ]) {
       assert.strictEqual(decide(p).kind, 'refuse', p);
     }
     assert.strictEqual(decide(path.join(root, 'ws/src')).kind, 'refuse', 'a folder');
     assert.strictEqual(decide('missing.txt').kind, 'refuse');
     assert.strictEqual(decide('notes.md\0.txt').kind, 'refuse');
     assert.strictEqual(decide('', '').kind, 'refuse');
-    assert.strictEqual(decideFileLink('notes.md', path.join(root, 'out/secret.txt'), roots).kind, 'refuse', 'resolved elsewhere than the link says');
+    assert.strictEqual(
+      decideFileLink('notes.md', path.join(root, 'out/secret.txt'), roots).kind,
+      'refuse',
+      'resolved elsewhere than the link says',
+    );
     assert.strictEqual(decideFileLink('notes.md', 'command:x', roots).kind, 'refuse');
   });
 

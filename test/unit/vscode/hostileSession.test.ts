@@ -25,7 +25,12 @@ describe('XSS fixture', () => {
       const labels = [...index.labels().values()];
       for (const p of payloads) {
         assert.ok(compaction.summary.includes(s.bullet(p)) && branch.summary.includes(s.bullet(p)), `${p.id} in both summaries`);
-        assert.ok(compaction.details.readFiles.includes(p.payload) && compaction.details.modifiedFiles.includes(p.payload) && branch.details.readFiles.includes(p.payload), `${p.id} in the file lists`);
+        assert.ok(
+          compaction.details.readFiles.includes(p.payload) &&
+            compaction.details.modifiedFiles.includes(p.payload) &&
+            branch.details.readFiles.includes(p.payload),
+          `${p.id} in the file lists`,
+        );
         assert.ok(labels.includes(p.payload), `${p.id} as a label`);
       }
       const path_ = index.pathTo(index.leafIndex).map((i) => index.record(i).id);

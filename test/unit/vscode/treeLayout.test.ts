@@ -29,7 +29,10 @@ describe('vscode tree layout', () => {
       for (const i of layout.mainLine) assert.strictEqual(layout.parentOf({ kind: 'entry', index: i }), null);
       visit(layout.mainLine);
       for (const r of layout.extraRoots) visit(layout.lineFrom(r));
-      assert.ok(seen.every((n) => n === 1), 'each entry once');
+      assert.ok(
+        seen.every((n) => n === 1),
+        'each entry once',
+      );
       // ancestry ends at the entry and starts under the session
       const leafChain = layout.ancestry(index.leafIndex);
       assert.deepStrictEqual(leafChain, [{ kind: 'entry', index: index.leafIndex }]);
@@ -70,9 +73,26 @@ describe('vscode tree previews', () => {
     const index = await loadSession(c.sessionFile);
     const kinds = new Set<string>();
     for (let i = 0; i < index.entryCount; i++) kinds.add(entryPreview(index.entry(i)).kind);
-    for (const k of ['user', 'assistant', 'toolCalls', 'toolResult', 'bash', 'custom', 'customMessage', 'compaction', 'modelChange', 'thinkingLevel', 'sessionInfo', 'assistantError']) {
+    for (const k of [
+      'user',
+      'assistant',
+      'toolCalls',
+      'toolResult',
+      'bash',
+      'custom',
+      'customMessage',
+      'compaction',
+      'modelChange',
+      'thinkingLevel',
+      'sessionInfo',
+      'assistantError',
+    ]) {
       assert.ok(kinds.has(k), `05-misc has a ${k} entry`);
     }
-    assert.deepStrictEqual(entryPreview(entryFromObject({ type: 'brand_new_kind', id: 'x', parentId: null, timestamp: '' })), { kind: 'unknown', title: 'brand_new_kind', text: '' });
+    assert.deepStrictEqual(entryPreview(entryFromObject({ type: 'brand_new_kind', id: 'x', parentId: null, timestamp: '' })), {
+      kind: 'unknown',
+      title: 'brand_new_kind',
+      text: '',
+    });
   });
 });

@@ -66,7 +66,13 @@ describe('vscode tree paging', () => {
 
   it('extends the layout for Pi-style appends and matches a rebuild; anything else asks for a rebuild', async () => {
     // Side branches laid out before the append (extend updates them) or only after it (laid out then).
-    for (const [c, branchesFirst] of oracleCases().flatMap((x) => [[x, false], [x, true]] as const)) {
+    for (const [c, branchesFirst] of oracleCases().flatMap(
+      (x) =>
+        [
+          [x, false],
+          [x, true],
+        ] as const,
+    )) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-extend-'));
       try {
         const file = path.join(dir, 's.jsonl');
@@ -78,7 +84,15 @@ describe('vscode tree paging', () => {
         const lines: string[] = [];
         for (let k = 0; k < 3; k++) {
           const id = `ext0000${k}`;
-          lines.push(JSON.stringify({ type: 'message', id, parentId: leaf, timestamp: new Date().toISOString(), message: { role: 'user', content: `more ${k}`, timestamp: k } }));
+          lines.push(
+            JSON.stringify({
+              type: 'message',
+              id,
+              parentId: leaf,
+              timestamp: new Date().toISOString(),
+              message: { role: 'user', content: `more ${k}`, timestamp: k },
+            }),
+          );
           leaf = id;
         }
         fs.appendFileSync(file, lines.join('\n') + '\n');
@@ -89,7 +103,16 @@ describe('vscode tree paging', () => {
 
         // A new branch (a child of an earlier entry): the layout says it cannot extend.
         const early = index.record(1).id;
-        fs.appendFileSync(file, JSON.stringify({ type: 'message', id: 'ext00100', parentId: early, timestamp: new Date().toISOString(), message: { role: 'user', content: 'elsewhere', timestamp: 9 } }) + '\n');
+        fs.appendFileSync(
+          file,
+          JSON.stringify({
+            type: 'message',
+            id: 'ext00100',
+            parentId: early,
+            timestamp: new Date().toISOString(),
+            message: { role: 'user', content: 'elsewhere', timestamp: 9 },
+          }) + '\n',
+        );
         await readAppended(index);
         assert.strictEqual(layout.extend(), false, `${c.name}: a branch needs a rebuild`);
       } finally {
@@ -115,7 +138,18 @@ describe('vscode tree paging', () => {
           { type: 'message', id: 'rows0001', message: { role: 'user', content: 'one more', timestamp: 1 } },
           { type: 'message', id: 'rows0002', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], timestamp: 2 } },
           { type: 'label', id: 'rows0003', targetId: target, label: 'late-label' },
-          { type: 'message', id: 'rows0004', message: { role: 'toolResult', toolCallId: 'x', toolName: 'bash', content: [{ type: 'text', text: 'out' }], isError: false, timestamp: 3 } },
+          {
+            type: 'message',
+            id: 'rows0004',
+            message: {
+              role: 'toolResult',
+              toolCallId: 'x',
+              toolName: 'bash',
+              content: [{ type: 'text', text: 'out' }],
+              isError: false,
+              timestamp: 3,
+            },
+          },
         ];
         for (const e of entries) {
           fs.appendFileSync(file, `${JSON.stringify({ ...e, parentId: leaf, timestamp: new Date().toISOString() })}\n`);
@@ -123,7 +157,11 @@ describe('vscode tree paging', () => {
           await readAppended(index);
           assert.strictEqual(layout.extend(), true);
           for (const f of TREE_FILTERS) {
-            assert.deepStrictEqual([...cached.rows(layout, -1, layout.mainLine, f.id)], [...new LineRows().rows(layout, -1, layout.mainLine, f.id)], `${c.name}, ${f.id}, after ${e.id}`);
+            assert.deepStrictEqual(
+              [...cached.rows(layout, -1, layout.mainLine, f.id)],
+              [...new LineRows().rows(layout, -1, layout.mainLine, f.id)],
+              `${c.name}, ${f.id}, after ${e.id}`,
+            );
           }
         }
       } finally {

@@ -21,11 +21,19 @@ describe('webview markdown', () => {
   };
 
   it('parses the summary format: headings, task lists, numbered steps, decisions', () => {
-    const blocks = parseMarkdown('## Goal\n- Ship it\n\n### Done\n- [x] Read `a.ts`\n- [ ] Write **b**\n\n## Next Steps\n1. One\n2. Two\n   - nested');
-    assert.deepStrictEqual(blocks.map((b) => (b.t === 'el' ? b.tag : 'text')), ['h2', 'ul', 'h3', 'ul', 'h2', 'ol']);
+    const blocks = parseMarkdown(
+      '## Goal\n- Ship it\n\n### Done\n- [x] Read `a.ts`\n- [ ] Write **b**\n\n## Next Steps\n1. One\n2. Two\n   - nested',
+    );
+    assert.deepStrictEqual(
+      blocks.map((b) => (b.t === 'el' ? b.tag : 'text')),
+      ['h2', 'ul', 'h3', 'ul', 'h2', 'ol'],
+    );
     const done = blocks[3] as Extract<MdNode, { t: 'el' }>;
     assert.strictEqual(done.attrs.class, 'tasks');
-    assert.deepStrictEqual(done.children.map((i) => (i.t === 'el' ? i.attrs.class : undefined)), ['task checked', 'task open']);
+    assert.deepStrictEqual(
+      done.children.map((i) => (i.t === 'el' ? i.attrs.class : undefined)),
+      ['task checked', 'task open'],
+    );
     assert.strictEqual(inlineText([done.children[0]]), 'Read a.ts');
     const steps = blocks[5] as Extract<MdNode, { t: 'el' }>;
     assert.strictEqual(els([steps.children[1]], 'ul').length, 1, 'nested list');
@@ -41,12 +49,45 @@ describe('webview markdown', () => {
     const blocks = parseMarkdown('<script>alert(1)</script>\n\n```html\n<b>code</b>\n```');
     assert.strictEqual(blocks[0].t === 'el' && blocks[0].tag, 'p');
     assert.strictEqual(inlineText([blocks[0]]), '<script>alert(1)</script>');
-    assert.deepStrictEqual(blocks[1], { t: 'el', tag: 'pre', attrs: {}, children: [{ t: 'el', tag: 'code', attrs: { 'data-lang': 'html' }, children: [{ t: 'text', text: '<b>code</b>' }] }] });
+    assert.deepStrictEqual(blocks[1], {
+      t: 'el',
+      tag: 'pre',
+      attrs: {},
+      children: [{ t: 'el', tag: 'code', attrs: { 'data-lang': 'html' }, children: [{ t: 'text', text: '<b>code</b>' }] }],
+    });
   });
 
   it('only makes elements from a closed set of tags, with no attribute from the text but title, start, lang, class', () => {
-    const payloads = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'xss', 'payloads.json'), 'utf8')) as { payloads: { payload: string }[] };
-    const allowed = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'hr', 'br', 'em', 'strong', 's', 'span', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+    const payloads = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'xss', 'payloads.json'), 'utf8')) as {
+      payloads: { payload: string }[];
+    };
+    const allowed = new Set([
+      'p',
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'ul',
+      'ol',
+      'li',
+      'blockquote',
+      'pre',
+      'code',
+      'hr',
+      'br',
+      'em',
+      'strong',
+      's',
+      'span',
+      'table',
+      'thead',
+      'tbody',
+      'tr',
+      'th',
+      'td',
+    ]);
     for (const { payload } of payloads.payloads) {
       const src = `# ${payload}\n\n- ${payload}\n\n| a | ${payload} |\n|---|---|\n| ${payload} | [x](${payload}) ![i](${payload}) |\n\n> ${payload}`;
       const stack = parseMarkdown(src);
@@ -79,7 +120,11 @@ describe('webview markdown', () => {
   });
 
   it('validates messages from the webview', () => {
-    assert.deepStrictEqual(parseFromWebview({ type: 'apply', proposalId: 'p1', summary: 'x' }), { type: 'apply', proposalId: 'p1', summary: 'x' });
+    assert.deepStrictEqual(parseFromWebview({ type: 'apply', proposalId: 'p1', summary: 'x' }), {
+      type: 'apply',
+      proposalId: 'p1',
+      summary: 'x',
+    });
     assert.strictEqual(parseFromWebview({ type: 'apply', proposalId: 3 }), undefined);
     assert.strictEqual(parseFromWebview({ type: 'openFile' }), undefined);
     assert.strictEqual(parseFromWebview({ type: 'rm -rf' }), undefined);

@@ -8,7 +8,9 @@ import fc from 'fast-check';
 import { countNodes, inlineText, parseMarkdown } from '../../../src/webview/markdown';
 import { repoRoot } from '../../support/fixtures';
 
-const { units } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'markdown', 'adversarial-units.json'), 'utf8')) as { units: string[] };
+const { units } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'markdown', 'adversarial-units.json'), 'utf8')) as {
+  units: string[];
+};
 const MB = 1024 * 1024;
 
 /** `pattern` repeated to `size` characters. */

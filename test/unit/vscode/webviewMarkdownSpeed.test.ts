@@ -7,11 +7,22 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
-import { countNodes, inlineText, MAX_INLINE_CHARS, MAX_MARKDOWN_CHARS, MAX_MARKDOWN_LINES, MAX_MARKUP_CHARS, parseMarkdown, type MdNode } from '../../../src/webview/markdown';
+import {
+  countNodes,
+  inlineText,
+  MAX_INLINE_CHARS,
+  MAX_MARKDOWN_CHARS,
+  MAX_MARKDOWN_LINES,
+  MAX_MARKUP_CHARS,
+  parseMarkdown,
+  type MdNode,
+} from '../../../src/webview/markdown';
 import { BLOCK_PATTERNS, INLINE_PATTERNS, inParagraphs, medianTime, repeatTo } from '../../support/markdownPatterns';
 import { repoRoot } from '../../support/fixtures';
 
-const { units } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'markdown', 'adversarial-units.json'), 'utf8')) as { units: string[] };
+const { units } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'markdown', 'adversarial-units.json'), 'utf8')) as {
+  units: string[];
+};
 const KB = 1024;
 const MB = 1024 * KB;
 const SLACK_MS = 100;
@@ -92,7 +103,11 @@ describe('webview markdown bounds keep every character (issue 13 item 2)', () =>
   });
 
   it(`past MAX_MARKDOWN_CHARS (${MAX_MARKDOWN_CHARS}) or MAX_MARKDOWN_LINES (${MAX_MARKDOWN_LINES}), the rest is one preformatted block of its exact text`, () => {
-    for (const src of [repeatTo('Some ordinary prose, *with* emphasis.\n\n', 300 * KB), repeatTo('- item\n', 20 * MAX_MARKDOWN_LINES), 'x'.repeat(MAX_MARKDOWN_CHARS + 5)]) {
+    for (const src of [
+      repeatTo('Some ordinary prose, *with* emphasis.\n\n', 300 * KB),
+      repeatTo('- item\n', 20 * MAX_MARKDOWN_LINES),
+      'x'.repeat(MAX_MARKDOWN_CHARS + 5),
+    ]) {
       const nodes = parseMarkdown(src);
       const rest = nodes[nodes.length - 1] as El;
       assert.strictEqual(rest.tag, 'pre');

@@ -70,10 +70,21 @@ const MODIFYING_TOOLS = new Set(['write', 'edit', 'multiedit', 'multi_edit', 'cr
 const SHELL_TOOLS = new Set(['bash', 'shell', 'exec']);
 
 /** Words that mark a choice (not narration). */
-const CHOICE_CUES = /\b(?:decided|decide to|chose|choose|chosen|opted|opt for|going with|go with|instead of|rather than|switched to|switch to|settled on|picked)\b/i;
+const CHOICE_CUES =
+  /\b(?:decided|decide to|chose|choose|chosen|opted|opt for|going with|go with|instead of|rather than|switched to|switch to|settled on|picked)\b/i;
 /** Intentions, which count as decisions only with a stated reason. */
 const INTENT_CUES = /\b(?:I'll|I will|I'm going to|let's|we'll|we will|I'd rather)\b/i;
-const REASONS = [' because ', ' since ', ' so that ', ' to avoid ', ' as it ', ' as the ', ' given that ', ' which keeps ', ' which avoids '];
+const REASONS = [
+  ' because ',
+  ' since ',
+  ' so that ',
+  ' to avoid ',
+  ' as it ',
+  ' as the ',
+  ' given that ',
+  ' which keeps ',
+  ' which avoids ',
+];
 
 function argString(args: Record<string, unknown> | undefined, keys: readonly string[]): string | undefined {
   if (!args || typeof args !== 'object') return undefined;
@@ -147,7 +158,16 @@ export interface ExtractOptions {
 }
 
 export function extract(messages: readonly AgentMessage[], options: ExtractOptions = {}): Extraction {
-  const x: Extraction = { turns: [], constraints: [], decisions: [], problems: [], filesModified: [], embedded: [], pending: [], messageCount: messages.length };
+  const x: Extraction = {
+    turns: [],
+    constraints: [],
+    decisions: [],
+    problems: [],
+    filesModified: [],
+    embedded: [],
+    pending: [],
+    messageCount: messages.length,
+  };
   const byId = new Map<string, Call>();
   const allCalls: Call[] = [];
   let turn: Turn | null = null;
@@ -192,7 +212,10 @@ export function extract(messages: readonly AgentMessage[], options: ExtractOptio
         const output = typeof m.output === 'string' ? m.output : '';
         turn.userRuns.push({ command: m.command, exitCode: m.exitCode, output, cancelled: !!m.cancelled });
         if (!m.cancelled && typeof m.exitCode === 'number' && m.exitCode !== 0) {
-          const lines = output.trim().split('\n').filter((l) => l.trim());
+          const lines = output
+            .trim()
+            .split('\n')
+            .filter((l) => l.trim());
           fail(familyKey('bash', m.command.trim()), {
             what: `${code(clip(m.command, 100))} (run by the user) exited with code ${m.exitCode}`,
             error: lines.length ? clip(lines[lines.length - 1], 200) : `exit code ${m.exitCode}`,
@@ -235,13 +258,22 @@ export function extract(messages: readonly AgentMessage[], options: ExtractOptio
         }
         turn.lastStop = m.stopReason ?? 'stop';
         if (m.stopReason === 'error') {
-          const problem: Problem = { what: 'The model request failed', error: m.errorMessage ? errorLine(m.errorMessage) : 'no error message', resolved: false, order: order++, messageIndex: index };
+          const problem: Problem = {
+            what: 'The model request failed',
+            error: m.errorMessage ? errorLine(m.errorMessage) : 'no error message',
+            resolved: false,
+            order: order++,
+            messageIndex: index,
+          };
           x.problems.push(problem);
           modelErrors.push({ problem, index });
         } else if (m.stopReason !== 'aborted') {
           lastGoodAssistant = index;
         }
-        const reply = blocks.filter(isTextBlock).map((b) => b.text).join('\n');
+        const reply = blocks
+          .filter(isTextBlock)
+          .map((b) => b.text)
+          .join('\n');
         if ((m.stopReason === 'stop' || m.stopReason === undefined) && !hasCalls && reply.trim()) turn.answer = reply;
         else if (hasCalls) turn.answer = null;
         break;

@@ -18,7 +18,9 @@ export interface Focus {
 }
 
 const INSTRUCTION_WORDS = new Set(
-  'focus keep exact exactly please summary summarize summarise especially mostly mainly make sure that this those these with what about from into only also just more less them their there here very short brief briefly detail details detailed important everything anything something include including mention list lists file files path paths command commands error errors message messages change changes changed names name verbatim word words'.split(' '),
+  'focus keep exact exactly please summary summarize summarise especially mostly mainly make sure that this those these with what about from into only also just more less them their there here very short brief briefly detail details detailed important everything anything something include including mention list lists file files path paths command commands error errors message messages change changes changed names name verbatim word words'.split(
+    ' ',
+  ),
 );
 
 export const NO_FOCUS: Focus = { terms: [], keepPaths: false, keepCommands: false, keepErrors: false };
@@ -45,9 +47,15 @@ export function focusOf(instructions: string | undefined): Focus {
 /** True when an item mentions a focus term (word-bounded). */
 export function mentionsFocus(item: string, focus: Focus): boolean {
   if (!focus.terms.length) return false;
-  const words = new Set(normalizeText(item).split(/[^\p{L}\p{N}_./-]+/u).flatMap((w) => [w, w.replace(/^[./-]+|[./-]+$/g, '')]));
+  const words = new Set(
+    normalizeText(item)
+      .split(/[^\p{L}\p{N}_./-]+/u)
+      .flatMap((w) => [w, w.replace(/^[./-]+|[./-]+$/g, '')]),
+  );
   const text = normalizeText(item);
-  return focus.terms.some((t) => (t.includes(' ') ? text.includes(t) : words.has(t) || words.has(`${t}s`) || (t.endsWith('s') && words.has(t.slice(0, -1)))));
+  return focus.terms.some((t) =>
+    t.includes(' ') ? text.includes(t) : words.has(t) || words.has(`${t}s`) || (t.endsWith('s') && words.has(t.slice(0, -1))),
+  );
 }
 
 /**

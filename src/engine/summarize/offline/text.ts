@@ -75,7 +75,11 @@ export function withoutCode(text: string): string {
 
 function stripListMarker(line: string): string {
   let i = 0;
-  while (i < line.length && (line[i] === '-' || line[i] === '*' || line[i] === '+' || line[i] === '•' || line[i] === '>' || isSpace(line.charCodeAt(i)))) i++;
+  while (
+    i < line.length &&
+    (line[i] === '-' || line[i] === '*' || line[i] === '+' || line[i] === '•' || line[i] === '>' || isSpace(line.charCodeAt(i)))
+  )
+    i++;
   let j = i;
   while (j < line.length && j - i < 4 && line.charCodeAt(j) >= 48 && line.charCodeAt(j) <= 57) j++;
   if (j > i && (line[j] === '.' || line[j] === ')') && isSpace(line.charCodeAt(j + 1))) i = j + 2;

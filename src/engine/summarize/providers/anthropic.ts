@@ -41,14 +41,17 @@ interface Answer {
 const isToolBlock = (type: unknown) => typeof type === 'string' && (type === 'tool_use' || type.endsWith('tool_use'));
 
 function validate(provider: string, a: Answer): string {
-  if (a.toolCall || a.stopReason === 'tool_use') throw new SummarizationError(`${provider}: the model answered with a tool call instead of a summary`);
+  if (a.toolCall || a.stopReason === 'tool_use')
+    throw new SummarizationError(`${provider}: the model answered with a tool call instead of a summary`);
   if (a.stopReason === 'max_tokens') {
     throw new SummarizationError(`${provider}: the summary was cut off at the output token limit (stop_reason "max_tokens")`);
   }
   if (a.stopReason === 'refusal') throw new SummarizationError(`${provider}: the model refused to summarize`);
-  if (a.stopReason === 'model_context_window_exceeded') throw new SummarizationError(`${provider}: the conversation is too large for the model's context window`);
+  if (a.stopReason === 'model_context_window_exceeded')
+    throw new SummarizationError(`${provider}: the conversation is too large for the model's context window`);
   if (a.stopReason === 'pause_turn') throw new SummarizationError(`${provider}: the model paused before finishing the summary`);
-  if (a.streamed && !a.complete) throw new SummarizationError(`${provider}: the stream ended before the answer was complete`, { retryable: true });
+  if (a.streamed && !a.complete)
+    throw new SummarizationError(`${provider}: the stream ended before the answer was complete`, { retryable: true });
   const text = a.text.trim();
   if (!text) throw new SummarizationError(`${provider}: the model returned an empty summary`);
   return text;
@@ -60,12 +63,15 @@ function mergeUsage(into: Record<string, unknown>, from: unknown): void {
 }
 
 export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): Summarizer {
-  const { provider, baseURL, configuredKey, info, pricing, stream, timeoutMs, deadlineMs, maxAnswerChars, fetch } = resolveHttpSetup(options, {
-    provider: 'anthropic',
-    keyVariable: 'ANTHROPIC_API_KEY',
-    baseURLVariable: 'ANTHROPIC_BASE_URL',
-    baseURL: ANTHROPIC_DEFAULT_BASE_URL,
-  });
+  const { provider, baseURL, configuredKey, info, pricing, stream, timeoutMs, deadlineMs, maxAnswerChars, fetch } = resolveHttpSetup(
+    options,
+    {
+      provider: 'anthropic',
+      keyVariable: 'ANTHROPIC_API_KEY',
+      baseURLVariable: 'ANTHROPIC_BASE_URL',
+      baseURL: ANTHROPIC_DEFAULT_BASE_URL,
+    },
+  );
   let official = false;
   try {
     official = new URL(baseURL).hostname === 'api.anthropic.com';
@@ -90,7 +96,9 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
       fetch,
     });
   } catch (err) {
-    throw new SummarizationError(`${provider}: could not set up the client: ${redact(err instanceof Error ? err.message : String(err), secrets)}`);
+    throw new SummarizationError(
+      `${provider}: could not set up the client: ${redact(err instanceof Error ? err.message : String(err), secrets)}`,
+    );
   }
 
   async function once(request: SummaryRequest, signal: AbortSignal, touch: (answerChars?: number) => void): Promise<Answer> {
@@ -105,10 +113,14 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
     if (!stream) {
       const message: unknown = await client.messages.create({ ...body, stream: false }, requestOptions);
       touch();
-      if (!isObject(message) || !Array.isArray(message.content)) throw new SummarizationError(`${provider}: malformed response (no content)`);
+      if (!isObject(message) || !Array.isArray(message.content))
+        throw new SummarizationError(`${provider}: malformed response (no content)`);
       const blocks = message.content.filter(isObject);
       return {
-        text: blocks.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join(''),
+        text: blocks
+          .filter((b) => b.type === 'text' && typeof b.text === 'string')
+          .map((b) => b.text as string)
+          .join(''),
         stopReason: typeof message.stop_reason === 'string' ? message.stop_reason : null,
         toolCall: blocks.some((b) => isToolBlock(b.type)),
         usage: isObject(message.usage) ? message.usage : {},

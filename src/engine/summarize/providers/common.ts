@@ -1,8 +1,27 @@
-import { AbortError, SummarizationError, emptyUsage, isAbortError, throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
+import {
+  AbortError,
+  SummarizationError,
+  emptyUsage,
+  isAbortError,
+  throwIfAborted,
+  type Summarizer,
+  type SummaryRequest,
+  type SummaryResult,
+} from '../summarizer';
 import { withRetry, type RetryOptions } from './retry';
 import { isRetryableStatus, parseRetryAfter } from './retry';
 import { resolveModelInfo, type ModelPricing, type ResolvedModelInfo } from './models';
-import { AnswerTooLargeError, DEFAULT_DEADLINE_MS, DEFAULT_MAX_ANSWER_CHARS, DeadlineError, answerTooLargeIn, baseURLProblem, bodyByteLimit, cappedFetch, timerMs } from './limits';
+import {
+  AnswerTooLargeError,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MAX_ANSWER_CHARS,
+  DeadlineError,
+  answerTooLargeIn,
+  baseURLProblem,
+  bodyByteLimit,
+  cappedFetch,
+  timerMs,
+} from './limits';
 import { containsKnownSecret, redact, redactKnownSecrets, rememberSecret } from '../../secrets/redact';
 
 /** Shared plumbing of the HTTP summarizers: one attempt with a timeout, error mapping, secret redaction. */
@@ -86,7 +105,11 @@ export function resolveHttpSetup(
     timeoutMs: options.timeoutMs ?? (stream ? DEFAULT_TIMEOUT_MS : DEFAULT_NONSTREAMING_TIMEOUT_MS),
     deadlineMs: positiveInt(options.deadlineMs) ?? DEFAULT_DEADLINE_MS,
     maxAnswerChars,
-    fetch: cappedFetch(options.fetch ?? globalThis.fetch, bodyByteLimit(maxAnswerChars, stream), () => new AnswerTooLargeError(provider, maxAnswerChars)),
+    fetch: cappedFetch(
+      options.fetch ?? globalThis.fetch,
+      bodyByteLimit(maxAnswerChars, stream),
+      () => new AnswerTooLargeError(provider, maxAnswerChars),
+    ),
   };
 }
 
@@ -177,11 +200,18 @@ export function classifyError(err: unknown, ctx: ClassifyContext): AbortError | 
   if (tooLarge && !ctx.aborted) return tooLarge;
   if (ctx.aborted) return err instanceof AbortError ? err : new AbortError(undefined, { cause: safeCause(err, secrets) });
   if (ctx.timedOut) {
-    return new SummarizationError(`${provider}: no response within ${ctx.timeoutMs} ms (timed out)`, { retryable: true, cause: safeCause(err, secrets) });
+    return new SummarizationError(`${provider}: no response within ${ctx.timeoutMs} ms (timed out)`, {
+      retryable: true,
+      cause: safeCause(err, secrets),
+    });
   }
   if (err instanceof SummarizationError) {
     if (!containsKnownSecret(err.message, secrets)) return err;
-    return new SummarizationError(redact(err.message, secrets), { retryable: err.retryable, status: err.status, retryAfterMs: err.retryAfterMs });
+    return new SummarizationError(redact(err.message, secrets), {
+      retryable: err.retryable,
+      status: err.status,
+      retryAfterMs: err.retryAfterMs,
+    });
   }
   const e = (err ?? {}) as { name?: unknown; status?: unknown; headers?: unknown; message?: unknown };
   const message = redact(typeof e.message === 'string' ? e.message : String(err), secrets);
@@ -201,13 +231,19 @@ export function classifyError(err: unknown, ctx: ClassifyContext): AbortError | 
   if (e.name === 'APIConnectionError' || isNetworkError(err) || isAbortError(err)) {
     const code = codesOf(err).find((c) => NETWORK_CODES.has(c));
     const detail = redact(messagesOf(err), secrets);
-    return new SummarizationError(`${provider}: network error${code ? ` (${code})` : ''}: ${detail}`, { retryable: true, cause: safeCause(err, secrets) });
+    return new SummarizationError(`${provider}: network error${code ? ` (${code})` : ''}: ${detail}`, {
+      retryable: true,
+      cause: safeCause(err, secrets),
+    });
   }
   if (e.name === 'SyntaxError') {
     return new SummarizationError(`${provider}: malformed response (not valid JSON): ${message}`, { cause: safeCause(err, secrets) });
   }
   if (transientErrorType(err)) {
-    return new SummarizationError(`${provider}: the server reported an error: ${message}`, { retryable: true, cause: safeCause(err, secrets) });
+    return new SummarizationError(`${provider}: the server reported an error: ${message}`, {
+      retryable: true,
+      cause: safeCause(err, secrets),
+    });
   }
   return new SummarizationError(`${provider}: ${message}`, { cause: safeCause(err, secrets) });
 }
@@ -257,7 +293,13 @@ export async function runAttempt<T>(
   } catch (err) {
     // Whatever failed, the request is over: close its connection.
     if (!controller.signal.aborted) controller.abort(new Error('attempt failed'));
-    throw classifyError(err, { provider: options.provider, secrets: options.secrets, aborted: !!outer?.aborted, timedOut, timeoutMs: options.timeoutMs });
+    throw classifyError(err, {
+      provider: options.provider,
+      secrets: options.secrets,
+      aborted: !!outer?.aborted,
+      timedOut,
+      timeoutMs: options.timeoutMs,
+    });
   } finally {
     if (timer) clearTimeout(timer);
     outer?.removeEventListener('abort', onAbort);

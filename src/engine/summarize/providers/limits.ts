@@ -18,7 +18,9 @@ export const DEFAULT_MAX_ANSWER_CHARS = 1_000_000;
 /** The summary request did not finish within the deadline. Not retryable. */
 export class DeadlineError extends SummarizationError {
   constructor(provider: string, deadlineMs: number) {
-    super(`${provider}: no complete answer within ${formatSeconds(deadlineMs)} (the summarization deadline; raise it with --deadline SECONDS or arbor.summarizer.deadlineSeconds); nothing was written`);
+    super(
+      `${provider}: no complete answer within ${formatSeconds(deadlineMs)} (the summarization deadline; raise it with --deadline SECONDS or arbor.summarizer.deadlineSeconds); nothing was written`,
+    );
     this.name = 'DeadlineError';
   }
 }
@@ -26,7 +28,9 @@ export class DeadlineError extends SummarizationError {
 /** The answer is larger than the cap. Not retryable. */
 export class AnswerTooLargeError extends SummarizationError {
   constructor(provider: string, maxChars: number) {
-    super(`${provider}: the answer is larger than ${maxChars.toLocaleString('en-US')} characters (the answer-size cap; raise it with --max-answer-chars N or arbor.summarizer.maxAnswerChars); nothing was written`);
+    super(
+      `${provider}: the answer is larger than ${maxChars.toLocaleString('en-US')} characters (the answer-size cap; raise it with --max-answer-chars N or arbor.summarizer.maxAnswerChars); nothing was written`,
+    );
     this.name = 'AnswerTooLargeError';
   }
 }
@@ -89,7 +93,8 @@ export function baseURLProblem(url: string): string | undefined {
   } catch {
     return 'is not a valid URL';
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `must be an http:// or https:// URL (got ${parsed.protocol.replace(/[^a-z0-9+.:-]/gi, '')})`;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `must be an http:// or https:// URL (got ${parsed.protocol.replace(/[^a-z0-9+.:-]/gi, '')})`;
   if (parsed.username || parsed.password) return 'must not contain a user name or password (keys go in the API key setting or variable)';
   return undefined;
 }

@@ -97,7 +97,11 @@ export interface ResolvedModelInfo extends ModelInfo {
 /** The model's limits (overrides win), with the fallback for unknown models. Every Claude model has a 200k window. */
 export function resolveModelInfo(model: string, overrides: { contextWindow?: number; maxOutputTokens?: number } = {}): ResolvedModelInfo {
   const entry = lookupModel(model);
-  const base: ModelInfo = entry ?? (/^(?:.*\/)?claude-/i.test(model) ? { contextWindow: 200000, maxOutputTokens: FALLBACK_MODEL_INFO.maxOutputTokens } : FALLBACK_MODEL_INFO);
+  const base: ModelInfo =
+    entry ??
+    (/^(?:.*\/)?claude-/i.test(model)
+      ? { contextWindow: 200000, maxOutputTokens: FALLBACK_MODEL_INFO.maxOutputTokens }
+      : FALLBACK_MODEL_INFO);
   const positive = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined);
   const info: ResolvedModelInfo = {
     contextWindow: positive(overrides.contextWindow) ?? base.contextWindow,
@@ -148,7 +152,10 @@ export function resolveContextWindowSource(sources: ContextWindowSources): Resol
   const pi = positive(piModels?.windows.get(`${model.provider}/${model.modelId}`));
   if (pi) return { contextWindow: pi, source: "Pi's models.json" };
   const info = resolveModelInfo(model.modelId);
-  return { contextWindow: info.contextWindow, source: info.known || info.contextWindow !== DEFAULT_CONTEXT_WINDOW ? "Arbor's model table" : 'default (model not known)' };
+  return {
+    contextWindow: info.contextWindow,
+    source: info.known || info.contextWindow !== DEFAULT_CONTEXT_WINDOW ? "Arbor's model table" : 'default (model not known)',
+  };
 }
 
 /** The window alone (resolveContextWindowSource). */

@@ -1,7 +1,17 @@
 import { emptySummary, formatSummary, parseSummary, type ParsedSummary } from '../parseSummary';
 import { BRANCH_SUMMARY_PREAMBLE, TURN_PREFIX_HEADINGS } from '../prompts';
 import { throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
-import { callPath, extract, isModifying, isShell, sameTarget, type Call, type Decision, type Extraction, type Turn } from '../offline/extract';
+import {
+  callPath,
+  extract,
+  isModifying,
+  isShell,
+  sameTarget,
+  type Call,
+  type Decision,
+  type Extraction,
+  type Turn,
+} from '../offline/extract';
 import { backticked, clip, code, isQuestion, latest, sentences, squash, trimEndChars, unique } from '../offline/text';
 import { isConstraintSentence, isSocial, onlyConstraints } from '../retention/userText';
 import { normalizeText } from '../retention/normalize';
@@ -65,7 +75,8 @@ function isPlaceholder(item: string): boolean {
 }
 
 /** Offers and pleasantries around an answer ("Let me know if you need anything else!"). */
-const PADDING = /^(?:let me know|feel free|hope (?:this|that) helps|happy to help|glad to help|if you (?:need|want|have|'d like)|is there anything|anything else|here (?:it is|you go|is what)|sure|of course|certainly|great question|no problem)\b/i;
+const PADDING =
+  /^(?:let me know|feel free|hope (?:this|that) helps|happy to help|glad to help|if you (?:need|want|have|'d like)|is there anything|anything else|here (?:it is|you go|is what)|sure|of course|certainly|great question|no problem)\b/i;
 
 /** Filler that carries no fact ("Done.", "Sure!", "Here it is:", "Let me know if you need anything else!"). */
 function isFiller(sentence: string): boolean {
@@ -99,7 +110,10 @@ function answerFacts(answer: string, max: number): string {
 function shortOutput(text: string | undefined): string | null {
   const out = (text ?? '').trim();
   if (!out) return null;
-  const lines = out.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (lines.length > 3 || out.length > 120) return null;
   return lines.join('; ');
 }
@@ -130,7 +144,8 @@ function turnOutcome(turn: Turn, maxRuns: number, cwd?: string): string {
     run(r.command, `${code(clip(r.command, 80))} (by the user)${out ? ` → ${clip(out, 120)}` : ''}`);
   }
   const parts: string[] = [];
-  if (changed.length) parts.push(`changed ${latest(changed, 6).map(code).join(', ')}${changed.length > 6 ? ` and ${changed.length - 6} more` : ''}`);
+  if (changed.length)
+    parts.push(`changed ${latest(changed, 6).map(code).join(', ')}${changed.length > 6 ? ` and ${changed.length - 6} more` : ''}`);
   const shown = latest([...runs.values()], maxRuns);
   if (shown.length) parts.push(`ran ${shown.join('; ')}`);
   return parts.join('; ');
@@ -170,7 +185,19 @@ interface Caps {
   item: number;
 }
 
-const FULL_CAPS: Caps = { goal: 4, constraints: 8, done: 10, inProgress: 4, blocked: 6, decisions: 6, nextSteps: 5, files: 25, commands: 5, errors: 5, item: 360 };
+const FULL_CAPS: Caps = {
+  goal: 4,
+  constraints: 8,
+  done: 10,
+  inProgress: 4,
+  blocked: 6,
+  decisions: 6,
+  nextSteps: 5,
+  files: 25,
+  commands: 5,
+  errors: 5,
+  item: 360,
+};
 
 function shrink(caps: Caps): Caps {
   const half = (n: number) => Math.max(1, Math.floor(n / 2));
@@ -200,7 +227,15 @@ const LABELS = {
   earlierErrors: 'Errors seen (fixed or not):',
 } as const;
 /** Items older Arbor versions wrote that are noise now (incidental names, every read, every command). */
-const DROPPED_LABELS = ['Names mentioned:', 'Files read:', 'Commands run:', LABELS.recentFiles, LABELS.paths, LABELS.allCommands, LABELS.earlierErrors];
+const DROPPED_LABELS = [
+  'Names mentioned:',
+  'Files read:',
+  'Commands run:',
+  LABELS.recentFiles,
+  LABELS.paths,
+  LABELS.allCommands,
+  LABELS.earlierErrors,
+];
 /** Older versions listed every error seen under this label (and in Blocked): history, not an open problem. */
 const OLD_ERROR_LABEL = 'Error seen:';
 
@@ -210,7 +245,14 @@ export function pathsIn(text: string): string[] {
   for (const v of backticked(text)) if (/[./]/.test(v) && !/\s/.test(v)) out.add(v);
   for (const raw of text.split(/\s+/)) {
     const w = raw.replace(/^[("'`[<]+|[)"'`\]>,;:.!?]+$/g, '');
-    if (w.length >= 3 && w.length <= 200 && /^[\w@~./-]+$/.test(w) && (/\/[\w.-]/.test(w) || /^[\w-]+\.[A-Za-z][\w]{0,7}$/.test(w)) && !/^\d/.test(w)) out.add(w);
+    if (
+      w.length >= 3 &&
+      w.length <= 200 &&
+      /^[\w@~./-]+$/.test(w) &&
+      (/\/[\w.-]/.test(w) || /^[\w-]+\.[A-Za-z][\w]{0,7}$/.test(w)) &&
+      !/^\d/.test(w)
+    )
+      out.add(w);
   }
   return [...out];
 }
@@ -249,14 +291,16 @@ function readEarlier(texts: readonly string[]): Earlier {
     // An older checkpoint listed every failure in Blocked (and under "Error seen"): one whose file its own Done
     // shows as edited or written afterwards was fixed by a retry.
     const legacy = prev.criticalContext.some((i) => i.startsWith(OLD_ERROR_LABEL));
-    const doneFiles = legacy ? new Set(prev.done.filter((d) => /^(?:edited|wrote|changed|created)\b/i.test(d)).flatMap(pathsIn)) : new Set<string>();
+    const doneFiles = legacy
+      ? new Set(prev.done.filter((d) => /^(?:edited|wrote|changed|created)\b/i.test(d)).flatMap(pathsIn))
+      : new Set<string>();
     into.blocked.push(...real(prev.blocked).filter((b) => !/\(resolved\b/i.test(b) && !pathsIn(b).some((f) => doneFiles.has(f))));
     into.decisions.push(...prev.decisions);
     into.nextSteps.push(...real(prev.nextSteps));
     for (const u of prev.unknownSections) if (!into.unknownSections.some((v) => v.heading === u.heading)) into.unknownSections.push(u);
     modified.push(...prev.modifiedFiles);
     for (const item of prev.criticalContext) {
-      if (item.startsWith(LABELS.modified) || item.startsWith("Modified files")) modified.push(...backticked(item));
+      if (item.startsWith(LABELS.modified) || item.startsWith('Modified files')) modified.push(...backticked(item));
       else if (item.startsWith(LABELS.error)) errors.push(item.slice(LABELS.error.length).trim());
       else if (item.startsWith(OLD_ERROR_LABEL)) continue;
       else if (item.startsWith(LABELS.commands) || DROPPED_LABELS.some((l) => item.startsWith(l))) continue;
@@ -273,7 +317,9 @@ function readEarlier(texts: readonly string[]): Earlier {
 function resolvedBy(item: string, x: Extraction, cwd: string | undefined): boolean {
   const names = new Set([...backticked(item), ...pathsIn(item)].map((n) => sameTarget(n, cwd)));
   if (!names.size) return false;
-  return x.turns.some((t) => t.calls.some((c) => c.result && !c.result.isError && c.target !== undefined && names.has(sameTarget(c.target, cwd))));
+  return x.turns.some((t) =>
+    t.calls.some((c) => c.result && !c.result.isError && c.target !== undefined && names.has(sameTarget(c.target, cwd))),
+  );
 }
 
 /** A key under which two items say the same ("Read docs/a.md." and "Read `docs/a.md`"). */
@@ -347,10 +393,18 @@ function build(parts: Parts, caps: Caps): string {
   // Done: one outcome per finished request (and work of requests the user moved on from).
   const finishedNow = turns
     .filter((t) => t !== lastTurn || !lastOpen)
-    .filter((t) => t.calls.some((c) => c.result) || t.userRuns.length || (t.answer && !(t.request && (isSocial(t.request) || onlyConstraints(t.request)))));
+    .filter(
+      (t) =>
+        t.calls.some((c) => c.result) ||
+        t.userRuns.length ||
+        (t.answer && !(t.request && (isSocial(t.request) || onlyConstraints(t.request)))),
+    );
   // An earlier "in progress" item whose file a Done item (then or now) shows as written is finished.
   const writtenFiles = new Set(
-    [...earlier.summary.done.filter((d) => /^(?:edited|wrote|changed|created)\b|\(changed /i.test(d)).flatMap(pathsIn), ...x.filesModified].map((f) => sameTarget(f, cwd)),
+    [
+      ...earlier.summary.done.filter((d) => /^(?:edited|wrote|changed|created)\b|\(changed /i.test(d)).flatMap(pathsIn),
+      ...x.filesModified,
+    ].map((f) => sameTarget(f, cwd)),
   );
   const finishedEarlier = (item: string) => pathsIn(item).some((f) => writtenFiles.has(sameTarget(f, cwd)));
   const movedOn = turns.some((t) => t.answer);
@@ -358,7 +412,8 @@ function build(parts: Parts, caps: Caps): string {
   const carriedDone = [...earlier.summary.done, ...earlier.summary.inProgress.filter((i) => movedOn || finishedEarlier(i))];
   const doneAll = withoutRepeats([...carriedDone, ...finishedNow.map((t) => doneItem(t, caps.item, cwd))]);
   s.done = cut(pick(doneAll, caps.done, focus));
-  if (doneAll.length > caps.done) s.done.unshift(`${doneAll.length - caps.done} earlier ${doneAll.length - caps.done === 1 ? 'step' : 'steps'} completed (not listed)`);
+  if (doneAll.length > caps.done)
+    s.done.unshift(`${doneAll.length - caps.done} earlier ${doneAll.length - caps.done === 1 ? 'step' : 'steps'} completed (not listed)`);
 
   // In progress: the open request and its calls without results.
   const inProgress: string[] = movedOn ? [] : [...earlierInProgress];
@@ -377,13 +432,15 @@ function build(parts: Parts, caps: Caps): string {
   s.inProgress = cut(latest(unique(inProgress), caps.inProgress));
 
   // Blocked: failures nothing later resolved.
-  const blocked = [
-    ...earlier.summary.blocked.filter((b) => !resolvedBy(b, x, cwd)),
-    ...unresolved.map((p) => `${p.what}: ${p.error}`),
-  ];
+  const blocked = [...earlier.summary.blocked.filter((b) => !resolvedBy(b, x, cwd)), ...unresolved.map((p) => `${p.what}: ${p.error}`)];
   s.blocked = cut(pick(unique(blocked), caps.blocked, focus));
 
-  s.decisions = pick(unique([...earlier.summary.decisions, ...x.decisions], (d: Decision) => d.title.toLowerCase()), caps.decisions, focus, (d) => `${d.title} ${d.rationale}`).map((d) => ({
+  s.decisions = pick(
+    unique([...earlier.summary.decisions, ...x.decisions], (d: Decision) => d.title.toLowerCase()),
+    caps.decisions,
+    focus,
+    (d) => `${d.title} ${d.rationale}`,
+  ).map((d) => ({
     title: clip(d.title, Math.min(caps.item, 160)),
     rationale: clip(d.rationale, caps.item),
   }));
@@ -396,7 +453,11 @@ function build(parts: Parts, caps: Caps): string {
   for (const p of latest(unresolved, 3)) steps.push(`Fix: ${p.what} (${clip(p.error, 120)})`);
   if (!turns.length) steps.push(...earlier.summary.nextSteps);
   if (!steps.length) {
-    steps.push(lastRequest ? `Wait for the user's next instruction (the last request was answered: ${clip(lastRequest, 160)})` : "Wait for the user's next instruction");
+    steps.push(
+      lastRequest
+        ? `Wait for the user's next instruction (the last request was answered: ${clip(lastRequest, 160)})`
+        : "Wait for the user's next instruction",
+    );
   }
   s.nextSteps = cut(unique(steps).slice(0, caps.nextSteps));
 
@@ -405,7 +466,9 @@ function build(parts: Parts, caps: Caps): string {
     const modified = unique([...earlier.modified, ...x.filesModified]);
     if (modified.length) {
       const shown = latest(modified, caps.files);
-      cc.push(`${LABELS.modified} ${shown.map(code).join(', ')}${modified.length > shown.length ? ` (and ${modified.length - shown.length} earlier ones, all in <modified-files>)` : ''}`);
+      cc.push(
+        `${LABELS.modified} ${shown.map(code).join(', ')}${modified.length > shown.length ? ` (and ${modified.length - shown.length} earlier ones, all in <modified-files>)` : ''}`,
+      );
     }
     const commands = unique(recentCommands(turns).map((c) => clip(c, 120)));
     if (commands.length) cc.push(`${LABELS.commands} ${latest(commands, caps.commands).map(code).join('; ')}`);
@@ -413,14 +476,29 @@ function build(parts: Parts, caps: Caps): string {
     const used = unique(recentPaths(turns, cwd).filter((f) => !modifiedNow.has(f)));
     if (used.length && !focus.keepPaths) cc.push(`${LABELS.recentFiles} ${latest(used, RECENT_IDENTIFIERS).map(code).join(', ')}`);
     const carriedErrors = earlier.errors.filter((e) => !resolvedBy(e, x, cwd));
-    for (const e of latest(unique([...carriedErrors, ...unresolved.map((p) => p.error)]), Math.max(caps.errors, RECENT_ERRORS))) cc.push(`${LABELS.error} ${e}`);
+    for (const e of latest(unique([...carriedErrors, ...unresolved.map((p) => p.error)]), Math.max(caps.errors, RECENT_ERRORS)))
+      cc.push(`${LABELS.error} ${e}`);
     // Asked for in the instructions ("keep exact paths", "keep the commands", "keep the errors").
     if (focus.keepPaths) {
-      const all = unique(turns.flatMap((t) => t.calls.map((c) => callPath(c)).filter((f): f is string => !!f).map((f) => sameTarget(f, cwd))));
+      const all = unique(
+        turns.flatMap((t) =>
+          t.calls
+            .map((c) => callPath(c))
+            .filter((f): f is string => !!f)
+            .map((f) => sameTarget(f, cwd)),
+        ),
+      );
       if (all.length) cc.push(`${LABELS.paths} ${latest(all, caps.files).map(code).join(', ')}`);
     }
     if (focus.keepCommands) {
-      const all = unique(turns.flatMap((t) => [...t.calls.filter((c) => isShell(c.tool) && c.target).map((c) => c.target!), ...t.userRuns.map((r) => r.command)]).map((c) => clip(c, 120)));
+      const all = unique(
+        turns
+          .flatMap((t) => [
+            ...t.calls.filter((c) => isShell(c.tool) && c.target).map((c) => c.target!),
+            ...t.userRuns.map((r) => r.command),
+          ])
+          .map((c) => clip(c, 120)),
+      );
       if (all.length) cc.push(`${LABELS.allCommands} ${latest(all, caps.files).map(code).join('; ')}`);
     }
     if (focus.keepErrors) {
@@ -443,7 +521,11 @@ function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefined): st
     const outcome = turnOutcome(t, 3, cwd);
     if (outcome) progress.push(`- [x] ${clip(outcome.charAt(0).toUpperCase() + outcome.slice(1), caps.item)}`);
   }
-  const reads = unique(x.turns.flatMap((t) => t.calls.filter((c) => c.tool === 'read' && c.result && !c.result.isError).map((c) => callPath(c) ?? '')).filter(Boolean));
+  const reads = unique(
+    x.turns
+      .flatMap((t) => t.calls.filter((c) => c.tool === 'read' && c.result && !c.result.isError).map((c) => callPath(c) ?? ''))
+      .filter(Boolean),
+  );
   if (reads.length) progress.push(`- [x] Read ${latest(reads, caps.files).map(code).join(', ')}`);
   for (const c of x.pending) progress.push(`- [ ] ${pendingItem(c)}`);
   for (const p of x.problems.filter((q) => !q.resolved)) progress.push(`- Problem: ${clip(`${p.what}: ${p.error}`, caps.item)}`);
@@ -454,7 +536,8 @@ function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefined): st
   const commands = unique(recentCommands(x.turns).map((c) => clip(c, 120)));
   if (commands.length) needed.push(`- ${LABELS.commands} ${latest(commands, RECENT_IDENTIFIERS).map(code).join('; ')}`);
   if (x.filesModified.length) needed.push(`- ${LABELS.modified} ${latest(x.filesModified, caps.files).map(code).join(', ')}`);
-  for (const d of latest(x.decisions, 3)) needed.push(`- Decided: ${clip(d.title, caps.item)}${d.rationale ? ` (${clip(d.rationale, 160)})` : ''}`);
+  for (const d of latest(x.decisions, 3))
+    needed.push(`- Decided: ${clip(d.title, caps.item)}${d.rationale ? ` (${clip(d.rationale, 160)})` : ''}`);
   out.push(...(needed.length ? needed : ['(none)']));
   return out.join('\n');
 }
@@ -463,7 +546,7 @@ function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefined): st
 export function offlineSummaryText(request: SummaryRequest): string {
   const x = extract(request.messages, { cwd: request.cwd });
   const focus = focusOf(request.customInstructions);
-  const pinned = request.kind === 'history' || request.kind === 'update' ? request.pinned?.trim() ?? '' : '';
+  const pinned = request.kind === 'history' || request.kind === 'update' ? (request.pinned?.trim() ?? '') : '';
   const budgetChars = Math.min(Math.max(1, request.maxOutputTokens), SUMMARY_MAX_TOKENS) * 4 - (pinned ? pinned.length + 2 : 0);
   const render = (caps: Caps) => {
     if (request.kind === 'turnPrefix') return buildTurnPrefix(x, caps, request.cwd);
@@ -479,7 +562,8 @@ export function offlineSummaryText(request: SummaryRequest): string {
     caps = shrink(caps);
     text = render(caps);
   }
-  if (text.length > Math.max(200, budgetChars)) text = `${text.slice(0, Math.max(200, budgetChars) - 40).trimEnd()}\n[summary cut at its size limit]`;
+  if (text.length > Math.max(200, budgetChars))
+    text = `${text.slice(0, Math.max(200, budgetChars) - 40).trimEnd()}\n[summary cut at its size limit]`;
   return pinned ? `${text}\n\n${pinned}` : text;
 }
 

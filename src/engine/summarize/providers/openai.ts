@@ -77,15 +77,20 @@ function validate(provider: string, a: Answer): string {
 }
 
 export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summarizer {
-  const { provider, baseURL, configuredKey, info, pricing, stream, timeoutMs, deadlineMs, maxAnswerChars, fetch } = resolveHttpSetup(options, {
-    provider: 'openai',
-    keyVariable: 'OPENAI_API_KEY',
-    baseURLVariable: 'OPENAI_BASE_URL',
-    baseURL: OPENAI_DEFAULT_BASE_URL,
-  });
+  const { provider, baseURL, configuredKey, info, pricing, stream, timeoutMs, deadlineMs, maxAnswerChars, fetch } = resolveHttpSetup(
+    options,
+    {
+      provider: 'openai',
+      keyVariable: 'OPENAI_API_KEY',
+      baseURLVariable: 'OPENAI_BASE_URL',
+      baseURL: OPENAI_DEFAULT_BASE_URL,
+    },
+  );
   const official = isOfficialOpenAI(baseURL);
   if (!configuredKey && official) {
-    throw new SummarizationError(`${provider}: no API key: set OPENAI_API_KEY or configure one (a local OpenAI-compatible server needs a base URL instead)`);
+    throw new SummarizationError(
+      `${provider}: no API key: set OPENAI_API_KEY or configure one (a local OpenAI-compatible server needs a base URL instead)`,
+    );
   }
   const apiKey = configuredKey ?? LOCAL_PLACEHOLDER_KEY;
   const secrets = [configuredKey];
@@ -103,7 +108,9 @@ export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summar
       fetch,
     });
   } catch (err) {
-    throw new SummarizationError(`${provider}: could not set up the client: ${redact(err instanceof Error ? err.message : String(err), secrets)}`);
+    throw new SummarizationError(
+      `${provider}: could not set up the client: ${redact(err instanceof Error ? err.message : String(err), secrets)}`,
+    );
   }
 
   async function once(request: SummaryRequest, signal: AbortSignal, touch: (answerChars?: number) => void): Promise<Answer> {

@@ -24,13 +24,19 @@ export interface CheckOptions {
 const PROBE_MAX = 60;
 
 export function factProbe(fact: Fact, cwdPrefix: string): string {
-  return probeOf(relativizePaths(normalizeText(fact.text.length > 4 * PROBE_MAX ? fact.text.slice(0, 4 * PROBE_MAX) : fact.text), cwdPrefix), PROBE_MAX);
+  return probeOf(
+    relativizePaths(normalizeText(fact.text.length > 4 * PROBE_MAX ? fact.text.slice(0, 4 * PROBE_MAX) : fact.text), cwdPrefix),
+    PROBE_MAX,
+  );
 }
 
 export function checkRetention(summary: string, facts: readonly Fact[], options: CheckOptions = {}): RetentionReport {
   const cwd = normalizedCwd(options.cwd);
   const text = relativizePaths(normalizeText(typeof summary === 'string' ? summary : ''), cwd);
-  const found = findPatterns(text, facts.map((f) => factProbe(f, cwd)));
+  const found = findPatterns(
+    text,
+    facts.map((f) => factProbe(f, cwd)),
+  );
   const kept: Fact[] = [];
   const missing: Fact[] = [];
   facts.forEach((f, i) => (found[i] ? kept : missing).push(f));

@@ -55,13 +55,18 @@ export interface FactSource {
 /** Longest fact text kept (a request pasted with a log is cut; the check looks at its start). */
 const FACT_MAX_CHARS = 2000;
 
-const idAt = (messages: readonly SpanMessage[], i: number | undefined) => (i !== undefined && i >= 0 && i < messages.length ? messages[i].entryId : null);
+const idAt = (messages: readonly SpanMessage[], i: number | undefined) =>
+  i !== undefined && i >= 0 && i < messages.length ? messages[i].entryId : null;
 
 function fromExtraction(x: Extraction, messages: readonly SpanMessage[], out: Fact[]): void {
   for (const t of x.turns) {
-    if (t.request) for (const c of constraintSentences(t.request)) out.push({ kind: 'constraint', text: c, entryId: idAt(messages, t.requestIndex) });
+    if (t.request)
+      for (const c of constraintSentences(t.request)) out.push({ kind: 'constraint', text: c, entryId: idAt(messages, t.requestIndex) });
   }
-  const open = unique(x.problems.filter((p) => !p.resolved), (p) => p.error);
+  const open = unique(
+    x.problems.filter((p) => !p.resolved),
+    (p) => p.error,
+  );
   for (const p of latest(open, RECENT_ERRORS)) out.push({ kind: 'error', text: p.error, entryId: idAt(messages, p.messageIndex) });
   for (const d of x.decisions) if (d.rationale) out.push({ kind: 'decision', text: d.title, entryId: idAt(messages, d.messageIndex) });
 }
@@ -95,14 +100,24 @@ function identifiers(parts: { x: Extraction; messages: readonly SpanMessage[] }[
 /** The facts of a span, deduplicated (same kind and text), in FACT_KINDS order. */
 export function deriveFacts(source: FactSource): Fact[] {
   const opts = { cwd: source.cwd };
-  const x = extract(source.messages.map((m) => m.message), opts);
+  const x = extract(
+    source.messages.map((m) => m.message),
+    opts,
+  );
   const prefix = source.turnPrefix?.length ? source.turnPrefix : null;
-  const px = prefix ? extract(prefix.map((m) => m.message), opts) : null;
+  const px = prefix
+    ? extract(
+        prefix.map((m) => m.message),
+        opts,
+      )
+    : null;
   const facts: Fact[] = [];
   if (source.previousSummary?.text) {
     const prev = parseSummary(stripPinned(source.previousSummary.text));
     // Older Arbor versions wrote the compaction's instructions there ("Summary focus requested: ..."): not the user's rules.
-    for (const c of prev.constraints) if (!/^\(.*\)$/.test(c.trim()) && !c.startsWith('Summary focus requested')) facts.push({ kind: 'constraint', text: c, entryId: source.previousSummary.entryId });
+    for (const c of prev.constraints)
+      if (!/^\(.*\)$/.test(c.trim()) && !c.startsWith('Summary focus requested'))
+        facts.push({ kind: 'constraint', text: c, entryId: source.previousSummary.entryId });
   }
   fromExtraction(x, source.messages, facts);
   if (px && prefix) fromExtraction(px, prefix, facts);
@@ -122,7 +137,8 @@ export function deriveFacts(source: FactSource): Fact[] {
     }
   }
   for (const [path, entryId] of files) if (path) facts.push({ kind: 'file', text: path, entryId });
-  for (const pin of source.pinned ?? []) facts.push({ kind: 'pin', text: pin.text.trim(), entryId: pin.id, pin: { kind: pin.kind, label: pin.label } });
+  for (const pin of source.pinned ?? [])
+    facts.push({ kind: 'pin', text: pin.text.trim(), entryId: pin.id, pin: { kind: pin.kind, label: pin.label } });
   const parts = [{ x, messages: source.messages }, ...(px && prefix ? [{ x: px, messages: prefix }] : [])];
   if (source.identifiers ?? true) facts.push(...identifiers(parts, source.cwd, new Set(files.keys())));
   const rank = (k: FactKind) => FACT_KINDS.indexOf(k);

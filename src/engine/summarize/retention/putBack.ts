@@ -79,7 +79,9 @@ export function putBack(summary: string, facts: readonly Fact[]): string {
   }
   const pins = todo.filter((f) => f.kind === 'pin' && f.entryId);
   if (pins.length) {
-    const block = formatPinnedBlock(pins.map((f) => ({ id: f.entryId!, kind: f.pin?.kind ?? 'entry', label: f.pin?.label ?? 'pin', text: f.text })));
+    const block = formatPinnedBlock(
+      pins.map((f) => ({ id: f.entryId!, kind: f.pin?.kind ?? 'entry', label: f.pin?.label ?? 'pin', text: f.text })),
+    );
     const pinnedAt = lines.findIndex((l, i) => i < bodyStop && l.trim() === PINNED_HEADING);
     if (pinnedAt >= 0) {
       let last = pinnedAt;

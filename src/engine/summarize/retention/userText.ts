@@ -10,11 +10,14 @@ import { isQuestion, sentences, squash } from '../offline/text';
  */
 
 /** Openers stripped before looking at how a sentence starts. */
-const OPENER = /^(?:(?:from now on|going forward|for the rest of this session|also|and|but|so|please|pls|oh|note|remember|important|ok|okay|one more thing|btw|as a rule|in general)\b[,:;!.]?\s*)+/i;
+const OPENER =
+  /^(?:(?:from now on|going forward|for the rest of this session|also|and|but|so|please|pls|oh|note|remember|important|ok|okay|one more thing|btw|as a rule|in general)\b[,:;!.]?\s*)+/i;
 /** A sentence that starts with one of these states a rule. */
-const RULE_START = /^(?:always|never|don't|do not|dont|must|mustn't|must not|prefer|preferably|avoid|make sure|ensure|only|keep|stick to|no more than|at most|at least|without)\b/i;
+const RULE_START =
+  /^(?:always|never|don't|do not|dont|must|mustn't|must not|prefer|preferably|avoid|make sure|ensure|only|keep|stick to|no more than|at most|at least|without)\b/i;
 /** A rule stated with a subject and a modal anywhere in the sentence. */
-const MODAL_RULE = /\b(?:you|we|it|everything|all code|the code|tests|each|every \w+)\s+(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|need to|needs to|have to|has to|may not|cannot|can't)\b/i;
+const MODAL_RULE =
+  /\b(?:you|we|it|everything|all code|the code|tests|each|every \w+)\s+(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|need to|needs to|have to|has to|may not|cannot|can't)\b/i;
 /** Words that make a whole sentence a standing rule wherever they appear. */
 const STANDING = /\b(?:from now on|going forward|for the rest of this session|in general|as a rule)\b/i;
 
@@ -37,10 +40,15 @@ export function onlyConstraints(text: string): boolean {
   return all.length > 0 && all.every(isConstraintSentence);
 }
 
-const SOCIAL = /^(?:thanks|thank you|thx|ty|ok|okay|great|cool|nice|perfect|good|yes|no|sure|bye|cheers|got it|awesome|that's all|that is all|all good|looks good|lgtm)\b/i;
+const SOCIAL =
+  /^(?:thanks|thank you|thx|ty|ok|okay|great|cool|nice|perfect|good|yes|no|sure|bye|cheers|got it|awesome|that's all|that is all|all good|looks good|lgtm)\b/i;
 
 /** Thanks, acknowledgements and sign-offs ("Thanks, that's all."): not requests. */
 export function isSocial(text: string): boolean {
   const t = squash(text);
-  return t.length < 40 && SOCIAL.test(t) && !/\b(?:next|then|please|can you|could you|add|fix|run|make|write|create|update|change)\b|\bnow\s+\w/i.test(t);
+  return (
+    t.length < 40 &&
+    SOCIAL.test(t) &&
+    !/\b(?:next|then|please|can you|could you|add|fix|run|make|write|create|update|change)\b|\bnow\s+\w/i.test(t)
+  );
 }

@@ -1,6 +1,13 @@
 /** Issue 19 item 1: the engine's retention check (normalized matching, linear, put back). */
 import * as assert from 'node:assert/strict';
-import { checkRetention, deriveFacts, isConstraintSentence, isSocial, putBack, type Fact } from '../../../../src/engine/summarize/retention';
+import {
+  checkRetention,
+  deriveFacts,
+  isConstraintSentence,
+  isSocial,
+  putBack,
+  type Fact,
+} from '../../../../src/engine/summarize/retention';
 import { findPatterns } from '../../../../src/engine/summarize/retention/multiMatch';
 import { parseSummary } from '../../../../src/engine/summarize/parseSummary';
 import { hostileSummary, manyFacts } from '../../../support/hostileRetention';
@@ -9,22 +16,38 @@ const fact = (kind: Fact['kind'], text: string, entryId: string | null = 'e1'): 
 
 describe('retention check: matching by meaning-preserving normalization', () => {
   it('case, whitespace, quotes, backticks and emphasis do not matter; words do', () => {
-    const facts = [fact('constraint', 'Never add   new npm dependencies.'), fact('identifier', 'node --test test/'), fact('decision', 'Use a plain object')];
+    const facts = [
+      fact('constraint', 'Never add   new npm dependencies.'),
+      fact('identifier', 'node --test test/'),
+      fact('decision', 'Use a plain object'),
+    ];
     const r = checkRetention('- **NEVER** add new "npm" dependencies\n- ran `node --test  test/`\n- use a *plain* object', facts);
     assert.equal(r.missing.length, 0, JSON.stringify(r.missing));
     const r2 = checkRetention('Always add new npm dependencies.', facts);
-    assert.deepEqual(r2.missing.map((f) => f.kind), ['constraint', 'identifier', 'decision']);
+    assert.deepEqual(
+      r2.missing.map((f) => f.kind),
+      ['constraint', 'identifier', 'decision'],
+    );
   });
 
   it('a path relative to the cwd, absolute under it, or with ./ is the same path; a.ts is not data.ts', () => {
     const cwd = '/home/user/shop';
-    const facts = [fact('file', 'src/cart.ts'), fact('file', '/home/user/shop/src/checkout.ts'), fact('file', 'a.ts'), fact('file', './docs/x.md')];
+    const facts = [
+      fact('file', 'src/cart.ts'),
+      fact('file', '/home/user/shop/src/checkout.ts'),
+      fact('file', 'a.ts'),
+      fact('file', './docs/x.md'),
+    ];
     const r = checkRetention('Changed /home/user/shop/src/cart.ts, `./src/checkout.ts`, data.ts and docs/x.md.', facts, { cwd });
-    assert.deepEqual(r.missing.map((f) => f.text), ['a.ts']);
+    assert.deepEqual(
+      r.missing.map((f) => f.text),
+      ['a.ts'],
+    );
   });
 
   it('a long fact is found by its start (summaries clip long items)', () => {
-    const long = 'Set up the checkout module in src/checkout.ts and wire it to the cart so that discounts apply before taxes, then document it.';
+    const long =
+      'Set up the checkout module in src/checkout.ts and wire it to the cart so that discounts apply before taxes, then document it.';
     assert.equal(checkRetention(`- Working on: ${long.slice(0, 90)}…`, [fact('request', long)]).missing.length, 0);
   });
 
@@ -42,37 +65,71 @@ describe('retention check: matching by meaning-preserving normalization', () => 
     const b = checkRetention(summary, facts);
     assert.deepEqual(a, b);
     assert.equal(a.kept.length + a.missing.length, facts.length);
-    assert.ok(a.missing.some((f) => f.kind === 'request'), 'the 1 MB fact is only inside a longer word');
+    assert.ok(
+      a.missing.some((f) => f.kind === 'request'),
+      'the 1 MB fact is only inside a longer word',
+    );
     const found = checkRetention(`${summary} x`, [fact('identifier', 'b/c'), fact('identifier', 'x')]);
-    assert.deepEqual(found.missing.map((f) => f.text), ['b/c'], 'b/c is inside longer words; x stands alone');
+    assert.deepEqual(
+      found.missing.map((f) => f.text),
+      ['b/c'],
+      'b/c is inside longer words; x stands alone',
+    );
   });
 
   it('the matcher finds overlapping and nested patterns, each only at word boundaries', () => {
-    assert.deepEqual(findPatterns('she sells seashells; a.ts and data.ts', ['she', 'he', 'hells', 'seashells', 'a.ts', 'ata.ts', 'ells;', '; a.ts']), [true, false, false, true, true, false, false, true]);
+    assert.deepEqual(
+      findPatterns('she sells seashells; a.ts and data.ts', ['she', 'he', 'hells', 'seashells', 'a.ts', 'ata.ts', 'ells;', '; a.ts']),
+      [true, false, false, true, true, false, false, true],
+    );
     assert.deepEqual(findPatterns('', ['x', '']), [false, true]);
   });
 });
 
 describe('retention check: reading the user', () => {
   it('a constraint is a rule for the work, not a request that contains "always"', () => {
-    for (const s of ['From now on, always run `node --test test/` after you change anything in src/, and never add dependencies to package.json.', 'You must keep the public API of src/cart.ts unchanged, and never add new npm dependencies.', 'Prefer small pure functions.', 'Always run `npm test` after an edit.', "Don't touch the lockfile.", 'Please avoid classes.']) {
+    for (const s of [
+      'From now on, always run `node --test test/` after you change anything in src/, and never add dependencies to package.json.',
+      'You must keep the public API of src/cart.ts unchanged, and never add new npm dependencies.',
+      'Prefer small pure functions.',
+      'Always run `npm test` after an edit.',
+      "Don't touch the lockfile.",
+      'Please avoid classes.',
+    ]) {
       assert.ok(isConstraintSentence(s), s);
     }
-    for (const s of ['Add a `mod` function to src/math.js that always returns a non-negative result, with a test.', 'Run the tests and tell me if they pass.', 'Should we always use tabs?', 'Create a CHANGELOG.md with an entry for mul.']) {
+    for (const s of [
+      'Add a `mod` function to src/math.js that always returns a non-negative result, with a test.',
+      'Run the tests and tell me if they pass.',
+      'Should we always use tabs?',
+      'Create a CHANGELOG.md with an entry for mul.',
+    ]) {
       assert.ok(!isConstraintSentence(s), s);
     }
   });
 
   it('pleasantries are not requests', () => {
-    for (const s of ["Thanks, that's all.", 'Thanks, that\'s all for now.', 'ok', 'Great, thank you!']) assert.ok(isSocial(s), s);
-    for (const s of ['Thanks. Next: add a `currency` option to src/checkout.ts with GBP as the default.', 'ok, now run the tests', 'Not now. Bump the version in package.json to 0.3.0.']) assert.ok(!isSocial(s), s);
+    for (const s of ["Thanks, that's all.", "Thanks, that's all for now.", 'ok', 'Great, thank you!']) assert.ok(isSocial(s), s);
+    for (const s of [
+      'Thanks. Next: add a `currency` option to src/checkout.ts with GBP as the default.',
+      'ok, now run the tests',
+      'Not now. Bump the version in package.json to 0.3.0.',
+    ])
+      assert.ok(!isSocial(s), s);
   });
 
   it('derives no facts from an empty span, and survives values of the wrong type', () => {
     assert.deepEqual(deriveFacts({ messages: [] }), []);
     const hostile = [
       { entryId: 'x', message: { role: 'user', content: 42 } },
-      { entryId: 'y', message: { role: 'assistant', content: [null, { type: 'toolCall', id: 1, name: 'edit', arguments: 'nope' }], stopReason: 'toolUse' } },
+      {
+        entryId: 'y',
+        message: {
+          role: 'assistant',
+          content: [null, { type: 'toolCall', id: 1, name: 'edit', arguments: 'nope' }],
+          stopReason: 'toolUse',
+        },
+      },
       { entryId: 'z', message: { role: 'toolResult', toolCallId: 1, content: null, isError: true } },
     ] as never;
     assert.doesNotThrow(() => deriveFacts({ messages: hostile, pinned: [], modifiedFiles: [], cwd: 7 as never }));
@@ -128,7 +185,11 @@ describe('retention check: putting back what can be put back', () => {
     assert.ok(out.endsWith('<modified-files>\nsrc/checkout.ts\n</modified-files>'), out);
     assert.equal(parsed.turnContext?.includes('Rename total'), true);
     const after = checkRetention(out, missing);
-    assert.deepEqual(after.missing.map((f) => f.kind), ['error'], 'everything but the error (not mechanically restorable) is kept now');
+    assert.deepEqual(
+      after.missing.map((f) => f.kind),
+      ['error'],
+      'everything but the error (not mechanically restorable) is kept now',
+    );
   });
 
   it('adds a missing section, and adds a pin into an existing Pinned part', () => {

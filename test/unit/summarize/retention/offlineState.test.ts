@@ -29,7 +29,14 @@ async function copy(src: string): Promise<string> {
 }
 
 async function compact(file: string, keepRecentTokens: number, customInstructions?: string) {
-  const p = await proposeCompaction({ file, summarizer: offline, estimator: 'chars', piSettings: DEFAULT_PI_SETTINGS, compaction: { keepRecentTokens }, customInstructions });
+  const p = await proposeCompaction({
+    file,
+    summarizer: offline,
+    estimator: 'chars',
+    piSettings: DEFAULT_PI_SETTINGS,
+    compaction: { keepRecentTokens },
+    customInstructions,
+  });
   assert.equal(p.kind, 'proposal');
   if (p.kind !== 'proposal') throw new Error('unreachable');
   return { ...p, parsed: parseSummary(p.summary) };
@@ -53,11 +60,17 @@ describe('offline summarizer state (issue 19)', () => {
     assert.ok(!p.parsed.inProgress.some((i) => i.includes('`div`')), p.summary);
   });
 
-  it('"Thanks, that\'s all." is no objective: not in a compaction\'s Goal, not a branch summary\'s first goal (the tree\'s label)', async () => {
+  it("\"Thanks, that's all.\" is no objective: not in a compaction's Goal, not a branch summary's first goal (the tree's label)", async () => {
     const c = await compact(RETRY, 1);
     assert.ok(!c.parsed.goal.some((g) => /thanks/i.test(g)), c.summary);
     assert.ok(!c.parsed.nextSteps.some((g) => /thanks/i.test(g)), c.summary);
-    const n = await proposeNavigation({ file: WORKSPACE_MUL, targetId: 'b9cc43f4', summarize: true, summarizer: offline, piSettings: DEFAULT_PI_SETTINGS });
+    const n = await proposeNavigation({
+      file: WORKSPACE_MUL,
+      targetId: 'b9cc43f4',
+      summarize: true,
+      summarizer: offline,
+      piSettings: DEFAULT_PI_SETTINGS,
+    });
     assert.equal(n.kind, 'proposal');
     if (n.kind !== 'proposal' || !n.summary) throw new Error('no summary');
     const goal = parseSummary(n.summary.text).goal;
@@ -68,8 +81,15 @@ describe('offline summarizer state (issue 19)', () => {
 
   it('a request containing "always" is a goal, not a constraint; the user\'s rule is a constraint', async () => {
     const p = await compact(SAMPLE, 1000);
-    assert.deepEqual(p.parsed.constraints, ['From now on, always run `node --test test/` after you change anything in src/, and never add dependencies to package.json.'], p.summary);
-    assert.ok(p.parsed.goal.some((g) => g.startsWith('Add a `mod` function')), p.summary);
+    assert.deepEqual(
+      p.parsed.constraints,
+      ['From now on, always run `node --test test/` after you change anything in src/, and never add dependencies to package.json.'],
+      p.summary,
+    );
+    assert.ok(
+      p.parsed.goal.some((g) => g.startsWith('Add a `mod` function')),
+      p.summary,
+    );
   });
 
   it('an open request in a split turn is the next step (never "wait for the user") and in progress', async () => {
@@ -77,7 +97,10 @@ describe('offline summarizer state (issue 19)', () => {
     assert.ok(p.plan.isSplitTurn);
     assert.ok(!p.summary.includes('Wait for the user'), p.summary);
     assert.ok(p.parsed.nextSteps[0].includes('Does formatPercent in src/format.js handle negative numbers?'), p.summary);
-    assert.ok(p.parsed.inProgress.some((i) => i.includes('Does formatPercent')), p.summary);
+    assert.ok(
+      p.parsed.inProgress.some((i) => i.includes('Does formatPercent')),
+      p.summary,
+    );
     assert.ok(p.facts.some((f) => f.kind === 'request' && f.text.startsWith('Does formatPercent')));
     assert.deepEqual(p.retention.missing, []);
   });
@@ -99,7 +122,10 @@ describe('offline summarizer state (issue 19)', () => {
 
     it('the CHANGELOG request the old checkpoint had in progress is done (a Done item wrote the file), not both', () => {
       assert.deepEqual(p.parsed.inProgress, [], p.summary);
-      assert.ok(p.parsed.done.some((d) => d.includes('CHANGELOG')), p.summary);
+      assert.ok(
+        p.parsed.done.some((d) => d.includes('CHANGELOG')),
+        p.summary,
+      );
     });
 
     it('docs/guide-3.md is read once in Done, with its answer', () => {
@@ -109,7 +135,10 @@ describe('offline summarizer state (issue 19)', () => {
 
     it('the old instructions are not carried as a user constraint; "keep exact paths" lists the paths', () => {
       assert.ok(!p.summary.includes('Summary focus requested'), p.summary);
-      assert.ok(p.parsed.criticalContext.some((c) => c.startsWith('Paths:') && c.includes('`docs/guide-3.md`')), p.summary);
+      assert.ok(
+        p.parsed.criticalContext.some((c) => c.startsWith('Paths:') && c.includes('`docs/guide-3.md`')),
+        p.summary,
+      );
       assert.deepEqual(p.retention.missing, []);
     });
   });
