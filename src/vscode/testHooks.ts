@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from './services';
-import type { ContextStatusBar } from './statusBar';
-import type { LiveWatcher } from './liveWatcher';
-import type { FileLinkOpener } from './fileLinkOpener';
-import type { ViewPanel } from './viewPanel';
+import type { ContextStatusBar } from './status/statusBar';
+import type { LiveWatcher } from './sessions/liveWatcher';
+import type { FileLinkOpener } from './platform/fileLinkOpener';
+import type { ViewPanel } from './panels/viewPanel';
 import type { EntryView } from '../webview/viewsProtocol';
-import { onDidLog } from './logging';
-import { onDidNotify } from './notify';
+import { onDidLog } from './platform/logging';
+import { onDidNotify } from './platform/notify';
 
 /**
  * What Arbor's own integration tests observe inside the extension host. Not

@@ -3,14 +3,14 @@ import { applyCompaction, proposeCompaction, type CompactionProposal } from '../
 import { StaleSessionError } from '../../engine/session/writer';
 import type { CompactionReason } from '../../engine/hooks/events';
 import type { SummaryView } from '../../webview/protocol';
-import { retentionHandlers, viewFromEntry, viewFromProposal } from '../summaryView';
-import { summarizerLabel } from '../summarizers';
+import { retentionHandlers, viewFromEntry, viewFromProposal } from '../panels/summaryView';
+import { summarizerLabel } from '../platform/summarizers';
 import { withCancellableProgress, type ArborServices } from '../services';
-import { log, reportError } from '../logging';
-import { readConfig } from '../settings';
+import { log, reportError } from '../platform/logging';
+import { readConfig } from '../platform/settings';
 import { instructionsNote } from '../../engine/summarize/summarizerNote';
-import type { SessionModel } from '../sessionStore';
-import { showInfo } from '../notify';
+import type { SessionModel } from '../sessions/sessionStore';
+import { showInfo } from '../platform/notify';
 import { nothingToCompact, nothingToCompactMessage } from './compactCheck';
 import type { WriteRoute } from '../../engine/livePi/writeRoute';
 

@@ -3,7 +3,7 @@ import { contextSettings } from '../../engine/context/buildContext';
 import { resolveSettings } from '../../engine/operations/sessionSettings';
 import { estimatorByName } from '../../engine/tokens/estimators';
 import type { ArborServices } from '../services';
-import type { SessionModel } from '../sessionStore';
+import type { SessionModel } from '../sessions/sessionStore';
 
 /**
  * Why Compact has nothing to do on a session right now, planned on the

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import { promises as fsp, constants } from 'node:fs';
 import * as path from 'node:path';
 import type { ArborServices } from '../services';
-import { readConfig } from '../settings';
-import { baseDirFor } from '../summaryView';
-import { showWarning } from '../notify';
+import { readConfig } from '../platform/settings';
+import { baseDirFor } from '../panels/summaryView';
+import { showWarning } from '../platform/notify';
 
 /** Finds an executable on PATH (or an absolute/relative path that is executable). */
 export async function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {

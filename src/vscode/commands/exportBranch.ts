@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { ArborServices } from '../services';
 import { exportBranch, exportPieces, type ExportFormat } from '../../engine/export/exportBranch';
 import { writeExportFile } from '../../engine/export/exportFile';
-import { showInfo } from '../notify';
+import { showInfo } from '../platform/notify';
 
 export interface ExportBranchOptions {
   format?: ExportFormat;

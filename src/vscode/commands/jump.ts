@@ -3,16 +3,16 @@ import { applyNavigation, proposeNavigation } from '../../engine/operations/navi
 import { StaleSessionError } from '../../engine/session/writer';
 import type { Summarizer } from '../../engine/summarize/summarizer';
 import { withCancellableProgress, type ArborServices } from '../services';
-import { log, reportError } from '../logging';
+import { log, reportError } from '../platform/logging';
 import { entryPreview } from '../../engine/tree/entryPreview';
 import { oneLine } from '../../engine/tree/oneLine';
-import { viewFromEntry } from '../summaryView';
+import { viewFromEntry } from '../panels/summaryView';
 import { selectedOrPickedEntry } from '../tree/entryPicker';
-import { readConfig } from '../settings';
+import { readConfig } from '../platform/settings';
 import { instructionsNote } from '../../engine/summarize/summarizerNote';
 import type { ArborNode } from '../tree/nodes';
-import type { SessionModel } from '../sessionStore';
-import { showInfo } from '../notify';
+import type { SessionModel } from '../sessions/sessionStore';
+import { showInfo } from '../platform/notify';
 import { restoreFilesAfterJump } from '../files/fileCommands';
 import type { RestoreFilesOptions, RestoreFilesResult } from '../files/restoreFiles';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ArborServices } from '../services';
-import { rawUri } from '../readOnlyFiles';
-import { log, reportError } from '../logging';
+import { rawUri } from '../sessions/readOnlyFiles';
+import { log, reportError } from '../platform/logging';
 
 /** Arbor: Open Session File... Adds a JSONL session from anywhere to the Sessions view (remembered per workspace). */
 export async function openSessionCommand(arbor: ArborServices, uri?: vscode.Uri): Promise<string | undefined> {

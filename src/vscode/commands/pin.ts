@@ -2,7 +2,7 @@ import type { ArborServices } from '../services';
 import type { ArborNode } from '../tree/nodes';
 import { isPinLabel, pinLabel, unpinLabel } from '../../engine/compaction/pins';
 import { setLabelCommand } from './setLabel';
-import { showInfo } from '../notify';
+import { showInfo } from '../platform/notify';
 
 /**
  * Arbor: Pin / Unpin Entry. Pins the selected entry (its label becomes

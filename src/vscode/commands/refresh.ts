@@ -1,5 +1,5 @@
 import type { ArborServices } from '../services';
-import { reportError } from '../logging';
+import { reportError } from '../platform/logging';
 
 /** Arbor: Refresh. Re-lists the session folders and reloads every loaded session from disk. */
 export async function refreshCommand(arbor: ArborServices): Promise<number> {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
-import { readConfig, type ProviderName } from '../settings';
-import { showInfo } from '../notify';
+import { readConfig, type ProviderName } from '../platform/settings';
+import { showInfo } from '../platform/notify';
 
 const PROVIDERS: { provider: ProviderName; label: string }[] = [
   { provider: 'openai', label: 'OpenAI (or an OpenAI-compatible server)' },

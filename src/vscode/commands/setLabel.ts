@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { setLabel } from '../../engine/operations/label';
 import type { ArborServices } from '../services';
-import { log, reportError } from '../logging';
+import { log, reportError } from '../platform/logging';
 import { entryPreview } from '../../engine/tree/entryPreview';
 import { oneLine } from '../../engine/tree/oneLine';
 import type { ArborNode } from '../tree/nodes';
 import { selectedOrPickedEntry } from '../tree/entryPicker';
-import { showInfo } from '../notify';
+import { showInfo } from '../platform/notify';
 
 /**
  * Arbor: Set Label. Appends a `label` entry for the selected entry (an empty

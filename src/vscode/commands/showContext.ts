@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
-import { ViewPanel } from '../viewPanel';
-import { buildContextView } from '../contextView';
+import { ViewPanel } from '../panels/viewPanel';
+import { buildContextView } from '../panels/contextView';
 import { CONTEXT_VIEW_TYPE, type ContextView } from '../../webview/viewsProtocol';
 
 /** The context view's panel: a message from it can only show an entry of the session it shows. */

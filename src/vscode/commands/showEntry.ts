@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
-import { ViewPanel } from '../viewPanel';
-import { buildEntryView, entryCopyText, isCurrentEntry } from '../entryView';
-import { readConfig } from '../settings';
-import { showInfo } from '../notify';
+import { ViewPanel } from '../panels/viewPanel';
+import { buildEntryView, entryCopyText, isCurrentEntry } from '../panels/entryView';
+import { readConfig } from '../platform/settings';
+import { showInfo } from '../platform/notify';
 import { ENTRY_VIEW_TYPE, type EntryView } from '../../webview/viewsProtocol';
 
 /** The command vcore registers for a raw file opened read-only at a line. */

@@ -1,9 +1,9 @@
 import type { ArborServices } from '../services';
-import { viewFromEntry } from '../summaryView';
-import { readConfig } from '../settings';
-import { reportError } from '../logging';
+import { viewFromEntry } from '../panels/summaryView';
+import { readConfig } from '../platform/settings';
+import { reportError } from '../platform/logging';
 import type { SummaryView } from '../../webview/protocol';
-import { showInfo } from '../notify';
+import { showInfo } from '../platform/notify';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 
 function isSummary(index: SessionIndex, i: number): boolean {

@@ -11,10 +11,10 @@ import {
   type RestorePlan,
 } from '../../engine/files/restoreRun';
 import type { ArborServices } from '../services';
-import type { SessionModel } from '../sessionStore';
-import { askModal, showInfo } from '../notify';
-import { log } from '../logging';
-import { engineEnv } from '../settings';
+import type { SessionModel } from '../sessions/sessionStore';
+import { askModal, showInfo } from '../platform/notify';
+import { log } from '../platform/logging';
+import { engineEnv } from '../platform/settings';
 import { cachedSessionFiles } from './sessionFilesCache';
 import type { FileStepDocuments } from './fileDocuments';
 

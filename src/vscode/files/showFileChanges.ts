@@ -4,8 +4,8 @@ import { stepDiff } from '../../engine/files/stepDiff';
 import type { FileChange, FileHistory } from '../../engine/files/types';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { ArborServices } from '../services';
-import type { SessionModel } from '../sessionStore';
-import { showInfo } from '../notify';
+import type { SessionModel } from '../sessions/sessionStore';
+import { showInfo } from '../platform/notify';
 import { cachedSessionFiles } from './sessionFilesCache';
 import type { FileStepDocuments } from './fileDocuments';
 

@@ -7,10 +7,10 @@ import { PiRunningError, resolveWriteRoute, type WriteRoute } from '../../engine
 import { installBridge } from '../../engine/livePi/install';
 import { piAgentDir } from '../../engine/settings/piSettings';
 import type { PiState } from '../../engine/livePi/protocol';
-import type { SessionModel } from '../sessionStore';
-import { engineEnv, readConfig } from '../settings';
-import { log } from '../logging';
-import { askModal, showInfo, showWarning } from '../notify';
+import type { SessionModel } from '../sessions/sessionStore';
+import { engineEnv, readConfig } from '../platform/settings';
+import { log } from '../platform/logging';
+import { askModal, showInfo, showWarning } from '../platform/notify';
 
 /** How often the state of live bridges is asked while any is live (idle/busy, leaf, context use). */
 const POLL_MS = 2000;

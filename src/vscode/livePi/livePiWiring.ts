@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
-import { showWarning } from '../notify';
-import { log } from '../logging';
+import { showWarning } from '../platform/notify';
+import { log } from '../platform/logging';
 
 /**
  * Connects the live Pi state to what the user sees:

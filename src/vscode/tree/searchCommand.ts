@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { ArborServices } from '../services';
 import { searchSession, type SearchHit } from '../../engine/search/searchSession';
 import { titleLine } from '../../engine/tree/sessionTitle';
-import { log } from '../logging';
+import { log } from '../platform/logging';
 import { SHOW_ENTRY_COMMAND } from './treeItems';
 
 interface HitPick extends vscode.QuickPickItem {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
-import { reportError } from '../logging';
+import { reportError } from '../platform/logging';
 import { SummarizedDecorations } from './treeItems';
 import { searchCommand } from './searchCommand';
 import type { ArborNode } from './nodes';

@@ -7,7 +7,7 @@ import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
 import { isRecord } from '../../engine/session/jsonObject';
 import { isTextBlock, isThinkingBlock } from '../../engine/session/contentBlocks';
 import { usageTotal } from '../../engine/tokens/contextTokens';
-import type { SessionModel } from '../sessionStore';
+import type { SessionModel } from '../sessions/sessionStore';
 import type { SessionLayout } from './layout';
 import type { BranchNode, EntryNode, MoreNode, NoticeNode } from './nodes';
 import { PAGE_SIZE } from './pages';

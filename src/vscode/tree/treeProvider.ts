@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { SessionModel, SessionStore } from '../sessionStore';
-import { readConfig } from '../settings';
-import { log } from '../logging';
+import type { SessionModel, SessionStore } from '../sessions/sessionStore';
+import { readConfig } from '../platform/settings';
+import { log } from '../platform/logging';
 import type { ArborNode, BranchNode, EntryNode, MoreNode, SessionNode } from './nodes';
 import { nodeKey } from './nodes';
 import { branchItem, entryItem, entryTooltip, lastActivityOf, moreItem, noticeItem, sessionItem, type EntryItemContext } from './treeItems';

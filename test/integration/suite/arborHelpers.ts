@@ -157,7 +157,7 @@ export function labelText(ti: vscode.TreeItem): string {
   return typeof ti.label === 'string' ? ti.label : (ti.label?.label ?? '');
 }
 
-/** Settings a workspace cannot set (machine scope; package.json, src/vscode/settings.ts): tests set them as the user. */
+/** Settings a workspace cannot set (machine scope; package.json, src/vscode/platform/settings.ts): tests set them as the user. */
 export const MACHINE_SETTINGS = ['summarizer.baseURL', 'piPath', 'piAgentDir', 'sessionDir'];
 
 /** Updates a setting for one test (in the workspace, or the user's settings for a machine setting); returns a restore function. */

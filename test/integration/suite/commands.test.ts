@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SummaryView } from '../../../src/webview/protocol';
 import type { ContextView, EntryView } from '../../../src/webview/viewsProtocol';
-import { contextUse } from '../../../src/vscode/contextInfo';
+import { contextUse } from '../../../src/vscode/status/contextInfo';
 import { loadSession } from '../../../src/engine/session/loadSession';
 
 async function contextUseFor(file: string) {

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SummaryView } from '../../../src/webview/protocol';
-import type { Notification } from '../../../src/vscode/notify';
+import type { Notification } from '../../../src/vscode/platform/notify';
 import { arborApi, workspaceDir } from './arborHelpers';
 
 type Expect = 'open' | 'ask' | 'refuse';

@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { SummaryView } from '../../../src/webview/protocol';
-import type { Notification } from '../../../src/vscode/notify';
+import type { Notification } from '../../../src/vscode/platform/notify';
 import { arborApi, openCopy, rawTree, readEntries, waitFor } from './arborHelpers';
 
 type Result = { kind: string; [k: string]: unknown };

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
-import type { Notification } from '../../../src/vscode/notify';
+import type { Notification } from '../../../src/vscode/platform/notify';
 import { ALL_KEY_ECHO_FORMS, keyEcho, startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
 import { secretForms } from '../../../src/engine/secrets/redact';
 import { USER_DATA_DIR_ENV } from '../../support/vscode/codeServer';

@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { startFakeProvider, type FakeProviderServer } from '../../support/fakeProvider';
-import type { Notification } from '../../../src/vscode/notify';
+import type { Notification } from '../../../src/vscode/platform/notify';
 import { arborApi, fixtureFile, waitFor, withSetting, workspaceDir } from './arborHelpers';
 
 describe('Untrusted workspace settings', function () {

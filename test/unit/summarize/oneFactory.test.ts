@@ -36,11 +36,11 @@ describe('one summarizer factory, model table and context-window resolver', () =
       assert.ok(!/claude-[a-z0-9-]+'|gpt-[0-9][a-z0-9.-]*'/.test(text), `${file} names a model`);
       assert.ok(!/\b(200000|128000|200_000|128_000)\b/.test(text), `${file} has its own context-window default`);
     }
-    const factoryUsers = ['src/vscode/summarizers.ts', 'src/cli/summarizerArgs.ts'].map((f) =>
+    const factoryUsers = ['src/vscode/platform/summarizers.ts', 'src/cli/summarizerArgs.ts'].map((f) =>
       fs.readFileSync(path.join(repoRoot, f), 'utf8'),
     );
     for (const text of factoryUsers)
-      assert.match(text, /import \{ createSummarizer[^}]*\} from '\.\.\/engine\/summarize\/providers\/createSummarizer'/);
+      assert.match(text, /import \{ createSummarizer[^}]*\} from '(?:\.\.\/)+engine\/summarize\/providers\/createSummarizer'/);
   });
 
   it('one precedence: explicit > per-model setting > model table > one default', () => {

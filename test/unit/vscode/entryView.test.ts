@@ -5,7 +5,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadSession } from '../../../src/engine/session/loadSession';
-import { buildEntryView, entryCopyText, MAX_ENTRY_CHARS, MAX_PART_CHARS } from '../../../src/vscode/entryView';
+import { buildEntryView, entryCopyText, MAX_ENTRY_CHARS, MAX_PART_CHARS } from '../../../src/vscode/panels/entryView';
 import { contextSeries } from '../../../src/engine/context/contextSeries';
 import { charsEstimator } from '../../../src/engine/tokens/estimators';
 import { fixturePath } from '../../support/fixtures';

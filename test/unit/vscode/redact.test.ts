@@ -1,6 +1,6 @@
 // redact(): keys Arbor has seen and credential-shaped tokens never reach a log line or a message.
 import * as assert from 'assert';
-import { redact, rememberSecret, REDACTED } from '../../../src/vscode/redact';
+import { redact, rememberSecret, REDACTED } from '../../../src/vscode/platform/redact';
 
 describe('vscode redact', () => {
   it('removes remembered keys wherever they appear', () => {

@@ -108,12 +108,12 @@ describe('webview markdown', () => {
       assert.doesNotMatch(text, /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|\beval\(|new Function\(/, f);
     }
     // Both panels' pages come from webviewPage.ts, which holds the CSP.
-    const page = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', 'webviewPage.ts'), 'utf8');
+    const page = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', 'panels', 'webviewPage.ts'), 'utf8');
     assert.match(page, /default-src 'none'/);
     assert.match(page, /script-src 'nonce-\$\{nonce\}'/);
     assert.doesNotMatch(page, /\bon(click|load|error)=/i);
     for (const host of ['summaryPanel.ts', 'viewPanel.ts']) {
-      const panel = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', host), 'utf8');
+      const panel = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', 'panels', host), 'utf8');
       assert.match(panel, /webviewPage\(\{/, host);
       assert.doesNotMatch(panel, /\bon(click|load|error)=|<script/i, host);
     }

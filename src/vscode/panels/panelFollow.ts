@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { ArborServices } from './services';
-import type { SessionIndex } from '../engine/session/sessionIndex';
-import { latestSummaryOnPath } from './commands/showSummary';
+import type { ArborServices } from '../services';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
+import { latestSummaryOnPath } from '../commands/showSummary';
 import { viewFromEntry } from './summaryView';
-import { readConfig } from './settings';
+import { readConfig } from '../platform/settings';
 
 /**
  * Keeps the summary panel on the session the user acts on: when another

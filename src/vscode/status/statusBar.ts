@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import type { ArborServices } from './services';
+import type { ArborServices } from '../services';
 import { contextUse, type ContextUse } from './contextInfo';
-import { readConfig } from './settings';
-import { log } from './logging';
-import type { SessionModel } from './sessionStore';
-import { showWarning } from './notify';
-import { contextFigureShort, contextFigureSources, contextFigureStatus } from '../engine/context/contextNumbers';
-import { withPiFigure } from './livePi/piContextFigure';
-import type { PiState } from '../engine/livePi/protocol';
+import { readConfig } from '../platform/settings';
+import { log } from '../platform/logging';
+import type { SessionModel } from '../sessions/sessionStore';
+import { showWarning } from '../platform/notify';
+import { contextFigureShort, contextFigureSources, contextFigureStatus } from '../../engine/context/contextNumbers';
+import { withPiFigure } from '../livePi/piContextFigure';
+import type { PiState } from '../../engine/livePi/protocol';
 
 /** Fraction of the threshold from which the item turns to the warning colour. */
 const WARN_AT = 0.85;

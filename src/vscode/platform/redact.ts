@@ -4,4 +4,4 @@
  * (src/engine/secrets/redact.ts), shared with the CLI and the engine's write
  * path; keys from SecretStorage or the environment are remembered there.
  */
-export { redact, rememberSecret, REDACTED } from '../engine/secrets/redact';
+export { redact, rememberSecret, REDACTED } from '../../engine/secrets/redact';

@@ -1,13 +1,13 @@
-import type { SessionIndex } from '../engine/session/sessionIndex';
-import { contextSeries } from '../engine/context/contextSeries';
-import { estimatorByName } from '../engine/tokens/estimators';
-import type { ContextView } from '../webview/viewsProtocol';
-import { contextUse } from './contextInfo';
-import { readConfig } from './settings';
-import { messagePreview } from '../engine/tree/entryPreview';
-import { formatTokens } from '../engine/tree/formatTokens';
-import { contextFigureSources, contextFigureStatus } from '../engine/context/contextNumbers';
-import { oneLine } from '../engine/tree/oneLine';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
+import { contextSeries } from '../../engine/context/contextSeries';
+import { estimatorByName } from '../../engine/tokens/estimators';
+import type { ContextView } from '../../webview/viewsProtocol';
+import { contextUse } from '../status/contextInfo';
+import { readConfig } from '../platform/settings';
+import { messagePreview } from '../../engine/tree/entryPreview';
+import { formatTokens } from '../../engine/tree/formatTokens';
+import { contextFigureSources, contextFigureStatus } from '../../engine/context/contextNumbers';
+import { oneLine } from '../../engine/tree/oneLine';
 
 /**
  * What the context view shows for a session at a leaf: the numbers come from

@@ -10,9 +10,9 @@ import {
   type RetentionItem,
   type SummaryView,
   type ToWebview,
-} from '../webview/protocol';
-import { log } from './logging';
-import { redact } from './redact';
+} from '../../webview/protocol';
+import { log } from '../platform/logging';
+import { redact } from '../platform/redact';
 
 /** What the panel does when the user presses Apply or Discard on a proposal. */
 export interface ProposalHandlers {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { createSummarizer } from '../engine/summarize/providers/createSummarizer';
-import { secondsToMs } from '../engine/summarize/providers/limits';
-import type { Summarizer } from '../engine/summarize/summarizer';
+import { createSummarizer } from '../../engine/summarize/providers/createSummarizer';
+import { secondsToMs } from '../../engine/summarize/providers/limits';
+import type { Summarizer } from '../../engine/summarize/summarizer';
 import type { ApiKeys } from './secrets';
 import { readConfig, type ArborConfig } from './settings';
 import { showWarning } from './notify';

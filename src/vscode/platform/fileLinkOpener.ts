@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { FileLink } from '../webview/protocol';
+import type { FileLink } from '../../webview/protocol';
 import { decideFileLink, type LinkDecision } from './fileLinkPolicy';
-import { baseDirFor } from './summaryView';
+import { baseDirFor } from '../panels/summaryView';
 import { askModal, showWarning } from './notify';
 import { log } from './logging';
 

@@ -1,14 +1,14 @@
-import { buildContext, type ModelRef } from '../engine/context/buildContext';
-import { shouldCompact, type ContextTokens } from '../engine/tokens/contextTokens';
-import { contextFigure, contextTokensAt, type ContextFigure } from '../engine/context/contextNumbers';
-import { estimatorByName } from '../engine/tokens/estimators';
-import { resolveSettings } from '../engine/operations/sessionSettings';
-import type { CompactionSettings } from '../engine/compaction/planCompaction';
-import type { SessionIndex } from '../engine/session/sessionIndex';
-import type { AgentMessage } from '../engine/session/types';
-import { contextWindowFor, engineEnv, readConfig, type ArborConfig } from './settings';
-import { loadPiSettings, type PiSettings } from '../engine/settings/piSettings';
-import { baseDirFor } from './summaryView';
+import { buildContext, type ModelRef } from '../../engine/context/buildContext';
+import { shouldCompact, type ContextTokens } from '../../engine/tokens/contextTokens';
+import { contextFigure, contextTokensAt, type ContextFigure } from '../../engine/context/contextNumbers';
+import { estimatorByName } from '../../engine/tokens/estimators';
+import { resolveSettings } from '../../engine/operations/sessionSettings';
+import type { CompactionSettings } from '../../engine/compaction/planCompaction';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
+import type { AgentMessage } from '../../engine/session/types';
+import { contextWindowFor, engineEnv, readConfig, type ArborConfig } from '../platform/settings';
+import { loadPiSettings, type PiSettings } from '../../engine/settings/piSettings';
+import { baseDirFor } from '../panels/summaryView';
 
 /**
  * Pi's settings for a session: global, then the project's (.pi/settings.json

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
-import type { SessionIndex } from '../engine/session/sessionIndex';
-import { recordedUsage } from '../engine/session/entryKinds';
-import { describeEntry, entryPlainText } from '../engine/export/entryParts';
-import type { EstimatorName } from '../engine/tokens/estimators';
-import type { EntryView, PartView } from '../webview/viewsProtocol';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
+import { recordedUsage } from '../../engine/session/entryKinds';
+import { describeEntry, entryPlainText } from '../../engine/export/entryParts';
+import type { EstimatorName } from '../../engine/tokens/estimators';
+import type { EntryView, PartView } from '../../webview/viewsProtocol';
 import { usageView } from './usageView';
-import { entryTokens } from '../engine/tokens/entryTokens';
-import { shownLeaf } from './tree/rowFilter';
+import { entryTokens } from '../../engine/tokens/entryTokens';
+import { shownLeaf } from '../tree/rowFilter';
 
 /** Characters of one part sent to the panel; the rest is announced ("N more characters"). */
 export const MAX_PART_CHARS = 100_000;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { webviewPage } from './webviewPage';
-import { parseFromViews, type FromViews, type PanelView, type ToViews } from '../webview/viewsProtocol';
-import { log } from './logging';
+import { parseFromViews, type FromViews, type PanelView, type ToViews } from '../../webview/viewsProtocol';
+import { log } from '../platform/logging';
 
 /**
  * A webview panel that shows one PanelView at a time (the entry panel, the

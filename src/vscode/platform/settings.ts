@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { EstimatorName } from '../engine/tokens/estimators';
-import { resolveContextWindowSource, type ResolvedContextWindow } from '../engine/summarize/providers/models';
-import { readPiModelWindows, type PiModelWindows } from '../engine/settings/piModels';
-import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../engine/session/incompleteLine';
+import type { EstimatorName } from '../../engine/tokens/estimators';
+import { resolveContextWindowSource, type ResolvedContextWindow } from '../../engine/summarize/providers/models';
+import { readPiModelWindows, type PiModelWindows } from '../../engine/settings/piModels';
+import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../../engine/session/incompleteLine';
 
 /**
  * Arbor's own settings (`arbor.*`). Pi's settings files

@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
-import { loadSession } from '../engine/session/loadSession';
-import { readAppended } from '../engine/session/tail';
-import { loadTailPreview } from '../engine/session/tailPreview';
-import { PAGE_SIZE } from './tree/pages';
-import { listSessions, sessionsDirFor } from '../engine/session/discovery';
-import { NotRegularFileError, statRegularFile } from '../engine/session/sessionFile';
-import type { SessionIndex } from '../engine/session/sessionIndex';
-import { SessionLayout } from './tree/layout';
-import { peekSession, peekTitleFacts, type SessionPeek } from '../engine/tree/sessionPeek';
+import { loadSession } from '../../engine/session/loadSession';
+import { readAppended } from '../../engine/session/tail';
+import { loadTailPreview } from '../../engine/session/tailPreview';
+import { PAGE_SIZE } from '../tree/pages';
+import { listSessions, sessionsDirFor } from '../../engine/session/discovery';
+import { NotRegularFileError, statRegularFile } from '../../engine/session/sessionFile';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
+import { SessionLayout } from '../tree/layout';
+import { peekSession, peekTitleFacts, type SessionPeek } from '../../engine/tree/sessionPeek';
 import {
   baseTitle,
   sessionTitles,
@@ -17,10 +17,10 @@ import {
   titleFactsFromIndex,
   type SessionTitle,
   type TitleFacts,
-} from '../engine/tree/sessionTitle';
-import { engineEnv, readConfig } from './settings';
-import { log } from './logging';
-import type { PiState } from '../engine/livePi/protocol';
+} from '../../engine/tree/sessionTitle';
+import { engineEnv, readConfig } from '../platform/settings';
+import { log } from '../platform/logging';
+import type { PiState } from '../../engine/livePi/protocol';
 
 export interface SessionModel {
   file: string;

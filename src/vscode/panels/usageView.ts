@@ -1,6 +1,6 @@
-import { usageTotal } from '../engine/tokens/contextTokens';
-import type { Usage } from '../engine/session/types';
-import type { UsageView } from '../webview/protocol';
+import { usageTotal } from '../../engine/tokens/contextTokens';
+import type { Usage } from '../../engine/session/types';
+import type { UsageView } from '../../webview/protocol';
 
 /** A provider's usage report as the panels show it (no vscode import: unit-testable). */
 export function usageView(usage: Usage | undefined): UsageView | undefined {

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SessionStore } from './sessionStore';
-import { readConfig } from './settings';
-import { log } from './logging';
+import { readConfig } from '../platform/settings';
+import { log } from '../platform/logging';
 
 /**
  * Follows the session files while Pi writes them: a change in a session

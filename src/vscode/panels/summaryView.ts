@@ -1,16 +1,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseSummary, type ParsedSummary } from '../engine/summarize/parseSummary';
-import { summarySections } from '../engine/summarize/summarySections';
-import { offlineSummaryNote } from '../engine/summarize/summarizerNote';
-import { estimatorByName, type EstimatorName } from '../engine/tokens/estimators';
-import { collectBranchEntries } from '../engine/branch/planBranch';
-import type { SessionIndex } from '../engine/session/sessionIndex';
-import { entryTypeOf } from '../engine/session/entryKinds';
-import { isRecord } from '../engine/session/jsonObject';
-import type { CompactionProposal } from '../engine/operations/compact';
-import type { FileLink, ReplacedEntry, RetentionItem, SummaryView } from '../webview/protocol';
+import { parseSummary, type ParsedSummary } from '../../engine/summarize/parseSummary';
+import { summarySections } from '../../engine/summarize/summarySections';
+import { offlineSummaryNote } from '../../engine/summarize/summarizerNote';
+import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
+import { collectBranchEntries } from '../../engine/branch/planBranch';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
+import { entryTypeOf } from '../../engine/session/entryKinds';
+import { isRecord } from '../../engine/session/jsonObject';
+import type { CompactionProposal } from '../../engine/operations/compact';
+import type { FileLink, ReplacedEntry, RetentionItem, SummaryView } from '../../webview/protocol';
 import {
   canPutBack,
   checkRetention,
@@ -19,10 +19,10 @@ import {
   putBack,
   type Fact,
   type RetentionReport,
-} from '../engine/summarize/retention';
-import { entryPreview } from '../engine/tree/entryPreview';
-import { oneLine } from '../engine/tree/oneLine';
-import { compactionNumbers, proposedTokensAfter } from '../engine/context/contextNumbers';
+} from '../../engine/summarize/retention';
+import { entryPreview } from '../../engine/tree/entryPreview';
+import { oneLine } from '../../engine/tree/oneLine';
+import { compactionNumbers, proposedTokensAfter } from '../../engine/context/contextNumbers';
 export { usageView } from './usageView';
 import { usageView } from './usageView';
 
