@@ -184,7 +184,10 @@ export class ArborServices {
 
   /**
    * VS Code refreshes a tree a little after onDidChangeTreeData; revealing a
-   * new node before that fails ("Cannot resolve tree item"). Try a few times.
+   * new node before that fails ("Cannot resolve tree item"), and VS Code says
+   * nothing when it is done. So: try again until the reveal succeeds, the node
+   * is gone, a newer reveal supersedes this one, or REVEAL_GIVE_UP_MS passed
+   * (a safety net sized for a loaded machine, not the expected wait).
    */
   private revealGeneration = 0;
 
@@ -196,7 +199,8 @@ export class ArborServices {
     const generation = ++this.revealGeneration;
     const superseded = () => generation !== this.revealGeneration || options.unless?.() === true;
     let lastError: unknown;
-    for (let attempt = 0; attempt < 10; attempt++) {
+    const started = Date.now();
+    for (let attempt = 0; attempt === 0 || Date.now() - started < REVEAL_GIVE_UP_MS; attempt++) {
       if (superseded()) return false;
       const n = node();
       if (!n) return false;
@@ -208,13 +212,16 @@ export class ArborServices {
         return true;
       } catch (err) {
         lastError = err;
-        await new Promise((r) => setTimeout(r, 150 + attempt * 100));
+        await new Promise((r) => setTimeout(r, Math.min(100 * (attempt + 1), 1000)));
       }
     }
     log().debug(`reveal failed: ${String(lastError)}`);
     return false;
   }
 }
+
+/** How long a reveal keeps trying while VS Code has not yet refreshed the tree (ms). */
+const REVEAL_GIVE_UP_MS = 60_000;
 
 /** Runs `task` under a cancellable notification; cancelling aborts the signal handed down to the engine and the provider call. */
 export function withCancellableProgress<T>(

@@ -114,7 +114,8 @@ export async function openCopy(fixture: string, name = fixture): Promise<string>
   return file;
 }
 
-export async function waitFor<T>(cond: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<T> {
+/** Waits for a state; the limit is a safety net for a loaded machine (the test timeout is 60 s), never the expected wait. */
+export async function waitFor<T>(cond: () => T | Promise<T>, what: string, timeoutMs = 45_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

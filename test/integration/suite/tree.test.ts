@@ -13,6 +13,7 @@ import {
   rawTree,
   sessionNode,
   withTreeFilter,
+  waitFor,
   workspaceSession,
 } from './arborHelpers';
 
@@ -128,15 +129,14 @@ describe('Sessions view', () => {
     const file = workspaceSession('03-tree');
     await vscode.commands.executeCommand('arbor.revealLeaf', { file });
     assert.strictEqual(services.treeView.visible, true);
-    const sel = services.treeView.selection[0];
-    assert.ok(
-      sel && sel.type === 'entry' && sel.entryId === '2cbb1a68',
-      `selected: ${JSON.stringify(sel && { type: sel.type, file: sel.file, entryId: (sel as { entryId?: string }).entryId })}`,
-    );
+    await waitFor(() => {
+      const sel = services.treeView.selection[0];
+      return sel?.type === 'entry' && sel.entryId === '2cbb1a68';
+    }, 'the leaf 2cbb1a68 selected');
     // An entry on a side branch: its parent chain is branch -> branch point -> session.
     const node = services.tree.nodeForEntry(file, 'a9dae875')!;
     await services.treeView.reveal(node, { select: true });
-    assert.strictEqual((services.treeView.selection[0] as { entryId?: string }).entryId, 'a9dae875');
+    await waitFor(() => (services.treeView.selection[0] as { entryId?: string } | undefined)?.entryId === 'a9dae875', 'a9dae875 selected');
     const parent = services.tree.getParent(node)!;
     assert.strictEqual(parent.type, 'branch');
   });
