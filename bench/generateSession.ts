@@ -28,10 +28,10 @@ function rng(seed: number): () => number {
   };
 }
 
-const WORDS =
-  'the a function module test file error value result config parser tree branch session token summary index build cache query request handler update render schema'.split(
-    ' ',
-  );
+const WORDS = (
+  'the a function module test file error value result config parser tree branch session token summary index build cache ' +
+  'query request handler update render schema'
+).split(' ');
 
 export async function generateSession(options: GenerateOptions): Promise<{ entries: number; bytes: number; leafId: string }> {
   const rand = rng(options.seed ?? 42);

@@ -56,7 +56,8 @@ const adversarialSummaries: Record<string, string> = {
 
 function summaries(): void {
   const ordinary = fill(
-    '## Goal\n- Ship the parser\n\n## Progress\n### Done\n- [x] Wrote it\n### In Progress\n- [ ] Test it\n\n## Key Decisions\n- **Linear**: no quadratic regex\n\n## Next Steps\n1. Bench\n\n',
+    '## Goal\n- Ship the parser\n\n## Progress\n### Done\n- [x] Wrote it\n### In Progress\n- [ ] Test it\n\n## Key ' +
+      'Decisions\n- **Linear**: no quadratic regex\n\n## Next Steps\n1. Bench\n\n',
     MB,
   );
   const baseline = best(() => parseSummary(ordinary));
@@ -71,7 +72,8 @@ function summaries(): void {
     const ms = best(() => parseSummary(text));
     const half = best(() => parseSummary(text.slice(0, text.length / 8)));
     process.stdout.write(
-      `  ${name.padEnd(24)} 1 MB: ${ms.toFixed(0).padStart(5)} ms = ${(ms / baseline).toFixed(2)}x baseline; 128 KB: ${half.toFixed(0)} ms (8x input: ${(ms / Math.max(half, 0.1)).toFixed(1)}x time)\n`,
+      `  ${name.padEnd(24)} 1 MB: ${ms.toFixed(0).padStart(5)} ms = ${(ms / baseline).toFixed(2)}x baseline; 128 KB: ` +
+        `${half.toFixed(0)} ms (8x input: ${(ms / Math.max(half, 0.1)).toFixed(1)}x time)\n`,
     );
   }
 }

@@ -21,7 +21,8 @@ function row(name: string, make: (n: number) => string, parse: (s: string) => un
   const tb = medianTime(() => parse(big));
   const heap = process.memoryUsage().heapUsed / MB;
   out(
-    `  ${name.padEnd(34)} 1 MB ${tb.toFixed(0).padStart(5)} ms   1MB/128KB ${(tb / Math.max(ts, 0.1)).toFixed(1).padStart(5)}x   vs plain ${(tb / baseline).toFixed(1).padStart(6)}x   heap ${heap.toFixed(0)} MB`,
+    `  ${name.padEnd(34)} 1 MB ${tb.toFixed(0).padStart(5)} ms   1MB/128KB ` +
+      `${(tb / Math.max(ts, 0.1)).toFixed(1).padStart(5)}x   vs plain ${(tb / baseline).toFixed(1).padStart(6)}x   heap ${heap.toFixed(0)} MB`,
   );
   return tb;
 }
@@ -48,7 +49,8 @@ for (const p of INLINE_PATTERNS) {
 out(`  slowest 1 MB: ${worst.toFixed(0)} ms`);
 
 const ordinary = repeatTo(
-  '## Goal\n- Ship the parser\n\n## Progress\n### Done\n- [x] Wrote it\n### In Progress\n- [ ] Test it\n\n## Key Decisions\n- **Linear**: no quadratic regex\n\n## Next Steps\n1. Bench\n\n',
+  '## Goal\n- Ship the parser\n\n## Progress\n### Done\n- [x] Wrote it\n### In Progress\n- [ ] Test it\n\n## Key ' +
+    'Decisions\n- **Linear**: no quadratic regex\n\n## Next Steps\n1. Bench\n\n',
   MB,
 );
 const summaryBase = medianTime(() => parseSummary(ordinary));

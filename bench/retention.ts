@@ -118,6 +118,7 @@ export async function retentionBench(): Promise<void> {
   const bigText = ms(() => checkRetention(large, fewFacts));
   const bigFacts = ms(() => checkRetention(small, moreFacts));
   process.stdout.write(
-    `  check on an unbroken hostile summary: 256 KB x 2000 facts ${base.toFixed(0)} ms; 4x the summary ${(bigText / base).toFixed(2)}x; 4x the facts ${(bigFacts / base).toFixed(2)}x (linear: about 4x)\n`,
+    `  check on an unbroken hostile summary: 256 KB x 2000 facts ${base.toFixed(0)} ms; 4x the summary ` +
+      `${(bigText / base).toFixed(2)}x; 4x the facts ${(bigFacts / base).toFixed(2)}x (linear: about 4x)\n`,
   );
 }

@@ -68,12 +68,14 @@ async function main(): Promise<void> {
     if (pi) {
       process.stdout.write(`  pi 0.73.1 open + prepareCompaction  ${fmt(pi)}\n`);
       process.stdout.write(
-        `  arbor/pi: time ${(arbor.ms / pi.ms).toFixed(2)}x (chars: ${(arborChars.ms / pi.ms).toFixed(2)}x), peak memory ${(arbor.maxRssMB / pi.maxRssMB).toFixed(2)}x\n`,
+        `  arbor/pi: time ${(arbor.ms / pi.ms).toFixed(2)}x (chars: ${(arborChars.ms / pi.ms).toFixed(2)}x), peak ` +
+          `memory ${(arbor.maxRssMB / pi.maxRssMB).toFixed(2)}x\n`,
       );
     }
     process.stdout.write(`  tree first page, whole file indexed  ${fmt(treeFull)}\n`);
     process.stdout.write(
-      `  tree first page from the preview    ${fmt(treePreview)}   time ${(treePreview.ms / treeFull.ms).toFixed(2)}x whole file  (same rows: ${JSON.stringify(treePreview.detail && (treePreview.detail as { pageFirst: string }).pageFirst) === JSON.stringify((treeFull.detail as { pageFirst: string }).pageFirst)})\n`,
+      `  tree first page from the preview    ${fmt(treePreview)}   time ${(treePreview.ms / treeFull.ms).toFixed(2)}x ` +
+        `whole file  (same rows: ${sameFirstPage(treePreview.detail, treeFull.detail)})\n`,
     );
     process.stdout.write(`  arbor plan: ${JSON.stringify(arbor.detail)}\n`);
     process.stdout.write(`  arbor plan (chars): ${JSON.stringify(arborChars.detail)}\n`);
@@ -82,3 +84,9 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+/** Whether two tree runs showed the same first page of rows. */
+function sameFirstPage(a: unknown, b: unknown): boolean {
+  const first = (d: unknown) => JSON.stringify((d as { pageFirst?: string } | undefined)?.pageFirst);
+  return first(a) === first(b);
+}

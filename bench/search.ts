@@ -51,7 +51,9 @@ async function main(): Promise<void> {
     });
     const total = performance.now() - t0;
     process.stdout.write(
-      `"${query}": first hit ${first === undefined ? '-' : `${first.toFixed(0)} ms`}, ${hits} hits${r.complete ? '' : ' (stopped at 500)'}, scan ${total.toFixed(0)} ms over ${(r.scannedBytes / 1048576).toFixed(0)} MB (${(total / read).toFixed(1)}x a plain read)\n`,
+      `"${query}": first hit ${first === undefined ? '-' : `${first.toFixed(0)} ms`}, ${hits} ` +
+        (`hits${r.complete ? '' : ' (stopped at 500)'}, scan ${total.toFixed(0)} ms over ` +
+          `${(r.scannedBytes / 1048576).toFixed(0)} MB (${(total / read).toFixed(1)}x a plain read)\n`),
     );
   }
 }

@@ -38,7 +38,9 @@ function measure(label: string, messages: AgentMessage[]): void {
   const sumTokens = tokens(summary);
   const charTokens = charsEstimator.estimate({ role: 'user', content: summary });
   process.stdout.write(
-    `  ${label.padEnd(34)} ${String(messages.length).padStart(7)} messages, span ~${spanTokens.toLocaleString('en')} tokens -> summary ${sumTokens} tokens (chars/4: ${charTokens}, bound ${SUMMARY_MAX_TOKENS}); ratio ${(sumTokens / spanTokens).toExponential(2)}; ${ms.toFixed(0)} ms\n`,
+    `  ${label.padEnd(34)} ${String(messages.length).padStart(7)} messages, span ~${spanTokens.toLocaleString('en')} ` +
+      (`tokens -> summary ${sumTokens} tokens (chars/4: ${charTokens}, bound ${SUMMARY_MAX_TOKENS}); ratio ` +
+        `${(sumTokens / spanTokens).toExponential(2)}; ${ms.toFixed(0)} ms\n`),
   );
 }
 

@@ -43,8 +43,14 @@ export const processIo: Io = {
  * shown (U+202A-U+202E, U+2066-U+2069, U+200E/U+200F, U+061C), and lone
  * surrogates.
  */
-const UNSAFE =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE = new RegExp(
+  [
+    '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]',
+    '[\\ud800-\\udbff](?![\\udc00-\\udfff])',
+    '(?<![\\ud800-\\udbff])[\\udc00-\\udfff]',
+  ].join('|'),
+  'g',
+);
 const UNSAFE_ONE = new RegExp(`^(?:${UNSAFE.source})$`);
 const MAYBE_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
 /** Anything shortField must look at character by character: what may be unsafe, line breaks and tabs, and surrogates (a pair is one character wide). */

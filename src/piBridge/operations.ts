@@ -253,7 +253,8 @@ function checkApprovedText(ctx: PiContext, result: WriteResult, type: 'compactio
   if (!entry || entry.summary === approved) return;
   throw new BridgeRequestError(
     'failed',
-    `Pi wrote ${type === 'compaction' ? 'compaction' : 'branch summary'} ${entry.id} with a text other than the approved one (another Pi extension answered Pi's hook after Arbor's bridge); look at it in the tree`,
+    `Pi wrote ${type === 'compaction' ? 'compaction' : 'branch summary'} ${entry.id} with a text other than the ` +
+      `approved one (another Pi extension answered Pi's hook after Arbor's bridge); look at it in the tree`,
   );
 }
 
@@ -267,7 +268,10 @@ function staleLeaf(actual: string | null, expected: string | null): BridgeReques
 /** Pi's own refusal, said in terms of what the user can change. */
 function compactionFailure(piMessage: string): string {
   if (/nothing to compact/i.test(piMessage)) {
-    return `Pi found nothing to compact at its leaf with its own settings (compaction.keepRecentTokens in Pi's settings.json), so it did not take the compaction; nothing was changed (Pi said: ${piMessage})`;
+    return (
+      `Pi found nothing to compact at its leaf with its own settings (compaction.keepRecentTokens in Pi's ` +
+      `settings.json), so it did not take the compaction; nothing was changed (Pi said: ${piMessage})`
+    );
   }
   if (/already compacted/i.test(piMessage)) return "Pi's session already ends in a compaction; nothing was changed";
   return `Pi could not compact: ${piMessage}`;

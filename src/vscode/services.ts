@@ -138,7 +138,8 @@ export class ArborServices {
     if (!this.store.isLive(model)) return true;
     const ago = Math.max(1, Math.round((Date.now() - (model.lastExternalWriteAt ?? Date.now())) / 1000));
     const choice = await askModal(
-      `Another process (Pi?) wrote to this session ${ago} s ago. ${what} appends to the same file; if Pi is still running there, its next entries and Arbor's will both be in the tree. Continue?`,
+      `Another process (Pi?) wrote to this session ${ago} s ago. ${what} appends to the same file; if Pi is still ` +
+        `running there, its next entries and Arbor's will both be in the tree. Continue?`,
       undefined,
       'Append Anyway',
     );

@@ -31,9 +31,10 @@ function entries(file: string): Record<string, unknown>[] {
 /** What Pi writes when the user names a session (/name): a session_info entry under the leaf. */
 function piRename(file: string, name: string): void {
   const leaf = entries(file).pop()!;
+  const id = `5e55${Math.random().toString(16).slice(2, 6)}`;
   fs.appendFileSync(
     file,
-    `${JSON.stringify({ type: 'session_info', id: `5e55${Math.random().toString(16).slice(2, 6)}`, parentId: leaf.id, timestamp: new Date().toISOString(), name })}\n`,
+    `${JSON.stringify({ type: 'session_info', id, parentId: leaf.id, timestamp: new Date().toISOString(), name })}\n`,
   );
 }
 

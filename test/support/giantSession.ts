@@ -58,9 +58,10 @@ export function writeGiantSession(
       line++;
     }
     const giantId = 'giant0';
+    const messageHead = `"message":{"role":"user","content":[{"type":"text","text":"`;
     const head = options.reordered
-      ? `{"parentId":${JSON.stringify(parent)},"id":"${giantId}","type":"message","timestamp":"${TS}","message":{"role":"user","content":[{"type":"text","text":"`
-      : `{"type":"message","id":"${giantId}","parentId":${JSON.stringify(parent)},"timestamp":"${TS}","message":{"role":"user","content":[{"type":"text","text":"`;
+      ? `{"parentId":${JSON.stringify(parent)},"id":"${giantId}","type":"message","timestamp":"${TS}",${messageHead}`
+      : `{"type":"message","id":"${giantId}","parentId":${JSON.stringify(parent)},"timestamp":"${TS}",${messageHead}`;
     const tail = '"}],"timestamp":1}}';
     const fill = giantBytes - head.length - tail.length;
     put(head);

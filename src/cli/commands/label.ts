@@ -43,7 +43,8 @@ export async function labelCommand(argv: string[], io: Io): Promise<number> {
     io.out(`nothing written: ${entryId} already has ${result.label === null ? 'no label' : `the label ${shortField(result.label)}`}`);
   else
     io.out(
-      `${what} ${entryId}${result.label === null ? '' : ` ${shortField(result.label)}`} (entry ${result.entry.id}, ${route.via === 'pi' ? `written by Pi, pid ${route.state.pid}` : 'written to the file'})`,
+      `${what} ${entryId}${result.label === null ? '' : ` ${shortField(result.label)}`} (entry ${result.entry.id}, ` +
+        `${route.via === 'pi' ? `written by Pi, pid ${route.state.pid}` : 'written to the file'})`,
     );
   return 0;
 }

@@ -62,7 +62,8 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
   if (action === 'status' && extra.length === 0) {
     const installed = await bridgeInstallState(agentDir, bundle);
     if (file) {
-      // The file need not be readable (Pi writes it with its first answer): the bridge's announcement names it; its cwd, when readable, is where a Pi without the bridge would run.
+      // The file need not be readable (Pi writes it with its first answer): the bridge's announcement names it; its
+      // cwd, when readable, is where a Pi without the bridge would run.
       const cwd = await sessionCwd(file);
       const live = await findLivePi(path.resolve(file), { agentDir, cwd });
       if (p.flags.json) {
@@ -80,7 +81,8 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
         io.out(`Pi (pid ${live.entry.pid}) holds ${file} with the bridge but did not answer: ${shortField(live.error, 200)}`);
       else if (live.kind === 'unbridged')
         io.out(
-          `Pi without the bridge runs in ${shortField(live.processes[0].cwd, 200)} (pid ${live.processes.map((x) => x.pid).join(', ')}): Arbor will not write to ${file} while it runs (install the bridge and restart Pi, or quit Pi)`,
+          `Pi without the bridge runs in ${shortField(live.processes[0].cwd, 200)} (pid ` +
+            `${live.processes.map((x) => x.pid).join(', ')}): Arbor will not write to ${file} while it runs (install the bridge and restart Pi, or quit Pi)`,
         );
       else io.out(`no running Pi holds ${file}: Arbor writes to the file`);
       return 0;

@@ -188,20 +188,27 @@ export function renderMarkdown(entries: ExportedEntry[], meta: ExportMeta): stri
   return [...renderPieces('md', entries, meta, entries.length)].join('');
 }
 
-const STYLE = `
-:root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #59636e; --border: #d1d9e0; --code: #f6f8fa; --accent: #0969da; --err: #cf222e; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9198a1; --border: #3d444d; --code: #151b23; --accent: #4493f8; --err: #f85149; } }
-body { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); max-width: 60rem; margin: 2rem auto; padding: 0 1rem; }
-h1 { font-size: 1.5rem; margin-bottom: .25rem; overflow-wrap: anywhere; }
-.meta { color: var(--muted); font-size: .85rem; overflow-wrap: anywhere; }
-article { border: 1px solid var(--border); border-radius: 6px; margin: 1rem 0; padding: .5rem 1rem; }
-article > h2 { font-size: 1rem; margin: .25rem 0; overflow-wrap: anywhere; }
-article.user { border-left: 4px solid var(--accent); }
-h3 { font-size: .85rem; margin: .75rem 0 .25rem; color: var(--muted); }
-pre { background: var(--code); padding: .5rem .75rem; border-radius: 4px; white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0; font: 12.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-.error h3 { color: var(--err); }
-details > summary { cursor: pointer; color: var(--muted); }
-`;
+const STYLE = [
+  '',
+  ':root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #59636e; --border: #d1d9e0; ' +
+    '--code: #f6f8fa; --accent: #0969da; --err: #cf222e; }',
+  '@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9198a1; ' +
+    '--border: #3d444d; --code: #151b23; --accent: #4493f8; --err: #f85149; } }',
+  'body { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); ' +
+    'background: var(--bg); max-width: 60rem; margin: 2rem auto; padding: 0 1rem; }',
+  'h1 { font-size: 1.5rem; margin-bottom: .25rem; overflow-wrap: anywhere; }',
+  '.meta { color: var(--muted); font-size: .85rem; overflow-wrap: anywhere; }',
+  'article { border: 1px solid var(--border); border-radius: 6px; margin: 1rem 0; padding: .5rem 1rem; }',
+  'article > h2 { font-size: 1rem; margin: .25rem 0; overflow-wrap: anywhere; }',
+  'article.user { border-left: 4px solid var(--accent); }',
+  'h3 { font-size: .85rem; margin: .75rem 0 .25rem; color: var(--muted); }',
+  'pre { background: var(--code); padding: .5rem .75rem; border-radius: 4px; white-space: pre-wrap; ' +
+    'overflow-wrap: anywhere; margin: .25rem 0; ' +
+    'font: 12.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }',
+  '.error h3 { color: var(--err); }',
+  'details > summary { cursor: pointer; color: var(--muted); }',
+  '',
+].join('\n');
 
 function htmlHead(meta: ExportMeta, count: number): string[] {
   return [

@@ -53,7 +53,10 @@ async function startsLikeSession(file: string): Promise<boolean> {
   }
 }
 
-/** Checks the out path; returns where the document goes (the folder's real path and the name) and whether a file is there. Throws ArborUsageError (exit 2) with the reason. */
+/**
+ * Checks the out path; returns where the document goes (the folder's real path and the name) and whether a file is
+ * there. Throws ArborUsageError (exit 2) with the reason.
+ */
 export async function checkExportTarget(out: string, options: ExportFileOptions): Promise<{ dir: string; name: string; exists: boolean }> {
   const abs = path.resolve(out);
   const name = path.basename(abs);

@@ -28,7 +28,8 @@ export function restoreCandidates(
   const changed = [...files.chronological.files.values()].filter((f) => f.changes.length > 0);
   const atTarget = historyToEntry(index, targetIndex, files, { track: changed.map((f) => f.absPath), signal: options.signal });
   const out: RestoreCandidate[] = [];
-  // Every changed file is a candidate, even one the target leaves as the session last did: the disk decides (after a restore, going back to the leaf must write).
+  // Every changed file is a candidate, even one the target leaves as the session last did: the disk decides (after a
+  // restore, going back to the leaf must write).
   for (const f of changed)
     out.push({ absPath: f.absPath, path: f.path, insideCwd: f.insideCwd, target: atTarget.files.get(f.absPath)!.final, expected: f.final });
   return out;

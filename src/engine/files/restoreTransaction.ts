@@ -180,7 +180,9 @@ async function applyStep(
     const seen = await hashExisting(tree, dir, name, options.backupName, options.signal);
     if ((seen?.sha256 ?? null) !== step.onDisk)
       return {
-        skip: `${seen ? (step.onDisk === null ? 'a file is there now' : 'changed on disk') : 'missing on disk'} since ${options.since ?? 'the restore was planned'}; left as it is`,
+        skip:
+          `${seen ? (step.onDisk === null ? 'a file is there now' : 'changed on disk') : 'missing on disk'} since ` +
+          `${options.since ?? 'the restore was planned'}; left as it is`,
       };
     let after: string | null = null;
     if (step.action === 'write') {

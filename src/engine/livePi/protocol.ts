@@ -203,7 +203,7 @@ export function validateRequest(raw: unknown): BridgeRequest {
     default:
       throw new BridgeRequestError(
         'unknown-op',
-        `unknown operation ${typeof raw.op === 'string' ? JSON.stringify(raw.op.slice(0, 80)) : `(a ${raw.op === null ? 'null' : Array.isArray(raw.op) ? 'list' : typeof raw.op})`}; this bridge knows state, compact, navigate and label`,
+        `unknown operation ${describeOp(raw.op)}; this bridge knows state, compact, navigate and label`,
       );
   }
 }
@@ -238,4 +238,10 @@ export function isWriteResult(v: unknown): v is WriteResult {
     v.entryIds.every((id) => typeof id === 'string') &&
     (v.leafId === null || typeof v.leafId === 'string')
   );
+}
+
+/** An unknown `op` as an error names it: a string quoted (its first 80 characters), anything else by its kind. */
+function describeOp(op: unknown): string {
+  if (typeof op === 'string') return JSON.stringify(op.slice(0, 80));
+  return `(a ${op === null ? 'null' : Array.isArray(op) ? 'list' : typeof op})`;
 }

@@ -53,7 +53,8 @@ export async function resolveWriteRoute(file: string, options: WriteRouteOptions
   if (live.kind === 'unanswered') {
     throw new BridgeError(
       'unreachable',
-      `Pi (pid ${live.entry.pid}) holds ${file} with Arbor's bridge but did not answer (${live.error}); nothing was written. Try again; if Pi is hung, quit it.`,
+      `Pi (pid ${live.entry.pid}) holds ${file} with Arbor's bridge but did not answer (${live.error}); nothing was written. ` +
+        'Try again; if Pi is hung, quit it.',
     );
   }
   return options.force ? { via: 'file', forced: true } : { via: 'file' };

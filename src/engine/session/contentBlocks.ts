@@ -23,7 +23,10 @@ export function isImageBlock(b: unknown): b is ImageBlock {
   return isRecord(b) && b.type === 'image';
 }
 
-/** The text blocks of a message's content joined by `separator` (a string is its own text; anything else, or a block whose text is not a string, adds nothing). */
+/**
+ * The text blocks of a message's content joined by `separator` (a string is its own text; anything else, or a block
+ * whose text is not a string, adds nothing).
+ */
 export function textOfContent(content: unknown, separator = '\n'): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';

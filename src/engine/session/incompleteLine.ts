@@ -32,7 +32,10 @@ export function quietMsFromSeconds(seconds: unknown): number | undefined {
 
 export interface IncompleteLineOptions {
   signal?: AbortSignal;
-  /** An incomplete last line that does not change for this long is a dead writer's (ms; default: the host's, DEFAULT_INCOMPLETE_LINE_QUIET_MS unless configured). */
+  /**
+   * An incomplete last line that does not change for this long is a dead writer's (ms; default: the host's,
+   * DEFAULT_INCOMPLETE_LINE_QUIET_MS unless configured).
+   */
   quietMs?: number;
   /** Longest wait for a line another process is still writing (ms, default the larger of 10 s and five quiet windows). */
   maxWaitMs?: number;

@@ -79,7 +79,8 @@ async function keepModeAndOwner(copy: string, original: string, mode: number, ui
       await fsp.chown(copy, uid, gid);
     } catch (err) {
       throw new ArborUsageError(
-        `${original} belongs to user ${uid}, group ${gid}, which Arbor cannot keep (${(err as NodeJS.ErrnoException).code}); nothing was changed. Upgrade it as its owner.`,
+        `${original} belongs to user ${uid}, group ${gid}, which Arbor cannot keep ` +
+          `(${(err as NodeJS.ErrnoException).code}); nothing was changed. Upgrade it as its owner.`,
       );
     }
   }

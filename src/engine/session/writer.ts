@@ -87,7 +87,8 @@ async function appendLocked(
     if (options.expectedLeafId !== undefined && index.leafId !== options.expectedLeafId) {
       const added = index.entryCount - plannedCount;
       throw new StaleSessionError(
-        `${index.file} gained ${added} entr${added === 1 ? 'y' : 'ies'} since it was planned (leaf is now ${index.leafId}, was ${options.expectedLeafId}). Nothing was written; plan again.`,
+        `${index.file} gained ${added} entr${added === 1 ? 'y' : 'ies'} since it was planned (leaf is now ` +
+          `${index.leafId}, was ${options.expectedLeafId}). Nothing was written; plan again.`,
       );
     }
     const written = buildEntries(index, entries, options);

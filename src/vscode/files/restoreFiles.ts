@@ -44,7 +44,10 @@ const actionable = (d: RestoreDecision) =>
 /** The restore last made in this window, for Undo. */
 let lastRun: { session: string; root: string } | undefined;
 
-/** Per file: the target content, the disk check (the engine's plan, as the CLI's) and the decision; files with unsaved editor changes are held. Touches nothing. */
+/**
+ * Per file: the target content, the disk check (the engine's plan, as the CLI's) and the decision; files with unsaved
+ * editor changes are held. Touches nothing.
+ */
 async function planRestore(model: SessionModel, targetIndex: number): Promise<Plan | undefined> {
   const index = model.index;
   if (!index) return undefined;
@@ -71,8 +74,10 @@ async function applyChoice(model: SessionModel, plan: Plan, options: RestoreFile
   if (r.backupDir) lastRun = { session: model.file, root: plan.root };
   if (r.failure) {
     const f = r.failure;
+    const notRolledBack = f.notRolledBack.map((n) => `${n.path} (${n.reason})`).join('; ');
     throw new Error(
-      `restoring ${f.path} failed (${f.error}); nothing after it was tried. Rolled back: ${f.rolledBack.join(', ') || 'none'}.${f.notRolledBack.length ? ` Not rolled back: ${f.notRolledBack.map((n) => `${n.path} (${n.reason})`).join('; ')}.` : ''}`,
+      `restoring ${f.path} failed (${f.error}); nothing after it was tried. Rolled back: ${f.rolledBack.join(', ') || 'none'}.` +
+        (notRolledBack ? ` Not rolled back: ${notRolledBack}.` : ''),
     );
   }
   return { restored: r.written, skipped: [...skipped, ...r.skipped], deleted: r.deleted, ...(r.backupDir ? { backup: r.backupDir } : {}) };
@@ -106,7 +111,8 @@ async function askUser(plan: Plan, docs: FileStepDocuments, where: string): Prom
   const others = plan.decisions.filter((d) => !actionable(d));
   const qp = vscode.window.createQuickPick<FilePick>();
   qp.title = `Also restore files to ${where}?`;
-  qp.placeholder = `${items.length} file${items.length === 1 ? '' : 's'}${others.length ? `; ${others.length} more left alone (their content is not determined: see the Arbor output)` : ''}. Enter restores the picked ones; Escape restores nothing.`;
+  const leftAlone = others.length ? `; ${others.length} more left alone (their content is not determined: see the Arbor output)` : '';
+  qp.placeholder = `${items.length} file${items.length === 1 ? '' : 's'}${leftAlone}. Enter restores the picked ones; Escape restores nothing.`;
   qp.canSelectMany = true;
   qp.ignoreFocusOut = true;
   qp.items = items;
@@ -164,7 +170,8 @@ export async function restoreFilesTo(
   if (!plan || !plan.decisions.some(actionable)) {
     if (plan?.decisions.length)
       log().info(
-        `restore files: nothing the session determines; left alone: ${plan.decisions.map((d) => `${d.path} (${d.action === 'skip' ? d.reason : d.action})`).join('; ')}`,
+        `restore files: nothing the session determines; left alone: ` +
+          `${plan.decisions.map((d) => `${d.path} (${d.action === 'skip' ? d.reason : d.action})`).join('; ')}`,
       );
     return (
       plan && {
@@ -179,12 +186,16 @@ export async function restoreFilesTo(
   if (!chosen) return undefined;
   const result = await applyChoice(model, plan, chosen, entryIndex >= 0 ? model.index!.record(entryIndex).id : '(start)');
   log().info(
-    `restore files to ${where}: restored ${result.restored.join(', ') || 'none'}; deleted ${result.deleted.join(', ') || 'none'}; left alone: ${result.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`,
+    `restore files to ${where}: restored ${result.restored.join(', ') || 'none'}; deleted ` +
+      `${result.deleted.join(', ') || 'none'}; left alone: ${result.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`,
   );
   if (result.backup) log().info(`restore files: backup of the files it changed in ${result.backup}`);
   if (!options) {
     void showInfo(
-      `Arbor: restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'}${result.deleted.length ? `, deleted ${result.deleted.length}` : ''}${result.skipped.length ? `; left ${result.skipped.length} alone (see the Arbor output)` : ''}.${result.backup ? ' Undo puts them back.' : ''}`,
+      `Arbor: restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'}` +
+        (result.deleted.length ? `, deleted ${result.deleted.length}` : '') +
+        (result.skipped.length ? `; left ${result.skipped.length} alone (see the Arbor output)` : '') +
+        `.${result.backup ? ' Undo puts them back.' : ''}`,
       ...(result.backup ? ['Undo'] : []),
     ).then((pick) => (pick === 'Undo' ? undoRestoreCommand() : undefined));
   }
@@ -239,14 +250,17 @@ export async function undoRestoreCommand(arbor?: ArborServices, node?: unknown):
     return { undone: false, reason: r.reason };
   }
   log().info(
-    `undo restore: put back ${r.written.join(', ') || 'none'}; deleted ${r.deleted.join(', ') || 'none'}; left alone: ${r.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`,
+    `undo restore: put back ${r.written.join(', ') || 'none'}; deleted ${r.deleted.join(', ') || 'none'}; left alone: ` +
+      `${r.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`,
   );
   if (r.failure)
     throw new Error(
       `undoing the restore failed at ${r.failure.path} (${r.failure.error}); put back before it: ${r.written.join(', ') || 'none'}`,
     );
   void showInfo(
-    `Arbor: undid the file restore (${r.written.length + r.deleted.length} file${r.written.length + r.deleted.length === 1 ? '' : 's'} put back${r.skipped.length ? `; ${r.skipped.length} changed since, left alone: see the Arbor output` : ''}).`,
+    `Arbor: undid the file restore (${r.written.length + r.deleted.length} ` +
+      (`file${r.written.length + r.deleted.length === 1 ? '' : 's'} put ` +
+        `back${r.skipped.length ? `; ${r.skipped.length} changed since, left alone: see the Arbor output` : ''}).`),
   );
   return { undone: true, restored: r.written, deleted: r.deleted, skipped: r.skipped };
 }

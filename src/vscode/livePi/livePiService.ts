@@ -151,7 +151,8 @@ export class LivePiService implements vscode.Disposable {
       if (!(err instanceof PiRunningError)) throw err;
       const pids = err.processes.map((p) => p.pid).join(', ');
       const choice = await askModal(
-        `Pi is running in this session's folder (pid ${pids}) without Arbor's bridge. ${what} would be written to the file, but that Pi would not see it: its next entry would go under its own leaf.`,
+        `Pi is running in this session's folder (pid ${pids}) without Arbor's bridge. ${what} would be written to the ` +
+          `file, but that Pi would not see it: its next entry would go under its own leaf.`,
         "Install Arbor's bridge and restart Pi to let Arbor work through Pi, or quit Pi first.",
         'Install Pi Bridge',
         'Write to File Anyway',

@@ -44,7 +44,8 @@ export function watchLivePi(arbor: ArborServices): vscode.Disposable {
     store.onDidDiverge(async ({ model, ownEntryId, piEntryId }) => {
       log().warn(`${model.file}: Pi continued from its own leaf (entry ${piEntryId}); Arbor's entry ${ownEntryId} is on a side branch`);
       const choice = await showWarning(
-        `Arbor: Pi kept going from its own leaf in "${model.title ?? model.file}": what Arbor wrote (entry ${ownEntryId}) is now on a side branch Pi does not see. ` +
+        `Arbor: Pi kept going from its own leaf in "${model.title ?? model.file}": what Arbor wrote (entry ` +
+          `${ownEntryId}) is now on a side branch Pi does not see. ` +
           "Pi is running without Arbor's bridge; install it and restart Pi so Arbor's compactions and jumps go through Pi.",
         'Install Pi Bridge',
         'Show in Tree',

@@ -111,7 +111,8 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
       );
     } catch (err) {
       throw new Error(
-        `${(err as Error).message}: tooltip ${JSON.stringify(statusBar.current.tooltip)}, Pi state ${JSON.stringify(services.livePi.stateOf(file))}, active ${services.activeFile}`,
+        `${(err as Error).message}: tooltip ${JSON.stringify(statusBar.current.tooltip)}, Pi state ` +
+          `${JSON.stringify(services.livePi.stateOf(file))}, active ${services.activeFile}`,
       );
     }
     const target = entries()

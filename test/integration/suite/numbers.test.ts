@@ -98,13 +98,17 @@ async function assertSameNumbers(file: string, cliArgs: string[] = [], env: Node
 
 describe('One truth for numbers', () => {
   for (const fixture of ['02-compaction', '05-misc']) {
-    it(`${fixture}: status bar, tree, panel and arbor context agree (window from arbor.modelContextWindows, given to the CLI as --context-window)`, async () => {
-      const perModel = vscode.workspace.getConfiguration('arbor').get<Record<string, number>>('modelContextWindows', {});
-      const window = perModel['mock-openai/mock-coder'];
-      assert.ok(window, 'the test workspace sets a window for mock-coder');
-      const cli = await assertSameNumbers(workspaceSession(fixture), ['--context-window', String(window)]);
-      assert.strictEqual(cli.contextWindow, window);
-    });
+    it(
+      `${fixture}: status bar, tree, panel and arbor context agree (window from arbor.modelContextWindows, given to ` +
+        `the CLI as --context-window)`,
+      async () => {
+        const perModel = vscode.workspace.getConfiguration('arbor').get<Record<string, number>>('modelContextWindows', {});
+        const window = perModel['mock-openai/mock-coder'];
+        assert.ok(window, 'the test workspace sets a window for mock-coder');
+        const cli = await assertSameNumbers(workspaceSession(fixture), ['--context-window', String(window)]);
+        assert.strictEqual(cli.contextWindow, window);
+      },
+    );
 
     it(`${fixture}: without per-model settings both use the model table's default, with no flag`, async () => {
       const restore = await withSetting('modelContextWindows', {});
@@ -117,39 +121,43 @@ describe('One truth for numbers', () => {
     });
   }
 
-  it("Pi's models.json in the agent folder gives the window to both, named as its source; after a compaction with no response the figure is estimated", async () => {
-    const file = await withRealModel('02-compaction');
-    const agent = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-agent-'));
-    fs.writeFileSync(
-      path.join(agent, 'models.json'),
-      JSON.stringify({ providers: { openai: { modelOverrides: { 'gpt-4.1': { contextWindow: 64000 } } } } }),
-    );
-    const restoreDir = await withSetting('piAgentDir', agent);
-    try {
-      const cli = await assertSameNumbers(file, [], { PI_CODING_AGENT_DIR: agent });
-      assert.strictEqual(cli.contextWindow, 64000);
-      assert.strictEqual(cli.windowSource, "Pi's models.json");
-      // Cut the session right after its compaction: no response since, so no usage counts.
-      const lines = fs.readFileSync(file, 'utf8').split('\n');
-      const at = lines.findIndex((l) => l.includes('"type":"compaction"'));
-      assert.ok(at > 0);
-      const cut = file.replace(/\.jsonl$/, '-cut.jsonl');
-      fs.writeFileSync(cut, `${lines.slice(0, at + 1).join('\n')}\n`);
-      const old = new Date(Date.now() - 3600_000);
-      fs.utimesSync(cut, old, old);
-      assert.strictEqual(await vscode.commands.executeCommand<string>('arbor.openSessionFile', vscode.Uri.file(cut)), cut);
-      const api = await arborApi();
-      api.internals.services.setActive(cut);
-      await api.internals.statusBar.update();
-      const bar = api.internals.statusBar.current;
-      const cutCli = await cliNumbers(cut, [], { PI_CODING_AGENT_DIR: agent });
-      assert.strictEqual(cutCli.estimated, true);
-      assert.strictEqual(bar.use?.tokens.tokens, cutCli.tokens);
-      assert.strictEqual(bar.text, `$(layers) ~${formatTokens(cutCli.tokens)} / ${formatTokens(64000)} (${cutCli.percent}%)`);
-    } finally {
-      await restoreDir();
-    }
-  });
+  it(
+    "Pi's models.json in the agent folder gives the window to both, named as its source; after a compaction with no " +
+      'response the figure is estimated',
+    async () => {
+      const file = await withRealModel('02-compaction');
+      const agent = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-agent-'));
+      fs.writeFileSync(
+        path.join(agent, 'models.json'),
+        JSON.stringify({ providers: { openai: { modelOverrides: { 'gpt-4.1': { contextWindow: 64000 } } } } }),
+      );
+      const restoreDir = await withSetting('piAgentDir', agent);
+      try {
+        const cli = await assertSameNumbers(file, [], { PI_CODING_AGENT_DIR: agent });
+        assert.strictEqual(cli.contextWindow, 64000);
+        assert.strictEqual(cli.windowSource, "Pi's models.json");
+        // Cut the session right after its compaction: no response since, so no usage counts.
+        const lines = fs.readFileSync(file, 'utf8').split('\n');
+        const at = lines.findIndex((l) => l.includes('"type":"compaction"'));
+        assert.ok(at > 0);
+        const cut = file.replace(/\.jsonl$/, '-cut.jsonl');
+        fs.writeFileSync(cut, `${lines.slice(0, at + 1).join('\n')}\n`);
+        const old = new Date(Date.now() - 3600_000);
+        fs.utimesSync(cut, old, old);
+        assert.strictEqual(await vscode.commands.executeCommand<string>('arbor.openSessionFile', vscode.Uri.file(cut)), cut);
+        const api = await arborApi();
+        api.internals.services.setActive(cut);
+        await api.internals.statusBar.update();
+        const bar = api.internals.statusBar.current;
+        const cutCli = await cliNumbers(cut, [], { PI_CODING_AGENT_DIR: agent });
+        assert.strictEqual(cutCli.estimated, true);
+        assert.strictEqual(bar.use?.tokens.tokens, cutCli.tokens);
+        assert.strictEqual(bar.text, `$(layers) ~${formatTokens(cutCli.tokens)} / ${formatTokens(64000)} (${cutCli.percent}%)`);
+      } finally {
+        await restoreDir();
+      }
+    },
+  );
 
   it("a session on a real model gets the model table's window in VS Code and in the CLI (gpt-4.1: 1,047,576)", async () => {
     const file = await withRealModel('02-compaction');

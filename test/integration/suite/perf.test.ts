@@ -66,7 +66,8 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     if (fs.existsSync(cached)) fs.copyFileSync(cached, file);
     else await generateSession({ file, targetBytes: MB * 1024 * 1024 });
     note(
-      `session: ${(fs.statSync(file).size / 1048576).toFixed(1)} MB (${fs.existsSync(cached) ? 'copied from bench/.data' : 'generated'} in ${ms(performance.now() - t0)})`,
+      `session: ${(fs.statSync(file).size / 1048576).toFixed(1)} MB ` +
+        `(${fs.existsSync(cached) ? 'copied from bench/.data' : 'generated'} in ${ms(performance.now() - t0)})`,
     );
     const old = new Date(Date.now() - 3600_000);
     fs.utimesSync(file, old, old);
@@ -345,7 +346,8 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
         counter.reset();
         storeChanged = NaN;
         const id = `perf${String(k).padStart(4, '0')}`;
-        const line = `${JSON.stringify({ type: 'message', id, parentId: leaf, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: `Appended while watched, number ${k}` }], timestamp: Date.now() } })}\n`;
+        const message = { role: 'user', content: [{ type: 'text', text: `Appended while watched, number ${k}` }], timestamp: Date.now() };
+        const line = `${JSON.stringify({ type: 'message', id, parentId: leaf, timestamp: new Date().toISOString(), message })}\n`;
         const tWrite = performance.now();
         fs.appendFileSync(file, line);
         const shown = (await waitFor<ProviderCall | undefined>(
@@ -366,14 +368,17 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
         await sleep(100);
         note(
           `append ${k}: ${Buffer.byteLength(line)} bytes written; change event +${event !== undefined ? ms(event - tWrite) : '?'} after the write; ` +
-            `row ready ${ms(sinceEvent)} after the event (${ms(shown.end - tWrite)} after the write): read and indexed +${ms(storeChanged - (event ?? tWrite))}, ` +
-            `VS Code asked for the rows +${childrenCall ? ms(childrenCall.start - storeChanged) : '?'}, rows made +${childrenCall ? ms(shown.end - childrenCall.start) : '?'}; ` +
+            (`row ready ${ms(sinceEvent)} after the event (${ms(shown.end - tWrite)} after the write): read and indexed ` +
+              `+${ms(storeChanged - (event ?? tWrite))}, `) +
+            (`VS Code asked for the rows +${childrenCall ? ms(childrenCall.start - storeChanged) : '?'}, rows made ` +
+              `+${childrenCall ? ms(shown.end - childrenCall.start) : '?'}; `) +
             `read ${counter.bytes} bytes in ${counter.opens} open(s)`,
         );
         if (counter.bytes !== Buffer.byteLength(line)) {
           const text = fs.readFileSync(file, 'utf8');
           note(
-            `unexpected read: the file ends with ${JSON.stringify(text.slice(-1200))}; index committed ${model.index!.committedSize} of ${fs.statSync(file).size}; reads ${JSON.stringify(counter.reads)}`,
+            `unexpected read: the file ends with ${JSON.stringify(text.slice(-1200))}; index committed ` +
+              `${model.index!.committedSize} of ${fs.statSync(file).size}; reads ${JSON.stringify(counter.reads)}`,
           );
         }
         assert.strictEqual(counter.bytes, Buffer.byteLength(line), `append ${k}: only the new bytes are read`);
@@ -385,7 +390,8 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
       sub.dispose();
     }
     note(
-      `append -> row: median ${ms(median(fromEvent))} after the change event (target < ${TARGET_APPEND_MS} ms), median ${ms(median(fromWrite))} after the write`,
+      `append -> row: median ${ms(median(fromEvent))} after the change event (target < ${TARGET_APPEND_MS} ms), median ` +
+        `${ms(median(fromWrite))} after the write`,
     );
     assert.ok(!fromEvent.some(Number.isNaN), 'the live watcher reports when it saw the change');
     assert.ok(median(fromEvent) < TARGET_APPEND_MS * 10, `median ${ms(median(fromEvent))} after the change event`);

@@ -167,41 +167,45 @@ describe('API keys', () => {
   });
 
   for (const name of ['openai', 'anthropic'] as const) {
-    it(`${name}: a successful answer echoing the key (raw, Bearer, base64, user:key, URL-encoded) reaches no panel, log, notification or session file`, async () => {
-      const key = newKey(`arbor-echo-${name}`);
-      await useProvider(name);
-      await vscode.commands.executeCommand('arbor.setApiKey', name, key);
-      provider.reset();
-      provider.setFallback({ type: 'echoKey', text: '## Goal\n- Keep going\n\n## Next Steps\n1. Ship it' });
-      // Reviewed: the proposal in the panel.
-      const reviewed = await openCopy('01-plain', `keys-echo-review-${name}`);
-      files.push(reviewed);
-      const proposed = await vscode.commands.executeCommand<Result>(
-        'arbor.compact',
-        { file: reviewed },
-        { instructions: '', review: true },
-      );
-      assert.strictEqual(proposed?.kind, 'proposed', JSON.stringify(notes));
-      assert.match(JSON.stringify(proposed), /Keep going/);
-      assert.match(JSON.stringify(proposed), /raw: \[redacted\]/, 'the echo reached the answer and was redacted');
-      await assertNowhere(key);
-      // Written at once, then shown from the file.
-      const file = await openCopy('01-plain', `keys-echo-${name}`);
-      files.push(file);
-      const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '', review: false });
-      assert.strictEqual(result?.kind, 'compacted', JSON.stringify(notes));
-      const entry = readEntries(file).pop()!;
-      assert.strictEqual(entry.type, 'compaction');
-      assert.match(String(entry.summary), /base64UserKey: \S*\[redacted\]/);
-      const view = await vscode.commands.executeCommand('arbor.showSummary', { file, entryId: result.entryId });
-      assert.ok(view, 'the written summary is in the panel');
-      assert.ok(
-        provider.requests.every((r) => `${r.headers.authorization} ${r.headers['x-api-key']}`.includes(key)),
-        'the key did go to the provider',
-      );
-      await new Promise((r) => setTimeout(r, 1500)); // let VS Code flush its log files
-      await assertNowhere(key);
-    });
+    it(
+      `${name}: a successful answer echoing the key (raw, Bearer, base64, user:key, URL-encoded) reaches no panel, ` +
+        `log, notification or session file`,
+      async () => {
+        const key = newKey(`arbor-echo-${name}`);
+        await useProvider(name);
+        await vscode.commands.executeCommand('arbor.setApiKey', name, key);
+        provider.reset();
+        provider.setFallback({ type: 'echoKey', text: '## Goal\n- Keep going\n\n## Next Steps\n1. Ship it' });
+        // Reviewed: the proposal in the panel.
+        const reviewed = await openCopy('01-plain', `keys-echo-review-${name}`);
+        files.push(reviewed);
+        const proposed = await vscode.commands.executeCommand<Result>(
+          'arbor.compact',
+          { file: reviewed },
+          { instructions: '', review: true },
+        );
+        assert.strictEqual(proposed?.kind, 'proposed', JSON.stringify(notes));
+        assert.match(JSON.stringify(proposed), /Keep going/);
+        assert.match(JSON.stringify(proposed), /raw: \[redacted\]/, 'the echo reached the answer and was redacted');
+        await assertNowhere(key);
+        // Written at once, then shown from the file.
+        const file = await openCopy('01-plain', `keys-echo-${name}`);
+        files.push(file);
+        const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '', review: false });
+        assert.strictEqual(result?.kind, 'compacted', JSON.stringify(notes));
+        const entry = readEntries(file).pop()!;
+        assert.strictEqual(entry.type, 'compaction');
+        assert.match(String(entry.summary), /base64UserKey: \S*\[redacted\]/);
+        const view = await vscode.commands.executeCommand('arbor.showSummary', { file, entryId: result.entryId });
+        assert.ok(view, 'the written summary is in the panel');
+        assert.ok(
+          provider.requests.every((r) => `${r.headers.authorization} ${r.headers['x-api-key']}`.includes(key)),
+          'the key did go to the provider',
+        );
+        await new Promise((r) => setTimeout(r, 1500)); // let VS Code flush its log files
+        await assertNowhere(key);
+      },
+    );
   }
 
   it('a successful compaction writes no key into the session file', async () => {

@@ -71,31 +71,35 @@ describe('arbor check-summary and the retention reports (built binary)', functio
     assert.deepEqual(again.retention, c.retention);
   });
 
-  it("arbor summary (text) shows every part the entry holds, through the panel's section model: the pinned part, the turn context, the file lists", async () => {
-    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-summary-text-'));
-    const file = path.join(dir, 's.jsonl');
-    await fsp.copyFile(SAMPLE, file);
-    assert.equal((await arbor(['compact', file, '--keep-recent-tokens', '1000'])).code, 0);
-    const r = await arbor(['summary', file]);
-    assert.equal(r.code, 0, r.stderr);
-    for (const title of [
-      'Goal:',
-      'Constraints & Preferences:',
-      'Done:',
-      'In Progress:',
-      'Next Steps:',
-      'Critical Context:',
-      'Split-turn context:',
-      'Other notes:',
-      'Read files:',
-      'Modified files:',
-    ]) {
-      assert.ok(r.stdout.includes(`\n${title}\n`), `${title}\n${r.stdout}`);
-    }
-    assert.match(
-      r.stdout,
-      /Other notes:\n {2}### Pinned\n\n {2}<pinned id="b5b2a10b" kind="user" label="📌 rules">\n {2}From now on, always run/,
-    );
-    assert.match(r.stdout, /Split-turn context:\n {2}### Original Request\n {2}Does formatPercent/);
-  });
+  it(
+    "arbor summary (text) shows every part the entry holds, through the panel's section model: the pinned part, the " +
+      'turn context, the file lists',
+    async () => {
+      const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-summary-text-'));
+      const file = path.join(dir, 's.jsonl');
+      await fsp.copyFile(SAMPLE, file);
+      assert.equal((await arbor(['compact', file, '--keep-recent-tokens', '1000'])).code, 0);
+      const r = await arbor(['summary', file]);
+      assert.equal(r.code, 0, r.stderr);
+      for (const title of [
+        'Goal:',
+        'Constraints & Preferences:',
+        'Done:',
+        'In Progress:',
+        'Next Steps:',
+        'Critical Context:',
+        'Split-turn context:',
+        'Other notes:',
+        'Read files:',
+        'Modified files:',
+      ]) {
+        assert.ok(r.stdout.includes(`\n${title}\n`), `${title}\n${r.stdout}`);
+      }
+      assert.match(
+        r.stdout,
+        /Other notes:\n {2}### Pinned\n\n {2}<pinned id="b5b2a10b" kind="user" label="📌 rules">\n {2}From now on, always run/,
+      );
+      assert.match(r.stdout, /Split-turn context:\n {2}### Original Request\n {2}Does formatPercent/);
+    },
+  );
 });

@@ -12,15 +12,22 @@ import { generateTreeSession } from '../../../bench/generateTreeSession';
 
 const hostile = fixturePath('sessions', 'hostile-escapes.jsonl');
 /** Control (C0 but line break and tab, DEL, C1) and bidi characters, and lone surrogates: never raw on a terminal. */
-const RAW_UNSAFE =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const RAW_UNSAFE = new RegExp(
+  [
+    '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]',
+    '[\\ud800-\\udbff](?![\\udc00-\\udfff])',
+    '(?<![\\ud800-\\udbff])[\\udc00-\\udfff]',
+  ].join('|'),
+  '',
+);
 
 function assertSafe(what: string, text: string): void {
   const m = RAW_UNSAFE.exec(text);
   assert.equal(
     m,
     null,
-    `${what}: raw U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${m?.index}: ${JSON.stringify(text.slice(Math.max(0, (m?.index ?? 0) - 30), (m?.index ?? 0) + 10))}`,
+    `${what}: raw U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${m?.index}: ` +
+      `${JSON.stringify(text.slice(Math.max(0, (m?.index ?? 0) - 30), (m?.index ?? 0) + 10))}`,
   );
 }
 

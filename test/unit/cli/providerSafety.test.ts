@@ -81,71 +81,75 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
   });
 
   for (const p of providers) {
-    it(`${p.name}: a successful answer echoing the key (raw, Bearer, base64, user:key, URL-encoded) leaves no form of it in the file, stdout or stderr`, async () => {
-      const key = `sk-${p.name}-echo-${randomBytes(18).toString('hex')}`;
-      const env = { [p.keyVariable]: key };
-      server.setFallback({ type: 'echoKey', text: '## Goal\n- Keep the parser fast\n\n## Next Steps\n1. Ship it' });
-      const textModeFile = await tempCopy('03-tree');
-      const summariesBefore = (await fsp.readFile(textModeFile, 'utf8'))
-        .split('\n')
-        .filter((l) => /"type":"(compaction|branch_summary)"/.test(l)).length;
-      const file = await tempCopy('03-tree');
-      for (const [f, json] of [
-        [textModeFile, false],
-        [file, true],
-      ] as const) {
-        const c = await arbor(
-          [
-            'compact',
-            f,
-            '--provider',
-            p.name,
-            '--base-url',
-            p.baseURL(server),
-            '--keep-recent-tokens',
-            '1000',
-            ...(json ? ['--json'] : []),
-          ],
+    it(
+      `${p.name}: a successful answer echoing the key (raw, Bearer, base64, user:key, URL-encoded) leaves no form of ` +
+        `it in the file, stdout or stderr`,
+      async () => {
+        const key = `sk-${p.name}-echo-${randomBytes(18).toString('hex')}`;
+        const env = { [p.keyVariable]: key };
+        server.setFallback({ type: 'echoKey', text: '## Goal\n- Keep the parser fast\n\n## Next Steps\n1. Ship it' });
+        const textModeFile = await tempCopy('03-tree');
+        const summariesBefore = (await fsp.readFile(textModeFile, 'utf8'))
+          .split('\n')
+          .filter((l) => /"type":"(compaction|branch_summary)"/.test(l)).length;
+        const file = await tempCopy('03-tree');
+        for (const [f, json] of [
+          [textModeFile, false],
+          [file, true],
+        ] as const) {
+          const c = await arbor(
+            [
+              'compact',
+              f,
+              '--provider',
+              p.name,
+              '--base-url',
+              p.baseURL(server),
+              '--keep-recent-tokens',
+              '1000',
+              ...(json ? ['--json'] : []),
+            ],
+            env,
+          );
+          assert.equal(c.code, 0, c.stderr);
+          assert.match(c.stdout, /Keep the parser fast/);
+          assertNoKey('compact stdout', c.stdout, key);
+          assertNoKey('compact stderr', c.stderr, key);
+        }
+        assertNoKey('the session file', await fsp.readFile(textModeFile, 'utf8'), key);
+        const n = await arbor(
+          ['navigate', file, '--to', '8c5b7af4', '--summarize', '--provider', p.name, '--base-url', p.baseURL(server), '--json'],
           env,
         );
-        assert.equal(c.code, 0, c.stderr);
-        assert.match(c.stdout, /Keep the parser fast/);
-        assertNoKey('compact stdout', c.stdout, key);
-        assertNoKey('compact stderr', c.stderr, key);
-      }
-      assertNoKey('the session file', await fsp.readFile(textModeFile, 'utf8'), key);
-      const n = await arbor(
-        ['navigate', file, '--to', '8c5b7af4', '--summarize', '--provider', p.name, '--base-url', p.baseURL(server), '--json'],
-        env,
-      );
-      assert.equal(n.code, 0, n.stderr);
-      assert.equal(JSON.parse(n.stdout).summaryEntry.type, 'branch_summary');
-      assertNoKey('navigate stdout', n.stdout, key);
-      assertNoKey('navigate stderr', n.stderr, key);
-      // The provider did get the key and did echo it; the summaries were written, with the echo redacted.
-      assert.ok(server.requests.length >= 3);
-      assert.ok(server.requests.every((r) => `${r.headers.authorization} ${r.headers['x-api-key']}`.includes(key)));
-      const text = await fsp.readFile(file, 'utf8');
-      const written = text
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
-        .filter((e) => e.type === 'compaction' || e.type === 'branch_summary')
-        .slice(summariesBefore);
-      assert.deepEqual(
-        written.map((e) => e.type),
-        ['compaction', 'branch_summary'],
-      );
-      for (const e of written) {
-        assert.match(e.summary, /Keep the parser fast/);
-        assert.match(e.summary, /- raw: \[redacted\]/);
-        assert.match(e.summary, /- base64UserKey: \S*\[redacted\]/);
-      }
-      assertNoKey('the session file', text, key);
-      const summary = await arbor(['summary', file], env);
-      assert.equal(summary.code, 0, summary.stderr);
-      assertNoKey('summary stdout', summary.stdout, key);
-    });
+        assert.equal(n.code, 0, n.stderr);
+        assert.equal(JSON.parse(n.stdout).summaryEntry.type, 'branch_summary');
+        assertNoKey('navigate stdout', n.stdout, key);
+        assertNoKey('navigate stderr', n.stderr, key);
+        // The provider did get the key and did echo it; the summaries were written, with the echo redacted.
+        assert.ok(server.requests.length >= 3);
+        assert.ok(server.requests.every((r) => `${r.headers.authorization} ${r.headers['x-api-key']}`.includes(key)));
+        const text = await fsp.readFile(file, 'utf8');
+        const written = text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+          .filter((e) => e.type === 'compaction' || e.type === 'branch_summary')
+          .slice(summariesBefore);
+        assert.deepEqual(
+          written.map((e) => e.type),
+          ['compaction', 'branch_summary'],
+        );
+        for (const e of written) {
+          assert.match(e.summary, /Keep the parser fast/);
+          assert.match(e.summary, /- raw: \[redacted\]/);
+          assert.match(e.summary, /- base64UserKey: \S*\[redacted\]/);
+        }
+        assertNoKey('the session file', text, key);
+        const summary = await arbor(['summary', file], env);
+        assert.equal(summary.code, 0, summary.stderr);
+        assertNoKey('summary stdout', summary.stdout, key);
+      },
+    );
 
     it(`${p.name}: an error echoing the key leaves no form of it in stderr`, async () => {
       const key = `sk-${p.name}-err-${randomBytes(18).toString('hex')}`;

@@ -124,7 +124,8 @@ describe('context figure (one figure, its source named)', () => {
       .split('\n')
       .filter((l) => /token/.test(l) && !/^\S+ +(user|assistant|toolResult|compactionSummary|branchSummary|custom|bashExecution)/.test(l));
     assert.deepEqual(figureLines, [
-      `context: ~${tokens.tokens.toLocaleString('en-US')} of 32,768 tokens (${Math.round((tokens.tokens / 32768) * 100)}%): estimated (chars): no response since the latest compaction; window: Pi's models.json`,
+      `context: ~${tokens.tokens.toLocaleString('en-US')} of 32,768 tokens ` +
+        `(${Math.round((tokens.tokens / 32768) * 100)}%): estimated (chars): no response since the latest compaction; window: Pi's models.json`,
     ]);
   });
 });

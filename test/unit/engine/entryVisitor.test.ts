@@ -126,8 +126,10 @@ describe('loading with an entry visitor', () => {
       '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}',
       '{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1},"id":"b2"}',
       '{"type":"message","id":"c3","parentId":"b2","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"child of b2","timestamp":2}}',
-      '{"type":"message","id":"d4","parentId":"c3","timestamp":"2026-01-01T00:00:03.000Z","message":{"role":"user","content":"now custom","timestamp":3},"type":"custom","customType":"x"}',
-      '{"type":"message","id":"e5","parentId":"d4","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"user","content":"role twice","timestamp":4,"role":"assistant"}}',
+      '{"type":"message","id":"d4","parentId":"c3","timestamp":"2026-01-01T00:00:03.000Z","message":{"role":"user","content":"now ' +
+        'custom","timestamp":3},"type":"custom","customType":"x"}',
+      '{"type":"message","id":"e5","parentId":"d4","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"user","content":"role ' +
+        'twice","timestamp":4,"role":"assistant"}}',
     ];
     const buf = Buffer.from(`${lines.join('\n')}\n`);
     for (const [label, read] of readers(buf)) await assertSameWithVisitor(read, label);

@@ -145,36 +145,40 @@ describe('files along the tree (engine)', () => {
     }
   });
 
-  it('partial reads never give a base; CRLF and BOM survive a replay; fuzzy-only edits, calls without result and failed edits change nothing known', async () => {
-    const index = await loadSession(own('reads-and-edits'));
-    const h = historyToEntry(index, index.leafIndex, sessionFiles(index));
-    const f = (p: string) => h.files.get(`/home/user/project/${p}`)!;
-    for (const p of ['part.txt', 'lim.txt', 'trunc.txt']) {
-      assert.equal(f(p).changes.length, 1, p);
-      assert.equal(f(p).final.state, 'unknown', p);
-    }
-    assert.equal(text(f('crlf.txt').final), '\ufeffONE\r\nTWO\r\nthree\r\n');
-    assert.equal(f('crlf.txt').changes.length, 1, 'the failed edit e6 is not a change');
-    assert.equal(f('quotes.txt').final.state, 'unknown');
-    assert.match((f('quotes.txt').final as any).reason, /does not replay exactly/);
-    assert.equal(h.files.get('/home/user/project/never.txt'), undefined, 'a write without a result');
-    assert.equal(
-      fullReadText({}, [{ type: 'text', text: 'a\n\n[3 more lines in file. Use offset=3 to continue.]' }], undefined),
-      undefined,
-    );
-    assert.equal(
-      fullReadText(
-        {},
-        [
-          { type: 'text', text: 'Read image file [image/png]' },
-          { type: 'image', data: '', mimeType: 'image/png' },
-        ],
+  it(
+    'partial reads never give a base; CRLF and BOM survive a replay; fuzzy-only edits, calls without result and failed ' +
+      'edits change nothing known',
+    async () => {
+      const index = await loadSession(own('reads-and-edits'));
+      const h = historyToEntry(index, index.leafIndex, sessionFiles(index));
+      const f = (p: string) => h.files.get(`/home/user/project/${p}`)!;
+      for (const p of ['part.txt', 'lim.txt', 'trunc.txt']) {
+        assert.equal(f(p).changes.length, 1, p);
+        assert.equal(f(p).final.state, 'unknown', p);
+      }
+      assert.equal(text(f('crlf.txt').final), '\ufeffONE\r\nTWO\r\nthree\r\n');
+      assert.equal(f('crlf.txt').changes.length, 1, 'the failed edit e6 is not a change');
+      assert.equal(f('quotes.txt').final.state, 'unknown');
+      assert.match((f('quotes.txt').final as any).reason, /does not replay exactly/);
+      assert.equal(h.files.get('/home/user/project/never.txt'), undefined, 'a write without a result');
+      assert.equal(
+        fullReadText({}, [{ type: 'text', text: 'a\n\n[3 more lines in file. Use offset=3 to continue.]' }], undefined),
         undefined,
-      ),
-      undefined,
-    );
-    assert.equal(fullReadText({ offset: 1 }, [{ type: 'text', text: 'whole\n' }], undefined), 'whole\n');
-  });
+      );
+      assert.equal(
+        fullReadText(
+          {},
+          [
+            { type: 'text', text: 'Read image file [image/png]' },
+            { type: 'image', data: '', mimeType: 'image/png' },
+          ],
+          undefined,
+        ),
+        undefined,
+      );
+      assert.equal(fullReadText({ offset: 1 }, [{ type: 'text', text: 'whole\n' }], undefined), 'whole\n');
+    },
+  );
 
   it('paths: resolved against the session cwd; outside it flagged', async () => {
     const index = await loadSession(own('paths'));

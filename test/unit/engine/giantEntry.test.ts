@@ -81,7 +81,8 @@ describe('a single 500 MB entry (issue 13 item 1)', function () {
   it('is indexed in bounded memory, estimated from its size, with every entry around it indexed and counted', async () => {
     const { value: index, growthMb, ms } = await peakRssGrowth(() => loadSession(file));
     console.log(
-      `      500 MB entry: loaded in ${ms.toFixed(0)} ms, peak RSS +${growthMb.toFixed(0)} MB (process maxRSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB)`,
+      `      500 MB entry: loaded in ${ms.toFixed(0)} ms, peak RSS +${growthMb.toFixed(0)} MB (process maxRSS ` +
+        `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB)`,
     );
     assert.ok(growthMb < 200, `the load grew RSS by ${growthMb.toFixed(0)} MB (the line is 500 MB: it must never be held)`);
     assert.deepEqual(

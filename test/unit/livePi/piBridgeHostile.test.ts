@@ -71,107 +71,112 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     }
   }
 
-  it('refuses a wrong or missing token, oversized, unknown, wrong-version, malformed and ill-typed requests; nothing is written and Pi keeps answering', async () => {
-    await installBridge();
-    const p = await startPi();
-    await someHistory(p, 2);
-    const entry = await liveEntry();
-    const before = fs.readFileSync(w.file);
-    const leaf = String(entries().at(-1)!.id);
-    const first = String(entries()[1].id);
-    const token = entry.token;
-    const label = { v: 1, token, op: 'label', entryId: first, label: 'written' };
+  it(
+    'refuses a wrong or missing token, oversized, unknown, wrong-version, malformed and ill-typed requests; nothing is ' +
+      'written and Pi keeps answering',
+    async () => {
+      await installBridge();
+      const p = await startPi();
+      await someHistory(p, 2);
+      const entry = await liveEntry();
+      const before = fs.readFileSync(w.file);
+      const leaf = String(entries().at(-1)!.id);
+      const first = String(entries()[1].id);
+      const token = entry.token;
+      const label = { v: 1, token, op: 'label', entryId: first, label: 'written' };
 
-    // Wrong / missing token: refused, the connection is closed, and a valid line after it on that connection is not run.
-    for (const bad of [
-      { ...label, token: 'f'.repeat(64) },
-      { ...label, token: token.slice(0, -1) },
-      { ...label, token: undefined },
-      { ...label, token: 12 },
-      [label],
-    ]) {
-      const r = await rawExchange(entry.endpoint, line(bad) + line(label), { lines: 2 });
-      assert.equal(r.ended, true, 'the bridge closes a connection with a bad token');
-      assert.equal(r.lines.length, 1);
-      assert.equal(r.lines[0].ok, false);
-      assert.equal((r.lines[0].error as { code: string }).code, 'unauthorized');
-    }
+      // Wrong / missing token: refused, the connection is closed, and a valid line after it on that connection is not run.
+      for (const bad of [
+        { ...label, token: 'f'.repeat(64) },
+        { ...label, token: token.slice(0, -1) },
+        { ...label, token: undefined },
+        { ...label, token: 12 },
+        [label],
+      ]) {
+        const r = await rawExchange(entry.endpoint, line(bad) + line(label), { lines: 2 });
+        assert.equal(r.ended, true, 'the bridge closes a connection with a bad token');
+        assert.equal(r.lines.length, 1);
+        assert.equal(r.lines[0].ok, false);
+        assert.equal((r.lines[0].error as { code: string }).code, 'unauthorized');
+      }
 
-    // Oversized line (valid token, one byte over the cap): refused and closed.
-    const big = Buffer.from(JSON.stringify({ ...label, label: 'x'.repeat(MAX_REQUEST_BYTES) }).slice(0, MAX_REQUEST_BYTES + 1));
-    const tooLarge = await rawExchange(entry.endpoint, Buffer.concat([big, Buffer.from('\n')]), { lines: 2 });
-    assert.equal(tooLarge.ended, true);
-    assert.equal((tooLarge.lines[0].error as { code: string }).code, 'too-large');
+      // Oversized line (valid token, one byte over the cap): refused and closed.
+      const big = Buffer.from(JSON.stringify({ ...label, label: 'x'.repeat(MAX_REQUEST_BYTES) }).slice(0, MAX_REQUEST_BYTES + 1));
+      const tooLarge = await rawExchange(entry.endpoint, Buffer.concat([big, Buffer.from('\n')]), { lines: 2 });
+      assert.equal(tooLarge.ended, true);
+      assert.equal((tooLarge.lines[0].error as { code: string }).code, 'too-large');
 
-    // Each of these is answered with its code on a connection that stays usable.
-    const nested = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
-    const cases: [string, string, string][] = [
-      ['unknown op', line({ v: 1, token, op: 'prompt', message: 'run rm -rf /' }), 'unknown-op'],
-      ['op of the wrong type', line({ v: 1, token, op: { toString: 1 } }), 'unknown-op'],
-      ['wrong protocol version', line({ v: 2, token, op: 'state' }), 'version'],
-      ['no protocol version', line({ token, op: 'state' }), 'version'],
-      ['malformed JSON', `{"v":1,"token":"${token}","op":"state"\n`, 'bad-request'],
-      [
-        'summary as an object',
-        line({ v: 1, token, op: 'compact', expectedLeafId: leaf, summary: { text: 'S' }, firstKeptEntryId: first, tokensBefore: 1 }),
-        'bad-request',
-      ],
-      [
-        'tokensBefore as a string',
-        line({ v: 1, token, op: 'compact', expectedLeafId: leaf, summary: 'S', firstKeptEntryId: first, tokensBefore: '1' }),
-        'bad-request',
-      ],
-      [
-        `details nested 5,000 levels (more than ${MAX_DETAILS_DEPTH})`,
-        `{"v":1,"token":"${token}","op":"compact","expectedLeafId":"${leaf}","summary":"S","firstKeptEntryId":"${first}","tokensBefore":1,"details":${nested}}\n`,
-        'bad-request',
-      ],
-      [
-        'navigate summary.text as a number',
-        line({ v: 1, token, op: 'navigate', expectedLeafId: leaf, targetId: first, summary: { text: 5 } }),
-        'bad-request',
-      ],
-      ['label as a list', line({ ...label, label: ['x'] }), 'bad-request'],
-      ['entry id of 10,000 characters', line({ ...label, entryId: 'x'.repeat(10_000) }), 'bad-request'],
-      ['an entry Pi does not hold', line({ ...label, entryId: 'deadbeef' }), 'not-found'],
-      [
-        'a compaction planned at another leaf',
-        line({ v: 1, token, op: 'compact', expectedLeafId: first, summary: 'S', firstKeptEntryId: first, tokensBefore: 1 }),
-        'stale',
-      ],
-    ];
-    for (const [what, data, code] of cases) {
-      const r = await rawExchange(entry.endpoint, data + line({ v: 1, token, op: 'state', id: 'after' }), { lines: 2 });
-      assert.equal(r.lines.length, 2, `${what}: two answers on one connection`);
-      assert.equal(r.lines[0].ok, false, what);
-      assert.equal((r.lines[0].error as { code: string }).code, code, `${what}: ${JSON.stringify(r.lines[0].error)}`);
-      assert.equal(r.lines[1].ok, true, `${what}: the connection still answers`);
-      assert.equal(r.lines[1].id, 'after');
-    }
+      // Each of these is answered with its code on a connection that stays usable.
+      const nested = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+      const cases: [string, string, string][] = [
+        ['unknown op', line({ v: 1, token, op: 'prompt', message: 'run rm -rf /' }), 'unknown-op'],
+        ['op of the wrong type', line({ v: 1, token, op: { toString: 1 } }), 'unknown-op'],
+        ['wrong protocol version', line({ v: 2, token, op: 'state' }), 'version'],
+        ['no protocol version', line({ token, op: 'state' }), 'version'],
+        ['malformed JSON', `{"v":1,"token":"${token}","op":"state"\n`, 'bad-request'],
+        [
+          'summary as an object',
+          line({ v: 1, token, op: 'compact', expectedLeafId: leaf, summary: { text: 'S' }, firstKeptEntryId: first, tokensBefore: 1 }),
+          'bad-request',
+        ],
+        [
+          'tokensBefore as a string',
+          line({ v: 1, token, op: 'compact', expectedLeafId: leaf, summary: 'S', firstKeptEntryId: first, tokensBefore: '1' }),
+          'bad-request',
+        ],
+        [
+          `details nested 5,000 levels (more than ${MAX_DETAILS_DEPTH})`,
+          `{"v":1,"token":"${token}","op":"compact","expectedLeafId":"${leaf}","summary":"S",` +
+            `"firstKeptEntryId":"${first}","tokensBefore":1,"details":${nested}}\n`,
+          'bad-request',
+        ],
+        [
+          'navigate summary.text as a number',
+          line({ v: 1, token, op: 'navigate', expectedLeafId: leaf, targetId: first, summary: { text: 5 } }),
+          'bad-request',
+        ],
+        ['label as a list', line({ ...label, label: ['x'] }), 'bad-request'],
+        ['entry id of 10,000 characters', line({ ...label, entryId: 'x'.repeat(10_000) }), 'bad-request'],
+        ['an entry Pi does not hold', line({ ...label, entryId: 'deadbeef' }), 'not-found'],
+        [
+          'a compaction planned at another leaf',
+          line({ v: 1, token, op: 'compact', expectedLeafId: first, summary: 'S', firstKeptEntryId: first, tokensBefore: 1 }),
+          'stale',
+        ],
+      ];
+      for (const [what, data, code] of cases) {
+        const r = await rawExchange(entry.endpoint, data + line({ v: 1, token, op: 'state', id: 'after' }), { lines: 2 });
+        assert.equal(r.lines.length, 2, `${what}: two answers on one connection`);
+        assert.equal(r.lines[0].ok, false, what);
+        assert.equal((r.lines[0].error as { code: string }).code, code, `${what}: ${JSON.stringify(r.lines[0].error)}`);
+        assert.equal(r.lines[1].ok, true, `${what}: the connection still answers`);
+        assert.equal(r.lines[1].id, 'after');
+      }
 
-    // A client that sends its request and closes its side still gets the answer, then the bridge closes.
-    const halfClosed = await rawExchange(entry.endpoint, line({ v: 1, token, op: 'state', id: 'h' }), { halfClose: true, lines: 2 });
-    assert.equal(halfClosed.ended, true);
-    assert.deepEqual(
-      halfClosed.lines.map((l) => [l.ok, l.id]),
-      [[true, 'h']],
-    );
+      // A client that sends its request and closes its side still gets the answer, then the bridge closes.
+      const halfClosed = await rawExchange(entry.endpoint, line({ v: 1, token, op: 'state', id: 'h' }), { halfClose: true, lines: 2 });
+      assert.equal(halfClosed.ended, true);
+      assert.deepEqual(
+        halfClosed.lines.map((l) => [l.ok, l.id]),
+        [[true, 'h']],
+      );
 
-    assert.deepEqual(fs.readFileSync(w.file), before, 'nothing was written');
-    const state = await rawExchange(entry.endpoint, line({ v: 1, token, op: 'state' }));
-    assert.equal(state.lines[0].ok, true);
-    assert.equal((state.lines[0].result as { leafId: string }).leafId, leaf);
-    assert.equal((await p.state()).isStreaming, false, 'Pi answers its own RPC too');
-    const count = entries().length;
-    await p.prompt('Still there?');
-    assert.equal(
-      entries()
-        .slice(count)
-        .find((e) => e.type === 'message')!.parentId,
-      leaf,
-      "Pi's next prompt continues from its leaf",
-    );
-  });
+      assert.deepEqual(fs.readFileSync(w.file), before, 'nothing was written');
+      const state = await rawExchange(entry.endpoint, line({ v: 1, token, op: 'state' }));
+      assert.equal(state.lines[0].ok, true);
+      assert.equal((state.lines[0].result as { leafId: string }).leafId, leaf);
+      assert.equal((await p.state()).isStreaming, false, 'Pi answers its own RPC too');
+      const count = entries().length;
+      await p.prompt('Still there?');
+      assert.equal(
+        entries()
+          .slice(count)
+          .find((e) => e.type === 'message')!.parentId,
+        leaf,
+        "Pi's next prompt continues from its leaf",
+      );
+    },
+  );
 
   it('Pi busy in a run: compact, navigate and label refuse with a clear message and write nothing; after an abort they go through', async () => {
     await installBridge();

@@ -164,7 +164,9 @@ describe('parseSummary', () => {
       },
       'malformed-05-free-prose.md': {
         preamble:
-          'The user wants the login page to remember the last email address. So far the assistant\nadded a `rememberEmail` flag to `src/auth/form.ts` and stored the value in localStorage.\n\nTests were not run yet. The next thing is to run `npm test` and check the form on mobile.',
+          'The user wants the login page to remember the last email address. So far the assistant\nadded a ' +
+          ('`rememberEmail` flag to `src/auth/form.ts` and stored the value in localStorage.\n\nTests were not run yet. ' +
+            'The next thing is to run `npm test` and check the form on mobile.'),
       },
       'malformed-06-none-placeholders.md': {
         goal: ['Fix the flaky upload test'],

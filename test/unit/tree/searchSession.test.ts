@@ -37,49 +37,53 @@ describe('session search engine', () => {
     for (const chunkBytes of [7, 100, 4096]) assert.deepEqual(await search(tree, 'src', { chunkBytes }), whole);
   });
 
-  it('hostile queries and files: regex characters are plain text, quotes and backslashes match their JSON escapes, garbage lines are skipped, maxHits and abort stop the scan', async () => {
-    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-search-'));
-    const file = path.join(dir, 's.jsonl');
-    const lines = [
-      '{"type":"session","id":"s","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","version":3}',
-      JSON.stringify({
-        type: 'message',
-        id: 'a1',
-        parentId: null,
-        timestamp: '',
-        message: { role: 'user', content: 'pattern (a+)+$ and "quoted \\ path" — ünïcödé' },
-      }),
-      '{"type":"message", not json (a+)+$',
-      JSON.stringify({
-        type: 'message',
-        id: 'a2',
-        parentId: 'a1',
-        timestamp: '',
-        message: { role: 'user', content: `${'a'.repeat(50_000)}!` },
-      }),
-    ];
-    await fsp.writeFile(file, `${lines.join('\n')}\n`);
-    assert.deepEqual(
-      (await search(file, '(a+)+$')).map((h) => h.entryId),
-      ['a1'],
-    );
-    assert.deepEqual(
-      (await search(file, '"quoted \\ path"')).map((h) => h.entryId),
-      ['a1'],
-    );
-    assert.deepEqual(
-      (await search(file, 'ÜNÏCÖDÉ')).map((h) => h.entryId),
-      ['a1'],
-    );
-    assert.deepEqual(
-      (await search(file, `${'a'.repeat(40_000)}!`)).map((h) => h.entryId),
-      ['a2'],
-    );
-    assert.equal((await search(file, 'a', { maxHits: 1 })).length, 1);
-    const controller = new AbortController();
-    controller.abort();
-    await assert.rejects(searchSession(file, { query: 'a', onHit: () => undefined, signal: controller.signal }), { name: 'AbortError' });
-    assert.deepEqual(await search(file, '   '), [], 'an empty query finds nothing');
-    await fsp.rm(dir, { recursive: true, force: true });
-  });
+  it(
+    'hostile queries and files: regex characters are plain text, quotes and backslashes match their JSON escapes, ' +
+      'garbage lines are skipped, maxHits and abort stop the scan',
+    async () => {
+      const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-search-'));
+      const file = path.join(dir, 's.jsonl');
+      const lines = [
+        '{"type":"session","id":"s","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","version":3}',
+        JSON.stringify({
+          type: 'message',
+          id: 'a1',
+          parentId: null,
+          timestamp: '',
+          message: { role: 'user', content: 'pattern (a+)+$ and "quoted \\ path" — ünïcödé' },
+        }),
+        '{"type":"message", not json (a+)+$',
+        JSON.stringify({
+          type: 'message',
+          id: 'a2',
+          parentId: 'a1',
+          timestamp: '',
+          message: { role: 'user', content: `${'a'.repeat(50_000)}!` },
+        }),
+      ];
+      await fsp.writeFile(file, `${lines.join('\n')}\n`);
+      assert.deepEqual(
+        (await search(file, '(a+)+$')).map((h) => h.entryId),
+        ['a1'],
+      );
+      assert.deepEqual(
+        (await search(file, '"quoted \\ path"')).map((h) => h.entryId),
+        ['a1'],
+      );
+      assert.deepEqual(
+        (await search(file, 'ÜNÏCÖDÉ')).map((h) => h.entryId),
+        ['a1'],
+      );
+      assert.deepEqual(
+        (await search(file, `${'a'.repeat(40_000)}!`)).map((h) => h.entryId),
+        ['a2'],
+      );
+      assert.equal((await search(file, 'a', { maxHits: 1 })).length, 1);
+      const controller = new AbortController();
+      controller.abort();
+      await assert.rejects(searchSession(file, { query: 'a', onHit: () => undefined, signal: controller.signal }), { name: 'AbortError' });
+      assert.deepEqual(await search(file, '   '), [], 'an empty query finds nothing');
+      await fsp.rm(dir, { recursive: true, force: true });
+    },
+  );
 });

@@ -51,7 +51,8 @@ describe('session peek (session rows)', function () {
     const long = 'x'.repeat(200_000);
     await fsp.writeFile(
       file,
-      `\ufeff{"type":"session","id":"h1","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z"}\nnot json\n[1,2]\n{"type":"message","id":"a","parentId":null,"timestamp":"nope","message":{"role":"user","content":"${long}"}}\n`,
+      `\ufeff{"type":"session","id":"h1","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z"}\nnot ` +
+        `json\n[1,2]\n{"type":"message","id":"a","parentId":null,"timestamp":"nope","message":{"role":"user","content":"${long}"}}\n`,
     );
     const peek = await peekSession(file, { headBytes: 4096, tailBytes: 4096, exactCountBytes: 1024 });
     assert.equal(peek.id, 'h1');

@@ -102,23 +102,27 @@ describe('webview markdown bounds keep every character (issue 13 item 2)', () =>
     assert.strictEqual(inlineText([ps[ps.length - 1]]), paragraph, 'the last ones are their source');
   });
 
-  it(`past MAX_MARKDOWN_CHARS (${MAX_MARKDOWN_CHARS}) or MAX_MARKDOWN_LINES (${MAX_MARKDOWN_LINES}), the rest is one preformatted block of its exact text`, () => {
-    for (const src of [
-      repeatTo('Some ordinary prose, *with* emphasis.\n\n', 300 * KB),
-      repeatTo('- item\n', 20 * MAX_MARKDOWN_LINES),
-      'x'.repeat(MAX_MARKDOWN_CHARS + 5),
-    ]) {
-      const nodes = parseMarkdown(src);
-      const rest = nodes[nodes.length - 1] as El;
-      assert.strictEqual(rest.tag, 'pre');
-      assert.strictEqual(rest.attrs.class, 'markdown-rest');
-      const restText = inlineText([rest]);
-      const cut = src.length - restText.length;
-      assert.strictEqual(src.slice(cut), restText);
-      assert.ok(cut <= MAX_MARKDOWN_CHARS && src.slice(0, cut).split('\n').length - 1 <= MAX_MARKDOWN_LINES, `cut at ${cut}`);
-      assert.ok(cut === MAX_MARKDOWN_CHARS || src[cut - 1] === '\n', 'cut after a line break');
-    }
-    const whole = repeatTo('Some ordinary prose, *with* emphasis.\n\n', 100 * KB);
-    assert.ok(!els(parseMarkdown(whole), 'pre').length, 'a document under both limits is rendered whole');
-  });
+  it(
+    `past MAX_MARKDOWN_CHARS (${MAX_MARKDOWN_CHARS}) or MAX_MARKDOWN_LINES (${MAX_MARKDOWN_LINES}), the rest is one ` +
+      `preformatted block of its exact text`,
+    () => {
+      for (const src of [
+        repeatTo('Some ordinary prose, *with* emphasis.\n\n', 300 * KB),
+        repeatTo('- item\n', 20 * MAX_MARKDOWN_LINES),
+        'x'.repeat(MAX_MARKDOWN_CHARS + 5),
+      ]) {
+        const nodes = parseMarkdown(src);
+        const rest = nodes[nodes.length - 1] as El;
+        assert.strictEqual(rest.tag, 'pre');
+        assert.strictEqual(rest.attrs.class, 'markdown-rest');
+        const restText = inlineText([rest]);
+        const cut = src.length - restText.length;
+        assert.strictEqual(src.slice(cut), restText);
+        assert.ok(cut <= MAX_MARKDOWN_CHARS && src.slice(0, cut).split('\n').length - 1 <= MAX_MARKDOWN_LINES, `cut at ${cut}`);
+        assert.ok(cut === MAX_MARKDOWN_CHARS || src[cut - 1] === '\n', 'cut after a line break');
+      }
+      const whole = repeatTo('Some ordinary prose, *with* emphasis.\n\n', 100 * KB);
+      assert.ok(!els(parseMarkdown(whole), 'pre').length, 'a document under both limits is rendered whole');
+    },
+  );
 });
