@@ -25,3 +25,18 @@ export function bestTime(f: () => void, runs = 3): number {
   }
   return best;
 }
+
+/**
+ * A scaling check that a loaded machine cannot fail: `measure` times the work and returns why it is not
+ * linear (or undefined when it is); it runs up to `attempts` times and passes on the first that holds.
+ * Noise slows one measurement; a quadratic algorithm fails every one.
+ */
+export function scalesLinearly(measure: () => string | undefined, attempts = 4): void {
+  let why = '';
+  for (let k = 0; k < attempts; k++) {
+    const failure = measure();
+    if (failure === undefined) return;
+    why = failure;
+  }
+  throw new Error(`not linear in any of ${attempts} measurements; the last: ${why}`);
+}

@@ -12,7 +12,6 @@ function lintSnippet(file: string, code: string): { status: number | null; out: 
 }
 
 describe('architecture', function () {
-  this.timeout(60000);
   it('the lint rule rejects a vscode import in the engine and the CLI, and allows it in src/vscode', () => {
     const code = "import * as vscode from 'vscode';\nexport const x = vscode.version;\n";
     for (const f of ['src/engine/session/bad.ts', 'src/cli/bad.ts']) {

@@ -24,7 +24,6 @@ const isItem = (x: any) =>
   Object.keys(x).length === 3;
 
 describe('arbor check-summary and the retention reports (built binary)', function () {
-  this.timeout(60000);
   before(() => assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`));
 
   it('checks a summary already in the file: which facts of its span it keeps and drops; exit 0 either way', async () => {

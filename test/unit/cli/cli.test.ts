@@ -20,7 +20,6 @@ async function tempCopy(src: string): Promise<string> {
 }
 
 describe('arbor CLI (built binary)', function () {
-  this.timeout(60000);
   before(() => assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`));
 
   for (const c of oracleCases()) {

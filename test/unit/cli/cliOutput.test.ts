@@ -32,7 +32,6 @@ function assertSafe(what: string, text: string): void {
 }
 
 describe('CLI output: one sanitizer, bounded fields, quiet on a closed pipe (issue 13 item 4)', function () {
-  this.timeout(120_000);
   before(() => assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`));
 
   const commands: string[][] = [

@@ -28,7 +28,6 @@ function positionalsFor(spec: CommandSpec, missing: string): string[] {
 }
 
 describe('arbor command definitions (--help, --version, usage errors)', function () {
-  this.timeout(30_000);
   let dir: string;
   let missing: string;
   const savedEnv = { ...process.env };

@@ -164,7 +164,6 @@ async function everyCommand(dir: string, text: string, label: string): Promise<v
 }
 
 describe('hostile entries: no value of the wrong type or depth disables a session (every command)', function () {
-  this.timeout(600000);
   let dir: string;
   before(async () => {
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-hostile-'));

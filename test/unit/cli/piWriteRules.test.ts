@@ -27,7 +27,6 @@ async function lines(file: string): Promise<any[]> {
 }
 
 describe('arbor CLI writes what Pi 1.6 writes (issue 12)', function () {
-  this.timeout(60000);
   const pi16 = oracleCases().find((c) => c.name === '01-pi16')!;
   let file: string;
   beforeEach(async () => {

@@ -70,7 +70,6 @@ const providers = [
 ] as const;
 
 describe('arbor CLI (built binary) with a hostile provider', function () {
-  this.timeout(60000);
   let server: FakeProviderServer;
   before(() => assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`));
   beforeEach(async () => {

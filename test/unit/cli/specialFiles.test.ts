@@ -18,7 +18,6 @@ const commands: string[][] = [
 ];
 
 describe('arbor CLI on paths that are not regular files', function () {
-  this.timeout(120000);
   let dir: string;
   let fifo: string;
   before(async function () {

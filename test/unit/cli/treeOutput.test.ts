@@ -14,7 +14,6 @@ function capture(): { chunks: string[]; io: { out: (t: string) => void; err: (t:
 }
 
 describe('arbor tree: bounded indentation, streamed output (issue 11 item 8)', function () {
-  this.timeout(120_000);
   let dir: string;
   let nested: string;
   let wide: string;

@@ -44,7 +44,6 @@ async function assertSameRows(file: string, label: string, workers: number[] = [
 }
 
 describe('arbor tree rows made by workers', function () {
-  this.timeout(300_000);
   let dir: string;
   before(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'arbor-tree-workers-'));

@@ -49,8 +49,6 @@ function parsedLines(text: string): { ok: Record<string, unknown>[]; bad: string
 }
 
 describe('concurrent writers', function () {
-  this.timeout(120000);
-
   it('another process writes half a line, then the rest while Arbor appends: both entries intact', async () => {
     const file = await tempSession();
     const index = await loadSession(file);

@@ -147,7 +147,6 @@ describe('export branch', () => {
   });
 
   it('the CLI: arbor export FILE --format html --out PATH, stdout by default, exit 2 on bad input', async function () {
-    this.timeout(30_000);
     const { file } = await hostileFile();
     const cli = path.join(repoRoot, 'dist', 'cli.js');
     const run = (args: string[]) =>

@@ -52,7 +52,6 @@ function exercise(buf: Buffer, validation: 'full' | 'fast') {
 }
 
 describe('fuzz: malformed session files', function () {
-  this.timeout(120000);
   it('loader, context and planners never crash or hang (2000 cases per indexing mode)', () => {
     fc.assert(
       fc.property(sessionArb, fc.array(mutationArb, { minLength: 1, maxLength: 6 }), (steps, mutations) => {

@@ -45,7 +45,6 @@ function badLines(text: string): string[] {
 }
 
 describe('fuzz: session I/O', function () {
-  this.timeout(180000);
   let dir: string;
   before(async () => {
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-fuzz-io-'));

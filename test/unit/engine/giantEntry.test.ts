@@ -66,7 +66,6 @@ function appendRest(from: string, to: string, start: number): void {
 }
 
 describe('a single 500 MB entry (issue 13 item 1)', function () {
-  this.timeout(120_000);
   let dir: string;
   let file: string;
   let layout: GiantSessionLayout;
@@ -151,7 +150,6 @@ describe('a single 500 MB entry (issue 13 item 1)', function () {
 });
 
 describe('lines too long to parse, in other shapes (issue 13 item 1)', function () {
-  this.timeout(60_000);
   let dir: string;
   before(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'arbor-long-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));

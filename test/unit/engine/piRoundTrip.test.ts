@@ -72,7 +72,6 @@ async function tempCopy(src: string): Promise<string> {
 }
 
 describe('round trip: Pi opens what Arbor wrote', function () {
-  this.timeout(60000);
   const summarizer = createOfflineSummarizer();
   let compactions = 0;
   before(async () => {

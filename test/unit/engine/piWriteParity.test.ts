@@ -53,7 +53,6 @@ function runOracle(jobsFile: string): Promise<JobResult[]> {
 }
 
 describe('Pi 1.6 writes what Arbor writes (compact and navigate, every mode and target kind)', function () {
-  this.timeout(180000);
   const summarizer = createOfflineSummarizer();
   const budget = (summarizer.contextWindow ?? 128000) - BRANCH_RESERVE;
   const env = { PI_CODING_AGENT_DIR: os.tmpdir() };

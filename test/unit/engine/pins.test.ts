@@ -120,7 +120,6 @@ describe('pins', () => {
   });
 
   it("a compaction with 30,000 pinned entries: its Pinned part is within the bound and the summary within the summarizer's budget", async function () {
-    this.timeout(120000);
     const file = copyShop();
     const index = await loadSession(file);
     const added = await appendEntries(

@@ -28,8 +28,6 @@ async function tempSession(name = '03-tree.jsonl'): Promise<string> {
 }
 
 describe('reliability', function () {
-  this.timeout(120000);
-
   it('a concurrent Pi-like writer: no torn or interleaved line, Arbor sees its entries, Pi reopens the file', async () => {
     const file = await tempSession();
     const writer = spawn(process.execPath, [path.join(repoRoot, 'test', 'support', 'piLikeWriter.js'), file, '150', '2'], {

@@ -9,7 +9,6 @@ import { appendEntries } from '../../../src/engine/session/writer';
 import { ArborUsageError } from '../../../src/engine/session/diagnostics';
 
 describe('tail preview of a large session', function () {
-  this.timeout(60_000);
   let dir: string;
   let file: string;
 

@@ -19,7 +19,6 @@ import { secretForms } from '../../../src/engine/secrets/redact';
  * client connected. Every refusal writes nothing and leaves Pi answering.
  */
 describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session switch, registry', function () {
-  this.timeout(180_000);
   let fake: FakeProviderServer;
   let w: PiWorkspace;
 

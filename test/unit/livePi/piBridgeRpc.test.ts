@@ -15,7 +15,6 @@ import { bridgeFolder } from '../../../src/engine/livePi/registry';
  * (`get_messages`, its next prompt's parent) follows.
  */
 describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
-  this.timeout(120_000);
   let fake: FakeProviderServer;
   let workspace: PiWorkspace;
   let agent: PiAgentFolder;

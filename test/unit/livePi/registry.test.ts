@@ -128,7 +128,6 @@ describe('bridge registry', () => {
   });
 
   it('arbor pi-bridge status removes a stale entry and reports no live Pi', async function () {
-    this.timeout(60_000);
     const file = await writeRegistryEntry(agentDir, 'stale', entry({ pid: await deadPid() }));
     const r = await arbor(['pi-bridge', 'status'], { PI_CODING_AGENT_DIR: agentDir });
     assert.equal(r.code, 0, r.stderr);

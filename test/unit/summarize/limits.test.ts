@@ -47,7 +47,6 @@ describe('secret redaction (one module)', () => {
 });
 
 describe('summarizer limits and echoed keys', function () {
-  this.timeout(20000);
   let server: FakeProviderServer;
   beforeEach(async () => {
     server = await startFakeProvider();

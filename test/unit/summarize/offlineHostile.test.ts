@@ -47,7 +47,6 @@ function session(text: string): AgentMessage[] {
 }
 
 describe('offline summarizer on hostile text (linear, bounded)', function () {
-  this.timeout(60_000);
   for (const [name, text] of Object.entries(HOSTILE)) {
     it(`${name}: a bounded, well-formed summary`, () => {
       const out = offlineSummaryText(buildSummaryRequest({ kind: 'history', messages: session(text), maxOutputTokens: 8192 }));

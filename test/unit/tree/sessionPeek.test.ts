@@ -9,7 +9,6 @@ import { peekSession, peekTitle } from '../../../src/engine/tree/sessionPeek';
 import { fixturePath } from '../../support/fixtures';
 
 describe('session peek (session rows)', function () {
-  this.timeout(60_000);
   let dir: string;
   before(async () => {
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-peek-'));
