@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { listSessions, type SessionFileInfo } from '../engine/session/discovery';
-import { piAgentDir } from '../engine/settings/piSettings';
+import { piAgentDir } from '../engine/session/piAgentDir';
 import { peekSession, peekTitleFacts } from '../engine/tree/sessionPeek';
 import { sessionTitles, titleLine, type SessionTitle } from '../engine/tree/sessionTitle';
 

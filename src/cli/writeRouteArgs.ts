@@ -1,4 +1,4 @@
-import { piAgentDir } from '../engine/settings/piSettings';
+import { piAgentDir } from '../engine/session/piAgentDir';
 import { resolveWriteRoute, type WriteRoute } from '../engine/livePi/writeRoute';
 import { stringFlag, type Flags } from './args';
 import type { OptionSpec } from './commandSpec';

@@ -13,7 +13,7 @@ import { buildContext } from '../../src/engine/context/buildContext';
 import { Projection } from '../../src/engine/context/projection';
 import { entryContextMessages } from '../../src/engine/context/entryMessages';
 import { charsEstimator } from '../../src/engine/tokens/estimators';
-import { estimateContextTokens, estimateProjectedContextTokens, shouldCompact } from '../../src/engine/tokens/contextTokens';
+import { estimateContextTokens, estimateProjectedContextTokens, shouldCompact } from '../../src/engine/context/contextTokens';
 import { planCompaction, entryIdsAt } from '../../src/engine/compaction/planCompaction';
 import { planBranch } from '../../src/engine/branch/planBranch';
 import type { SessionIndex } from '../../src/engine/session/sessionIndex';

@@ -11,9 +11,10 @@ import {
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { buildContext } from '../../engine/context/buildContext';
-import { estimateContextTokens } from '../../engine/tokens/contextTokens';
+import { estimateContextTokens } from '../../engine/context/contextTokens';
 import { rowPreview } from '../../engine/tree/rowPreview';
-import { entryTokens, isOversizedEntry } from '../../engine/tokens/entryTokens';
+import { entryTokens } from '../../engine/context/entryTokens';
+import { isOversizedEntry } from '../../engine/session/oversizedEntry';
 import {
   compactionNumbers,
   contextFigure,

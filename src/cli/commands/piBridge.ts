@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { parseWith, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, shortField, type Io } from '../output';
-import { piAgentDir } from '../../engine/settings/piSettings';
+import { piAgentDir } from '../../engine/session/piAgentDir';
 import { bridgeInstallState, installBridge, uninstallBridge } from '../../engine/livePi/install';
 import { findLivePi, liveBridges } from '../../engine/livePi/findLivePi';
 import { readSessionHeader } from '../../engine/session/discovery';

@@ -1,6 +1,7 @@
 /**
- * The worker thread of `arbor tree` on a large session (its own bundle,
- * dist/treeFactsWorker.js): while the main thread indexes the file, this
+ * A worker process of `arbor tree` on a large session (its own bundle,
+ * dist/treeFactsWorker.js, started by workerRowFacts.ts with the part it
+ * reads as its arguments): while the main thread indexes the file, this
  * reads it too and makes the row of every entry line (parse, preview,
  * tokens: most of the command's work), sending them in file order, in
  * batches, keyed by where each line starts (workerRowFacts.ts joins them to
@@ -10,7 +11,6 @@
  * decision about the file (which lines are entries, their tree) stays with
  * the main thread's index.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import { checkEntryText } from '../../engine/session/parseLine';
 import { entryTypeOf } from '../../engine/session/entryKinds';
 import { forEachEntryLine } from '../../engine/session/lineReader';
@@ -25,7 +25,7 @@ export interface FactsWorkerData {
   to: number;
 }
 
-/** Rows of the entry lines read so far, in file order, as few objects as possible (transferred, not copied). */
+/** Rows of the entry lines read so far, in file order, as few objects as possible (sent over the process channel, typed arrays whole). */
 export interface FactsBatch {
   type: 'facts';
   /** File offset where each line starts (after its leading blanks). */
@@ -47,6 +47,9 @@ export interface FactsBatch {
 
 export type FactsMessage = FactsBatch | { type: 'done'; through: number } | { type: 'failed'; message: string };
 
+/** The argument before the worker's data (JSON of FactsWorkerData), so the script does nothing when loaded any other way. */
+export const FACTS_WORKER_ARG = '--arbor-tree-facts';
+
 const BATCH = 4096;
 const KIND_CODES = new Map<EntryKind, number>(ENTRY_KINDS.map((k, i) => [k, i]));
 
@@ -58,7 +61,7 @@ class Batcher {
   private texts: string[] = [];
   private tokens: number[] = [];
 
-  constructor(private readonly send: (m: FactsMessage, transfer: ArrayBuffer[]) => void) {}
+  constructor(private readonly send: (m: FactsMessage) => void) {}
 
   get size(): number {
     return this.starts.length;
@@ -93,14 +96,7 @@ class Batcher {
     this.kinds = [];
     this.texts = [];
     this.tokens = [];
-    this.send(batch, [
-      batch.starts.buffer,
-      batch.idEnds.buffer,
-      batch.typeEnds.buffer,
-      batch.kinds.buffer,
-      batch.textEnds.buffer,
-      batch.tokens.buffer,
-    ] as ArrayBuffer[]);
+    this.send(batch);
   }
 }
 
@@ -112,7 +108,7 @@ function ends(parts: string[]): Int32Array {
 }
 
 /** Reads the file's lines in [from, to) and sends the rows of its entries (see the module comment). */
-export function makeRows(data: FactsWorkerData, send: (m: FactsMessage, transfer: ArrayBuffer[]) => void): void {
+export function makeRows(data: FactsWorkerData, send: (m: FactsMessage) => void): void {
   const batcher = new Batcher(send);
   forEachEntryLine(data.file, {
     from: data.from,
@@ -127,15 +123,21 @@ export function makeRows(data: FactsWorkerData, send: (m: FactsMessage, transfer
     read: (through) => batcher.flush(through),
   });
   batcher.flush(Number.MAX_SAFE_INTEGER);
-  send({ type: 'done', through: Number.MAX_SAFE_INTEGER }, []);
+  send({ type: 'done', through: Number.MAX_SAFE_INTEGER });
 }
 
-if (parentPort && (workerData as { arborTreeFacts?: FactsWorkerData } | undefined)?.arborTreeFacts) {
-  const port = parentPort;
-  const data = (workerData as { arborTreeFacts: FactsWorkerData }).arborTreeFacts;
+/** Run as a worker (forked with FACTS_WORKER_ARG and the data): makes the rows and sends them to the parent. */
+function runAsWorker(): void {
+  const at = process.argv.indexOf(FACTS_WORKER_ARG);
+  const send = process.send?.bind(process);
+  if (!send || at < 2 || at + 1 >= process.argv.length) return;
   try {
-    makeRows(data, (m, transfer) => port.postMessage(m, transfer));
+    makeRows(JSON.parse(process.argv[at + 1]) as FactsWorkerData, (m) => send(m));
   } catch (err) {
-    port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies FactsMessage);
+    send({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies FactsMessage);
   }
+  // Nothing to wait for once the messages are written: the channel lets this process end (or the tree kills it first).
+  process.channel?.unref();
 }
+
+runAsWorker();

@@ -2,7 +2,7 @@ import { entryPreview, type EntryKind } from '../../engine/tree/entryPreview';
 import { ONE_LINE_MAX } from '../../engine/tree/oneLine';
 import { rowPreview } from '../../engine/tree/rowPreview';
 import { detachedText } from '../../engine/text/detachedText';
-import { countEntryTokens, entryTokens } from '../../engine/tokens/entryTokens';
+import { countEntryTokens, entryTokens } from '../../engine/context/entryTokens';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
 import type { EntryPreview } from '../../engine/tree/entryPreview';
 import type { EntryVisitor } from '../../engine/session/lineReader';

@@ -1,37 +1,22 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { Worker } from 'node:worker_threads';
 import { ENTRY_KINDS } from '../../engine/tree/entryPreview';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { rowFromIndex, type Row, type RowSource, type RowStyle } from './treeRowFacts';
-import type { FactsBatch, FactsMessage, FactsWorkerData } from './treeFactsWorker';
+import { FACTS_WORKER_ARG, type FactsBatch, type FactsMessage, type FactsWorkerData } from './treeFactsWorker';
 
-/** The worker's script: next to this code (dist/ for the bundled CLI, the tsc output for tests). */
+/** The workers' script: next to this code (dist/ for the bundled CLI, the tsc output for tests). */
 export const FACTS_WORKER_FILE = path.join(__dirname, 'treeFactsWorker.js');
 
-/** Workers started for one tree: one per core up to this many (the main thread indexes and writes meanwhile). */
+/** Worker processes started for one tree: one per core up to this many (the main thread indexes and writes meanwhile). */
 const MAX_WORKERS = 4;
 const NO_ROW = 0xff;
 
-/**
- * Optimizing compiles run on the thread that asked for them in isolates
- * created from now on (the workers; the main thread's isolate keeps
- * compiling in the background). On Node 20, a worker whose last task ends
- * while an optimizing compile is running in the background can deadlock as
- * it exits: the compile waits for a garbage collection that the worker's
- * thread, waiting for background tasks to drain, never makes (seen once in
- * a few dozen runs of a 9 MB tree, with both cores busy; the process then
- * never exits). The flag is read when an isolate starts.
- */
-function preventWorkerExitDeadlock(): void {
-  setFlagsFromString('--no-concurrent-recompilation');
-}
-
 /** One worker and the part of the file it reads. */
 interface Part {
-  worker: Worker;
+  worker: ChildProcess;
   from: number;
   to: number;
   /** Batches received and not yet joined. */
@@ -42,17 +27,29 @@ interface Part {
 }
 
 /**
- * The rows of a large session made by worker threads (treeFactsWorker.ts),
+ * The rows of a large session made by worker processes (treeFactsWorker.ts),
  * each reading one part of the file, while the main thread indexes it: the
  * parsing and describing of every entry, most of `arbor tree`'s work, runs
- * on the other cores. Rows arrive in file order within each part, keyed by
- * where each line starts, and are joined to the index's records (same start,
- * id and type: a line whose keys the index read differently, such as a key
- * written twice, is not joined). A row's text is a slice of its batch's
- * text, so a batch is kept until its last row is written (rows are written
- * in about file order, and batches hold 4096 rows). An entry with no row from a worker (a line it could not parse,
- * a line too long to parse, lines appended after it read, a worker that
- * failed) is described from the index, as the in-thread source does.
+ * on the other cores.
+ *
+ * Processes, not worker threads: on Node 20 a worker thread can deadlock as
+ * it stops (its thread waits for every background task of the process to
+ * drain, while an optimizing compile of its own isolate waits for a garbage
+ * collection on that thread; nodejs/node#54918, seen 5 times in about 60
+ * runs of a 9 MB tree with both cores busy), and the process stopping it
+ * waits with it. A worker process is never waited for: once it has sent its
+ * rows (or the tree no longer needs them) it is killed, and whatever it does
+ * as it exits cannot hold this process.
+ *
+ * Rows arrive in file order within each part, keyed by where each line
+ * starts, and are joined to the index's records (same start, id and type: a
+ * line whose keys the index read differently, such as a key written twice,
+ * is not joined). A row's text is a slice of its batch's text, so a batch is
+ * kept until its last row is written (rows are written in about file order,
+ * and batches hold 4096 rows). An entry with no row from a worker (a line it
+ * could not parse, a line too long to parse, lines appended after it read, a
+ * worker that failed) is described from the index, as the in-thread source
+ * does.
  */
 export class WorkerRowFacts implements RowSource {
   private readonly parts: Part[] = [];
@@ -92,11 +89,17 @@ export class WorkerRowFacts implements RowSource {
       // The last part runs to the end, wherever that is when it gets there.
       const to = k === workers - 1 ? Number.MAX_SAFE_INTEGER : Math.floor((size * (k + 1)) / workers);
       const data: FactsWorkerData = { file, style, from, to };
-      const worker = new Worker(FACTS_WORKER_FILE, { workerData: { arborTreeFacts: data } });
+      // No inherited flags (an inspector port, a profiler), nothing on stdin or stdout; rows come back over IPC, typed arrays included.
+      const worker = fork(FACTS_WORKER_FILE, [FACTS_WORKER_ARG, JSON.stringify(data)], {
+        execArgv: [],
+        serialization: 'advanced',
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
       const part: Part = { worker, from, to, queue: [], through: from, finished: false };
       worker.on('message', (m: FactsMessage) => this.receive(part, m));
       worker.on('error', (err) => this.finish(part, err.message));
-      worker.on('exit', () => this.finish(part, part.finished ? undefined : 'a worker exited early'));
+      // 'close', not 'exit': every message it sent has been received by then.
+      worker.on('close', () => this.finish(part, part.finished ? undefined : 'a worker exited early'));
       this.parts.push(part);
     }
   }
@@ -112,7 +115,6 @@ export class WorkerRowFacts implements RowSource {
     workers = Math.min(MAX_WORKERS, Math.max(1, availableParallelism())),
   ): WorkerRowFacts | undefined {
     if (!existsSync(FACTS_WORKER_FILE)) return undefined;
-    preventWorkerExitDeadlock();
     try {
       return new WorkerRowFacts(file, size, workers, style);
     } catch {
@@ -218,17 +220,15 @@ export class WorkerRowFacts implements RowSource {
   }
 
   /**
-   * Stops the workers still reading (an error, or a reader that went away)
-   * and unrefs them all; a worker that finished exits on its own. (What
-   * kept a finished worker from exiting on Node 20 is prevented where the
-   * workers start: preventWorkerExitDeadlock.)
+   * Kills the workers (those still reading after an error or a reader that
+   * went away, and those done, which may still be exiting) and lets go of
+   * them: this process never waits for one.
    */
   close(): void {
     for (const p of this.parts) {
-      if (!p.finished) {
-        p.finished = true;
-        void p.worker.terminate();
-      }
+      p.finished = true;
+      if (p.worker.exitCode === null && p.worker.signalCode === null) p.worker.kill('SIGKILL');
+      p.worker.channel?.unref();
       p.worker.unref();
     }
   }

@@ -1,4 +1,4 @@
-import { projectedEntryTokens } from '../tokens/entryTokens';
+import { projectedEntryTokens } from '../context/entryTokens';
 import type { Projection } from '../context/projection';
 import type { TokenEstimator } from '../tokens/estimators';
 

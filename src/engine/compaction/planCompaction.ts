@@ -1,5 +1,5 @@
 import { Projection } from '../context/projection';
-import { estimateProjectedContextTokens, shouldCompact, type ContextTokens } from '../tokens/contextTokens';
+import { estimateProjectedContextTokens, shouldCompact, type ContextTokens } from '../context/contextTokens';
 import { findCutPoint } from './cutPoint';
 import { collectPins, type PinnedEntry } from './pins';
 import { addDetailsFileOps, addMessageFileOps, createFileOps, fileLists, type FileOps } from './fileOps';

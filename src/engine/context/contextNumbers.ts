@@ -1,9 +1,9 @@
 import { Projection } from './projection';
-import { estimateProjectedContextTokens, type ContextTokens } from '../tokens/contextTokens';
+import { estimateProjectedContextTokens, type ContextTokens } from './contextTokens';
 import type { TokenEstimator } from '../tokens/estimators';
 import type { SessionIndex } from '../session/sessionIndex';
-import { projectedEntryTokens } from '../tokens/entryTokens';
-import { formatTokens } from '../tree/formatTokens';
+import { projectedEntryTokens } from './entryTokens';
+import { formatTokens } from '../tokens/formatTokens';
 
 /**
  * The one home of the token numbers Arbor shows for a session: the tree's

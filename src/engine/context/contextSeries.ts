@@ -1,7 +1,7 @@
 import type { SessionIndex } from '../session/sessionIndex';
 import { entryContextMessages } from './entryMessages';
 import type { TokenEstimator } from '../tokens/estimators';
-import { usageTotal, validUsage } from '../tokens/contextTokens';
+import { usageTotal, validUsage } from './contextTokens';
 
 export interface SeriesPoint {
   entryIndex: number;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { piAgentDir } from '../settings/piSettings';
+import { piAgentDir } from '../session/piAgentDir';
 import { isRecord } from '../session/jsonObject';
 import type { LastRestoreState } from './restorePlan';
 

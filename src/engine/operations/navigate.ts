@@ -15,7 +15,7 @@ import { redactKnownSecrets } from '../secrets/redact';
 import { requestNavigate } from '../livePi/client';
 import { entriesWrittenByPi } from '../livePi/writtenByPi';
 import type { WriteRoute } from '../livePi/writeRoute';
-import { withLiveSettings } from '../livePi/liveSettings';
+import { withLiveSettings } from './liveSettings';
 import { branchSource, checkRetention, deriveFacts, type Fact, type RetentionReport } from '../summarize/retention';
 
 /** customType of the entry Arbor appends to persist a leaf move without a summary (spec 6.5). */

@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { piAgentDir } from '../settings/piSettings';
+import { piAgentDir } from './piAgentDir';
 import { openRegularFile } from './sessionFile';
 import { findHeader } from './lineReader';
 import type { SessionHeader } from './types';

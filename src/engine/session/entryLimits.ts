@@ -3,7 +3,7 @@
  * binary, a runaway tool output) is indexed when its fields can be read
  * without parsing it (Pi's key order) and otherwise skipped with a
  * diagnostic; its content is never parsed: it shows as an empty entry, and
- * its tokens are estimated from its byte length (tokens/entryTokens.ts).
+ * its tokens are estimated from its byte length (context/entryTokens.ts).
  * Parsing it would take seconds and gigabytes (one 500 MB entry kills V8).
  * Streamed loads and large appends pass over such a line in bounded memory
  * (longLine.ts): only its first bytes are kept, never the line.

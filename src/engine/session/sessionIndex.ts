@@ -6,7 +6,7 @@ import type { Diagnostic } from './diagnostics';
 import { MAX_PARSED_ENTRY_BYTES } from './entryLimits';
 import type { EntryRecord } from './entryRecord';
 import { ChildTable } from './childTable';
-import type { TokenCounts } from '../tokens/tokenCounts';
+import type { TokenCounts } from './tokenCounts';
 import type { SessionEntry, SessionHeader } from './types';
 import { isEntryOfType, type EntryOfType } from './entryKinds';
 
@@ -62,7 +62,7 @@ export class SessionIndex {
   private readonly parsed: EntryCache;
   /** Reads the lines of entries whose bytes stayed on disk, a block at a time. */
   private readonly lines: LineBlockReader;
-  /** Tokens of each counted entry's own messages, by estimator name, then entry index (tokens/entryTokens.ts). */
+  /** Tokens of each counted entry's own messages, by estimator name, then entry index (context/entryTokens.ts). */
   readonly tokenCounts = new Map<string, TokenCounts>();
 
   constructor(init: SessionIndexInit) {

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isRecord } from '../session/jsonObject';
-import { piAgentDir, SettingsError } from './piSettings';
+import { piAgentDir } from '../session/piAgentDir';
+import { SettingsError } from './piSettings';
 
 /**
  * Pi's own model configuration: `models.json` in Pi's agent folder

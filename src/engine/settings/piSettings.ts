@@ -1,6 +1,6 @@
 import { readRegularTextFile } from '../session/sessionFile';
 import { ArborUsageError } from '../session/diagnostics';
-import * as os from 'node:os';
+import { piAgentDir } from '../session/piAgentDir';
 import * as path from 'node:path';
 
 export interface TokenOverrides {
@@ -36,10 +36,6 @@ export class SettingsError extends Error {
     this.file = file;
     this.key = key;
   }
-}
-
-export function piAgentDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.PI_CODING_AGENT_DIR || path.join(os.homedir(), '.pi', 'agent');
 }
 
 export function settingsFiles(cwd: string, env: NodeJS.ProcessEnv = process.env): { global: string; project: string } {

@@ -1,5 +1,5 @@
 import { entryPreview, type EntryPreview } from './entryPreview';
-import { isOversizedEntry } from '../tokens/entryTokens';
+import { isOversizedEntry } from '../session/oversizedEntry';
 import type { SessionIndex } from '../session/sessionIndex';
 
 /**

@@ -5,7 +5,7 @@ import { liveBridges } from '../../engine/livePi/findLivePi';
 import { bridgeFolder } from '../../engine/livePi/registry';
 import { PiRunningError, resolveWriteRoute, type WriteRoute } from '../../engine/livePi/writeRoute';
 import { installBridge } from '../../engine/livePi/install';
-import { piAgentDir } from '../../engine/settings/piSettings';
+import { piAgentDir } from '../../engine/session/piAgentDir';
 import type { PiState } from '../../engine/livePi/protocol';
 import type { SessionModel } from '../sessions/sessionStore';
 import { engineEnv, readConfig } from '../platform/settings';

@@ -1,4 +1,4 @@
-import { shouldCompact } from '../../engine/tokens/contextTokens';
+import { shouldCompact } from '../../engine/context/contextTokens';
 import type { PiState } from '../../engine/livePi/protocol';
 import type { ContextUse } from '../status/contextInfo';
 import { percentOfWindow } from '../../engine/context/contextNumbers';

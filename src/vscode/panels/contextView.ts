@@ -5,7 +5,7 @@ import type { ContextView } from '../../webview/viewsProtocol';
 import { contextUse } from '../status/contextInfo';
 import { readConfig } from '../platform/settings';
 import { messagePreview } from '../../engine/tree/entryPreview';
-import { formatTokens } from '../../engine/tree/formatTokens';
+import { formatTokens } from '../../engine/tokens/formatTokens';
 import { contextFigureSources, contextFigureStatus } from '../../engine/context/contextNumbers';
 import { oneLine } from '../../engine/tree/oneLine';
 

@@ -5,7 +5,7 @@ import { describeEntry, entryPlainText } from '../../engine/export/entryParts';
 import type { EstimatorName } from '../../engine/tokens/estimators';
 import type { EntryView, PartView } from '../../webview/viewsProtocol';
 import { usageView } from './usageView';
-import { entryTokens } from '../../engine/tokens/entryTokens';
+import { entryTokens } from '../../engine/context/entryTokens';
 import { shownLeaf } from '../tree/rowFilter';
 
 /** Characters of one part sent to the panel; the rest is announced ("N more characters"). */

@@ -1,4 +1,4 @@
-import { usageTotal } from '../../engine/tokens/contextTokens';
+import { usageTotal } from '../../engine/context/contextTokens';
 import type { Usage } from '../../engine/session/types';
 import type { UsageView } from '../../webview/protocol';
 

@@ -1,5 +1,5 @@
 import { buildContext, type ModelRef } from '../../engine/context/buildContext';
-import { shouldCompact, type ContextTokens } from '../../engine/tokens/contextTokens';
+import { shouldCompact, type ContextTokens } from '../../engine/context/contextTokens';
 import { contextFigure, contextTokensAt, type ContextFigure } from '../../engine/context/contextNumbers';
 import { estimatorByName } from '../../engine/tokens/estimators';
 import { resolveSettings } from '../../engine/operations/sessionSettings';

@@ -1,5 +1,5 @@
 import type { SessionIndex } from '../../engine/session/sessionIndex';
-import { adoptTokenCounts } from '../../engine/tokens/entryTokens';
+import { adoptTokenCounts } from '../../engine/context/entryTokens';
 import { isPlaceholderEntry } from '../../engine/session/parseLine';
 
 /**

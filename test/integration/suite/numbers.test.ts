@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { formatTokens } from '../../../src/engine/tree/formatTokens';
+import { formatTokens } from '../../../src/engine/tokens/formatTokens';
 import { repoRoot } from '../../support/fixtures';
 import { arborApi, children, fixtureFile, item, sessionNode, withSetting, workspaceSession } from './arborHelpers';
 

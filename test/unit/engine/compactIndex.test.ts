@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ChildTable } from '../../../src/engine/session/childTable';
-import { TokenCounts } from '../../../src/engine/tokens/tokenCounts';
+import { TokenCounts } from '../../../src/engine/session/tokenCounts';
 
 /** Children as an array per entry, the obvious way (file order). */
 function naiveChildren(parents: readonly number[]): number[][] {

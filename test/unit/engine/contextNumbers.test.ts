@@ -9,7 +9,7 @@ import { applyCompaction, proposeCompaction } from '../../../src/engine/operatio
 import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { compactionNumbers, contextTokensAt, percentOfWindow, proposedTokensAfter } from '../../../src/engine/context/contextNumbers';
-import { estimateProjectedContextTokens } from '../../../src/engine/tokens/contextTokens';
+import { estimateProjectedContextTokens } from '../../../src/engine/context/contextTokens';
 import { buildContext } from '../../../src/engine/context/buildContext';
 import { estimatorByName } from '../../../src/engine/tokens/estimators';
 

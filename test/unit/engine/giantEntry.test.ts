@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, writeFi
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadSession } from '../../../src/engine/session/loadSession';
-import { entryTokens, estimateFromBytes } from '../../../src/engine/tokens/entryTokens';
+import { entryTokens, estimateFromBytes } from '../../../src/engine/context/entryTokens';
 import { readAppended } from '../../../src/engine/session/tail';
 import { searchSession, type SearchHit } from '../../../src/engine/search/searchSession';
 import { writeGiantSession, type GiantSessionLayout } from '../../support/giantSession';

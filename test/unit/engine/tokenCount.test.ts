@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { countTextTokens, MAX_COUNTED_CHARS, MAX_PIECE } from '../../../src/engine/tokens/countText';
 import { countTokens, tokenizerEstimator, charsEstimator, type TokenEstimator } from '../../../src/engine/tokens/estimators';
-import { entryTokens, estimateFromBytes, projectedEntryTokens } from '../../../src/engine/tokens/entryTokens';
+import { entryTokens, estimateFromBytes, projectedEntryTokens } from '../../../src/engine/context/entryTokens';
 import { MAX_PARSED_ENTRY_BYTES } from '../../../src/engine/session/entryLimits';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { Projection } from '../../../src/engine/context/projection';

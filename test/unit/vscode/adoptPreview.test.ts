@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { loadTailPreview } from '../../../src/engine/session/tailPreview';
 import { adoptPreviewWork } from '../../../src/vscode/tree/adoptPreview';
-import { entryTokens } from '../../../src/engine/tokens/entryTokens';
+import { entryTokens } from '../../../src/engine/context/entryTokens';
 
 function line(id: string, parentId: string | null, text: string): string {
   return JSON.stringify({

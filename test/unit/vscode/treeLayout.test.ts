@@ -4,7 +4,7 @@ import { loadSession } from '../../../src/engine/session/loadSession';
 import { entryFromObject } from '../../../src/engine/session/entryKinds';
 import { SessionLayout } from '../../../src/vscode/tree/layout';
 import { entryPreview } from '../../../src/engine/tree/entryPreview';
-import { formatTokens } from '../../../src/engine/tree/formatTokens';
+import { formatTokens } from '../../../src/engine/tokens/formatTokens';
 import { oneLine } from '../../../src/engine/tree/oneLine';
 import { oracleCases } from '../../support/fixtures';
 

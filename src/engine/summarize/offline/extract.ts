@@ -1,6 +1,6 @@
 import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../../session/types';
 import { clip, code, firstLine, isQuestion, sentences, squash, trimEndChars, unique } from './text';
-import { constraintSentences } from '../retention/userText';
+import { constraintSentences } from './userText';
 import { isTextBlock, textOfContent } from '../../session/contentBlocks';
 
 /**

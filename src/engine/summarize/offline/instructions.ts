@@ -1,4 +1,4 @@
-import { normalizeText } from '../retention/normalize';
+import { normalizeText } from './normalize';
 import { backticked } from './text';
 
 /**

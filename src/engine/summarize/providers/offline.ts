@@ -13,8 +13,8 @@ import {
   type Turn,
 } from '../offline/extract';
 import { backticked, clip, code, isQuestion, latest, sentences, squash, trimEndChars, unique } from '../offline/text';
-import { isConstraintSentence, isSocial, onlyConstraints } from '../retention/userText';
-import { normalizeText } from '../retention/normalize';
+import { isConstraintSentence, isSocial, onlyConstraints } from '../offline/userText';
+import { normalizeText } from '../offline/normalize';
 import { focusOf, pick, type Focus } from '../offline/instructions';
 import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
 import { stripPinned } from '../../compaction/pins';

@@ -1,5 +1,5 @@
 import { findPatterns } from './multiMatch';
-import { normalizeText, normalizedCwd, probeOf, relativizePaths } from './normalize';
+import { normalizeText, normalizedCwd, probeOf, relativizePaths } from '../offline/normalize';
 import type { Fact } from './facts';
 
 /**

@@ -5,7 +5,7 @@ import { parseSummary } from '../parseSummary';
 import { callPath, extract, isShell, sameTarget, type Extraction } from '../offline/extract';
 import { clip, latest, unique } from '../offline/text';
 import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
-import { constraintSentences, isSocial } from './userText';
+import { constraintSentences, isSocial } from '../offline/userText';
 
 /**
  * The facts a continuation needs from a summarized span (issue 19): the

@@ -2,5 +2,5 @@
 export { deriveFacts, FACT_KINDS, type Fact, type FactKind, type FactSource, type SpanMessage } from './facts';
 export { checkRetention, type RetentionReport, type CheckOptions } from './check';
 export { putBack, canPutBack, RESTORABLE_KINDS } from './putBack';
-export { constraintSentences, isConstraintSentence, isSocial, onlyConstraints } from './userText';
+export { constraintSentences, isConstraintSentence, isSocial, onlyConstraints } from '../offline/userText';
 export { compactionSource, branchSource, entrySource } from './spans';

@@ -1,7 +1,7 @@
-import { mergeSystemMessages } from '../context/systemMessage';
-import type { Projection } from '../context/projection';
+import { mergeSystemMessages } from './systemMessage';
+import type { Projection } from './projection';
 import type { AgentMessage, SystemMessage, Usage } from '../session/types';
-import type { TokenEstimator } from './estimators';
+import type { TokenEstimator } from '../tokens/estimators';
 import { projectedEntryTokens } from './entryTokens';
 
 export interface ContextTokens {

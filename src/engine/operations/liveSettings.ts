@@ -1,6 +1,6 @@
 import { piSettingsFromObject } from '../settings/piSettings';
-import type { SettingsOverrides } from '../operations/sessionSettings';
-import type { WriteRoute } from './writeRoute';
+import type { SettingsOverrides } from './sessionSettings';
+import type { WriteRoute } from '../livePi/writeRoute';
 
 /**
  * Through a running Pi, its own effective settings decide the numbers (Pi

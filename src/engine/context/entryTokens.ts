@@ -1,10 +1,10 @@
-import { entryContextMessages } from '../context/entryMessages';
-import { estimatorByName, type EstimatorName, type TokenEstimator } from './estimators';
-import { MAX_PARSED_ENTRY_BYTES } from '../session/entryLimits';
-import type { Projection } from '../context/projection';
+import { entryContextMessages } from './entryMessages';
+import { estimatorByName, type EstimatorName, type TokenEstimator } from '../tokens/estimators';
+import { isOversizedEntry } from '../session/oversizedEntry';
+import type { Projection } from './projection';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { SessionEntry } from '../session/types';
-import { TokenCounts } from './tokenCounts';
+import { TokenCounts } from '../session/tokenCounts';
 
 /**
  * The one per-entry token counter (engine planning, the CLI and the editor's
@@ -33,12 +33,6 @@ function countsFor(index: SessionIndex, name: string): TokenCounts {
   let counts = index.tokenCounts.get(name);
   if (!counts) index.tokenCounts.set(name, (counts = new TokenCounts()));
   return counts;
-}
-
-/** Whether the entry's line is too large to be parsed for a count (then it is estimated from its length). */
-export function isOversizedEntry(index: SessionIndex, i: number): boolean {
-  const rec = index.record(i);
-  return rec.end - rec.start > MAX_PARSED_ENTRY_BYTES;
 }
 
 /** Tokens entry `i` adds to the context (its own messages, unedited), cached in the index per estimator. */

@@ -1,4 +1,4 @@
-import { isQuestion, sentences, squash } from '../offline/text';
+import { isQuestion, sentences, squash } from './text';
 
 /**
  * How the user's own words are read: which sentences state a constraint (a
