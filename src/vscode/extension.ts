@@ -10,7 +10,7 @@ import { ContextStatusBar } from './status/statusBar';
 import { preloadTokenizer, tokenizerLoaded } from '../engine/tokens/estimators';
 import { LiveWatcher } from './sessions/liveWatcher';
 import { createApi, type ArborApi } from './api';
-import { FileLinkOpener } from './platform/fileLinkOpener';
+import { FileLinkOpener } from './panels/fileLinkOpener';
 import { log, reportError } from './platform/logging';
 import { readConfig } from './platform/settings';
 import { viewFromEntry } from './panels/summaryView';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ArborServices } from './services';
 import type { ContextStatusBar } from './status/statusBar';
 import type { LiveWatcher } from './sessions/liveWatcher';
-import type { FileLinkOpener } from './platform/fileLinkOpener';
+import type { FileLinkOpener } from './panels/fileLinkOpener';
 import type { ViewPanel } from './panels/viewPanel';
 import type { EntryView } from '../webview/viewsProtocol';
 import { onDidLog } from './platform/logging';

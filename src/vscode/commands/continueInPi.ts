@@ -3,7 +3,7 @@ import { promises as fsp, constants } from 'node:fs';
 import * as path from 'node:path';
 import type { ArborServices } from '../services';
 import { readConfig } from '../platform/settings';
-import { baseDirFor } from '../panels/summaryView';
+import { baseDirFor } from '../sessions/sessionBaseDir';
 import { showWarning } from '../platform/notify';
 
 /** Finds an executable on PATH (or an absolute/relative path that is executable). */

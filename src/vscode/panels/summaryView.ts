@@ -1,6 +1,6 @@
+import { baseDirFor } from '../sessions/sessionBaseDir';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
 import { parseSummary, type ParsedSummary } from '../../engine/summarize/parseSummary';
 import { summarySections } from '../../engine/summarize/summarySections';
 import { offlineSummaryNote } from '../../engine/summarize/summarizerNote';
@@ -49,13 +49,6 @@ export function retentionHandlers(
     recheck: (summary) => retentionItems(checkRetention(summary, facts, { cwd })),
     putBack: (summary) => putBack(summary, checkRetention(summary, facts, { cwd }).missing),
   };
-}
-
-/** Where a session's relative paths point: its cwd, or (a session from another machine) the workspace folder. */
-export function baseDirFor(cwd: string): string {
-  if (cwd && fs.existsSync(cwd)) return cwd;
-  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-  return folder?.uri.fsPath ?? cwd ?? '';
 }
 
 export function fileLinks(paths: readonly string[], cwd: string): FileLink[] {

@@ -8,7 +8,7 @@ import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { AgentMessage } from '../../engine/session/types';
 import { contextWindowFor, engineEnv, readConfig, type ArborConfig } from '../platform/settings';
 import { loadPiSettings, type PiSettings } from '../../engine/settings/piSettings';
-import { baseDirFor } from '../panels/summaryView';
+import { baseDirFor } from '../sessions/sessionBaseDir';
 
 /**
  * Pi's settings for a session: global, then the project's (.pi/settings.json

@@ -6,7 +6,7 @@ import { log } from '../platform/logging';
 import type { SessionModel } from '../sessions/sessionStore';
 import { showWarning } from '../platform/notify';
 import { contextFigureShort, contextFigureSources, contextFigureStatus } from '../../engine/context/contextNumbers';
-import { withPiFigure } from '../livePi/piContextFigure';
+import { withPiFigure } from './piContextFigure';
 import type { PiState } from '../../engine/livePi/protocol';
 
 /** Fraction of the threshold from which the item turns to the warning colour. */

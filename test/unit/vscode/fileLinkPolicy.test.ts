@@ -1,9 +1,9 @@
-// Which file links the summary panel may open (src/vscode/platform/fileLinkPolicy.ts, no vscode import).
+// Which file links the summary panel may open (src/vscode/panels/fileLinkPolicy.ts, no vscode import).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { decideFileLink, isInside, looksLikeUri, type LinkRoots } from '../../../src/vscode/platform/fileLinkPolicy';
+import { decideFileLink, isInside, looksLikeUri, type LinkRoots } from '../../../src/vscode/panels/fileLinkPolicy';
 
 describe('vscode file link policy', () => {
   let root: string;

@@ -1,6 +1,6 @@
 import { shouldCompact } from '../../engine/context/contextTokens';
 import type { PiState } from '../../engine/livePi/protocol';
-import type { ContextUse } from '../status/contextInfo';
+import type { ContextUse } from './contextInfo';
 import { percentOfWindow } from '../../engine/context/contextNumbers';
 
 /**

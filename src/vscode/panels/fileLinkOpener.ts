@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { FileLink } from '../../webview/protocol';
 import { decideFileLink, type LinkDecision } from './fileLinkPolicy';
-import { baseDirFor } from '../panels/summaryView';
-import { askModal, showWarning } from './notify';
-import { log } from './logging';
+import { baseDirFor } from '../sessions/sessionBaseDir';
+import { askModal, showWarning } from '../platform/notify';
+import { log } from '../platform/logging';
 
 export type LinkOutcome = 'opened' | 'declined' | 'refused';
 
