@@ -1,6 +1,6 @@
 /**
  * `node out/bench/tokenizerSpeed.js` (after `npm run compile`): Arbor's o200k
- * counter (bpeCount.ts) against gpt-tokenizer's countTokens, in one process,
+ * counter (bpeCount.ts) against the reference tokenizer (tiktoken's encode_ordinary), in one process,
  * on the same texts: the time each takes to load, its first pass over the
  * texts (cold) and the best of 3 more, in MB (UTF-8) and tokens per second.
  * The texts: every message text of the repository's sessions (the Pi oracle
@@ -65,12 +65,11 @@ function main(): void {
   const oursLoad = performance.now() - t0;
   t0 = performance.now();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const gpt = require('gpt-tokenizer') as { countTokens(text: string, o?: object): number };
-  const gptLoad = performance.now() - t0;
-  const asText = { disallowedSpecial: new Set<string>() };
+  const { referenceCount } = require('../test/support/referenceTokenizer') as typeof import('../test/support/referenceTokenizer');
+  const refLoad = performance.now() - t0;
   const counters: [string, (t: string) => number][] = [
     ['arbor o200k', (t) => counter.count(t)],
-    ['gpt-tokenizer', (t) => gpt.countTokens(t, asText)],
+    ['tiktoken (reference, WASM)', referenceCount],
   ];
 
   const sessions = [...files(path.join(repo, 'test', 'fixtures'), '.jsonl'), ...files(path.join(repo, 'samples'), '.jsonl')];
@@ -90,7 +89,7 @@ function main(): void {
   const bench = path.join(repo, 'bench', '.data', 'session-100mb.jsonl');
   if (existsSync(bench)) corpora.push(['bench session message texts, 4 MB', messageTexts(bench, 4 * MB)]);
 
-  process.stdout.write(`load: arbor o200k ${oursLoad.toFixed(1)} ms, gpt-tokenizer ${gptLoad.toFixed(1)} ms\n`);
+  process.stdout.write(`load: arbor o200k ${oursLoad.toFixed(1)} ms, tiktoken ${refLoad.toFixed(1)} ms\n`);
   for (const [name, texts] of corpora) {
     const bytes = texts.reduce((s, t) => s + Buffer.byteLength(t), 0);
     process.stdout.write(`${name}: ${texts.length} texts, ${(bytes / MB).toFixed(2)} MB\n`);

@@ -1,20 +1,11 @@
 /**
- * Counts o200k_base tokens exactly as gpt-tokenizer 4's
- * `countTokens(text, { disallowedSpecial: new Set() })` does (special-token
- * text such as `<|endoftext|>` is ordinary text): the text is split into
- * pre-tokens by the encoding's pattern, a pre-token that is itself a token
+ * Counts o200k_base tokens exactly as OpenAI's reference tokenizer
+ * (tiktoken's `encode_ordinary`) does: special-token text such as
+ * `<|endoftext|>` is ordinary text. The text is split into pre-tokens by the
+ * encoding's pattern (preTokens.ts), a pre-token that is itself a token
  * counts 1, any other is UTF-8 encoded and merged pair by pair, lowest rank
- * (leftmost on a tie) first, and counts as many tokens as parts remain.
- *
- * Two details of gpt-tokenizer are kept for exact parity:
- * - A lone surrogate is encoded as U+FFFD (TextEncoder), but a pre-token
- *   holding one is never a whole token (its string is not in gpt-tokenizer's
- *   table; no o200k count depends on this today).
- * - While merging, bytes that are valid UTF-8 starting with a BOM (EF BB BF)
- *   are looked up without it (gpt-tokenizer's TextDecoder drops a leading
- *   BOM), and the tokens that start with a BOM are never found (the table
- *   leaves them out of its hash, scripts/o200kTable.mjs): so "\uFEFF名" is
- *   one token.
+ * (leftmost on a tie) first, and counts as many tokens as parts remain. A
+ * lone surrogate is encoded as U+FFFD, as tiktoken receives it.
  *
  * Nothing is allocated per pre-token: only its end is found (preTokens.ts),
  * it is encoded into a scratch buffer and byte ranges of that are looked up
@@ -66,7 +57,6 @@ export class BpeCounter {
     const ascii = this.table.rankOfAscii(text, from, to);
     if (ascii >= 0) return 1;
     const n = this.encode(text, from, to);
-    if (n < 0) return this.merge(-n);
     if (ascii === NOT_ASCII && this.table.rank(this.bytes, 0, n) >= 0) return 1;
     if (to - from < CACHE_MIN_CHARS || to - from > CACHE_MAX_CHARS) return this.merge(n);
     const key = text.slice(from, to);
@@ -79,12 +69,11 @@ export class BpeCounter {
     return parts;
   }
 
-  /** UTF-8 of text[from, to) into the scratch bytes: their length, negated when it holds a lone surrogate (never a whole token then). */
+  /** UTF-8 of text[from, to) into the scratch bytes (a lone surrogate as U+FFFD): their length. */
   private encode(text: string, from: number, to: number): number {
     if (this.bytes.length < (to - from) * 3) this.grow((to - from) * 3);
     const b = this.bytes;
     let n = 0;
-    let lone = false;
     for (let i = from; i < to; i++) {
       const c = text.charCodeAt(i);
       if (c < 0x80) b[n++] = c;
@@ -104,7 +93,6 @@ export class BpeCounter {
           b[n++] = 0xef;
           b[n++] = 0xbf;
           b[n++] = 0xbd;
-          lone = true;
         }
       } else {
         b[n++] = 0xe0 | (c >> 12);
@@ -112,23 +100,12 @@ export class BpeCounter {
         b[n++] = 0x80 | (c & 0x3f);
       }
     }
-    return lone ? -n : n;
+    return n;
   }
 
-  /** Rank of bytes[start, end) as gpt-tokenizer finds it while merging (a leading BOM dropped when the range is whole characters). */
-  private pairRank(start: number, end: number, n: number): number {
-    const b = this.bytes;
-    if (
-      end - start >= 3 &&
-      b[start] === 0xef &&
-      b[start + 1] === 0xbb &&
-      b[start + 2] === 0xbf &&
-      (end === n || (b[end] & 0xc0) !== 0x80)
-    ) {
-      start += 3;
-      if (start === end) return NONE;
-    }
-    const r = this.table.rank(b, start, end);
+  /** Rank of bytes[start, end), or NONE. */
+  private rankOf(start: number, end: number): number {
+    const r = this.table.rank(this.bytes, start, end);
     return r < 0 ? NONE : r;
   }
 
@@ -138,7 +115,7 @@ export class BpeCounter {
     for (let p = 0; p < n; p++) {
       next[p] = p + 1;
       prev[p] = p - 1;
-      ranks[p] = p + 2 <= n ? this.pairRank(p, p + 2, n) : NONE;
+      ranks[p] = p + 2 <= n ? this.rankOf(p, p + 2) : NONE;
     }
     let parts = n;
     while (parts > 1) {
@@ -156,8 +133,8 @@ export class BpeCounter {
       next[at] = after;
       if (after < n) prev[after] = at;
       parts--;
-      ranks[at] = after < n ? this.pairRank(at, next[after], n) : NONE;
-      if (prev[at] >= 0) ranks[prev[at]] = this.pairRank(prev[at], after, n);
+      ranks[at] = after < n ? this.rankOf(at, next[after]) : NONE;
+      if (prev[at] >= 0) ranks[prev[at]] = this.rankOf(prev[at], after);
     }
     return parts;
   }

@@ -18,7 +18,7 @@
  * costs more than about MAX_COUNTED_CHARS characters of tokenizer work.
  */
 
-import { isWhitespace } from '../text/whitespace';
+import { isPatternSpace } from './preTokens';
 
 /** Longest run of characters without a certain pre-token boundary that is counted in one piece. */
 export const MAX_PIECE = 128;
@@ -43,7 +43,7 @@ function countRange(text: string, from: number, to: number, count: CountPiece): 
   let prev = text.charCodeAt(from);
   for (let i = from + 1; i < to; i++) {
     const c = text.charCodeAt(i);
-    if ((c === 0x20 && !isWhitespace(prev)) || ((prev === 0x0a || prev === 0x0d) && !isWhitespace(c) && c !== 0x2f)) lastBoundary = i;
+    if ((c === 0x20 && !isPatternSpace(prev)) || ((prev === 0x0a || prev === 0x0d) && !isPatternSpace(c) && c !== 0x2f)) lastBoundary = i;
     else if (i - lastBoundary >= MAX_PIECE) {
       // A long run: what came before it is one segment, the run is cut into pieces.
       if (lastBoundary > segStart) total += count(text.slice(segStart, lastBoundary));

@@ -31,7 +31,7 @@ function loadTokenizer(): BpeCounter {
   return counter;
 }
 
-/** Exactly gpt-tokenizer's count of o200k tokens, special-token text such as `<|endoftext|>` counted as ordinary text (bpeCount.ts). */
+/** Exactly the reference tokenizer's (tiktoken's) count of o200k tokens, special-token text such as `<|endoftext|>` counted as ordinary text (bpeCount.ts). */
 function countPiece(text: string): number {
   return (counter ?? loadTokenizer()).count(text);
 }
@@ -56,7 +56,7 @@ export function preloadTokenizer(): boolean {
   return true;
 }
 
-/** A real BPE count (o200k, the same counts as gpt-tokenizer) of the same pieces, for accuracy; bounded on pathological text (countText.ts). */
+/** A real BPE count (o200k, the same counts as OpenAI's tiktoken) of the same pieces, for accuracy; bounded on pathological text (countText.ts). */
 export const tokenizerEstimator: TokenEstimator = {
   name: 'tokenizer',
   estimate(message) {

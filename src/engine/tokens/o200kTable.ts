@@ -2,8 +2,9 @@
  * The o200k_base rank table: a hash from a token's bytes to its rank, so that
  * a byte range of a buffer is looked up without making a string.
  *
- * The table file is generated at build time from gpt-tokenizer's data by
- * scripts/o200kTable.mjs (its format is described there) into dist/o200k.bin,
+ * The table file is generated at build time from tiktoken's o200k_base data
+ * (OpenAI's reference tokenizer) by scripts/o200kTable.mjs (its format is
+ * described there; the hash is o200kHash.js, shared) into dist/o200k.bin,
  * next to the bundles. The file is the hash table itself (buckets of
  * records), so loading it is one readFileSync of its 2.7 MB and typed-array
  * views of it. Building a hash of the 200,000 tokens at load took 30 to 60 ms
@@ -14,10 +15,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { endianness } from 'node:os';
 import * as path from 'node:path';
+import { bucketOfAscii, bucketOfBytes } from './o200kHash';
 
 export const O200K_TABLE_FILE = 'o200k.bin';
 const MAGIC = 0x626b326f; // "o2kb", little-endian
-const VERSION = 2;
+const VERSION = 3;
 const HEADER = 32;
 
 export interface RankTable {
@@ -53,15 +55,6 @@ export function findTable(candidates = tablePathCandidates()): string {
   );
 }
 
-/** FNV-1a over bytes[start, end), with a final mix for the low bits (scripts/o200kTable.mjs hashes the table with the same function). */
-function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  return h ^ (h >>> 13);
-}
-
 /** Loads the table file (default: the first of tablePathCandidates() that exists): one read, then views of it. */
 export function loadRankTable(file = findTable()): RankTable {
   let data: Buffer;
@@ -91,7 +84,7 @@ export function loadRankTable(file = findTable()): RankTable {
 
   function rank(key: Uint8Array, start: number, end: number): number {
     const len = end - start;
-    const b = hashBytes(key, start, end) & mask;
+    const b = bucketOfBytes(key, start, end, mask);
     for (let p = bucketStarts[b], last = bucketStarts[b + 1]; p < last; p += 4 + records[p]) {
       if (records[p] !== len) continue;
       let i = 0;
@@ -101,16 +94,9 @@ export function loadRankTable(file = findTable()): RankTable {
     return -1;
   }
   function rankOfAscii(text: string, start: number, end: number): number {
-    // hashBytes over the characters, which are the bytes while they are ASCII.
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0x80) return NOT_ASCII;
-      h = Math.imul(h ^ c, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    const b = (h ^ (h >>> 13)) & mask;
+    // The characters are the bytes while they are ASCII.
+    const b = bucketOfAscii(text, start, end, mask);
+    if (b < 0) return NOT_ASCII;
     const len = end - start;
     for (let p = bucketStarts[b], last = bucketStarts[b + 1]; p < last; p += 4 + records[p]) {
       if (records[p] !== len) continue;
@@ -120,7 +106,7 @@ export function loadRankTable(file = findTable()): RankTable {
     }
     return -1;
   }
-  // The generator hashed the file with the same function: every byte (a token each) must be found.
+  // The generator hashed the file with the same function (o200kHash.js): every byte (a token each) must be found.
   const byte = new Uint8Array(1);
   for (let c = 0; c < 256; c++) {
     byte[0] = c;

@@ -5,25 +5,59 @@
  * several times faster, and hands any position whose pre-token depends on a
  * non-ASCII character back to the pattern.
  */
+import { isWhitespace } from '../text/whitespace';
 
-/** The o200k_base pre-token pattern (the encoding's definition), in JavaScript syntax. */
-const CONTRACTION = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
-const UPPERISH = String.raw`[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`;
-const LOWERISH = String.raw`[\p{Ll}\p{Lm}\p{Lo}\p{M}]`;
+/**
+ * Whitespace as the reference tokenizer's pattern has it: Unicode's
+ * White_Space (Rust's `\s`), which is not JavaScript's `\s` (that one has
+ * U+FEFF and lacks U+0085).
+ */
+const SPACE_CHARS = String.raw`\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`;
+/** Whether a character code is whitespace to the pattern (SPACE_CHARS): JavaScript's whitespace without U+FEFF, with U+0085. */
+export function isPatternSpace(c: number): boolean {
+  return c === 0x85 || (c !== 0xfeff && isWhitespace(c));
+}
+
+/**
+ * Letters, marks and numbers that Unicode 17.0 added: the reference's
+ * pattern (Rust's regex, Unicode 16 tables) reads them as unassigned, while
+ * a JavaScript engine with Unicode 17 (Node 20.19's ICU 78) reads them as
+ * letters, marks or numbers: they are taken out of those classes. (Found by
+ * comparing counts with the reference on every code point; the unit tests
+ * do it again, o200kCount.test.ts.)
+ */
+const NEWER_THAN_REFERENCE = String.raw`[\u{88f}\u{c5c}\u{cdc}\u{1acf}-\u{1add}\u{1ae0}-\u{1aeb}\u{a7ce}-\u{a7cf}\u{a7d2}\u{a7d4}\u{a7f1}\u{10940}-\u{10959}\u{10ec5}-\u{10ec7}\u{10efa}-\u{10efb}\u{11b60}-\u{11b67}\u{11db0}-\u{11ddb}\u{11de0}-\u{11de9}\u{16ea0}-\u{16eb8}\u{16ebb}-\u{16ed3}\u{16ff2}-\u{16ff6}\u{187f8}-\u{187ff}\u{18d09}-\u{18d1e}\u{18d80}-\u{18df2}\u{1e6c0}-\u{1e6de}\u{1e6e0}-\u{1e6f5}\u{1e6fe}-\u{1e6ff}\u{2b73a}-\u{2b73f}\u{2cea2}-\u{2cead}\u{323b0}-\u{33479}]`;
+/** A Unicode class as the reference has it (unicodeSets syntax). */
+const asReference = (classes: string) => `[[${classes}]--${NEWER_THAN_REFERENCE}]`;
+
+/**
+ * The o200k_base pre-token pattern (tiktoken's pat_str), in JavaScript
+ * syntax (the `v` flag, for class subtraction): its `\s` spelled out
+ * (SPACE_CHARS), its Unicode classes as the reference has them
+ * (NEWER_THAN_REFERENCE), and its case-insensitive contractions
+ * `(?i:'s|...)` as the reference matches them (Unicode simple case folding:
+ * `'ſ` is a contraction too).
+ */
+const SPACE_CLASS = `[${SPACE_CHARS}]`;
+const LETTER_OR_NUMBER = asReference(String.raw`\p{L}\p{N}`);
+const NUMBER = asReference(String.raw`\p{N}`);
+const CONTRACTION = String.raw`(?:'(?:[sSſ]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
+const UPPERISH = asReference(String.raw`\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}`);
+const LOWERISH = asReference(String.raw`\p{Ll}\p{Lm}\p{Lo}\p{M}`);
 export const O200K_PRE_TOKEN = new RegExp(
   [
-    /* 1 */ String.raw`[^\r\n\p{L}\p{N}]?${UPPERISH}*${LOWERISH}+${CONTRACTION}`,
-    /* 2 */ String.raw`[^\r\n\p{L}\p{N}]?${UPPERISH}+${LOWERISH}*${CONTRACTION}`,
-    /* 3 */ String.raw`\p{N}{1,3}`,
-    /* 4 */ String.raw` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
-    /* 5 */ String.raw`\s*[\r\n]+`,
-    /* 6 */ String.raw`\s+(?!\S)`,
-    /* 7 */ String.raw`\s+`,
+    /* 1 */ String.raw`[^\r\n${LETTER_OR_NUMBER}]?${UPPERISH}*${LOWERISH}+${CONTRACTION}`,
+    /* 2 */ String.raw`[^\r\n${LETTER_OR_NUMBER}]?${UPPERISH}+${LOWERISH}*${CONTRACTION}`,
+    /* 3 */ String.raw`${NUMBER}{1,3}`,
+    /* 4 */ String.raw` ?[^${SPACE_CHARS}${LETTER_OR_NUMBER}]+[\r\n\/]*`,
+    /* 5 */ String.raw`${SPACE_CLASS}*[\r\n]+`,
+    /* 6 */ String.raw`${SPACE_CLASS}+(?![^${SPACE_CHARS}])`,
+    /* 7 */ String.raw`${SPACE_CLASS}+`,
   ].join('|'),
-  'uy',
+  'vy',
 );
 
-// ASCII character classes, as the pattern sees them (JavaScript's \s: tab, LF, VT, FF, CR, space).
+// ASCII character classes, as the pattern sees them (its whitespace: tab, LF, VT, FF, CR, space).
 const LOWER = 1;
 const UPPER = 2;
 const DIGIT = 3;
@@ -73,7 +107,7 @@ function lettersEnd(text: string, j: number): number {
   // Alternative 1 when lower-case letters follow the capitals, else 2 (capitals only).
   if (text.charCodeAt(q) !== 0x27) return q;
   const a = text.charCodeAt(q + 1) | 0x20;
-  if (a === 0x73 || a === 0x64 || a === 0x6d || a === 0x74) return q + 2; // 's 'd 'm 't
+  if (a === 0x73 || a === 0x64 || a === 0x6d || a === 0x74 || text.charCodeAt(q + 1) === 0x17f) return q + 2; // 's 'd 'm 't, and 'ſ (s case-folded)
   const b = text.charCodeAt(q + 2) | 0x20;
   if ((a === 0x6c && b === 0x6c) || (a === 0x76 && b === 0x65) || (a === 0x72 && b === 0x65)) return q + 3; // 'll 've 're
   return q;

@@ -4,21 +4,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { BpeCounter } from '../../../src/engine/tokens/bpeCount';
-import { O200K_PRE_TOKEN, preTokenEnd } from '../../../src/engine/tokens/preTokens';
+import { isPatternSpace, O200K_PRE_TOKEN, preTokenEnd } from '../../../src/engine/tokens/preTokens';
 import { findTable, loadRankTable, O200K_TABLE_FILE, tablePathCandidates, type RankTable } from '../../../src/engine/tokens/o200kTable';
 import { countTextTokens } from '../../../src/engine/tokens/countText';
 import { countTokens, preloadTokenizer, tokenizerLoaded } from '../../../src/engine/tokens/estimators';
 import { fixturePath, repoRoot } from '../../support/fixtures';
 import { base64Blob, fill } from '../../support/hostileText';
+import { REFERENCE_PATTERN, referenceCount, referenceRanks } from '../../support/referenceTokenizer';
 
-// gpt-tokenizer 4 is the oracle: the counter must give exactly its counts.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const gpt = require('gpt-tokenizer') as { countTokens(text: string, o?: object): number };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const ranks = (require('gpt-tokenizer/bpeRanks/o200k_base') as { default: (string | number[])[] }).default;
-const exact = (t: string) => gpt.countTokens(t, { disallowedSpecial: new Set() });
+// OpenAI's reference tokenizer (tiktoken) is the oracle: the counter must give exactly its counts.
+const exact = referenceCount;
+const ranks = referenceRanks();
 
 /** Every .jsonl session under a folder. */
 function sessionFiles(dir: string): string[] {
@@ -47,7 +43,7 @@ function sessionTexts(file: string): string[] {
   return texts;
 }
 
-describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads fast (issue 11 item 7)", () => {
+describe("o200k counter: exactly the reference tokenizer's counts (tiktoken), from a table that loads fast (issues 11 and 22)", () => {
   let table: RankTable;
   let counter: BpeCounter;
   before(() => {
@@ -58,18 +54,19 @@ describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads
   it('loads the table the build writes, with every token at its rank', () => {
     assert.equal(path.basename(table.file), 'o200k.bin');
     assert.equal(table.size, ranks.length);
-    const utf8 = new TextEncoder();
     let checked = 0;
-    ranks.forEach((v, rank) => {
-      const bytes = typeof v === 'string' ? utf8.encode(v) : Uint8Array.from(v);
-      const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-      // gpt-tokenizer never finds a token that starts with a BOM: neither does the table.
-      assert.equal(table.rank(bytes, 0, bytes.length), bom ? -1 : rank, `rank ${rank}`);
+    ranks.forEach((bytes, rank) => {
+      assert.equal(table.rank(bytes, 0, bytes.length), rank, `rank ${rank}`);
       checked++;
     });
     assert.equal(checked, 199_998);
+    const utf8 = new TextEncoder();
     const padded = Uint8Array.from([0x78, ...utf8.encode(' hello'), 0x78]);
-    assert.equal(table.rank(padded, 1, padded.length - 1), ranks.indexOf(' hello'), 'a range inside a larger buffer');
+    assert.equal(
+      table.rank(padded, 1, padded.length - 1),
+      ranks.findIndex((t) => t.equals(Buffer.from(' hello'))),
+      'a range inside a larger buffer',
+    );
     assert.equal(table.rank(padded, 0, padded.length), -1);
     const vscodeignore = readFileSync(path.join(repoRoot, '.vscodeignore'), 'utf8').split('\n');
     assert.ok(vscodeignore.includes(`!dist/${O200K_TABLE_FILE}`), 'the .vsix holds the table next to dist/extension.js');
@@ -106,9 +103,20 @@ describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads
     assert.equal(findTable(), path.join(repoRoot, 'dist', 'o200k.bin'), "from out/, the repository's dist/");
   });
 
-  it("splits text with the encoding's own pre-token pattern", () => {
-    assert.equal(O200K_PRE_TOKEN.source, O200K_TOKEN_SPLIT_REGEX.source);
-    assert.ok(O200K_PRE_TOKEN.unicode);
+  it("splits text with the encoding's pattern: tiktoken's, translated (its \\s is Unicode White_Space, its (?i) folds 'ſ to 's)", () => {
+    // The pattern translated in preTokens.ts; a change of the reference's pattern must be translated again.
+    assert.equal(
+      REFERENCE_PATTERN,
+      String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|` +
+        String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|` +
+        String.raw`\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+    );
+    assert.ok(O200K_PRE_TOKEN.flags.includes('v'));
+    for (let c = 0; c < 0x10000; c++)
+      assert.equal(isPatternSpace(c), /^\p{White_Space}$/u.test(String.fromCharCode(c)), `U+${c.toString(16)}`);
+    // Where the two whitespaces differ, and the folded contraction: counts agree with the reference.
+    for (const t of ["\ufeff's", '\ufeff  x', 'a\u0085  \nb', 'x\u0085 \n\u0085', "\tDON'ſ'SDON", "x'ſ", "x'ş", "Hello'ſ'LLa", "DON'Ss"])
+      assert.equal(counter.count(t), exact(t), JSON.stringify(t));
   });
 
   /** The pre-tokens preTokenEnd finds (its ASCII matcher, else the pattern). */
@@ -117,7 +125,7 @@ describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads
     for (let i = 0; i < text.length; i = preTokenEnd(text, i)) out.push(text.slice(i, preTokenEnd(text, i)));
     return out;
   }
-  const patternPreTokens = (text: string) => [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].map((m) => m[0]);
+  const patternPreTokens = (text: string) => [...text.matchAll(new RegExp(O200K_PRE_TOKEN.source, 'gv'))].map((m) => m[0]);
 
   it('its ASCII pre-token matcher ends every pre-token where the pattern does', () => {
     const ascii = fc.string({
@@ -157,7 +165,7 @@ describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads
     assert.equal(preloadTokenizer(), false, 'already loaded');
   });
 
-  it('every text of every session (Pi oracle sessions, test fixtures, the sample) counts as gpt-tokenizer counts it', () => {
+  it('every text of every session (Pi oracle sessions, test fixtures, the sample) counts as the reference counts it', () => {
     const files = [...sessionFiles(fixturePath()), ...sessionFiles(path.join(repoRoot, 'samples'))];
     assert.ok(files.some((f) => f.includes('pi-oracle')) && files.length > 15, files.join('\n'));
     let texts = 0;
@@ -169,7 +177,7 @@ describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads
       for (const t of sessionTexts(file)) {
         const want = exact(t);
         assert.equal(counter.count(t), want, `${path.basename(file)}: ${JSON.stringify(t.slice(0, 120))}`);
-        // What the estimator counts (in pieces, countText.ts) is what it counted with gpt-tokenizer.
+        // What the estimator counts (in pieces, countText.ts) is what it counted with the reference.
         assert.equal(countTokens(t), countTextTokens(t, exact), JSON.stringify(t.slice(0, 120)));
         texts++;
         tokens += want;
@@ -178,12 +186,26 @@ describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads
     assert.ok(texts > 5000 && tokens > 100_000, `${texts} texts, ${tokens} tokens`);
   });
 
-  it("keeps gpt-tokenizer's details: a leading BOM dropped while merging, a lone surrogate as U+FFFD", () => {
-    // EF BB | BF E5 90 8D: the pair is looked up as "名" (gpt-tokenizer's TextDecoder drops the BOM), so it is one token.
-    for (const t of ['\ufeff名', '\ufeff\u1784', 'x\ufeff名 \ufeff\u1784']) assert.equal(counter.count(t), exact(t), JSON.stringify(t));
-    assert.equal(counter.count('\ufeff名'), 1);
-    for (const t of ['\ud800', '\ud800s', ' \udc00\ud800', '\ud83d\n\n', '€\udfff', '\ufffd\ud800'])
+  it('a leading BOM is a token like any other (gpt-tokenizer dropped it while merging), a lone surrogate is U+FFFD, as the reference reads them', () => {
+    for (const t of ['\ufeff名', '\ufeff\u1784', 'x\ufeff名 \ufeff\u1784', '\ufeffusing', '\ufeff\ufeff', '\ufeff'])
       assert.equal(counter.count(t), exact(t), JSON.stringify(t));
+    assert.equal(counter.count('\ufeff名'), 2);
+    for (const t of ['\ud800', '\ud800s', ' \udc00\ud800', '\ud83d\n\n', '€\udfff', '\ufffd\ud800', 'a\ud800b'])
+      assert.equal(counter.count(t), exact(t), JSON.stringify(t));
+    assert.equal(counter.count('\ud800'), counter.count('\ufffd'));
+  });
+
+  it('every code point, in blocks: alone, after a letter, between spaces and digits, before a newline, doubled', () => {
+    let compared = 0;
+    for (let block = 0; block < 0x110000; block += 256) {
+      const chars: string[] = [];
+      for (let cp = block; cp < block + 256; cp++) if (cp < 0xd800 || cp > 0xdfff) chars.push(String.fromCodePoint(cp));
+      for (const t of [chars.join(''), chars.map((c) => `a${c} `).join(''), chars.map((c) => ` ${c}1\n${c}${c}'s`).join('')]) {
+        assert.equal(counter.count(t), exact(t), `block U+${block.toString(16)}: ${JSON.stringify(t.slice(0, 40))}`);
+        compared++;
+      }
+    }
+    assert.equal(compared, 3 * 4352);
   });
 
   // Pieces that exercise every alternative of the pattern and the merge's corners.
@@ -243,6 +265,7 @@ describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads
       '=\r\n',
     ],
     ...['using', '\ufeffusing', 'namespace', '\ufeff\n\n', '\ufeff//', '\ufeff#', '\ufeff名', '\ufeff\u1784', '名', '\u1784'],
+    ...['\u0085', '\u0085\n', ' \u0085 ', 'ſ', "'ſ", 'ş', "'ş", 'K', '\u212a', '\u180e', '\u200b'],
   ];
   const mixed = (maxLength: number) =>
     fc
@@ -264,7 +287,7 @@ describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads
       )
       .map((parts) => parts.join(''));
 
-  it('generated strings: full Unicode, emoji, CJK, combining marks, whitespace and newline mixes, contractions, digits, special-token text, lone surrogates', () => {
+  it('generated strings: full Unicode, emoji, CJK, combining marks, whitespace and newline mixes, contractions, digits, special-token text, lone surrogates, BOMs', () => {
     fc.assert(
       fc.property(mixed(40), (t) => {
         assert.equal(counter.count(t), exact(t));
@@ -312,6 +335,8 @@ describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads
       letters: 'a'.repeat(3000),
       emoji: '😀'.repeat(1000),
       marks: 'e' + '\u0301'.repeat(1000),
+      boms: '\ufeff'.repeat(3000),
+      nel: fill(' \u0085\n\ufeff\t', 3000),
     };
     for (const [name, t] of Object.entries(direct)) assert.equal(counter.count(t), exact(t), name);
     const minifiedJs = fill('function(a,b){return a+b};var x=[1,2,3].map(function(y){return y*2}),s="<|endoftext|>";', 1024 * 1024);
@@ -321,6 +346,7 @@ describe("o200k counter: exactly gpt-tokenizer's counts, from a table that loads
       equals: '='.repeat(256 * 1024),
       spaces: ' '.repeat(256 * 1024) + 'end',
       whitespaceMix: fill(' \t\n \r\n   \u00a0', 256 * 1024),
+      otherSpaces: fill('x\u0085  \n\u0085/\ufeff \ufeffy \u3000\n', 256 * 1024),
     };
     for (const [name, t] of Object.entries(huge)) assert.equal(countTokens(t), countTextTokens(t, exact), name);
   });

@@ -13,12 +13,12 @@ import { planCompaction } from '../../../src/engine/compaction/planCompaction';
 import { DEFAULT_PI_SETTINGS } from '../../../src/engine/settings/piSettings';
 import { oracleCases } from '../../support/fixtures';
 import { base64Blob, bestTime, fill, scalesLinearly } from '../../support/hostileText';
+import { referenceCount, referenceEncodeStrict } from '../../support/referenceTokenizer';
+import { O200K_PRE_TOKEN } from '../../../src/engine/tokens/preTokens';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const gpt = require('gpt-tokenizer') as { countTokens(text: string, o?: object): number };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
-const exact = (t: string) => gpt.countTokens(t, { disallowedSpecial: new Set() });
+// OpenAI's reference tokenizer is the oracle.
+const exact = referenceCount;
+const preTokenPattern = new RegExp(O200K_PRE_TOKEN.source, 'gv');
 
 /** Deterministic hostile texts of n characters. */
 const hostile: Record<string, (n: number) => string> = {
@@ -34,7 +34,7 @@ const hostile: Record<string, (n: number) => string> = {
 
 function longestPreToken(text: string): number {
   let longest = 0;
-  for (const [m] of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) if (m.length > longest) longest = m.length;
+  for (const [m] of text.matchAll(preTokenPattern)) if (m.length > longest) longest = m.length;
   return longest;
 }
 
@@ -59,7 +59,7 @@ describe('token counting is linear on any text (issue 13 item 1)', () => {
 
   it('counts special-token text like <|endoftext|> as text instead of throwing', () => {
     const text = 'before <|endoftext|> <|im_start|>system after';
-    assert.throws(() => gpt.countTokens(text));
+    assert.throws(() => referenceEncodeStrict(text), 'the reference refuses it by default');
     assert.equal(countTokens(text), exact(text));
     assert.ok(tokenizerEstimator.estimate({ role: 'user', content: text, timestamp: 0 }) > 5);
   });
