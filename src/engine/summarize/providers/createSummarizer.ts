@@ -2,6 +2,7 @@ import { SummarizationError, type Summarizer } from '../summarizer';
 import { redact, redactKnownSecrets } from '../../secrets/redact';
 import { createOfflineSummarizer } from './offline';
 import type { RetryOptions } from './retry';
+import { FALLBACK_MODEL_INFO, resolveModelInfo } from './models';
 
 // The SDKs load only when their provider is used (the CLI starts faster on the offline default).
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -45,6 +46,16 @@ export const DEFAULT_SUMMARY_MODELS: Readonly<Record<Exclude<SummarizerProvider,
   openai: 'gpt-4.1-mini',
   anthropic: 'claude-haiku-4-5',
 });
+
+/**
+ * The context window the summarizer of these options will have, without building it (no key needed):
+ * what `arbor plan-branch` budgets with, so its budget is the one `navigate --summarize` uses.
+ */
+export function summarizerContextWindow(options: Pick<CreateSummarizerOptions, 'provider' | 'model' | 'contextWindow'>): number {
+  const provider = options.provider ?? 'offline';
+  if (provider === 'offline') return options.contextWindow ?? FALLBACK_MODEL_INFO.contextWindow;
+  return resolveModelInfo(options.model || DEFAULT_SUMMARY_MODELS[provider], { contextWindow: options.contextWindow }).contextWindow;
+}
 
 /**
  * Builds the summarizer for the configured provider. Errors never carry an
