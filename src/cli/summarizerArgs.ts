@@ -1,4 +1,5 @@
-import { createSummarizer, type SummarizerProvider } from '../engine/summarize/providers/createSummarizer';
+import { createSummarizer } from '../engine/summarize/providers/createSummarizer';
+import { PROVIDER_VARIABLES, type SummarizerProvider } from '../engine/summarize/providers/providerNames';
 import { baseURLProblem, secondsToMs } from '../engine/summarize/providers/limits';
 import { ArborUsageError } from '../engine/session/diagnostics';
 import { stringFlag, type Flags } from './args';
@@ -49,7 +50,7 @@ export function summarizerFrom(flags: Flags, env: NodeJS.ProcessEnv = process.en
   const problem = baseURL === undefined ? undefined : baseURLProblem(baseURL);
   if (problem) throw new ArborUsageError(`--base-url ${problem}`);
   // Without --base-url the provider's variable is used: checked the same way, before any request.
-  const variable = provider === 'openai' ? 'OPENAI_BASE_URL' : provider === 'anthropic' ? 'ANTHROPIC_BASE_URL' : undefined;
+  const variable = provider === 'offline' ? undefined : PROVIDER_VARIABLES[provider].baseURL;
   const fromEnv = baseURL === undefined && variable ? env[variable] : undefined;
   const envProblem = fromEnv ? baseURLProblem(fromEnv.replace(/\/+$/, '')) : undefined;
   if (envProblem) throw new ArborUsageError(`${variable} ${envProblem}`);
