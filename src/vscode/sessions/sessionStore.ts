@@ -80,8 +80,6 @@ export class SessionStore implements vscode.Disposable {
   /** Fires with a session whose content changed, or undefined when the list changed. */
   readonly onDidChange = this.changed.event;
   private listed = false;
-  /** How many times each file was indexed in full (a load, a reload after replacement). */
-  private readonly loads = new Map<string, number>();
   /** Where a running Pi's leaf is (its memory, which a move without a summary left off the file's last entry). */
   private piLeafOf: (file: string) => string | null | undefined = () => undefined;
   /** Arbor's last append to the file itself (not through Pi), until the next entry someone else appends. */
@@ -93,7 +91,11 @@ export class SessionStore implements vscode.Disposable {
    */
   readonly onDidDiverge = this.diverged.event;
 
-  constructor(private readonly memento: vscode.Memento) {}
+  /** `indexFile` indexes a session in full (a load, a reload after replacement); Arbor's tests pass one that counts. */
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly indexFile: (file: string) => Promise<SessionIndex> = (file) => loadSession(file),
+  ) {}
 
   dispose(): void {
     this.changed.dispose();
@@ -427,14 +429,8 @@ export class SessionStore implements vscode.Disposable {
     });
   }
 
-  /** How many times the store indexed `file` in full (tests: commands use the held index, not a new one). */
-  loadCount(file: string): number {
-    return this.loads.get(file) ?? 0;
-  }
-
   private loadIndex(file: string): Promise<SessionIndex> {
-    this.loads.set(file, this.loadCount(file) + 1);
-    return loadSession(file);
+    return this.indexFile(file);
   }
 
   /** Takes entries from `before` on (just read or written) into the model: own or foreign, layout, title. */
