@@ -1,4 +1,5 @@
-import { createSummarizer, type SummarizerProvider } from '../engine/summarize/providers/createSummarizer';
+import { createSummarizer } from '../engine/summarize/providers/createSummarizer';
+import { PROVIDER_VARIABLES, type SummarizerProvider } from '../engine/summarize/providers/providerNames';
 import { baseURLProblem, secondsToMs } from '../engine/summarize/providers/limits';
 import { ArborUsageError } from '../engine/session/diagnostics';
 import { stringFlag, type Flags } from './args';
@@ -6,8 +7,8 @@ import type { Summarizer } from '../engine/summarize/summarizer';
 import type { OptionSpec } from './commandSpec';
 import { rememberEnvironmentSecrets } from '../engine/secrets/redact';
 
-/** The options of the commands that write a summary (compact, navigate --summarize). */
-export const SUMMARIZER_OPTIONS: Record<string, OptionSpec> = {
+/** Who would write a summary: what `plan-branch` budgets with, as `navigate --summarize` does. */
+export const SUMMARIZER_CHOICE_OPTIONS: Record<string, OptionSpec> = {
   provider: {
     type: 'string',
     value: 'offline|openai|anthropic',
@@ -20,6 +21,11 @@ export const SUMMARIZER_OPTIONS: Record<string, OptionSpec> = {
     description: 'the model for the summary',
     default: 'ARBOR_MODEL, else gpt-4.1-mini / claude-haiku-4-5',
   },
+};
+
+/** The options of the commands that write a summary (compact, navigate --summarize). */
+export const SUMMARIZER_OPTIONS: Record<string, OptionSpec> = {
+  ...SUMMARIZER_CHOICE_OPTIONS,
   'base-url': { type: 'string', value: 'URL', description: 'an OpenAI-compatible or Anthropic server (http or https, no credentials)' },
   deadline: { type: 'string', value: 'SECONDS', description: 'overall deadline of the summary request, retries included', default: '600' },
   'max-answer-chars': { type: 'string', value: 'N', description: 'a longer answer fails and nothing is written', default: '1000000' },
@@ -39,28 +45,37 @@ function positiveFlag(flags: Flags, name: string): number | undefined {
  */
 export function summarizerFrom(flags: Flags, env: NodeJS.ProcessEnv = process.env): Summarizer {
   rememberEnvironmentSecrets(env);
-  const provider = stringFlag(flags, 'provider') ?? env.ARBOR_PROVIDER ?? 'offline';
-  if (provider !== 'offline' && provider !== 'openai' && provider !== 'anthropic') {
-    throw new ArborUsageError(`--provider takes offline, openai or anthropic, got "${provider}"`);
-  }
+  const { provider, model } = summarizerChoice(flags, env);
   const baseURL = stringFlag(flags, 'base-url');
   const problem = baseURL === undefined ? undefined : baseURLProblem(baseURL);
   if (problem) throw new ArborUsageError(`--base-url ${problem}`);
   // Without --base-url the provider's variable is used: checked the same way, before any request.
-  const variable = provider === 'openai' ? 'OPENAI_BASE_URL' : provider === 'anthropic' ? 'ANTHROPIC_BASE_URL' : undefined;
+  const variable = provider === 'offline' ? undefined : PROVIDER_VARIABLES[provider].baseURL;
   const fromEnv = baseURL === undefined && variable ? env[variable] : undefined;
   const envProblem = fromEnv ? baseURLProblem(fromEnv.replace(/\/+$/, '')) : undefined;
   if (envProblem) throw new ArborUsageError(`${variable} ${envProblem}`);
   const deadlineMs = secondsToMs(positiveFlag(flags, 'deadline'));
   const maxAnswerChars = positiveFlag(flags, 'max-answer-chars');
   return createSummarizer({
-    provider: provider as SummarizerProvider,
-    model: stringFlag(flags, 'model') ?? env.ARBOR_MODEL,
+    provider,
+    model,
     baseURL,
     deadlineMs,
     maxAnswerChars,
     env,
   });
+}
+
+/** --provider (else ARBOR_PROVIDER, else offline) and --model (else ARBOR_MODEL), checked: a bad provider is exit 2. */
+export function summarizerChoice(
+  flags: Flags,
+  env: NodeJS.ProcessEnv = process.env,
+): { provider: SummarizerProvider; model: string | undefined } {
+  const provider = stringFlag(flags, 'provider') ?? env.ARBOR_PROVIDER ?? 'offline';
+  if (provider !== 'offline' && provider !== 'openai' && provider !== 'anthropic') {
+    throw new ArborUsageError(`--provider takes offline, openai or anthropic, got "${provider}"`);
+  }
+  return { provider, model: stringFlag(flags, 'model') ?? env.ARBOR_MODEL };
 }
 
 /** Ctrl-C aborts the running operation (nothing is written) instead of killing the process mid-way. */

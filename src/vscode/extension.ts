@@ -33,6 +33,7 @@ import { configureIncompleteLineWait } from '../engine/session/incompleteLine';
 import { registerTreeCommands } from './tree/treeCommands';
 import { LivePiService } from './livePi/livePiService';
 import { watchLivePi } from './livePi/livePiWiring';
+import { loadSession } from '../engine/session/loadSession';
 
 export const VIEW_ID = 'arbor.sessions';
 
@@ -44,7 +45,17 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   const hooks = new HookBus({
     onError: (f) => logger.error(`hook ${f.hook} failed:`, f.error instanceof Error ? (f.error.stack ?? f.error.message) : String(f.error)),
   });
-  const store = new SessionStore(context.workspaceState);
+  // In test mode the store's loads are counted (Arbor's tests check that commands use the held index); no counter otherwise.
+  const indexLoads = context.extensionMode === vscode.ExtensionMode.Test ? new Map<string, number>() : undefined;
+  const store = new SessionStore(
+    context.workspaceState,
+    indexLoads
+      ? (file) => {
+          indexLoads.set(file, (indexLoads.get(file) ?? 0) + 1);
+          return loadSession(file);
+        }
+      : undefined,
+  );
   const tree = new SessionTreeProvider(store, context.workspaceState);
   const treeView = vscode.window.createTreeView<ArborNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const keys = new ApiKeys(context.secrets);
@@ -181,7 +192,15 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   if (context.extensionMode === vscode.ExtensionMode.Test) {
     // Arbor's own integration tests observe the internals through a command registered only in test mode (not in the API).
     void import('./testHooks').then((m) =>
-      m.registerTestHooks(context, { services: arbor, statusBar, liveWatcher, fileLinks, tokenizerLoaded, entryPanel }),
+      m.registerTestHooks(context, {
+        services: arbor,
+        statusBar,
+        liveWatcher,
+        fileLinks,
+        tokenizerLoaded,
+        entryPanel,
+        indexLoads: (file) => indexLoads?.get(file) ?? 0,
+      }),
     );
   }
   return createApi(arbor, hooks, () => refreshCommand(arbor));

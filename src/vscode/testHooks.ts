@@ -21,6 +21,8 @@ export interface ArborInternals {
   fileLinks: FileLinkOpener;
   /** The entry panel (Arbor: Show Entry): what it shows. */
   entryPanel: ViewPanel<EntryView>;
+  /** How many times the session store indexed `file` in full (counted by the loader extension.ts gives the store in test mode). */
+  indexLoads: (file: string) => number;
   /** Whether the tokenizer's table is loaded (preloaded after start-up when the estimator is tokenizer). */
   tokenizerLoaded: () => boolean;
   /** Every log line (redacted), as written to Output > Arbor. */

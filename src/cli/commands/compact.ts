@@ -8,6 +8,7 @@ import { entryIdsAt } from '../../engine/compaction/planCompaction';
 import { counted } from '../../engine/text/plural';
 import { WRITE_ROUTE_OPTIONS, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
 import { printRetention, retentionJson } from '../retentionOutput';
+import { DEFAULT_PI_SETTINGS } from '../../engine/settings/piSettings';
 
 export const compactSpec: CommandSpec = {
   name: 'compact',
@@ -21,7 +22,7 @@ export const compactSpec: CommandSpec = {
       type: 'string',
       value: 'N',
       description: 'tokens of recent messages kept as they are',
-      default: "Pi's compaction.keepRecentTokens (20000)",
+      default: `Pi's compaction.keepRecentTokens (${DEFAULT_PI_SETTINGS.compaction.keepRecentTokens})`,
     },
     ...ESTIMATOR_OPTION,
     ...WRITE_ROUTE_OPTIONS,

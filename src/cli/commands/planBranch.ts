@@ -3,9 +3,9 @@ import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, usageError, 
 import { openSession, estimatorFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { planBranch } from '../../engine/branch/planBranch';
-import { resolveSettings } from '../../engine/operations/sessionSettings';
-import { contextSettings } from '../../engine/context/buildContext';
-import { contextWindowForModel } from '../contextWindow';
+import { resolveBranchBudget } from '../../engine/operations/sessionSettings';
+import { summarizerContextWindow } from '../../engine/summarize/providers/createSummarizer';
+import { SUMMARIZER_CHOICE_OPTIONS, summarizerChoice } from '../summarizerArgs';
 import { counted } from '../../engine/text/plural';
 
 export const planBranchSpec: CommandSpec = {
@@ -19,8 +19,9 @@ export const planBranchSpec: CommandSpec = {
       type: 'string',
       value: 'N',
       description: 'tokens of the branch the summary may read',
-      default: "the context window - Pi's branchSummary.reserveTokens",
+      default: "the summarizer's context window - Pi's branchSummary.reserveTokens (the budget of navigate --summarize)",
     },
+    ...SUMMARIZER_CHOICE_OPTIONS,
     ...ESTIMATOR_OPTION,
     ...JSON_OPTION,
   },
@@ -34,16 +35,11 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   if (!to) throw usageError(planBranchSpec, '--to ID is required');
   const budgetFlag = intFlag(p.flags, 'budget');
   const estimator = estimatorFrom(p.flags);
+  const summarizerWindow = summarizerContextWindow(summarizerChoice(p.flags));
   const index = await openSession(file);
   reportDiagnostics(io, index);
-  let budget = budgetFlag;
-  if (budget === undefined) {
-    const { pi } = await resolveSettings(index.header.cwd, null);
-    budget = Math.max(
-      0,
-      contextWindowForModel(contextSettings(index, index.pathTo(index.leafIndex)).model) - pi.branchSummary.reserveTokens,
-    );
-  }
+  // The budget navigate --summarize would use with the same summarizer (one rule: engine/branch/branchBudget.ts).
+  const budget = budgetFlag ?? (await resolveBranchBudget(index.header.cwd, summarizerWindow));
   const plan = planBranch(index, { targetId: to, fromId: stringFlag(p.flags, 'from'), budget, estimator });
   const id = (i: number) => index.record(i).id;
   const result = {

@@ -10,11 +10,12 @@ import {
 } from '../commandSpec';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, type Io } from '../output';
-import { planCompaction, entryIdsAt } from '../../engine/compaction/planCompaction';
-import { contextSettings } from '../../engine/context/buildContext';
-import { resolveSettings } from '../../engine/operations/sessionSettings';
+import { entryIdsAt } from '../../engine/compaction/planCompaction';
+import { planSessionCompaction } from '../../engine/operations/sessionCompactionPlan';
+import { compactionThreshold } from '../../engine/context/contextTokens';
 import { contextWindowForModel } from '../contextWindow';
 import { counted } from '../../engine/text/plural';
+import { DEFAULT_PI_SETTINGS } from '../../engine/settings/piSettings';
 
 export const planCompactionSpec: CommandSpec = {
   name: 'plan-compaction',
@@ -26,13 +27,13 @@ export const planCompactionSpec: CommandSpec = {
       type: 'string',
       value: 'N',
       description: 'tokens of recent messages kept as they are',
-      default: "Pi's compaction.keepRecentTokens (20000)",
+      default: `Pi's compaction.keepRecentTokens (${DEFAULT_PI_SETTINGS.compaction.keepRecentTokens})`,
     },
     'reserve-tokens': {
       type: 'string',
       value: 'N',
       description: 'tokens kept free under the window (the threshold is window - N)',
-      default: "Pi's compaction.reserveTokens (16384)",
+      default: `Pi's compaction.reserveTokens (${DEFAULT_PI_SETTINGS.compaction.reserveTokens})`,
     },
     ...CONTEXT_WINDOW_OPTION,
     ...ESTIMATOR_OPTION,
@@ -51,10 +52,14 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   const index = await openSession(file);
   reportDiagnostics(io, index);
   const leafIndex = leafIndexFrom(index, p.flags);
-  const model = contextSettings(index, index.pathTo(leafIndex)).model;
-  const { compaction } = await resolveSettings(index.header.cwd, model, { compaction: { keepRecentTokens: keep, reserveTokens: reserve } });
-  const contextWindow = contextWindowForModel(model, windowFlag);
-  const plan = planCompaction(index, { leafIndex, settings: compaction, estimator, contextWindow });
+  const planned = await planSessionCompaction(index, {
+    compaction: { keepRecentTokens: keep, reserveTokens: reserve },
+    estimator,
+    leafIndex,
+    contextWindowFor: (model) => contextWindowForModel(model, windowFlag),
+  });
+  const { plan, settings: compaction } = planned;
+  const contextWindow = planned.contextWindow!;
   if (plan.kind === 'nothing') {
     if (p.flags.json) printJson(io, { nothingToCompact: true, reason: plan.reason });
     else io.out(`nothing to compact: ${plan.reason}`);
@@ -79,7 +84,7 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   }
   io.out(`compaction plan for leaf ${plan.leafId} (keepRecentTokens ${compaction.keepRecentTokens}, ${estimator.name} estimate)`);
   io.out(
-    `  context tokens now: ${plan.tokensBefore} of ${contextWindow} (threshold ${contextWindow - compaction.reserveTokens}): ${plan.shouldCompact ? 'over the threshold, compaction due' : 'under the threshold'}`,
+    `  context tokens now: ${plan.tokensBefore} of ${contextWindow} (threshold ${compactionThreshold(contextWindow, compaction)}): ${plan.shouldCompact ? 'over the threshold, compaction due' : 'under the threshold'}`,
   );
   io.out(
     `  summarize ${counted(result.summarizeEntryIds.length, 'entry', 'entries')}${plan.previousSummary !== null ? ', updating the previous summary' : ''}`,

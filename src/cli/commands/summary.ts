@@ -8,6 +8,7 @@ import { SECTION_TITLES, summarySections } from '../../engine/summarize/summaryS
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { counted } from '../../engine/text/plural';
+import { latestSummaryOnPath, newestSummaryInFile } from '../../engine/tree/latestSummary';
 
 /** --entry ID of the commands that read one summary entry. */
 export const SUMMARY_ENTRY_OPTION: Record<string, OptionSpec> = {
@@ -22,15 +23,6 @@ export const summarySpec: CommandSpec = {
   examples: ['arbor summary session.jsonl', 'arbor summary session.jsonl --entry 3f2a9c1d --json'],
 };
 
-/** The newest compaction or branch summary on the leaf's path (or anywhere, if none on it). */
-export function latestSummaryIndex(index: SessionIndex): number {
-  const isSummary = (i: number) => ['compaction', 'branch_summary'].includes(index.record(i).type);
-  const path = index.pathTo(index.leafIndex);
-  for (let k = path.length - 1; k >= 0; k--) if (isSummary(path[k])) return path[k];
-  for (let i = index.entryCount - 1; i >= 0; i--) if (isSummary(i)) return i;
-  return -1;
-}
-
 /** FILE [--entry ID] [--json]: the session and the summary entry named (default: the newest on the leaf's path). */
 export async function openSummaryEntry(
   spec: CommandSpec,
@@ -41,9 +33,17 @@ export async function openSummaryEntry(
   const index = await openSession(p.positionals[0]);
   reportDiagnostics(io, index);
   const id = stringFlag(p.flags, 'entry');
-  const i = id ? index.indexOf(id) : latestSummaryIndex(index);
-  if (i < 0) throw new ArborUsageError(id ? `entry "${id}" is not in ${index.file}` : `${index.file} has no compaction or branch summary`);
+  const i = id ? index.indexOf(id) : latestSummaryOnPath(index);
+  if (i < 0) throw new ArborUsageError(id ? `entry "${id}" is not in ${index.file}` : noSummaryOnPath(index));
   return { p, index, i };
+}
+
+/** Why there is no default summary: none in the file, or none on the leaf's path (naming the newest elsewhere). */
+function noSummaryOnPath(index: SessionIndex): string {
+  const elsewhere = newestSummaryInFile(index);
+  if (elsewhere < 0) return `${index.file} has no compaction or branch summary`;
+  const id = index.record(elsewhere).id;
+  return `${index.file} has no compaction or branch summary on the leaf's path; the newest on another branch is ${id} (--entry ${id})`;
 }
 
 export async function summaryCommand(argv: string[], io: Io): Promise<number> {

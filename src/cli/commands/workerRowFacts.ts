@@ -26,6 +26,12 @@ interface Part {
   finished: boolean;
 }
 
+/** Who is told where rows come from (the tests and the bench count them): rows received from the workers, rows described from the index instead. */
+export interface RowObserver {
+  received?(rows: number): void;
+  fromIndex?(entryIndex: number): void;
+}
+
 /**
  * The rows of a large session made by worker processes (treeFactsWorker.ts),
  * each reading one part of the file, while the main thread indexes it: the
@@ -63,15 +69,12 @@ export class WorkerRowFacts implements RowSource {
   private joinPart = 0;
   /** Why a worker stopped early (its rows then come from the index). */
   readonly failures: string[] = [];
-  /** Rows received from the workers, and rows described from the index instead (for the tests and the bench). */
-  received = 0;
-  fromIndex = 0;
-
   private constructor(
     file: string,
     size: number,
     workers: number,
     private readonly style: RowStyle,
+    private readonly observer: RowObserver,
   ) {
     try {
       this.startParts(file, size, workers);
@@ -113,10 +116,11 @@ export class WorkerRowFacts implements RowSource {
     size: number,
     style: RowStyle,
     workers = Math.min(MAX_WORKERS, Math.max(1, availableParallelism())),
+    observer: RowObserver = {},
   ): WorkerRowFacts | undefined {
     if (!existsSync(FACTS_WORKER_FILE)) return undefined;
     try {
-      return new WorkerRowFacts(file, size, workers, style);
+      return new WorkerRowFacts(file, size, workers, style, observer);
     } catch {
       return undefined; // rows are made in the main thread
     }
@@ -125,7 +129,7 @@ export class WorkerRowFacts implements RowSource {
   private receive(part: Part, m: FactsMessage): void {
     if (m.type === 'facts') {
       if (m.starts.length) part.queue.push(m);
-      this.received += m.starts.length;
+      this.observer.received?.(m.starts.length);
       part.through = Math.max(part.through, m.through);
       this.wake();
     } else this.finish(part, m.type === 'failed' ? m.message : undefined);
@@ -208,7 +212,7 @@ export class WorkerRowFacts implements RowSource {
   row(index: SessionIndex, i: number): Row {
     const code = this.kinds && i < this.kinds.length ? this.kinds[i] : NO_ROW;
     if (code === NO_ROW) {
-      this.fromIndex++;
+      this.observer.fromIndex?.(i);
       return rowFromIndex(index, i, this.style);
     }
     return { kind: ENTRY_KINDS[code], text: this.texts[i], tokens: this.tokens![i] };

@@ -31,6 +31,8 @@ export interface BranchPlan {
   /** The messages that fit the budget, oldest first. */
   prepared: PreparedMessage[];
   totalTokens: number;
+  /** The budget the messages were fitted to (0: no limit). */
+  budget: number;
   fileOps: FileOps;
   readFiles: string[];
   modifiedFiles: string[];
@@ -58,6 +60,7 @@ export function planBranch(index: SessionIndex, options: PlanBranchOptions): Bra
     entryIndexes,
     prepared: prepared.messages,
     totalTokens: prepared.totalTokens,
+    budget: options.budget,
     fileOps: prepared.fileOps,
     readFiles: lists.readFiles,
     modifiedFiles: lists.modifiedFiles,

@@ -119,10 +119,16 @@ function wholeEstimate(projection: Projection, estimator: TokenEstimator): Conte
   return { tokens, usageTokens: 0, trailingTokens: tokens, lastUsageIndex: null };
 }
 
+/** The auto-compaction threshold (spec 3): the window minus Pi's reserveTokens. The one number the CLI, status bar and panels show. */
+export function compactionThreshold(contextWindow: number, settings: { reserveTokens: number }): number {
+  return contextWindow - settings.reserveTokens;
+}
+
+/** Auto-compaction is due: compaction enabled and the context over the threshold. */
 export function shouldCompact(
   contextTokens: number,
   contextWindow: number,
   settings: { enabled: boolean; reserveTokens: number },
 ): boolean {
-  return settings.enabled && contextTokens > contextWindow - settings.reserveTokens;
+  return settings.enabled && contextTokens > compactionThreshold(contextWindow, settings);
 }

@@ -1,8 +1,7 @@
 import { loadSession } from '../session/loadSession';
 import { appendEntries, type AppendOptions, type NewEntry } from '../session/writer';
 import { expectEntryOfType } from '../session/entryKinds';
-import { contextSettings } from '../context/buildContext';
-import { planCompaction, messagesAt, type CompactionPlan, type CompactionSettings } from '../compaction/planCompaction';
+import { messagesAt, type CompactionPlan, type CompactionSettings } from '../compaction/planCompaction';
 import { fileLists, formatFileLists } from '../compaction/fileOps';
 import { estimateProjectedContextTokens } from '../context/contextTokens';
 import { Projection } from '../context/projection';
@@ -13,7 +12,8 @@ import { addOptionalUsage, recordableUsage, type Summarizer } from '../summarize
 import { redactKnownSecrets } from '../secrets/redact';
 import { StaleSessionError } from '../session/writeErrors';
 import { ensurePinned, formatPinnedBlock, stripPinned } from '../compaction/pins';
-import { resolveSettings, type SettingsOverrides } from './sessionSettings';
+import type { SettingsOverrides } from './sessionSettings';
+import { planSessionCompaction } from './sessionCompactionPlan';
 import type { HookBus } from '../hooks/hookBus';
 import type { CompactionReason, HookCompaction } from '../hooks/events';
 import type { SessionIndex } from '../session/sessionIndex';
@@ -75,10 +75,12 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   const index = options.index ?? (await loadSession(options.file, { signal }));
   const estimatorName = options.estimator ?? 'tokenizer';
   const estimator = estimatorByName(estimatorName);
-  const leafIndex = leafIndexOf(index, options.leafId);
-  const model = contextSettings(index, index.pathTo(leafIndex)).model;
-  const { compaction: settings } = await resolveSettings(index.header.cwd, model, withLiveSettings(options));
-  const plan = planCompaction(index, { settings, estimator, signal, leafIndex });
+  const { plan, settings } = await planSessionCompaction(index, {
+    ...withLiveSettings(options),
+    estimator,
+    signal,
+    leafIndex: leafIndexOf(index, options.leafId),
+  });
   if (plan.kind === 'nothing') return plan;
   const p = plan.projection;
   const history = messagesAt(p, plan.summarizePositions);

@@ -6,7 +6,7 @@ import { planBranch, type BranchPlan } from '../branch/planBranch';
 import { formatFileLists } from '../compaction/fileOps';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { buildSummaryRequest, withBranchPreamble } from '../summarize/prompts';
-import { resolveSettings, type SettingsOverrides } from './sessionSettings';
+import { resolveBranchBudget, type SettingsOverrides } from './sessionSettings';
 import type { HookBus } from '../hooks/hookBus';
 import { recordableUsage, type Summarizer } from '../summarize/summarizer';
 import type { SessionIndex } from '../session/sessionIndex';
@@ -66,9 +66,7 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   if (!index.has(options.targetId)) throw new ArborUsageError(`entry "${options.targetId}" is not in ${index.file}`);
   const fromId = options.fromId === undefined ? index.leafId : options.fromId;
   if (fromId === options.targetId) return { kind: 'nothing', reason: `${options.targetId} is already the current leaf` };
-  const { pi } = await resolveSettings(index.header.cwd, null, withLiveSettings(options));
-  const contextWindow = options.summarizer?.contextWindow ?? 128000;
-  const budget = Math.max(0, contextWindow - (options.branchSummaryReserveTokens ?? pi.branchSummary.reserveTokens));
+  const budget = await resolveBranchBudget(index.header.cwd, options.summarizer?.contextWindow, withLiveSettings(options));
   const plan = planBranch(index, {
     targetId: options.targetId,
     fromId: fromId ?? undefined,

@@ -1,6 +1,7 @@
 import { loadPiSettings, compactionSettingsFor, type PiSettings } from '../settings/piSettings';
 import type { CompactionSettings } from '../compaction/planCompaction';
 import type { ModelRef } from '../context/buildContext';
+import { branchSummaryBudget } from '../branch/branchBudget';
 
 export interface SettingsOverrides {
   /** Pi settings to use instead of reading them from disk. */
@@ -24,4 +25,14 @@ export async function resolveSettings(
     keepRecentTokens: overrides.compaction?.keepRecentTokens ?? base.keepRecentTokens,
   };
   return { pi, compaction };
+}
+
+/** The branch-summary budget for a session (branch/branchBudget.ts) with its reserve from Pi's settings, unless overridden. */
+export async function resolveBranchBudget(
+  cwd: string,
+  summarizerWindow: number | undefined,
+  overrides: SettingsOverrides = {},
+): Promise<number> {
+  const { pi } = await resolveSettings(cwd, null, overrides);
+  return branchSummaryBudget(summarizerWindow, overrides.branchSummaryReserveTokens ?? pi.branchSummary.reserveTokens);
 }

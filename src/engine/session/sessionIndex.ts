@@ -7,6 +7,7 @@ import { MAX_PARSED_ENTRY_BYTES } from './entryLimits';
 import type { EntryRecord } from './entryRecord';
 import { ChildTable } from './childTable';
 import type { TokenCounts } from './tokenCounts';
+import { breakCycles, reportDuplicates } from './treeRepair';
 import type { SessionEntry, SessionHeader } from './types';
 import { isEntryOfType, type EntryOfType } from './entryKinds';
 
@@ -346,7 +347,7 @@ export class SessionIndex {
       this.byId.set(this.records[i].id, i);
       if (this.byId.size === size) (duplicates ??= []).push(i);
     }
-    if (duplicates) this.reportDuplicates(duplicates);
+    if (duplicates) reportDuplicates(this.records, duplicates, this.file, this.diagnostics);
     const parents = new Int32Array(n);
     parents.set(this.parents.subarray(0, Math.min(first, this.parents.length)));
     // A duplicate id may re-point children indexed earlier: recompute all when it happens.
@@ -373,7 +374,7 @@ export class SessionIndex {
         parents[i] = p === i ? -1 : p;
       }
     }
-    this.breakCycles(parents, from);
+    breakCycles(parents, from, this.records, this.file, this.diagnostics);
     this.parents = parents;
     if (this.childTable && from === first) {
       for (let i = first; i < n; i++) {
@@ -384,51 +385,6 @@ export class SessionIndex {
       this.childTable = undefined;
     }
     if (this.labelMap) for (let i = first; i < n; i++) this.applyLabel(this.labelMap, i);
-  }
-
-  /** Reports each entry whose id an earlier entry already had (rare: found in one pass). */
-  private reportDuplicates(duplicates: number[]): void {
-    const wanted = new Set(duplicates);
-    const seen = new Map<string, number>();
-    for (let i = 0; i < this.records.length; i++) {
-      const id = this.records[i].id;
-      const previous = seen.get(id);
-      if (previous !== undefined && wanted.has(i)) {
-        this.diagnostics.push({
-          file: this.file,
-          line: this.records[i].line,
-          message: `duplicate entry id "${id}" (also on line ${this.records[previous].line}); the later entry wins, as in Pi`,
-        });
-      }
-      seen.set(id, i);
-    }
-  }
-
-  /** A parentId cycle would make every path walk endless: cut each cycle at the entry the walk first meets again. */
-  private breakCycles(parents: Int32Array, from: number): void {
-    const n = parents.length;
-    const state = new Uint8Array(n); // 0 unseen, 1 on the current walk, 2 known to reach a root
-    for (let i = 0; i < from; i++) state[i] = 2;
-    const chain: number[] = [];
-    for (let i = from; i < n; i++) {
-      if (state[i]) continue;
-      chain.length = 0;
-      let c = i;
-      while (c >= 0 && state[c] === 0) {
-        state[c] = 1;
-        chain.push(c);
-        c = parents[c];
-      }
-      if (c >= 0 && state[c] === 1) {
-        this.diagnostics.push({
-          file: this.file,
-          line: this.records[c].line,
-          message: `entry "${this.records[c].id}" is part of a parentId cycle; shown as a root`,
-        });
-        parents[c] = -1;
-      }
-      for (const k of chain) state[k] = 2;
-    }
   }
 
   private buildChildren(): ChildTable {

@@ -26,6 +26,12 @@ export const DEFAULT_PI_SETTINGS: PiSettings = {
   branchSummary: { reserveTokens: 16384, skipPrompt: false },
 };
 
+/** The compaction numbers when Pi's settings cannot be read: Pi's defaults (one home: DEFAULT_PI_SETTINGS). */
+export function defaultCompactionSettings(): { enabled: boolean; reserveTokens: number; keepRecentTokens: number } {
+  const { enabled, reserveTokens, keepRecentTokens } = DEFAULT_PI_SETTINGS.compaction;
+  return { enabled, reserveTokens, keepRecentTokens };
+}
+
 /** A settings file that cannot be used: names the file and the key (or line). */
 export class SettingsError extends Error {
   readonly file: string;

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
-import { readConfig, type ProviderName } from '../platform/settings';
+import { readConfig } from '../platform/settings';
+import type { HttpProvider } from '../../engine/summarize/providers/providerNames';
 import { showInfo } from '../platform/notify';
 
-const PROVIDERS: { provider: ProviderName; label: string }[] = [
+const PROVIDERS: { provider: HttpProvider; label: string }[] = [
   { provider: 'openai', label: 'OpenAI (or an OpenAI-compatible server)' },
   { provider: 'anthropic', label: 'Anthropic' },
 ];

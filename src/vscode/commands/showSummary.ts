@@ -4,18 +4,7 @@ import { readConfig } from '../platform/settings';
 import { reportError } from '../platform/logging';
 import type { SummaryView } from '../../webview/protocol';
 import { showInfo } from '../platform/notify';
-import type { SessionIndex } from '../../engine/session/sessionIndex';
-
-function isSummary(index: SessionIndex, i: number): boolean {
-  return i >= 0 && ['compaction', 'branch_summary'].includes(index.record(i).type);
-}
-
-/** The newest compaction or branch summary on the session's active path (what Show Summary shows for a session). */
-export function latestSummaryOnPath(index: SessionIndex): string | undefined {
-  const path = index.pathTo(index.leafIndex);
-  for (let k = path.length - 1; k >= 0; k--) if (isSummary(index, path[k])) return index.record(path[k]).id;
-  return undefined;
-}
+import { isSummaryEntry, latestSummaryOnPath } from '../../engine/tree/latestSummary';
 
 /**
  * Arbor: Show Summary. Opens a compaction or branch summary in the panel; on
@@ -27,12 +16,14 @@ export async function showSummaryCommand(arbor: ArborServices, node?: unknown): 
   if (!model?.index) return undefined;
   const index = model.index;
   let entryId = typeof n?.entryId === 'string' ? n.entryId : undefined;
-  if (!entryId || !isSummary(index, index.indexOf(entryId))) {
-    entryId = latestSummaryOnPath(index);
-    if (entryId === undefined) {
+  if (!entryId || !isSummaryEntry(index, index.indexOf(entryId))) {
+    // The one rule, as `arbor summary` (engine/tree/latestSummary.ts).
+    const latest = latestSummaryOnPath(index);
+    if (latest < 0) {
       void showInfo('Arbor: there is no compaction or branch summary on the current path of this session.');
       return undefined;
     }
+    entryId = index.record(latest).id;
   }
   try {
     const view = viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
-import { latestSummaryOnPath } from '../commands/showSummary';
+import { latestSummaryOnPath } from '../../engine/tree/latestSummary';
 import { viewFromEntry } from './summaryView';
 import { readConfig } from '../platform/settings';
 
@@ -69,11 +69,12 @@ export class PanelFollower implements vscode.Disposable {
     } else if (!activeChanged && view.file !== model.file) {
       return;
     }
-    const id = latestSummaryOnPath(index);
-    if (id === undefined) {
+    const latest = latestSummaryOnPath(index);
+    if (latest < 0) {
       panel.close();
       return;
     }
+    const id = index.record(latest).id;
     if (view.file === model.file && view.entryId === id) return;
     panel.show(viewFromEntry(index, id, model.title ?? model.file, readConfig().estimator), { reveal: false });
   }

@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
-import type { ProviderName } from './settings';
+import { PROVIDER_VARIABLES, type HttpProvider } from '../../engine/summarize/providers/providerNames';
 import { rememberSecret } from './redact';
-
-const ENV_KEYS: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
 /**
  * API keys live in VS Code's SecretStorage (never in settings). An environment
@@ -11,35 +9,36 @@ const ENV_KEYS: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 
  */
 export class ApiKeys {
   constructor(private readonly secrets: vscode.SecretStorage) {
-    for (const name of Object.values(ENV_KEYS)) rememberSecret(process.env[name]);
+    for (const name of Object.values(PROVIDER_VARIABLES).map((v) => v.key)) rememberSecret(process.env[name]);
     // Keys stored earlier: known before the first request that could fail with one in its error.
-    for (const provider of Object.keys(ENV_KEYS) as ProviderName[]) {
+    for (const provider of Object.keys(PROVIDER_VARIABLES) as HttpProvider[]) {
       void Promise.resolve(secrets.get(this.key(provider))).then(rememberSecret, () => undefined);
     }
   }
 
-  private key(provider: ProviderName): string {
+  private key(provider: HttpProvider): string {
     return `arbor.apiKey.${provider}`;
   }
 
-  async get(provider: ProviderName): Promise<string | undefined> {
+  async get(provider: HttpProvider): Promise<string | undefined> {
     const stored = await this.secrets.get(this.key(provider));
-    const envName = ENV_KEYS[provider];
+    // A hostile command argument may name no provider: no variable then.
+    const envName = Object.hasOwn(PROVIDER_VARIABLES, provider) ? PROVIDER_VARIABLES[provider].key : undefined;
     const key = stored || (envName ? process.env[envName] || undefined : undefined);
     rememberSecret(key);
     return key;
   }
 
-  async has(provider: ProviderName): Promise<boolean> {
+  async has(provider: HttpProvider): Promise<boolean> {
     return !!(await this.secrets.get(this.key(provider)));
   }
 
-  async set(provider: ProviderName, value: string): Promise<void> {
+  async set(provider: HttpProvider, value: string): Promise<void> {
     rememberSecret(value);
     await this.secrets.store(this.key(provider), value);
   }
 
-  async delete(provider: ProviderName): Promise<void> {
+  async delete(provider: HttpProvider): Promise<void> {
     await this.secrets.delete(this.key(provider));
   }
 

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EstimatorName } from '../../engine/tokens/estimators';
+import type { SummarizerProvider } from '../../engine/summarize/providers/providerNames';
 import { resolveContextWindowSource, type ResolvedContextWindow } from '../../engine/summarize/providers/models';
 import { readPiModelWindows, type PiModelWindows } from '../../engine/settings/piModels';
 import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../../engine/session/incompleteLine';
@@ -13,10 +14,8 @@ import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../../engi
  * summarizer, the estimator, where Pi's files are, and the extension's own
  * behaviour.
  */
-export type ProviderName = 'offline' | 'openai' | 'anthropic';
-
 export interface ArborConfig {
-  provider: ProviderName;
+  provider: SummarizerProvider;
   model: string;
   baseURL: string;
   estimator: EstimatorName;
@@ -55,7 +54,7 @@ function userValue(c: vscode.WorkspaceConfiguration, key: MachineSetting, fallba
 export function readConfig(): ArborConfig {
   const c = vscode.workspace.getConfiguration('arbor');
   return {
-    provider: c.get<ProviderName>('summarizer.provider', 'offline'),
+    provider: c.get<SummarizerProvider>('summarizer.provider', 'offline'),
     model: c.get<string>('summarizer.model', '').trim(),
     baseURL: userValue(c, 'summarizer.baseURL', '').trim(),
     estimator: c.get<EstimatorName>('tokenEstimator', 'tokenizer'),

@@ -3,65 +3,19 @@ import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { loadSession } from '../../engine/session/loadSession';
 import { readAppended } from '../../engine/session/tail';
-import { loadTailPreview } from '../../engine/session/tailPreview';
-import { PAGE_SIZE } from '../tree/pages';
-import { listSessions, sessionsDirFor } from '../../engine/session/discovery';
+import { listSessions } from '../../engine/session/discovery';
 import { NotRegularFileError, statRegularFile } from '../../engine/session/sessionFile';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { SessionLayout } from '../tree/layout';
-import { peekSession, peekTitleFacts, type SessionPeek } from '../../engine/tree/sessionPeek';
-import {
-  baseTitle,
-  sessionTitles,
-  titleFactsAfterAppend,
-  titleFactsFromIndex,
-  type SessionTitle,
-  type TitleFacts,
-} from '../../engine/tree/sessionTitle';
-import { engineEnv, readConfig } from '../platform/settings';
+import { baseTitle, titleFactsAfterAppend, titleFactsFromIndex, type SessionTitle } from '../../engine/tree/sessionTitle';
+import { listTitles, peekInto, newSessionModel, previewWhileLoading, PREVIEW_MIN_BYTES, type SessionModel } from './sessionModel';
+import { OwnWrites } from './ownWrites';
+import { forgetOpened, openedFiles, rememberOpened, workspaceSessionDirs } from './sessionDirs';
+import { readConfig } from '../platform/settings';
 import { log } from '../platform/logging';
 import type { PiState } from '../../engine/livePi/protocol';
 
-export interface SessionModel {
-  file: string;
-  /** 'workspace': found in Pi's sessions folder for an open folder; 'opened': added by the user. */
-  source: 'workspace' | 'opened';
-  id: string;
-  cwd: string;
-  timestamp: string;
-  mtimeMs: number;
-  size: number;
-  /** Session name (session_info) or first user message (engine/tree/sessionTitle.ts); `titles()` tells equal ones apart. */
-  title: string | undefined;
-  /** What the title rule reads: from the loaded index, else from the peek. */
-  titleFacts: TitleFacts | undefined;
-  /** What a bounded read of the file says (name, first message, last activity, entry count): see sessionPeek.ts. */
-  peek: SessionPeek | undefined;
-  index: SessionIndex | undefined;
-  layout: SessionLayout | undefined;
-  /**
-   * While a large session is being indexed: its end, indexed first, for the
-   * tree to show (see loadForTree). Never used to write or to plan.
-   */
-  preview: { index: SessionIndex; layout: SessionLayout } | undefined;
-  error: string | undefined;
-  /** When another process last appended to the file (ms since epoch). */
-  lastExternalWriteAt: number | undefined;
-}
-
-const OPENED_KEY = 'arbor.openedSessions';
-
-/** Sessions from this size on are previewed while they load (smaller ones load in tens of ms). */
-const PREVIEW_MIN_BYTES = 8 * 1024 * 1024;
-/** How much of the end to preview: a second, larger try when the first holds less than a page of the active path. */
-const PREVIEW_BYTES = [4 * 1024 * 1024, 16 * 1024 * 1024];
-
-/** Whether a preview holds what the tree shows first: a full page of the active path, or all of it. */
-function previewCovers(layout: SessionLayout): boolean {
-  const main = layout.mainLine;
-  if (main.length > PAGE_SIZE) return true;
-  return main.length > 0 && layout.index.record(main[0]).parentId === null;
-}
+export type { SessionModel } from './sessionModel';
 
 /**
  * The sessions Arbor shows and their loaded indexes: one index per session,
@@ -74,18 +28,14 @@ export class SessionStore implements vscode.Disposable {
   private readonly sessions = new Map<string, SessionModel>();
   private order: string[] = [];
   private readonly queues = new Map<string, Promise<unknown>>();
-  /** Entry ids Arbor itself wrote, so its own appends are not taken for another writer's. */
-  private readonly ownIds = new Set<string>();
+  /** Arbor's own appends, so they are not taken for another writer's, and divergence from them (ownWrites.ts). */
+  private readonly own = new OwnWrites();
   private readonly changed = new vscode.EventEmitter<SessionModel | undefined>();
   /** Fires with a session whose content changed, or undefined when the list changed. */
   readonly onDidChange = this.changed.event;
   private listed = false;
-  /** How many times each file was indexed in full (a load, a reload after replacement). */
-  private readonly loads = new Map<string, number>();
   /** Where a running Pi's leaf is (its memory, which a move without a summary left off the file's last entry). */
   private piLeafOf: (file: string) => string | null | undefined = () => undefined;
-  /** Arbor's last append to the file itself (not through Pi), until the next entry someone else appends. */
-  private readonly ownFileWrites = new Map<string, { ids: Set<string>; leafBefore: string | null }>();
   private readonly diverged = new vscode.EventEmitter<{ model: SessionModel; ownEntryId: string; piEntryId: string }>();
   /**
    * Another writer (a running Pi without the bridge) appended under the leaf Arbor had just written
@@ -93,7 +43,11 @@ export class SessionStore implements vscode.Disposable {
    */
   readonly onDidDiverge = this.diverged.event;
 
-  constructor(private readonly memento: vscode.Memento) {}
+  /** `indexFile` indexes a session in full (a load, a reload after replacement); Arbor's tests pass one that counts. */
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly indexFile: (file: string) => Promise<SessionIndex> = (file) => loadSession(file),
+  ) {}
 
   dispose(): void {
     this.changed.dispose();
@@ -131,19 +85,16 @@ export class SessionStore implements vscode.Disposable {
 
   /** Notes an append Arbor made to the file itself (not through Pi): a foreign entry under the old leaf after it is a divergence. */
   noteFileWrite(model: SessionModel, ids: readonly string[], leafBefore: string | null): void {
-    if (ids.length > 0) this.ownFileWrites.set(model.file, { ids: new Set(ids), leafBefore });
+    this.own.noteFileWrite(model.file, ids, leafBefore);
   }
 
   /** Pi's session folders for the open workspace folders. */
   sessionDirs(): { folder: string; dir: string }[] {
-    const env = engineEnv(readConfig());
-    return (vscode.workspace.workspaceFolders ?? [])
-      .filter((f) => f.uri.scheme === 'file')
-      .map((f) => ({ folder: f.uri.fsPath, dir: sessionsDirFor(f.uri.fsPath, env) }));
+    return workspaceSessionDirs();
   }
 
   openedFiles(): string[] {
-    return this.memento.get<string[]>(OPENED_KEY, []);
+    return openedFiles(this.memento);
   }
 
   get(file: string): SessionModel | undefined {
@@ -156,19 +107,7 @@ export class SessionStore implements vscode.Disposable {
 
   /** Every listed session's title, told apart from the others with the same title (one rule: sessionTitle.ts). */
   titles(): Map<string, SessionTitle> {
-    const models = this.list();
-    const titles = sessionTitles(
-      models.map(
-        (m) =>
-          m.titleFacts ?? {
-            name: undefined,
-            firstRequest: m.title,
-            latestRequest: undefined,
-            startedMs: Date.parse(m.timestamp) || undefined,
-          },
-      ),
-    );
-    return new Map(models.map((m, k) => [m.file, titles[k]]));
+    return listTitles(this.list());
   }
 
   get isListed(): boolean {
@@ -207,10 +146,7 @@ export class SessionStore implements vscode.Disposable {
             ? `${err.message}; removing it from the list`
             : `opened session ${file} is gone; removing it from the list`,
         );
-        await this.memento.update(
-          OPENED_KEY,
-          this.openedFiles().filter((f) => f !== file),
-        );
+        await forgetOpened(this.memento, file);
       }
     }
     for (const f of [...this.sessions.keys()]) if (!seen.has(f)) this.sessions.delete(f);
@@ -218,7 +154,7 @@ export class SessionStore implements vscode.Disposable {
     await Promise.all(
       this.list()
         .filter((s) => s.peek === undefined || s.peek.size !== s.size)
-        .map((s) => this.peekTitle(s)),
+        .map((s) => peekInto(s)),
     );
     this.listed = true;
     this.changed.fire(undefined);
@@ -228,8 +164,7 @@ export class SessionStore implements vscode.Disposable {
   async addOpened(file: string): Promise<SessionModel> {
     const abs = path.resolve(file);
     await statRegularFile(abs); // a FIFO, device or directory is refused here, with its path and kind
-    const opened = this.openedFiles();
-    if (!opened.includes(abs) && !this.sessions.has(abs)) await this.memento.update(OPENED_KEY, [...opened, abs]);
+    if (!this.sessions.has(abs)) await rememberOpened(this.memento, abs);
     await this.refreshList();
     const model = this.sessions.get(abs);
     if (!model) throw new Error(`${abs} could not be opened`);
@@ -248,24 +183,7 @@ export class SessionStore implements vscode.Disposable {
       if (!existing.index) existing.size = info.size ?? existing.size;
       return;
     }
-    this.sessions.set(file, {
-      file,
-      source,
-      id: info.id ?? '',
-      cwd: info.cwd ?? '',
-      timestamp: info.timestamp ?? '',
-      mtimeMs: info.mtimeMs ?? 0,
-      size: info.size ?? 0,
-      title: undefined,
-      titleFacts: undefined,
-      peek: undefined,
-      index: undefined,
-      layout: undefined,
-      preview: undefined,
-      error: undefined,
-      // Not from the modification time: a file copied or written a moment ago by a script is not live. Bytes arriving are.
-      lastExternalWriteAt: undefined,
-    });
+    this.sessions.set(file, newSessionModel(file, source, info));
   }
 
   /** Runs `fn` after every earlier queued read of `file`. */
@@ -325,32 +243,22 @@ export class SessionStore implements vscode.Disposable {
       await full;
       return 'full';
     }
-    let size = 0;
-    try {
-      size = fs.statSync(model.file).size;
-    } catch {
-      // ensureLoaded reports it
-    }
+    // Asynchronous: the extension host's thread never waits on the disk here.
+    const size = await fs.promises.stat(model.file).then(
+      (st) => st.size,
+      () => 0, // ensureLoaded reports it
+    );
     if (size < PREVIEW_MIN_BYTES) {
       await full;
       return 'full';
     }
-    const fullDone = full.then(() => undefined);
-    for (const bytes of PREVIEW_BYTES) {
-      const preview = loadTailPreview(model.file, { bytes }).catch((err) => {
-        log().debug(`preview of ${model.file} failed: ${String(err)}`);
-        return undefined;
-      });
-      const first = await Promise.race([fullDone, preview]);
-      if (!first || model.index) break;
-      const layout = new SessionLayout(first);
-      if (previewCovers(layout)) {
-        model.preview = { index: first, layout };
-        log().debug(
-          `previewing ${model.file}: ${first.entryCount} entries of the last ${(bytes / 1048576).toFixed(0)} MB while it is indexed`,
-        );
-        return 'preview';
-      }
+    const preview = await previewWhileLoading(
+      model,
+      full.then(() => undefined),
+    );
+    if (preview) {
+      model.preview = preview;
+      return 'preview';
     }
     await full;
     return 'full';
@@ -379,7 +287,7 @@ export class SessionStore implements vscode.Disposable {
           model.size = st.size;
           if (external) model.lastExternalWriteAt = Date.now();
           // Its row reads the bounded peek: a name Pi just gave it (/name), the entry count, the last activity.
-          await this.peekTitle(model);
+          await peekInto(model);
           this.changed.fire(model);
         }
         return 0;
@@ -427,28 +335,20 @@ export class SessionStore implements vscode.Disposable {
     });
   }
 
-  /** How many times the store indexed `file` in full (tests: commands use the held index, not a new one). */
-  loadCount(file: string): number {
-    return this.loads.get(file) ?? 0;
-  }
-
   private loadIndex(file: string): Promise<SessionIndex> {
-    this.loads.set(file, this.loadCount(file) + 1);
-    return loadSession(file);
+    return this.indexFile(file);
   }
 
   /** Takes entries from `before` on (just read or written) into the model: own or foreign, layout, title. */
   private absorb(model: SessionModel, index: SessionIndex, before: number): void {
     model.size = index.size;
     if (index.entryCount === before) return;
-    let foreign = false;
-    for (let i = before; i < index.entryCount; i++) {
-      const id = index.record(i).id;
-      if (this.ownIds.has(id)) this.ownIds.delete(id);
-      else {
-        if (!foreign) this.checkDivergence(model, index, i);
-        foreign = true;
-      }
+    const { foreign, divergence } = this.own.sort(model.file, index, before);
+    if (divergence) {
+      log().warn(
+        `${model.file}: entry ${divergence.piEntryId} was appended under ${divergence.parentId ?? '(root)'}, the leaf before Arbor's ${divergence.ownEntryId}: the writer did not see Arbor's entry`,
+      );
+      this.diverged.fire({ model, ownEntryId: divergence.ownEntryId, piEntryId: divergence.piEntryId });
     }
     if (foreign) model.lastExternalWriteAt = Date.now();
     // Pi's appends continue the leaf: extend the layout in place (a rebuild costs tens of ms on a 100 MB session).
@@ -460,29 +360,6 @@ export class SessionStore implements vscode.Disposable {
     this.changed.fire(model);
   }
 
-  /**
-   * The first entry another process appended after Arbor's own append to the file: when its parent is
-   * the leaf Arbor attached to (not Arbor's entry or anything after it), that writer did not see Arbor's
-   * entry: a running Pi without the bridge, continuing from its own leaf.
-   */
-  private checkDivergence(model: SessionModel, index: SessionIndex, i: number): void {
-    const own = this.ownFileWrites.get(model.file);
-    if (!own) return;
-    this.ownFileWrites.delete(model.file);
-    let p = index.parentIndex(i);
-    while (p >= 0) {
-      if (own.ids.has(index.record(p).id)) return; // it continues from Arbor's entry: Pi saw it
-      p = index.parentIndex(p);
-    }
-    const parentId = index.record(i).parentId;
-    if (parentId !== own.leafBefore) return;
-    const ownEntryId = [...own.ids][0];
-    log().warn(
-      `${model.file}: entry ${index.record(i).id} was appended under ${parentId ?? '(root)'}, the leaf before Arbor's ${ownEntryId}: the writer did not see Arbor's entry`,
-    );
-    this.diverged.fire({ model, ownEntryId, piEntryId: index.record(i).id });
-  }
-
   /** Redraws a session (e.g. when its "live" flag runs out). */
   touch(model: SessionModel): void {
     this.changed.fire(model);
@@ -490,7 +367,7 @@ export class SessionStore implements vscode.Disposable {
 
   /** Records entries Arbor wrote (their arrival is not another writer's activity). */
   noteOwnWrite(ids: readonly string[]): void {
-    for (const id of ids) this.ownIds.add(id);
+    this.own.note(ids);
   }
 
   /**
@@ -515,21 +392,5 @@ export class SessionStore implements vscode.Disposable {
     });
     await this.ensureLoaded(model);
     this.changed.fire(model);
-  }
-
-  private async peekTitle(model: SessionModel): Promise<void> {
-    try {
-      const peek = await peekSession(model.file);
-      model.peek = peek;
-      model.id ||= peek.id;
-      model.cwd ||= peek.cwd;
-      if (!model.timestamp && peek.startedMs !== undefined) model.timestamp = new Date(peek.startedMs).toISOString();
-      if (!model.index) {
-        model.titleFacts = peekTitleFacts(peek);
-        model.title = baseTitle(model.titleFacts);
-      }
-    } catch {
-      model.peek = undefined;
-    }
   }
 }

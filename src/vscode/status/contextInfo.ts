@@ -1,5 +1,5 @@
 import { buildContext, type ModelRef } from '../../engine/context/buildContext';
-import { shouldCompact, type ContextTokens } from '../../engine/context/contextTokens';
+import { compactionThreshold, shouldCompact, type ContextTokens } from '../../engine/context/contextTokens';
 import { contextFigure, contextTokensAt, type ContextFigure } from '../../engine/context/contextNumbers';
 import { estimatorByName } from '../../engine/tokens/estimators';
 import { resolveSettings } from '../../engine/operations/sessionSettings';
@@ -7,7 +7,7 @@ import type { CompactionSettings } from '../../engine/compaction/planCompaction'
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { AgentMessage } from '../../engine/session/types';
 import { contextWindowFor, engineEnv, readConfig, type ArborConfig } from '../platform/settings';
-import { loadPiSettings, type PiSettings } from '../../engine/settings/piSettings';
+import { defaultCompactionSettings, loadPiSettings, type PiSettings } from '../../engine/settings/piSettings';
 import { baseDirFor } from '../sessions/sessionBaseDir';
 
 /**
@@ -51,7 +51,7 @@ export async function contextUse(
   const estimator = estimatorByName(config.estimator);
   // The one number for context tokens (engine/context/contextNumbers.ts), as `arbor context` reports it.
   const tokens = contextTokensAt(index, leafIndex, estimator);
-  let settings: CompactionSettings = { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 };
+  let settings: CompactionSettings = defaultCompactionSettings();
   let settingsError: string | undefined;
   try {
     const piSettings = await loadSessionPiSettings(index.header.cwd, config);
@@ -72,7 +72,7 @@ export async function contextUse(
     windowSource: window.source,
     figure: contextFigure(index, leafIndex, tokens, estimator, window),
     settings,
-    threshold: contextWindow - settings.reserveTokens,
+    threshold: compactionThreshold(contextWindow, settings),
     overThreshold: shouldCompact(tokens.tokens, contextWindow, settings),
     messages: options.messages ? ctx.messages.map((m) => ({ ...m, tokens: estimator.estimate(m.message) })) : [],
     settingsError,

@@ -1,4 +1,4 @@
-import { shouldCompact } from '../../engine/context/contextTokens';
+import { compactionThreshold, shouldCompact } from '../../engine/context/contextTokens';
 import type { PiState } from '../../engine/livePi/protocol';
 import type { ContextUse } from './contextInfo';
 import { percentOfWindow } from '../../engine/context/contextNumbers';
@@ -29,7 +29,7 @@ export function withPiFigure(use: ContextUse, pi: PiState | undefined): (Context
       windowSource: `the model of ${source}`,
       percent: percentOfWindow(tokens, u.contextWindow),
     },
-    threshold: u.contextWindow - use.settings.reserveTokens,
+    threshold: compactionThreshold(u.contextWindow, use.settings),
     overThreshold: shouldCompact(tokens, u.contextWindow, use.settings),
     fromPi: pi,
   };

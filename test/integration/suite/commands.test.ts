@@ -9,6 +9,7 @@ import type { SummaryView } from '../../../src/webview/protocol';
 import type { ContextView, EntryView } from '../../../src/webview/viewsProtocol';
 import { contextUse } from '../../../src/vscode/status/contextInfo';
 import { loadSession } from '../../../src/engine/session/loadSession';
+import { latestSummaryOnPath } from '../../../src/engine/tree/latestSummary';
 
 async function contextUseFor(file: string) {
   return contextUse(await loadSession(file));
@@ -480,6 +481,17 @@ describe('Arbor commands', () => {
       assert.strictEqual(view.entryId, newest.id);
       // 03-tree's active path holds no summary (its branch summaries are on side branches).
       assert.strictEqual(await vscode.commands.executeCommand('arbor.showSummary', { file: workspaceSession('03-tree') }), undefined);
+    });
+
+    it('on a session: the summary of the one rule `arbor summary` follows (engine/tree/latestSummary.ts)', async () => {
+      // test/unit/rules/latestSummary.test.ts checks `arbor summary` against the same rule on the same fixtures.
+      for (const fixture of ['01-plain', '02-compaction', '03-tree', '04-split-turn']) {
+        const file = workspaceSession(fixture);
+        const index = await loadSession(file);
+        const latest = latestSummaryOnPath(index);
+        const view = await vscode.commands.executeCommand<SummaryView | undefined>('arbor.showSummary', { file });
+        assert.strictEqual(view?.entryId, latest < 0 ? undefined : index.record(latest).id, fixture);
+      }
     });
 
     it('shows the split-turn context of a turn-splitting compaction', async () => {

@@ -9,18 +9,18 @@ import { arborApi, openCopy, rawTree, readEntries, waitFor } from './arborHelper
 
 type Result = { kind: string; [k: string]: unknown };
 
-async function store() {
-  return (await arborApi()).internals.services.store;
+/** How many times the store indexed a file in full (the test-mode loader's count). */
+async function indexLoads() {
+  return (await arborApi()).internals.indexLoads;
 }
 
 describe('Session store: one index per session', () => {
   it('Compact, Jump Here, Set Label, Show Context and Show Summary use the held index; appends update it', async () => {
     const file = await openCopy('03-tree', 'store-one-index');
     const api = await arborApi();
-    const s = await store();
     const index = await api.getSession(file);
-    const loads = s.loadCount(file);
-    assert.strictEqual(loads, 1, 'indexed once when opened');
+    const loadsBefore = (await indexLoads())(file);
+    assert.strictEqual(loadsBefore, 1, 'indexed once when opened');
 
     const jumped = await vscode.commands.executeCommand<Result>('arbor.jumpHere', { file, entryId: 'a9dae875' }, { summarize: 'none' });
     assert.strictEqual(jumped.kind, 'jumped');
@@ -31,7 +31,7 @@ describe('Session store: one index per session', () => {
     await vscode.commands.executeCommand('arbor.showContext', { file });
     await vscode.commands.executeCommand('arbor.showSummary', { file, entryId: compacted.entryId });
 
-    assert.strictEqual(s.loadCount(file), loads, 'no command indexed the file again');
+    assert.strictEqual((await indexLoads())(file), loadsBefore, 'no command indexed the file again');
     assert.strictEqual(await api.getSession(file), index, 'the same index object throughout');
     // The held index took every append in: it matches the file read without Arbor.
     const raw = rawTree(file);
@@ -47,7 +47,6 @@ describe('Session store: one index per session', () => {
   it("the writer still refuses a stale plan: the held index is brought to the file's end before the leaf is checked", async () => {
     const file = await openCopy('01-plain', 'store-stale');
     const api = await arborApi();
-    const s = await store();
     const leaf = rawTree(file).leafId;
     // Another writer appends while the compaction is being planned (the hook runs between plan and summary).
     const sub = api.onHook('session_before_compact', (e) => {
@@ -73,7 +72,7 @@ describe('Session store: one index per session', () => {
     const index = await api.getSession(file);
     assert.strictEqual(index.leafId, 'feed0001', "the other writer's entry is in the held index");
     assert.strictEqual(index.entryCount, rawTree(file).ids.length, 'read once, not twice');
-    assert.strictEqual(s.loadCount(file), 1);
+    assert.strictEqual((await indexLoads())(file), 1);
   });
 
   it('Set Label on a large session appends without indexing the file again (much faster than indexing it)', async function () {
@@ -85,7 +84,6 @@ describe('Session store: one index per session', () => {
     fs.utimesSync(file, old, old);
     try {
       const api = await arborApi();
-      const s = await store();
       const t0 = performance.now();
       await vscode.commands.executeCommand('arbor.openSessionFile', vscode.Uri.file(file));
       const index = await api.getSession(file);
@@ -95,7 +93,7 @@ describe('Session store: one index per session', () => {
       const t1 = performance.now();
       assert.strictEqual(await vscode.commands.executeCommand('arbor.setLabel', { file, entryId: target }, 'big-label'), 'big-label');
       const labelMs = performance.now() - t1;
-      assert.strictEqual(s.loadCount(file), 1, 'indexed once');
+      assert.strictEqual((await indexLoads())(file), 1, 'indexed once');
       assert.ok(fs.statSync(file).size > sizeBefore);
       const last = JSON.parse(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop()!) as {
         type: string;

@@ -15,7 +15,7 @@ import { sessionArb, renderSession } from '../../support/arbSession';
 import { mutate, mutationArb } from '../../support/sessionMutations';
 import { treeCommand, type TreeOptions } from '../../../src/cli/commands/tree';
 import { rowFromIndex, type RowStyle } from '../../../src/cli/commands/treeRowFacts';
-import { FACTS_WORKER_FILE, WorkerRowFacts } from '../../../src/cli/commands/workerRowFacts';
+import { FACTS_WORKER_FILE, WorkerRowFacts, type RowObserver } from '../../../src/cli/commands/workerRowFacts';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { generateTreeSession } from '../../../bench/generateTreeSession';
 
@@ -102,12 +102,13 @@ describe('arbor tree rows made by workers', function () {
     const index = await loadSession(file);
     const all = Array.from({ length: index.entryCount }, (_, i) => i);
     for (const n of [1, 2, 5, 13]) {
-      const rows = WorkerRowFacts.start(file, readFileSync(file).length, style, n)!;
+      const counts = rowCounts();
+      const rows = WorkerRowFacts.start(file, readFileSync(file).length, style, n, counts.observer)!;
       try {
         await rows.ready(index, all);
         for (const i of all) rows.row(index, i);
         assert.deepEqual(
-          { received: rows.received, fromIndex: rows.fromIndex },
+          { received: counts.received, fromIndex: counts.fromIndex },
           { received: index.entryCount, fromIndex: 2 },
           `${n} workers (the two lines with a key written twice come from the index)`,
         );
@@ -142,11 +143,12 @@ describe('arbor tree rows made by workers', function () {
     const index = await loadSession(file);
     const all = Array.from({ length: index.entryCount }, (_, i) => i);
     for (const n of [1, 3]) {
-      const rows = WorkerRowFacts.start(file, readFileSync(file).length, { estimator: 'tokenizer', json: false }, n)!;
+      const counts = rowCounts();
+      const rows = WorkerRowFacts.start(file, readFileSync(file).length, { estimator: 'tokenizer', json: false }, n, counts.observer)!;
       try {
         await rows.ready(index, all);
         const texts = all.map((i) => rows.row(index, i).text);
-        assert.deepEqual({ received: rows.received, fromIndex: rows.fromIndex }, { received: 4, fromIndex: 1 }, `${n} workers`);
+        assert.deepEqual({ received: counts.received, fromIndex: counts.fromIndex }, { received: 4, fromIndex: 1 }, `${n} workers`);
         assert.match(texts[1], /^six MB x+…$/);
         assert.match(texts[3], /17 MB entry, too large to show/);
       } finally {
@@ -159,7 +161,8 @@ describe('arbor tree rows made by workers', function () {
     const file = path.join(dir, 'growing.jsonl');
     generateTreeSession({ file, entries: 3000, branchEvery: 10 });
     const style: RowStyle = { estimator: 'tokenizer', json: false };
-    const rows = WorkerRowFacts.start(file, readFileSync(file).length, style, 2)!;
+    const counts = rowCounts();
+    const rows = WorkerRowFacts.start(file, readFileSync(file).length, style, 2, counts.observer)!;
     try {
       // The workers read to the end, then a writer adds an entry the index sees and the workers did not.
       const before = await loadSession(file);
@@ -177,7 +180,7 @@ describe('arbor tree rows made by workers', function () {
       const all = Array.from({ length: index.entryCount }, (_, i) => i);
       await rows.ready(index, all);
       for (const i of all) assert.deepEqual(rows.row(index, i), rowFromIndex(index, i, style), `entry ${i}`);
-      assert.equal(rows.fromIndex, 1, 'the appended entry, and only it, was described from the index');
+      assert.equal(counts.fromIndex, 1, 'the appended entry, and only it, was described from the index');
       assert.equal(rows.row(index, index.entryCount - 1).text, 'appended while the tree was drawn');
     } finally {
       rows.close();
@@ -227,3 +230,16 @@ describe('arbor tree rows made by workers', function () {
     }
   });
 });
+
+/** Counts where rows come from, through the observer WorkerRowFacts is given (no counters in the class). */
+function rowCounts(): { received: number; fromIndex: number; observer: RowObserver } {
+  const counts = {
+    received: 0,
+    fromIndex: 0,
+    observer: {
+      received: (n: number) => (counts.received += n),
+      fromIndex: () => counts.fromIndex++,
+    },
+  };
+  return counts;
+}

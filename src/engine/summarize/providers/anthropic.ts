@@ -3,6 +3,7 @@ import type { Usage } from '../../session/types';
 import { SummarizationError, emptyUsage, type Summarizer, type SummaryRequest } from '../summarizer';
 import { httpSummarizer, isObject, num, resolveHttpSetup, type HttpSummarizerOptions } from './common';
 import { redact } from '../../secrets/redact';
+import { PROVIDER_VARIABLES } from './providerNames';
 import { withCost } from './models';
 
 /**
@@ -67,8 +68,8 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
     options,
     {
       provider: 'anthropic',
-      keyVariable: 'ANTHROPIC_API_KEY',
-      baseURLVariable: 'ANTHROPIC_BASE_URL',
+      keyVariable: PROVIDER_VARIABLES.anthropic.key,
+      baseURLVariable: PROVIDER_VARIABLES.anthropic.baseURL,
       baseURL: ANTHROPIC_DEFAULT_BASE_URL,
     },
   );

@@ -1,7 +1,9 @@
 import { SummarizationError, type Summarizer } from '../summarizer';
 import { redact, redactKnownSecrets } from '../../secrets/redact';
 import { createOfflineSummarizer } from './offline';
-import type { RetryOptions } from './retry';
+import type { HttpSummarizerOptions } from './common';
+import { FALLBACK_MODEL_INFO, resolveModelInfo } from './models';
+import { PROVIDER_VARIABLES, type HttpProvider, type SummarizerProvider } from './providerNames';
 
 // The SDKs load only when their provider is used (the CLI starts faster on the offline default).
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -9,31 +11,14 @@ const loadOpenAI = () => (require('./openai') as typeof import('./openai')).crea
 const loadAnthropic = () => (require('./anthropic') as typeof import('./anthropic')).createAnthropicSummarizer;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-export type SummarizerProvider = 'offline' | 'openai' | 'anthropic';
+export type { SummarizerProvider } from './providerNames';
 
-export interface CreateSummarizerOptions {
+/** The HTTP summarizers' options (one home: HttpSummarizerOptions), with the provider to choose and its model optional. */
+export interface CreateSummarizerOptions extends Omit<HttpSummarizerOptions, 'model' | 'providerName' | 'pricing'> {
   /** Default 'offline': no network unless a provider is chosen. */
   provider?: SummarizerProvider;
   /** Default: DEFAULT_SUMMARY_MODELS[provider]. */
   model?: string;
-  apiKey?: string;
-  baseURL?: string;
-  contextWindow?: number;
-  maxOutputTokens?: number;
-  /** Where provider keys and base URLs are read from (default process.env). */
-  env?: NodeJS.ProcessEnv;
-  /** Stream answers (default true). */
-  stream?: boolean;
-  /** Arbor's retries after the first request (default 3). */
-  maxRetries?: number;
-  retry?: Omit<RetryOptions, 'maxRetries'>;
-  /** Inactivity timeout per request in ms (default 120 s streaming, 600 s not). */
-  timeoutMs?: number;
-  /** Overall deadline of one summary request in ms, retries included (default 600 s). */
-  deadlineMs?: number;
-  /** Answer-size cap in characters (default 1,000,000). */
-  maxAnswerChars?: number;
-  fetch?: typeof fetch;
 }
 
 /**
@@ -41,10 +26,20 @@ export interface CreateSummarizerOptions {
  * with large windows, and not on the Anthropic SDK's deprecation list
  * (claude-sonnet-4-5 is: end-of-life November 30th, 2026).
  */
-export const DEFAULT_SUMMARY_MODELS: Readonly<Record<Exclude<SummarizerProvider, 'offline'>, string>> = Object.freeze({
+export const DEFAULT_SUMMARY_MODELS: Readonly<Record<HttpProvider, string>> = Object.freeze({
   openai: 'gpt-4.1-mini',
   anthropic: 'claude-haiku-4-5',
 });
+
+/**
+ * The context window the summarizer of these options will have, without building it (no key needed):
+ * what `arbor plan-branch` budgets with, so its budget is the one `navigate --summarize` uses.
+ */
+export function summarizerContextWindow(options: Pick<CreateSummarizerOptions, 'provider' | 'model' | 'contextWindow'>): number {
+  const provider = options.provider ?? 'offline';
+  if (provider === 'offline') return options.contextWindow ?? FALLBACK_MODEL_INFO.contextWindow;
+  return resolveModelInfo(options.model || DEFAULT_SUMMARY_MODELS[provider], { contextWindow: options.contextWindow }).contextWindow;
+}
 
 /**
  * Builds the summarizer for the configured provider. Errors never carry an
@@ -53,21 +48,9 @@ export const DEFAULT_SUMMARY_MODELS: Readonly<Record<Exclude<SummarizerProvider,
 export function createSummarizer(options: CreateSummarizerOptions = {}): Summarizer {
   const provider = options.provider ?? 'offline';
   const env = options.env ?? process.env;
-  const secrets = [options.apiKey, env.OPENAI_API_KEY, env.ANTHROPIC_API_KEY];
-  const common = {
-    apiKey: options.apiKey,
-    baseURL: options.baseURL,
-    contextWindow: options.contextWindow,
-    maxOutputTokens: options.maxOutputTokens,
-    stream: options.stream,
-    maxRetries: options.maxRetries,
-    retry: options.retry,
-    timeoutMs: options.timeoutMs,
-    deadlineMs: options.deadlineMs,
-    maxAnswerChars: options.maxAnswerChars,
-    fetch: options.fetch,
-    env,
-  };
+  const secrets = [options.apiKey, ...Object.values(PROVIDER_VARIABLES).map((v) => env[v.key])];
+  const { provider: _provider, model: _model, ...rest } = options;
+  const common = { ...rest, env };
   try {
     switch (provider) {
       case 'offline':

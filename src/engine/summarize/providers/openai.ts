@@ -3,6 +3,7 @@ import type { Usage } from '../../session/types';
 import { SummarizationError, emptyUsage, type Summarizer, type SummaryRequest } from '../summarizer';
 import { httpSummarizer, isObject, num, resolveHttpSetup, type HttpSummarizerOptions } from './common';
 import { redact } from '../../secrets/redact';
+import { PROVIDER_VARIABLES } from './providerNames';
 import { withCost } from './models';
 
 /**
@@ -81,8 +82,8 @@ export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summar
     options,
     {
       provider: 'openai',
-      keyVariable: 'OPENAI_API_KEY',
-      baseURLVariable: 'OPENAI_BASE_URL',
+      keyVariable: PROVIDER_VARIABLES.openai.key,
+      baseURLVariable: PROVIDER_VARIABLES.openai.baseURL,
       baseURL: OPENAI_DEFAULT_BASE_URL,
     },
   );

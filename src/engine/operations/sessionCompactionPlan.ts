@@ -1,0 +1,37 @@
+import { contextSettings, type ModelRef } from '../context/buildContext';
+import { planCompaction, type CompactionPlanResult, type CompactionSettings } from '../compaction/planCompaction';
+import type { SessionIndex } from '../session/sessionIndex';
+import type { TokenEstimator } from '../tokens/estimators';
+import { resolveSettings, type SettingsOverrides } from './sessionSettings';
+
+export interface SessionCompactionPlanOptions extends SettingsOverrides {
+  estimator: TokenEstimator;
+  /** Entry index of the leaf to plan at (default: the session's leaf). */
+  leafIndex?: number;
+  /** When given, the plan says whether the context crosses the auto-compaction threshold of the model's window. */
+  contextWindowFor?: (model: ModelRef | null) => number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The one way a session's compaction is planned (Compact in the extension, its "nothing to compact" check,
+ * `arbor compact` and `arbor plan-compaction`): the model on the path to the leaf picks Pi's
+ * modelOverrides, the caller's overrides win, then spec 4's plan.
+ */
+export async function planSessionCompaction(
+  index: SessionIndex,
+  options: SessionCompactionPlanOptions,
+): Promise<{
+  plan: CompactionPlanResult;
+  settings: CompactionSettings;
+  model: ModelRef | null;
+  leafIndex: number;
+  contextWindow: number | undefined;
+}> {
+  const leafIndex = options.leafIndex ?? index.leafIndex;
+  const model = contextSettings(index, index.pathTo(leafIndex)).model;
+  const { compaction: settings } = await resolveSettings(index.header.cwd, model, options);
+  const contextWindow = options.contextWindowFor?.(model);
+  const plan = planCompaction(index, { settings, estimator: options.estimator, leafIndex, contextWindow, signal: options.signal });
+  return { plan, settings, model, leafIndex, contextWindow };
+}
