@@ -15,8 +15,8 @@ import { charsEstimator, tokenizerEstimator } from '../src/engine/tokens/estimat
 import { DEFAULT_PI_SETTINGS } from '../src/engine/settings/piSettings';
 import { loadTailPreview } from '../src/engine/session/tailPreview';
 import { entryContextMessages } from '../src/engine/context/entryMessages';
-import { SessionLayout } from '../src/vscode/tree/layout';
-import { PAGE_SIZE } from '../src/vscode/tree/pages';
+import { SessionLayout } from '../src/engine/tree/layout';
+import { PAGE_SIZE } from '../src/engine/tree/pages';
 
 // A real dynamic import (tsc would turn `import()` into require() under CommonJS).
 const importEsm = new Function('u', 'return import(u)') as (u: string) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

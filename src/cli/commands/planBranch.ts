@@ -38,7 +38,7 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   const summarizerWindow = summarizerContextWindow(summarizerChoice(p.flags));
   const index = await openSession(file);
   reportDiagnostics(io, index);
-  // The budget navigate --summarize would use with the same summarizer (one rule: engine/branch/branchBudget.ts).
+  // The budget navigate --summarize would use with the same summarizer (one rule: engine/operations/branchBudget.ts).
   const budget = budgetFlag ?? (await resolveBranchBudget(index.header.cwd, summarizerWindow));
   const plan = planBranch(index, { targetId: to, fromId: stringFlag(p.flags, 'from'), budget, estimator });
   const id = (i: number) => index.record(i).id;

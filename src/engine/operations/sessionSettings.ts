@@ -1,7 +1,7 @@
 import { loadPiSettings, compactionSettingsFor, type PiSettings } from '../settings/piSettings';
 import type { CompactionSettings } from '../compaction/planCompaction';
 import type { ModelRef } from '../context/buildContext';
-import { branchSummaryBudget } from '../branch/branchBudget';
+import { branchSummaryBudget } from './branchBudget';
 
 export interface SettingsOverrides {
   /** Pi settings to use instead of reading them from disk. */

@@ -6,7 +6,7 @@ import type { EstimatorName } from '../../engine/tokens/estimators';
 import type { EntryView, PartView } from '../../webview/viewsProtocol';
 import { usageView } from './usageView';
 import { entryTokens } from '../../engine/context/entryTokens';
-import { shownLeaf } from '../tree/rowFilter';
+import { shownLeaf } from '../../engine/tree/rowFilter';
 
 /** Characters of one part sent to the panel; the rest is announced ("N more characters"). */
 export const MAX_PART_CHARS = 100_000;

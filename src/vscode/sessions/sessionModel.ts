@@ -2,8 +2,8 @@ import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { SessionPeek } from '../../engine/tree/sessionPeek';
 import { peekSession, peekTitleFacts } from '../../engine/tree/sessionPeek';
 import { baseTitle, sessionTitles, type SessionTitle, type TitleFacts } from '../../engine/tree/sessionTitle';
-import { PAGE_SIZE } from '../tree/pages';
-import { SessionLayout } from '../tree/layout';
+import { PAGE_SIZE } from '../../engine/tree/pages';
+import { SessionLayout } from '../../engine/tree/layout';
 import { loadTailPreview } from '../../engine/session/tailPreview';
 import { log } from '../platform/logging';
 

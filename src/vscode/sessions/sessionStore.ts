@@ -6,7 +6,7 @@ import { readAppended } from '../../engine/session/tail';
 import { listSessions } from '../../engine/session/discovery';
 import { NotRegularFileError, statRegularFile } from '../../engine/session/sessionFile';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
-import { SessionLayout } from '../tree/layout';
+import { SessionLayout } from '../../engine/tree/layout';
 import { baseTitle, titleFactsAfterAppend, titleFactsFromIndex, type SessionTitle } from '../../engine/tree/sessionTitle';
 import { listTitles, peekInto, newSessionModel, previewWhileLoading, PREVIEW_MIN_BYTES, type SessionModel } from './sessionModel';
 import { OwnWrites } from './ownWrites';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
 import type { ArborNode } from './nodes';
 import { cachedPreview } from './previewCache';
-import { passesFilter } from './rowFilter';
+import { passesFilter } from '../../engine/tree/rowFilter';
 import { ICON_IDS, relativeTime } from './treeItems';
 
 /** Entries offered at most (newest first); the rest are reached by search or the tree. */

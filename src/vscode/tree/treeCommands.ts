@@ -4,7 +4,7 @@ import { reportError } from '../platform/logging';
 import { SummarizedDecorations } from './treeItems';
 import { searchCommand } from './searchCommand';
 import type { ArborNode } from './nodes';
-import { TREE_FILTERS, filterTitle, isTreeFilter, type TreeFilter } from './rowFilter';
+import { TREE_FILTERS, filterTitle, isTreeFilter, type TreeFilter } from '../../engine/tree/rowFilter';
 
 /** The command that sets a filter, e.g. arbor.filter.userOnly. */
 export function filterCommand(filter: TreeFilter): string {

@@ -8,9 +8,9 @@ import { isRecord } from '../../engine/session/jsonObject';
 import { isTextBlock, isThinkingBlock } from '../../engine/session/contentBlocks';
 import { usageTotal } from '../../engine/context/contextTokens';
 import type { SessionModel } from '../sessions/sessionStore';
-import type { SessionLayout } from './layout';
+import type { SessionLayout } from '../../engine/tree/layout';
 import type { BranchNode, EntryNode, MoreNode, NoticeNode } from './nodes';
-import { PAGE_SIZE } from './pages';
+import { PAGE_SIZE } from '../../engine/tree/pages';
 import { nodeKey } from './nodes';
 import type { EntryKind } from '../../engine/tree/entryPreview';
 import { formatTokens } from '../../engine/tokens/formatTokens';
@@ -21,8 +21,8 @@ import { cachedPreview } from './previewCache';
 import { entryTokens } from '../../engine/context/entryTokens';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
 import { compactionNumbers } from '../../engine/context/contextNumbers';
-import { changesBefore, isJumpTarget, type ShownLeaf, type TreeFilter } from './rowFilter';
-import type { ContextBoundary } from './contextBoundary';
+import { changesBefore, isJumpTarget, type ShownLeaf, type TreeFilter } from '../../engine/tree/rowFilter';
+import type { ContextBoundary } from '../../engine/tree/contextBoundary';
 
 /** Codicon and theme colour per entry kind. */
 const ICONS: Record<EntryKind, [string, string?]> = {

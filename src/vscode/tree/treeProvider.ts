@@ -6,13 +6,13 @@ import type { ArborNode, BranchNode, EntryNode, MoreNode, SessionNode } from './
 import { nodeKey } from './nodes';
 import { branchItem, entryItem, entryTooltip, lastActivityOf, moreItem, noticeItem, sessionItem, type EntryItemContext } from './treeItems';
 import type { EstimatorName } from '../../engine/tokens/estimators';
-import type { LayoutNode } from './layout';
-import { LinePages } from './pages';
+import type { LayoutNode } from '../../engine/tree/layout';
+import { LinePages } from '../../engine/tree/pages';
 import { adoptPreviewWork } from './adoptPreview';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
-import type { SessionLayout } from './layout';
-import { contextBoundary } from './contextBoundary';
-import { LineRows, isTreeFilter, passesFilter, shownAncestor, shownLeaf, type TreeFilter } from './rowFilter';
+import type { SessionLayout } from '../../engine/tree/layout';
+import { contextBoundary } from '../../engine/tree/contextBoundary';
+import { LineRows, isTreeFilter, passesFilter, shownAncestor, shownLeaf, type TreeFilter } from '../../engine/tree/rowFilter';
 
 const FILTER_KEY = 'arbor.treeFilter';
 

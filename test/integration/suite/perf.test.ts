@@ -15,7 +15,7 @@ import { generateSession } from '../../../bench/generateSession';
 import { repoRoot } from '../../support/fixtures';
 import type { ArborNode, BranchNode, EntryNode } from '../../../src/vscode/tree/nodes';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
-import { passesFilter } from '../../../src/vscode/tree/rowFilter';
+import { passesFilter } from '../../../src/engine/tree/rowFilter';
 import { arborApi, waitFor, withSetting } from './arborHelpers';
 import { median, ms, ProviderSpy, ReadCounter, type ProviderCall } from './perfHelpers';
 

@@ -14,7 +14,7 @@ import {
   summarizerContextWindow,
   type CreateSummarizerOptions,
 } from '../../../src/engine/summarize/providers/createSummarizer';
-import { branchSummaryBudget } from '../../../src/engine/branch/branchBudget';
+import { branchSummaryBudget } from '../../../src/engine/operations/branchBudget';
 
 describe('the branch-summary budget: one rule for plan-branch and navigate', () => {
   const saved = process.env.PI_CODING_AGENT_DIR;

@@ -1,8 +1,8 @@
-// The Sessions view's layout (src/vscode/tree/layout.ts, no vscode import) on the Pi fixtures.
+// The Sessions view's layout (src/engine/tree/layout.ts) on the Pi fixtures.
 import * as assert from 'assert';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { entryFromObject } from '../../../src/engine/session/entryKinds';
-import { SessionLayout } from '../../../src/vscode/tree/layout';
+import { SessionLayout } from '../../../src/engine/tree/layout';
 import { entryPreview } from '../../../src/engine/tree/entryPreview';
 import { formatTokens } from '../../../src/engine/tokens/formatTokens';
 import { oneLine } from '../../../src/engine/tree/oneLine';

@@ -6,9 +6,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { readAppended } from '../../../src/engine/session/tail';
-import { SessionLayout } from '../../../src/vscode/tree/layout';
-import { LinePages } from '../../../src/vscode/tree/pages';
-import { LineRows, TREE_FILTERS } from '../../../src/vscode/tree/rowFilter';
+import { SessionLayout } from '../../../src/engine/tree/layout';
+import { LinePages } from '../../../src/engine/tree/pages';
+import { LineRows, TREE_FILTERS } from '../../../src/engine/tree/rowFilter';
 import { oracleCases } from '../../support/fixtures';
 
 function sameLayout(a: SessionLayout, b: SessionLayout): void {

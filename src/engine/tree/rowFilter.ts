@@ -1,6 +1,6 @@
-import type { SessionIndex } from '../../engine/session/sessionIndex';
-import { ARBOR_LEAF_MARKER } from '../../engine/operations/navigate';
-import { oneLine } from '../../engine/tree/oneLine';
+import type { SessionIndex } from '../session/sessionIndex';
+import { ARBOR_LEAF_MARKER } from '../operations/navigate';
+import { oneLine } from './oneLine';
 import type { SessionLayout } from './layout';
 
 /**

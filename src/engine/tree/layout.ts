@@ -1,4 +1,4 @@
-import type { SessionIndex } from '../../engine/session/sessionIndex';
+import type { SessionIndex } from '../session/sessionIndex';
 
 /**
  * How a session tree is shown (no vscode import: unit-testable).
