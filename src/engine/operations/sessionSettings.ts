@@ -27,7 +27,7 @@ export async function resolveSettings(
   return { pi, compaction };
 }
 
-/** The branch-summary budget for a session (branch/branchBudget.ts) with its reserve from Pi's settings, unless overridden. */
+/** The branch-summary budget for a session (branchBudget.ts) with its reserve from Pi's settings, unless overridden. */
 export async function resolveBranchBudget(
   cwd: string,
   summarizerWindow: number | undefined,
