@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
 import { ViewPanel } from '../panels/viewPanel';
 import { buildContextView } from '../panels/contextView';
+import { parseCommandTarget, targetEntry, targetFile } from './commandTarget';
 import { CONTEXT_VIEW_TYPE, type ContextView } from '../../webview/viewsProtocol';
 
 /** The context view's panel: a message from it can only show an entry of the session it shows. */
@@ -30,12 +31,12 @@ export async function showContextCommand(
   panel: ViewPanel<ContextView>,
   node?: unknown,
 ): Promise<ContextView | undefined> {
-  const n = (node ?? arbor.treeView.selection[0]) as { type?: string; file?: unknown; entryId?: unknown } | undefined;
-  const model = await arbor.resolveSession(n && typeof n.file === 'string' ? n.file : undefined);
+  const target = parseCommandTarget(node ?? arbor.treeView.selection[0]);
+  const model = await arbor.resolveSession(targetFile(target));
   if (!model) return undefined;
   const session = await arbor.peekSession(model.file);
   if (!session) throw new Error(`${model.file} could not be loaded`);
-  const entryId = n?.type === 'entry' && typeof n.entryId === 'string' ? n.entryId : undefined;
+  const entryId = targetEntry(target)?.entryId;
   const leafIndex = entryId ? session.index.indexOf(entryId) : session.index.leafIndex;
   if (entryId && leafIndex < 0) throw new Error(`entry ${entryId} is not in ${model.file}`);
   const view = await buildContextView(session.index, leafIndex, session.title);

@@ -4,6 +4,7 @@ import { ViewPanel } from '../panels/viewPanel';
 import { buildEntryView, entryCopyText, isCurrentEntry } from '../panels/entryView';
 import { readConfig } from '../platform/settings';
 import { showInfo } from '../platform/notify';
+import { parseCommandTarget, parseEntryArgs, targetEntry } from './commandTarget';
 import { ENTRY_VIEW_TYPE, type EntryView } from '../../webview/viewsProtocol';
 
 /** The command vcore registers for a raw file opened read-only at a line. */
@@ -81,18 +82,15 @@ export async function showEntryCommand(
   entryId?: unknown,
   options?: { preserveFocus?: boolean },
 ): Promise<EntryView | undefined> {
-  if (typeof file !== 'string' || typeof entryId !== 'string') {
-    const sel = arbor.treeView.selection[0] as { type?: string; file?: string; entryId?: string } | undefined;
-    if (sel?.type !== 'entry' || !sel.file || !sel.entryId) {
-      void showInfo('Arbor: select an entry in the Sessions view to show it.');
-      return undefined;
-    }
-    file = sel.file;
-    entryId = sel.entryId;
+  // A row's context menu passes the row; the tree's click (and tests) pass (sessionFile, entryId); the palette nothing.
+  const target = targetEntry(file === undefined ? parseCommandTarget(arbor.treeView.selection[0]) : parseEntryArgs(file, entryId));
+  if (!target) {
+    void showInfo('Arbor: select an entry in the Sessions view to show it.');
+    return undefined;
   }
-  const session = await arbor.peekSession(file as string);
-  if (!session) throw new Error(`${String(file)} could not be loaded`);
-  const view = buildEntryView(session.index, entryId as string, { sessionTitle: session.title, estimator: readConfig().estimator });
+  const session = await arbor.peekSession(target.file);
+  if (!session) throw new Error(`${target.file} could not be loaded`);
+  const view = buildEntryView(session.index, target.entryId, { sessionTitle: session.title, estimator: readConfig().estimator });
   panel.show(view, { preserveFocus: options?.preserveFocus ?? true });
   return view;
 }

@@ -4,6 +4,7 @@ import { readConfig } from '../platform/settings';
 import { reportError } from '../platform/logging';
 import type { SummaryView } from '../../webview/protocol';
 import { showInfo } from '../platform/notify';
+import { parseCommandTarget, targetEntry, targetFile } from './commandTarget';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 
 function isSummary(index: SessionIndex, i: number): boolean {
@@ -22,11 +23,11 @@ export function latestSummaryOnPath(index: SessionIndex): string | undefined {
  * a session (or with nothing selected), the newest summary on its active path.
  */
 export async function showSummaryCommand(arbor: ArborServices, node?: unknown): Promise<SummaryView | undefined> {
-  const n = (node ?? arbor.treeView.selection[0]) as { file?: unknown; entryId?: unknown } | undefined;
-  const model = await arbor.resolveSession(n && typeof n.file === 'string' ? n.file : undefined);
+  const target = parseCommandTarget(node ?? arbor.treeView.selection[0]);
+  const model = await arbor.resolveSession(targetFile(target));
   if (!model?.index) return undefined;
   const index = model.index;
-  let entryId = typeof n?.entryId === 'string' ? n.entryId : undefined;
+  let entryId = targetEntry(target)?.entryId;
   if (!entryId || !isSummary(index, index.indexOf(entryId))) {
     entryId = latestSummaryOnPath(index);
     if (entryId === undefined) {
