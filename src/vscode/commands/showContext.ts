@@ -1,23 +1,23 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
-import { ViewPanel } from '../panels/viewPanel';
+import { WebviewHost } from '../panels/webviewHost';
 import { buildContextView } from '../panels/contextView';
 import { parseCommandTarget, targetEntry, targetFile } from './commandTarget';
-import { CONTEXT_VIEW_TYPE, type ContextView } from '../../webview/viewsProtocol';
+import type { ContextView } from '../../webview/protocol';
 
 /** The context view's panel: a message from it can only show an entry of the session it shows. */
-export function createContextPanel(arbor: ArborServices): ViewPanel<ContextView> {
-  return new ViewPanel<ContextView>(
-    arbor.extensionUri,
-    CONTEXT_VIEW_TYPE,
-    (v) => `Context: ${v.sessionTitle.slice(0, 40)}`,
-    async (msg, view) => {
-      if (msg.type !== 'showEntry') return;
+export function createContextPanel(arbor: ArborServices): WebviewHost<ContextView> {
+  return new WebviewHost<ContextView>(arbor.extensionUri, {
+    kind: 'context',
+    titleOf: (v) => `Context: ${v.sessionTitle.slice(0, 40)}`,
+    noticeOnFailure: true,
+    onMessage: async (msg, view) => {
+      if (msg.type !== 'showEntry' || !view) return;
       if (view.messages.some((m) => m.entryId === msg.entryId) || view.series.some((p) => p.entryId === msg.entryId)) {
         await vscode.commands.executeCommand('arbor.showEntry', view.file, msg.entryId);
       }
     },
-  );
+  });
 }
 
 /**
@@ -28,7 +28,7 @@ export function createContextPanel(arbor: ArborServices): ViewPanel<ContextView>
  */
 export async function showContextCommand(
   arbor: ArborServices,
-  panel: ViewPanel<ContextView>,
+  panel: WebviewHost<ContextView>,
   node?: unknown,
 ): Promise<ContextView | undefined> {
   const target = parseCommandTarget(node ?? arbor.treeView.selection[0]);

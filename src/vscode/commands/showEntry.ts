@@ -1,22 +1,23 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
-import { ViewPanel } from '../panels/viewPanel';
+import { WebviewHost } from '../panels/webviewHost';
 import { buildEntryView, entryCopyText, isCurrentEntry } from '../panels/entryView';
 import { readConfig } from '../platform/settings';
 import { showInfo } from '../platform/notify';
 import { parseCommandTarget, parseEntryArgs, targetEntry } from './commandTarget';
-import { ENTRY_VIEW_TYPE, type EntryView } from '../../webview/viewsProtocol';
+import type { EntryView } from '../../webview/protocol';
 
 /** The command vcore registers for a raw file opened read-only at a line. */
 const OPEN_RAW_AT_LINE = 'arbor.openRawSessionFile';
 
 /** The entry panel: its buttons act on the entry it shows, nothing else. */
-export function createEntryPanel(arbor: ArborServices): ViewPanel<EntryView> {
-  return new ViewPanel<EntryView>(
-    arbor.extensionUri,
-    ENTRY_VIEW_TYPE,
-    (v) => `${v.title} ${v.entryId}`,
-    async (msg, view) => {
+export function createEntryPanel(arbor: ArborServices): WebviewHost<EntryView> {
+  return new WebviewHost<EntryView>(arbor.extensionUri, {
+    kind: 'entry',
+    titleOf: (v) => `${v.title} ${v.entryId}`,
+    noticeOnFailure: true,
+    onMessage: async (msg, view) => {
+      if (!view) return;
       switch (msg.type) {
         case 'copy': {
           const session = await arbor.peekSession(view.file);
@@ -40,7 +41,7 @@ export function createEntryPanel(arbor: ArborServices): ViewPanel<EntryView> {
           break;
       }
     },
-  );
+  });
 }
 
 /**
@@ -49,7 +50,7 @@ export function createEntryPanel(arbor: ArborServices): ViewPanel<EntryView> {
  * its label. The entry itself never changes, so the panel is redrawn in
  * place only when one of those did (not revealed, no focus taken).
  */
-export function followEntryState(arbor: ArborServices, panel: ViewPanel<EntryView>): vscode.Disposable {
+export function followEntryState(arbor: ArborServices, panel: WebviewHost<EntryView>): vscode.Disposable {
   return arbor.store.onDidChange((changed) => {
     const view = panel.currentView;
     if (!view || (changed && changed.file !== view.file)) return;
@@ -77,7 +78,7 @@ async function openAtLine(file: string, line: number): Promise<void> {
  */
 export async function showEntryCommand(
   arbor: ArborServices,
-  panel: ViewPanel<EntryView>,
+  panel: WebviewHost<EntryView>,
   file?: unknown,
   entryId?: unknown,
   options?: { preserveFocus?: boolean },
