@@ -130,9 +130,22 @@ export function makeRows(data: FactsWorkerData, send: (m: FactsMessage, transfer
   send({ type: 'done', through: Number.MAX_SAFE_INTEGER }, []);
 }
 
-if (parentPort && (workerData as { arborTreeFacts?: FactsWorkerData } | undefined)?.arborTreeFacts) {
+/** What the parent thread handed this worker (workerData.arborTreeFacts), checked; undefined: not started as a facts worker. */
+export function factsWorkerData(v: unknown): FactsWorkerData | undefined {
+  if (typeof v !== 'object' || v === null || !('arborTreeFacts' in v)) return undefined;
+  const d: unknown = v.arborTreeFacts;
+  if (typeof d !== 'object' || d === null || !('file' in d) || !('style' in d) || !('from' in d) || !('to' in d)) return undefined;
+  const { file, style, from, to } = d;
+  if (typeof file !== 'string' || typeof from !== 'number' || typeof to !== 'number') return undefined;
+  if (typeof style !== 'object' || style === null || !('estimator' in style) || !('json' in style)) return undefined;
+  const { estimator, json } = style;
+  if ((estimator !== 'chars' && estimator !== 'tokenizer') || typeof json !== 'boolean') return undefined;
+  return { file, from, to, style: { estimator, json } };
+}
+
+const data = parentPort ? factsWorkerData(workerData) : undefined;
+if (parentPort && data) {
   const port = parentPort;
-  const data = (workerData as { arborTreeFacts: FactsWorkerData }).arborTreeFacts;
   try {
     makeRows(data, (m, transfer) => port.postMessage(m, transfer));
   } catch (err) {

@@ -95,15 +95,11 @@ function treeNode(v: Fields): CommandTarget {
       return { kind: 'session', file, node: { type: 'session', file } };
     case 'entry': {
       const entryId = id(v.entryId, "an entry row's entryId");
-      // A row the tree made has its position and line offset; an object naming an entry may not.
-      if (v.index === undefined && v.offset === undefined) return { kind: 'entry', file, entryId };
-      const node: EntryNode = {
-        type: 'entry',
-        file,
-        entryId,
-        index: whole(v.index, "an entry row's index"),
-        offset: offset(v.offset, "an entry row's offset"),
-      };
+      // A row the tree made has its position and line offset; an object naming an entry may have either or neither.
+      const index = v.index === undefined ? undefined : whole(v.index, "an entry row's index");
+      const at = v.offset === undefined ? undefined : offset(v.offset, "an entry row's offset");
+      if (index === undefined || at === undefined) return { kind: 'entry', file, entryId };
+      const node: EntryNode = { type: 'entry', file, entryId, index, offset: at };
       return { kind: 'entry', file, entryId, node };
     }
     case 'branch': {

@@ -59,6 +59,7 @@ describe('command targets', () => {
     assert.deepStrictEqual(parseCommandTarget({ file, entryId: 'e1' }), { kind: 'entry', file, entryId: 'e1' });
     // An entry row without its position (as tests hand it): an entry, no tree node.
     assert.deepStrictEqual(parseCommandTarget({ type: 'entry', file, entryId: 'e1' }), { kind: 'entry', file, entryId: 'e1' });
+    assert.deepStrictEqual(parseCommandTarget({ type: 'entry', file, entryId: 'e1', index: 5 }), { kind: 'entry', file, entryId: 'e1' });
   });
 
   it('(sessionFile, entryId) arguments', () => {
