@@ -49,15 +49,9 @@ const builds = [
     banner: { js: `// arbor-pi-bridge ${version}: Arbor's bridge for the Pi coding agent (installed by \`arbor pi-bridge install\`; remove with \`arbor pi-bridge uninstall\`).` },
   },
   {
+    // The one page script of every panel (summary, entry, context): src/webview/main.ts picks the kind's page.
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-  },
-  {
-    entryPoints: ['src/webview/views.ts'],
-    outfile: 'dist/views.js',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

@@ -9,7 +9,7 @@ export function arborVersion(): string {
   if (typeof ARBOR_VERSION === 'string') return ARBOR_VERSION;
   try {
     const pkg: unknown = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
-    const v = pkg && typeof pkg === 'object' ? (pkg as { version?: unknown }).version : undefined;
+    const v = pkg && typeof pkg === 'object' && 'version' in pkg ? pkg.version : undefined;
     return typeof v === 'string' ? v : 'unknown';
   } catch {
     return 'unknown';

@@ -71,8 +71,10 @@ export class BridgeOperations {
     try {
       const all = this.pi.getSettings?.();
       if (typeof all !== 'object' || all === null) return null;
-      const { compaction, branchSummary } = all as { compaction?: unknown; branchSummary?: unknown };
-      return { compaction, branchSummary };
+      return {
+        compaction: 'compaction' in all ? all.compaction : undefined,
+        branchSummary: 'branchSummary' in all ? all.branchSummary : undefined,
+      };
     } catch {
       return null;
     }
@@ -115,7 +117,7 @@ export class BridgeOperations {
     const r = pending.request;
     // Never throws: a handler that throws lets Pi go on with a compaction of its own (its model's summary, not the approved one).
     const branch: unknown[] = Array.isArray(event.branchEntries) ? event.branchEntries : [];
-    if (!branch.some((e) => (e as { id?: unknown } | null)?.id === r.firstKeptEntryId)) {
+    if (!branch.some((e) => typeof e === 'object' && e !== null && 'id' in e && e.id === r.firstKeptEntryId)) {
       pending.refused = `entry ${r.firstKeptEntryId} is not on Pi's current branch; plan the compaction again`;
       return { cancel: true };
     }

@@ -12,8 +12,11 @@ export function runningPiVersion(entryScript: string | undefined = process.argv[
   let dir = path.dirname(entryScript);
   for (let i = 0; i < 6; i++) {
     try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
-      if (typeof pkg.name === 'string' && pkg.name.endsWith('pi-coding-agent') && typeof pkg.version === 'string') return pkg.version;
+      const pkg: unknown = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+      const fields: object = typeof pkg === 'object' && pkg !== null ? pkg : {};
+      const name = 'name' in fields ? fields.name : undefined;
+      const version = 'version' in fields ? fields.version : undefined;
+      if (typeof name === 'string' && name.endsWith('pi-coding-agent') && typeof version === 'string') return version;
     } catch {
       // not here: go up
     }

@@ -92,9 +92,9 @@ export class BridgeServer {
       } catch {
         throw new BridgeRequestError('bad-request', 'a request is one line of JSON');
       }
-      if (typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string')
-        id = (raw as { id: string }).id.slice(0, 64);
-      const token = typeof raw === 'object' && raw !== null ? (raw as { token?: unknown }).token : undefined;
+      const fields: object = typeof raw === 'object' && raw !== null ? raw : {};
+      if ('id' in fields && typeof fields.id === 'string') id = fields.id.slice(0, 64);
+      const token = 'token' in fields ? fields.token : undefined;
       if (!this.tokenMatches(token)) {
         writeLine(socket, failure(id, new BridgeRequestError('unauthorized', 'wrong or missing token')));
         socket.end();

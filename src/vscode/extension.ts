@@ -34,6 +34,7 @@ import { registerTreeCommands } from './tree/treeCommands';
 import { LivePiService } from './livePi/livePiService';
 import { watchLivePi } from './livePi/livePiWiring';
 import { loadSession } from '../engine/session/loadSession';
+import { parseCommandTarget } from './tree/commandTarget';
 
 export const VIEW_ID = 'arbor.sessions';
 
@@ -161,8 +162,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   register('arbor.installPiBridge', 'Install Pi Bridge', () => livePi.install());
   registerFileCommands(context, arbor, register);
   register('arbor.showMore', 'Show More Entries', (node?: unknown) => {
-    const n = node as ArborNode | undefined;
-    if (n?.type === 'more') tree.showMore(n);
+    const target = parseCommandTarget(node);
+    if (target.kind === 'row' && target.node.type === 'more') tree.showMore(target.node);
   });
   register('arbor.revealLeaf', 'Reveal Current Leaf', async (node?: unknown) => {
     const model = await arbor.resolveSession(node);

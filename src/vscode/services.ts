@@ -20,6 +20,7 @@ import type { EstimatorName } from '../engine/tokens/estimators';
 import { showInfo, askModal } from './platform/notify';
 import type { LivePiService } from './livePi/livePiService';
 import type { WriteRoute } from '../engine/livePi/writeRoute';
+import { parseCommandTarget, targetFile } from './tree/commandTarget';
 
 /** What commands share: the store, the tree, the panel, the hooks, keys. */
 export class ArborServices {
@@ -70,11 +71,7 @@ export class ArborServices {
 
   /** The session a command acts on: the node's, a file URI's, or the active one (else ask). It becomes the active one (status bar, panel). */
   async resolveSession(target?: unknown): Promise<SessionModel | undefined> {
-    let file: string | undefined;
-    if (target instanceof vscode.Uri) file = target.fsPath;
-    else if (typeof target === 'string') file = target;
-    else if (target && typeof target === 'object' && typeof (target as { file?: unknown }).file === 'string')
-      file = (target as { file: string }).file;
+    const file = targetFile(parseCommandTarget(target));
     if (file) {
       const abs = path.resolve(file);
       let model = this.store.get(abs);

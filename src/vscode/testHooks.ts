@@ -3,8 +3,8 @@ import type { ArborServices } from './services';
 import type { ContextStatusBar } from './status/statusBar';
 import type { LiveWatcher } from './sessions/liveWatcher';
 import type { FileLinkOpener } from './panels/fileLinkOpener';
-import type { ViewPanel } from './panels/viewPanel';
-import type { EntryView } from '../webview/viewsProtocol';
+import type { WebviewHost } from './panels/webviewHost';
+import type { EntryView } from '../webview/protocol';
 import { onDidLog } from './platform/logging';
 import { onDidNotify } from './platform/notify';
 
@@ -20,7 +20,7 @@ export interface ArborInternals {
   /** Opens the panel's file links; tests replace its `confirm`. */
   fileLinks: FileLinkOpener;
   /** The entry panel (Arbor: Show Entry): what it shows. */
-  entryPanel: ViewPanel<EntryView>;
+  entryPanel: WebviewHost<EntryView>;
   /** How many times the session store indexed `file` in full (counted by the loader extension.ts gives the store in test mode). */
   indexLoads: (file: string) => number;
   /** Whether the tokenizer's table is loaded (preloaded after start-up when the estimator is tokenizer). */

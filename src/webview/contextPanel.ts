@@ -1,5 +1,5 @@
 import { el } from './dom';
-import type { ContextView, FromViews } from './viewsProtocol';
+import type { ContextView, FromWebview } from './protocol';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const fmt = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
@@ -15,7 +15,7 @@ function svg<K extends keyof SVGElementTagNameMap>(
 }
 
 /** Context tokens along the active path, with compactions, branch summaries, the threshold and the window. */
-function chart(view: ContextView, post: (m: FromViews) => void): HTMLElement {
+function chart(view: ContextView, post: (m: FromWebview) => void): HTMLElement {
   const W = 720;
   const H = 220;
   const pad = { l: 56, r: 12, t: 14, b: 26 };
@@ -113,7 +113,7 @@ function bar(tokens: number, max: number, cls: string): HTMLElement {
   return b;
 }
 
-export function renderContext(view: ContextView, root: HTMLElement, post: (m: FromViews) => void): void {
+export function renderContext(view: ContextView, root: HTMLElement, post: (m: FromWebview) => void): void {
   document.title = `Context: ${view.sessionTitle}`;
   const stats = el('dl', { class: 'stats', id: 'context-stats' });
   const stat = (label: string, value: string, id: string) =>

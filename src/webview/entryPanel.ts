@@ -1,6 +1,6 @@
 import { parseMarkdown } from './markdown';
 import { el, renderMarkdown } from './dom';
-import type { EntryView, FromViews, PartView } from './viewsProtocol';
+import type { EntryView, FromWebview, PartView } from './protocol';
 
 /** Lines / characters of a tool result shown before "Show all". */
 const COLLAPSED_LINES = 20;
@@ -147,9 +147,9 @@ function rovingToolbar(bar: HTMLElement): void {
   });
 }
 
-export function renderEntry(view: EntryView, root: HTMLElement, post: (m: FromViews) => void): void {
+export function renderEntry(view: EntryView, root: HTMLElement, post: (m: FromWebview) => void): void {
   document.title = `${view.title} ${view.entryId}`;
-  const button = (id: string, label: string, title: string, msg: FromViews) => {
+  const button = (id: string, label: string, title: string, msg: FromWebview) => {
     const b = el('button', { id, type: 'button', class: 'button secondary', title }, label);
     b.addEventListener('click', () => post(msg));
     return b;

@@ -126,13 +126,26 @@ export function makeRows(data: FactsWorkerData, send: (m: FactsMessage) => void)
   send({ type: 'done', through: Number.MAX_SAFE_INTEGER });
 }
 
+/** The data the parent handed this worker process (JSON after FACTS_WORKER_ARG), checked; undefined: not valid. */
+export function factsWorkerData(d: unknown): FactsWorkerData | undefined {
+  if (typeof d !== 'object' || d === null || !('file' in d) || !('style' in d) || !('from' in d) || !('to' in d)) return undefined;
+  const { file, style, from, to } = d;
+  if (typeof file !== 'string' || typeof from !== 'number' || typeof to !== 'number') return undefined;
+  if (typeof style !== 'object' || style === null || !('estimator' in style) || !('json' in style)) return undefined;
+  const { estimator, json } = style;
+  if ((estimator !== 'chars' && estimator !== 'tokenizer') || typeof json !== 'boolean') return undefined;
+  return { file, from, to, style: { estimator, json } };
+}
+
 /** Run as a worker (forked with FACTS_WORKER_ARG and the data): makes the rows and sends them to the parent. */
 function runAsWorker(): void {
   const at = process.argv.indexOf(FACTS_WORKER_ARG);
   const send = process.send?.bind(process);
   if (!send || at < 2 || at + 1 >= process.argv.length) return;
   try {
-    makeRows(JSON.parse(process.argv[at + 1]) as FactsWorkerData, (m) => send(m));
+    const data = factsWorkerData(JSON.parse(process.argv[at + 1]));
+    if (!data) throw new Error('arbor tree worker: the data it was started with is not valid');
+    makeRows(data, (m) => send(m));
   } catch (err) {
     send({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies FactsMessage);
   }

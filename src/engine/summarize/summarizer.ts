@@ -77,7 +77,7 @@ export class AbortError extends Error {
 
 /** True for Arbor's AbortError and for the platform's (DOMException / fetch) abort errors. */
 export function isAbortError(err: unknown): boolean {
-  return !!err && typeof err === 'object' && (err as { name?: unknown }).name === 'AbortError';
+  return typeof err === 'object' && err !== null && 'name' in err && err.name === 'AbortError';
 }
 
 /** Throws an AbortError when `signal` has fired. */

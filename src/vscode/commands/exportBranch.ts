@@ -4,6 +4,7 @@ import type { ArborServices } from '../services';
 import { exportBranch, exportPieces, type ExportFormat } from '../../engine/export/exportBranch';
 import { writeExportFile } from '../../engine/export/exportFile';
 import { showInfo } from '../platform/notify';
+import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
 
 export interface ExportBranchOptions {
   format?: ExportFormat;
@@ -21,12 +22,12 @@ export async function exportBranchCommand(
   node?: unknown,
   options: ExportBranchOptions = {},
 ): Promise<vscode.Uri | undefined> {
-  const n = (node ?? arbor.treeView.selection[0]) as { type?: string; file?: unknown; entryId?: unknown } | undefined;
-  const model = await arbor.resolveSession(n && typeof n.file === 'string' ? n.file : undefined);
+  const on = parseCommandTarget(node ?? arbor.treeView.selection[0]);
+  const model = await arbor.resolveSession(targetFile(on));
   if (!model) return undefined;
   const session = await arbor.peekSession(model.file);
   if (!session) throw new Error(`${model.file} could not be loaded`);
-  const leafId = n?.type === 'entry' && typeof n.entryId === 'string' ? n.entryId : undefined;
+  const leafId = targetEntry(on)?.entryId;
   let format = options.format;
   if (!format) {
     const pick = await vscode.window.showQuickPick(

@@ -10,11 +10,11 @@ import { viewFromEntry } from '../panels/summaryView';
 import { selectedOrPickedEntry } from '../tree/entryPicker';
 import { readConfig } from '../platform/settings';
 import { instructionsNote } from '../../engine/summarize/summarizerNote';
-import type { ArborNode } from '../tree/nodes';
 import type { SessionModel } from '../sessions/sessionStore';
 import { showInfo } from '../platform/notify';
 import { restoreFilesAfterJump } from '../files/fileCommands';
 import type { RestoreFilesOptions, RestoreFilesResult } from '../files/restoreFiles';
+import { parseCommandTarget, targetEntry } from '../tree/commandTarget';
 
 export type JumpSummaryMode = 'none' | 'summarize' | 'custom' | 'replace';
 
@@ -47,18 +47,17 @@ interface ModePick extends vscode.QuickPickItem {
 
 /** The entry a Jump targets: an entry node, or a side branch's newest entry (looked up in the full index). */
 async function targetOf(arbor: ArborServices, node: unknown): Promise<{ file: string; entryId: string } | undefined> {
-  const n = node as ArborNode | { file?: unknown; entryId?: unknown } | undefined;
-  if (!n || typeof n !== 'object' || typeof n.file !== 'string') return undefined;
-  if ('type' in n && n.type === 'branch') {
+  const target = parseCommandTarget(node);
+  if (target.kind === 'branch') {
     // The node may come from a preview of the session: find its start by id and line offset, not position.
+    const n = target.node;
     const model = await arbor.resolveSession(n.file);
     if (!model?.layout || !model.index) return undefined;
     const start = model.index.indexAtOffset(n.offset, n.startId);
     if (start < 0) return undefined;
     return { file: n.file, entryId: model.index.record(model.layout.latestUnder(start)).id };
   }
-  if (typeof (n as { entryId?: unknown }).entryId === 'string') return { file: n.file, entryId: (n as { entryId: string }).entryId };
-  return undefined;
+  return targetEntry(target);
 }
 
 async function pickMode(model: SessionModel, targetText: string): Promise<JumpSummaryMode | undefined> {

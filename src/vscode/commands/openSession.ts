@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { ArborServices } from '../services';
 import { rawUri } from '../sessions/readOnlyFiles';
 import { log, reportError } from '../platform/logging';
+import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
 
 /** Arbor: Open Session File... Adds a JSONL session from anywhere to the Sessions view (remembered per workspace). */
 export async function openSessionCommand(arbor: ArborServices, uri?: vscode.Uri): Promise<string | undefined> {
@@ -42,12 +43,12 @@ export async function openSessionCommand(arbor: ArborServices, uri?: vscode.Uri)
  * at its own line.
  */
 export async function openRawCommand(arbor: ArborServices, target?: unknown, line?: number): Promise<vscode.TextEditor | undefined> {
-  let file: string | undefined;
-  if (typeof target === 'string') file = path.resolve(target);
-  else if (target instanceof vscode.Uri) file = target.fsPath;
-  else file = (await arbor.resolveSession(target))?.file;
+  const parsed = parseCommandTarget(target);
+  // A path or URI opens as given (listed or not); a row or nothing goes through the session a command acts on.
+  const file =
+    parsed.kind === 'session' && !parsed.node ? path.resolve(parsed.file) : (await arbor.resolveSession(targetFile(parsed)))?.file;
   if (!file) return undefined;
-  if (line === undefined) line = entryLine(arbor, file, target);
+  if (line === undefined) line = entryLine(arbor, file, targetEntry(parsed)?.entryId);
   const editor = await vscode.window.showTextDocument(rawUri(file), { preview: true });
   if (typeof line === 'number' && Number.isInteger(line) && line >= 1) {
     const at = new vscode.Position(Math.min(line, editor.document.lineCount) - 1, 0);
@@ -58,10 +59,9 @@ export async function openRawCommand(arbor: ArborServices, target?: unknown, lin
 }
 
 /** The line of an entry node's entry in the store's index, if the target is one. */
-function entryLine(arbor: ArborServices, file: string, target: unknown): number | undefined {
-  const entryId = target && typeof target === 'object' ? (target as { entryId?: unknown }).entryId : undefined;
+function entryLine(arbor: ArborServices, file: string, entryId: string | undefined): number | undefined {
   const index = arbor.store.get(file)?.index;
-  if (typeof entryId !== 'string' || !index) return undefined;
+  if (entryId === undefined || !index) return undefined;
   const i = index.indexOf(entryId);
   return i >= 0 ? index.record(i).line : undefined;
 }

@@ -4,9 +4,9 @@ import type { ArborServices } from '../services';
 import { log, reportError } from '../platform/logging';
 import { entryPreview } from '../../engine/tree/entryPreview';
 import { oneLine } from '../../engine/tree/oneLine';
-import type { ArborNode } from '../tree/nodes';
 import { selectedOrPickedEntry } from '../tree/entryPicker';
 import { showInfo } from '../platform/notify';
+import { parseCommandTarget, targetEntry } from '../tree/commandTarget';
 
 /**
  * Arbor: Set Label. Appends a `label` entry for the selected entry (an empty
@@ -14,13 +14,12 @@ import { showInfo } from '../platform/notify';
  * writes it, so the leaf stays where it is.
  */
 export async function setLabelCommand(arbor: ArborServices, node?: unknown, label?: string): Promise<string | undefined> {
-  const n = (node ?? (await selectedOrPickedEntry(arbor, 'Set Label: on which entry?'))) as
-    ArborNode | { file?: string; entryId?: string } | undefined;
-  if (!n || typeof n.file !== 'string' || typeof (n as { entryId?: unknown }).entryId !== 'string') {
+  const target = targetEntry(parseCommandTarget(node ?? (await selectedOrPickedEntry(arbor, 'Set Label: on which entry?'))));
+  if (!target) {
     void showInfo('Arbor: select an entry in the Sessions view to label.');
     return undefined;
   }
-  const { file, entryId } = n as { file: string; entryId: string };
+  const { file, entryId } = target;
   const model = await arbor.resolveSession(file);
   if (!model?.index) return undefined;
   const current = model.index.labelOf(entryId);

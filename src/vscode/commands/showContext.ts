@@ -1,22 +1,23 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
-import { ViewPanel } from '../panels/viewPanel';
+import { WebviewHost } from '../panels/webviewHost';
 import { buildContextView } from '../panels/contextView';
-import { CONTEXT_VIEW_TYPE, type ContextView } from '../../webview/viewsProtocol';
+import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
+import type { ContextView } from '../../webview/protocol';
 
 /** The context view's panel: a message from it can only show an entry of the session it shows. */
-export function createContextPanel(arbor: ArborServices): ViewPanel<ContextView> {
-  return new ViewPanel<ContextView>(
-    arbor.extensionUri,
-    CONTEXT_VIEW_TYPE,
-    (v) => `Context: ${v.sessionTitle.slice(0, 40)}`,
-    async (msg, view) => {
-      if (msg.type !== 'showEntry') return;
+export function createContextPanel(arbor: ArborServices): WebviewHost<ContextView> {
+  return new WebviewHost<ContextView>(arbor.extensionUri, {
+    kind: 'context',
+    titleOf: (v) => `Context: ${v.sessionTitle.slice(0, 40)}`,
+    noticeOnFailure: true,
+    onMessage: async (msg, view) => {
+      if (msg.type !== 'showEntry' || !view) return;
       if (view.messages.some((m) => m.entryId === msg.entryId) || view.series.some((p) => p.entryId === msg.entryId)) {
         await vscode.commands.executeCommand('arbor.showEntry', view.file, msg.entryId);
       }
     },
-  );
+  });
 }
 
 /**
@@ -27,15 +28,15 @@ export function createContextPanel(arbor: ArborServices): ViewPanel<ContextView>
  */
 export async function showContextCommand(
   arbor: ArborServices,
-  panel: ViewPanel<ContextView>,
+  panel: WebviewHost<ContextView>,
   node?: unknown,
 ): Promise<ContextView | undefined> {
-  const n = (node ?? arbor.treeView.selection[0]) as { type?: string; file?: unknown; entryId?: unknown } | undefined;
-  const model = await arbor.resolveSession(n && typeof n.file === 'string' ? n.file : undefined);
+  const target = parseCommandTarget(node ?? arbor.treeView.selection[0]);
+  const model = await arbor.resolveSession(targetFile(target));
   if (!model) return undefined;
   const session = await arbor.peekSession(model.file);
   if (!session) throw new Error(`${model.file} could not be loaded`);
-  const entryId = n?.type === 'entry' && typeof n.entryId === 'string' ? n.entryId : undefined;
+  const entryId = targetEntry(target)?.entryId;
   const leafIndex = entryId ? session.index.indexOf(entryId) : session.index.leafIndex;
   if (entryId && leafIndex < 0) throw new Error(`entry ${entryId} is not in ${model.file}`);
   const view = await buildContextView(session.index, leafIndex, session.title);

@@ -1,21 +1,23 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
-import { ViewPanel } from '../panels/viewPanel';
+import { WebviewHost } from '../panels/webviewHost';
 import { buildEntryView, entryCopyText, isCurrentEntry } from '../panels/entryView';
 import { readConfig } from '../platform/settings';
 import { showInfo } from '../platform/notify';
-import { ENTRY_VIEW_TYPE, type EntryView } from '../../webview/viewsProtocol';
+import { parseCommandTarget, parseEntryArgs, targetEntry } from '../tree/commandTarget';
+import type { EntryView } from '../../webview/protocol';
 
 /** The command vcore registers for a raw file opened read-only at a line. */
 const OPEN_RAW_AT_LINE = 'arbor.openRawSessionFile';
 
 /** The entry panel: its buttons act on the entry it shows, nothing else. */
-export function createEntryPanel(arbor: ArborServices): ViewPanel<EntryView> {
-  return new ViewPanel<EntryView>(
-    arbor.extensionUri,
-    ENTRY_VIEW_TYPE,
-    (v) => `${v.title} ${v.entryId}`,
-    async (msg, view) => {
+export function createEntryPanel(arbor: ArborServices): WebviewHost<EntryView> {
+  return new WebviewHost<EntryView>(arbor.extensionUri, {
+    kind: 'entry',
+    titleOf: (v) => `${v.title} ${v.entryId}`,
+    noticeOnFailure: true,
+    onMessage: async (msg, view) => {
+      if (!view) return;
       switch (msg.type) {
         case 'copy': {
           const session = await arbor.peekSession(view.file);
@@ -39,7 +41,7 @@ export function createEntryPanel(arbor: ArborServices): ViewPanel<EntryView> {
           break;
       }
     },
-  );
+  });
 }
 
 /**
@@ -48,7 +50,7 @@ export function createEntryPanel(arbor: ArborServices): ViewPanel<EntryView> {
  * its label. The entry itself never changes, so the panel is redrawn in
  * place only when one of those did (not revealed, no focus taken).
  */
-export function followEntryState(arbor: ArborServices, panel: ViewPanel<EntryView>): vscode.Disposable {
+export function followEntryState(arbor: ArborServices, panel: WebviewHost<EntryView>): vscode.Disposable {
   return arbor.store.onDidChange((changed) => {
     const view = panel.currentView;
     if (!view || (changed && changed.file !== view.file)) return;
@@ -76,23 +78,20 @@ async function openAtLine(file: string, line: number): Promise<void> {
  */
 export async function showEntryCommand(
   arbor: ArborServices,
-  panel: ViewPanel<EntryView>,
+  panel: WebviewHost<EntryView>,
   file?: unknown,
   entryId?: unknown,
   options?: { preserveFocus?: boolean },
 ): Promise<EntryView | undefined> {
-  if (typeof file !== 'string' || typeof entryId !== 'string') {
-    const sel = arbor.treeView.selection[0] as { type?: string; file?: string; entryId?: string } | undefined;
-    if (sel?.type !== 'entry' || !sel.file || !sel.entryId) {
-      void showInfo('Arbor: select an entry in the Sessions view to show it.');
-      return undefined;
-    }
-    file = sel.file;
-    entryId = sel.entryId;
+  // A row's context menu passes the row; the tree's click (and tests) pass (sessionFile, entryId); the palette nothing.
+  const target = targetEntry(file === undefined ? parseCommandTarget(arbor.treeView.selection[0]) : parseEntryArgs(file, entryId));
+  if (!target) {
+    void showInfo('Arbor: select an entry in the Sessions view to show it.');
+    return undefined;
   }
-  const session = await arbor.peekSession(file as string);
-  if (!session) throw new Error(`${String(file)} could not be loaded`);
-  const view = buildEntryView(session.index, entryId as string, { sessionTitle: session.title, estimator: readConfig().estimator });
+  const session = await arbor.peekSession(target.file);
+  if (!session) throw new Error(`${target.file} could not be loaded`);
+  const view = buildEntryView(session.index, target.entryId, { sessionTitle: session.title, estimator: readConfig().estimator });
   panel.show(view, { preserveFocus: options?.preserveFocus ?? true });
   return view;
 }

@@ -5,17 +5,18 @@ import { reportError } from '../platform/logging';
 import type { SummaryView } from '../../webview/protocol';
 import { showInfo } from '../platform/notify';
 import { isSummaryEntry, latestSummaryOnPath } from '../../engine/tree/latestSummary';
+import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
 
 /**
  * Arbor: Show Summary. Opens a compaction or branch summary in the panel; on
  * a session (or with nothing selected), the newest summary on its active path.
  */
 export async function showSummaryCommand(arbor: ArborServices, node?: unknown): Promise<SummaryView | undefined> {
-  const n = (node ?? arbor.treeView.selection[0]) as { file?: unknown; entryId?: unknown } | undefined;
-  const model = await arbor.resolveSession(n && typeof n.file === 'string' ? n.file : undefined);
+  const target = parseCommandTarget(node ?? arbor.treeView.selection[0]);
+  const model = await arbor.resolveSession(targetFile(target));
   if (!model?.index) return undefined;
   const index = model.index;
-  let entryId = typeof n?.entryId === 'string' ? n.entryId : undefined;
+  let entryId = targetEntry(target)?.entryId;
   if (!entryId || !isSummaryEntry(index, index.indexOf(entryId))) {
     // The one rule, as `arbor summary` (engine/tree/latestSummary.ts).
     const latest = latestSummaryOnPath(index);

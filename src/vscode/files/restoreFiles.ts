@@ -16,6 +16,7 @@ import { askModal, showInfo } from '../platform/notify';
 import { log } from '../platform/logging';
 import { engineEnv } from '../platform/settings';
 import { cachedSessionFiles } from './sessionFilesCache';
+import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
 import type { FileStepDocuments } from './fileDocuments';
 
 /** Options for restoring from code (tests, other extensions): no questions. */
@@ -209,8 +210,8 @@ export async function restoreFilesCommand(
   node?: unknown,
   options?: RestoreFilesOptions,
 ): Promise<RestoreFilesResult | undefined> {
-  const n = (node ?? arbor.treeView.selection[0]) as { file?: unknown; entryId?: unknown } | undefined;
-  if (!n || typeof n.file !== 'string' || typeof n.entryId !== 'string') {
+  const n = targetEntry(parseCommandTarget(node ?? arbor.treeView.selection[0]));
+  if (!n) {
     void showInfo('Arbor: select an entry in the Sessions view to restore files to.');
     return undefined;
   }
@@ -235,8 +236,7 @@ export interface UndoRestoreResult {
  * `arbor restore --undo`).
  */
 export async function undoRestoreCommand(arbor?: ArborServices, node?: unknown): Promise<UndoRestoreResult> {
-  const n = node as { file?: unknown } | undefined;
-  const target = typeof n?.file === 'string' ? n.file : lastRun?.session;
+  const target = targetFile(parseCommandTarget(node)) ?? lastRun?.session;
   if (!target) {
     void showInfo('Arbor: no file restore to undo in this window (run it on a session row).');
     return { undone: false, reason: 'no file restore in this window' };

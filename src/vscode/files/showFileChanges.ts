@@ -8,6 +8,7 @@ import type { SessionModel } from '../sessions/sessionStore';
 import { showInfo } from '../platform/notify';
 import { cachedSessionFiles } from './sessionFilesCache';
 import type { FileStepDocuments } from './fileDocuments';
+import { parseCommandTarget } from '../tree/commandTarget';
 
 export interface ShowFileChangesOptions {
   /** Open this file's change without asking (its last change in the entry or branch). */
@@ -31,12 +32,13 @@ interface Scope {
 
 /** An entry row (its own changes) or a side-branch row (the changes of its line, from its first to its newest entry). */
 async function scopeOf(arbor: ArborServices, node: unknown): Promise<Scope | undefined> {
-  const n = node as { type?: string; file?: unknown; entryId?: unknown; startId?: unknown; offset?: unknown } | undefined;
-  if (!n || typeof n.file !== 'string') return undefined;
-  const model = await arbor.resolveSession(n.file);
+  const target = parseCommandTarget(node);
+  if (target.kind !== 'branch' && target.kind !== 'entry') return undefined;
+  const model = await arbor.resolveSession(target.file);
   const index = model?.index;
   if (!model || !index) return undefined;
-  if (n.type === 'branch' && typeof n.startId === 'string' && typeof n.offset === 'number') {
+  if (target.kind === 'branch') {
+    const n = target.node;
     const start = index.indexAtOffset(n.offset, n.startId);
     if (start < 0 || !model.layout) return undefined;
     const last = model.layout.latestUnder(start);
@@ -44,10 +46,9 @@ async function scopeOf(arbor: ArborServices, node: unknown): Promise<Scope | und
     const from = path.indexOf(start);
     return { model, index, last, entryIds: new Set(path.slice(from).map((i) => index.record(i).id)), title: `branch from ${n.startId}` };
   }
-  if (typeof n.entryId !== 'string') return undefined;
-  const i = index.indexOf(n.entryId);
+  const i = index.indexOf(target.entryId);
   if (i < 0) return undefined;
-  return { model, index, last: withToolResults(index, i), entryIds: new Set([n.entryId]), title: `entry ${n.entryId}` };
+  return { model, index, last: withToolResults(index, i), entryIds: new Set([target.entryId]), title: `entry ${target.entryId}` };
 }
 
 /** The entry, or the last of the tool results that follow it (a call takes effect at its result). */

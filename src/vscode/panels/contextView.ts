@@ -1,7 +1,7 @@
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { contextSeries } from '../../engine/context/contextSeries';
 import { estimatorByName } from '../../engine/tokens/estimators';
-import type { ContextView } from '../../webview/viewsProtocol';
+import type { ContextView } from '../../webview/protocol';
 import { contextUse } from '../status/contextInfo';
 import { readConfig } from '../platform/settings';
 import { messagePreview } from '../../engine/tree/entryPreview';

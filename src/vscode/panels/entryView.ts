@@ -3,7 +3,7 @@ import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { recordedUsage } from '../../engine/session/entryKinds';
 import { describeEntry, entryPlainText } from '../../engine/export/entryParts';
 import type { EstimatorName } from '../../engine/tokens/estimators';
-import type { EntryView, PartView } from '../../webview/viewsProtocol';
+import type { EntryView, PartView } from '../../webview/protocol';
 import { usageView } from './usageView';
 import { entryTokens } from '../../engine/context/entryTokens';
 import { shownLeaf } from '../../engine/tree/rowFilter';

@@ -1,18 +1,17 @@
 import * as vscode from 'vscode';
-import { webviewPage } from './webviewPage';
 import { randomBytes } from 'node:crypto';
 import {
   PANEL_VIEW_TYPE,
-  parseFromWebview,
+  isSummaryView,
   type FileLink,
   type FromWebview,
   type PanelState,
   type RetentionItem,
   type SummaryView,
-  type ToWebview,
 } from '../../webview/protocol';
 import { log } from '../platform/logging';
 import { redact } from '../platform/redact';
+import { WebviewHost } from './webviewHost';
 
 /** What the panel does when the user presses Apply or Discard on a proposal. */
 export interface ProposalHandlers {
@@ -35,43 +34,43 @@ export interface PanelActions {
 }
 
 /**
- * The one summary panel (a webview). Shows summaries in the file and
- * compaction proposals for review. Only Apply writes, through the handlers
- * registered with the proposal. A WebviewPanelSerializer brings it back after
- * a window reload: the webview's own state is redrawn at once, then replaced
- * by fresh data from the file; a proposal cannot survive a reload and is
- * shown as expired.
+ * The summary panel: the summary kind of the webview host. Shows summaries in
+ * the file and compaction proposals for review. Only Apply writes, through
+ * the handlers registered with the proposal. A WebviewPanelSerializer brings
+ * it back after a window reload: the page's own state is redrawn at once,
+ * then replaced by fresh data from the file; a proposal cannot survive a
+ * reload and is shown as expired.
  */
 export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSerializer<PanelState> {
-  private panel: vscode.WebviewPanel | undefined;
-  private view: SummaryView | undefined;
-  private ready = false;
-  private queued: ToWebview[] = [];
+  private readonly host: WebviewHost<SummaryView>;
   private readonly proposals = new Map<string, ProposalHandlers>();
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly shown = new vscode.EventEmitter<SummaryView>();
   /** Fires whenever the panel shows a view (used by tests and the API). */
-  readonly onDidShow = this.shown.event;
+  readonly onDidShow: vscode.Event<SummaryView>;
 
   constructor(
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly actions: PanelActions,
   ) {
-    this.disposables.push(vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this));
+    this.host = new WebviewHost<SummaryView>(extensionUri, {
+      kind: 'summary',
+      titleOf: (view) => this.titleFor(view),
+      onMessage: (msg, view) => this.dispatch(msg, view),
+    });
+    this.onDidShow = this.host.onDidShow;
+    this.disposables.push(this.host, vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this));
   }
 
   dispose(): void {
-    this.panel?.dispose();
     for (const d of this.disposables) d.dispose();
-    this.shown.dispose();
   }
 
   get currentView(): SummaryView | undefined {
-    return this.view;
+    return this.host.currentView;
   }
 
   get isOpen(): boolean {
-    return !!this.panel;
+    return this.host.isOpen;
   }
 
   /** Ids of proposals waiting for Apply or Discard. */
@@ -94,30 +93,25 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
 
   /** Shows a view; `reveal: false` updates an open panel in place without bringing it forward or taking focus. */
   show(view: SummaryView, options: { reveal?: boolean } = {}): void {
-    this.view = view;
-    const panel = this.ensurePanel();
-    panel.title = this.titleFor(view);
-    if (options.reveal !== false) panel.reveal(panel.viewColumn ?? vscode.ViewColumn.Active, false);
-    this.post({ type: 'show', view });
-    this.shown.fire(view);
+    this.host.show(view, { reveal: options.reveal });
   }
 
   /** Apply from outside the webview (command / API / tests): same path as the button. */
   async apply(proposalId: string, summary?: string): Promise<SummaryView | undefined> {
     const handlers = this.proposals.get(proposalId);
     if (!handlers) throw new Error(`no pending proposal ${proposalId} (it was applied, discarded, or lost on reload)`);
-    this.post({ type: 'busy', busy: true, message: 'Writing the compaction to the session…' });
+    this.host.post({ type: 'busy', busy: true, message: 'Writing the compaction to the session…' });
     try {
       const written = await handlers.apply(summary);
       if (written === undefined) {
-        this.post({ type: 'busy', busy: false });
+        this.host.post({ type: 'busy', busy: false });
         return undefined;
       }
       this.proposals.delete(proposalId);
       this.show(written);
       return written;
     } catch (err) {
-      this.post({ type: 'error', message: redact(`Not written: ${err instanceof Error ? err.message : String(err)}`) });
+      this.host.post({ type: 'error', message: redact(`Not written: ${err instanceof Error ? err.message : String(err)}`) });
       throw err;
     }
   }
@@ -127,8 +121,7 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     if (!handlers) return false;
     this.proposals.delete(proposalId);
     handlers.discard();
-    this.view = undefined;
-    this.panel?.dispose();
+    this.host.close();
     return true;
   }
 
@@ -138,22 +131,22 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
    */
   putBack(proposalId: string, summary?: string): string | undefined {
     const handlers = this.proposals.get(proposalId);
-    const base = summary ?? (this.view?.proposalId === proposalId ? this.view.markdown : undefined);
+    const view = this.host.currentView;
+    const base = summary ?? (view?.proposalId === proposalId ? view.markdown : undefined);
     if (!handlers?.putBack || !handlers.recheck || base === undefined) return undefined;
     const text = handlers.putBack(base);
-    this.post({ type: 'retention', proposalId, items: handlers.recheck(text), summary: text });
+    this.host.post({ type: 'retention', proposalId, items: handlers.recheck(text), summary: text });
     return text;
   }
 
   private recheck(proposalId: string, summary: string): void {
     const handlers = this.proposals.get(proposalId);
-    if (handlers?.recheck) this.post({ type: 'retention', proposalId, items: handlers.recheck(summary) });
+    if (handlers?.recheck) this.host.post({ type: 'retention', proposalId, items: handlers.recheck(summary) });
   }
 
   /** Closes the panel (its view no longer belongs to the session the user acts on). Pending proposals stay pending. */
   close(): void {
-    this.view = undefined;
-    this.panel?.dispose();
+    this.host.close();
   }
 
   private titleFor(view: SummaryView): string {
@@ -161,130 +154,62 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     return view.mode === 'review' ? `Review ${what}` : `${what} ${view.entryId ?? ''}`.trim();
   }
 
-  private ensurePanel(): vscode.WebviewPanel {
-    if (this.panel) return this.panel;
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Arbor Summary', vscode.ViewColumn.Active, this.webviewOptions());
-    this.adopt(panel);
-    return panel;
-  }
-
-  private webviewOptions(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      enableCommandUris: false,
-      retainContextWhenHidden: false,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-    };
-  }
-
-  private adopt(panel: vscode.WebviewPanel): void {
-    this.panel = panel;
-    this.ready = false;
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'arbor.svg');
-    panel.webview.options = this.webviewOptions();
-    panel.webview.html = this.html(panel.webview);
-    const subs: vscode.Disposable[] = [];
-    subs.push(panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)));
-    subs.push(
-      panel.onDidChangeViewState(() => {
-        // A hidden webview is destroyed (retainContextWhenHidden is off); it re-sends 'ready' when shown again.
-        if (!panel.visible) this.ready = false;
-      }),
-    );
-    subs.push(
-      panel.onDidDispose(() => {
-        for (const s of subs) s.dispose();
-        if (this.panel === panel) {
-          this.panel = undefined;
-          this.ready = false;
-          this.queued = [];
-        }
-      }),
-    );
-  }
-
-  private post(message: ToWebview): void {
-    if (!this.panel) return;
-    if (!this.ready) {
-      // Only the latest 'show' matters for a webview that is (re)loading.
-      if (message.type === 'show') this.queued = this.queued.filter((m) => m.type !== 'show');
-      this.queued.push(message);
-      return;
-    }
-    void this.panel.webview.postMessage(message);
-  }
-
   /**
-   * A message from the webview. It is untrusted (the page shows text from
-   * session files): it is validated, and a message about a file or a link
-   * only counts for the view the panel shows. Public for Arbor's tests.
+   * A message from the page, as the page's own would arrive (validated by the
+   * host: untrusted input). Public for Arbor's tests.
    */
-  async receive(raw: unknown): Promise<void> {
-    const msg: FromWebview | undefined = parseFromWebview(raw);
-    if (!msg) {
-      log().warn('summary panel: ignored a malformed message');
-      return;
-    }
-    const view = this.view;
+  receive(raw: unknown): Promise<void> {
+    return this.host.receive(raw);
+  }
+
+  /** A validated message: one about a file or a link only counts for the view the panel shows. */
+  private async dispatch(msg: Exclude<FromWebview, { type: 'ready' }>, view: SummaryView | undefined): Promise<void> {
     if ((msg.type === 'reveal' || msg.type === 'compactAgain') && msg.file !== view?.file) {
       log().warn(`summary panel: ignored ${msg.type} for a session the panel does not show`);
       return;
     }
-    try {
-      switch (msg.type) {
-        case 'ready': {
-          this.ready = true;
-          const queued = this.queued;
-          this.queued = [];
-          if (this.view && !queued.some((m) => m.type === 'show')) queued.unshift({ type: 'show', view: this.view });
-          for (const m of queued) void this.panel?.webview.postMessage(m);
+    switch (msg.type) {
+      case 'apply':
+        await this.apply(msg.proposalId, msg.summary);
+        break;
+      case 'discard':
+        this.discard(msg.proposalId);
+        break;
+      case 'openFile': {
+        const link = view ? [...view.readFiles, ...view.modifiedFiles].find((l) => l.resolved === msg.path) : undefined;
+        if (!view || !link) {
+          log().warn('summary panel: ignored a link that the shown summary does not list');
           break;
         }
-        case 'apply':
-          await this.apply(msg.proposalId, msg.summary);
-          break;
-        case 'discard':
-          this.discard(msg.proposalId);
-          break;
-        case 'openFile': {
-          const link = view ? [...view.readFiles, ...view.modifiedFiles].find((l) => l.resolved === msg.path) : undefined;
-          if (!view || !link) {
-            log().warn('summary panel: ignored a link that the shown summary does not list');
-            break;
-          }
-          await this.actions.openFile(link, view);
-          break;
-        }
-        case 'reveal':
-          await this.actions.reveal(msg.file, msg.entryId);
-          break;
-        case 'putBack':
-          this.putBack(msg.proposalId, msg.summary);
-          break;
-        case 'recheck':
-          this.recheck(msg.proposalId, msg.summary);
-          break;
-        case 'compactAgain':
-          this.panel?.dispose();
-          await this.actions.compactAgain(msg.file);
-          break;
+        await this.actions.openFile(link, view);
+        break;
       }
-    } catch (err) {
-      log().error(`summary panel: ${msg.type} failed:`, err instanceof Error ? (err.stack ?? err.message) : String(err));
+      case 'reveal':
+        await this.actions.reveal(msg.file, msg.entryId);
+        break;
+      case 'putBack':
+        this.putBack(msg.proposalId, msg.summary);
+        break;
+      case 'recheck':
+        this.recheck(msg.proposalId, msg.summary);
+        break;
+      case 'compactAgain':
+        this.host.close();
+        await this.actions.compactAgain(msg.file);
+        break;
     }
   }
 
   /** Restores the panel after a window reload. */
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: PanelState | undefined): Promise<void> {
-    if (this.panel && this.panel !== panel) this.panel.dispose();
-    this.adopt(panel);
+    this.host.adopt(panel);
     const view = state?.view;
-    if (!view) return;
+    if (!view || !isSummaryView(view)) return;
     if (view.mode === 'review') {
       this.show({ ...view, mode: 'expired', proposalId: undefined });
       return;
     }
-    this.view = view;
+    this.host.remember(view);
     if (view.entryId) {
       try {
         const fresh = await this.actions.refreshEntry(view.file, view.entryId);
@@ -293,15 +218,5 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
         log().warn(`summary panel: could not refresh ${view.file} ${view.entryId}: ${String(err)}`);
       }
     }
-  }
-
-  private html(webview: vscode.Webview): string {
-    return webviewPage({
-      webview,
-      extensionUri: this.extensionUri,
-      script: 'dist/webview.js',
-      styles: ['media/summary.css'],
-      title: 'Arbor Summary',
-    });
   }
 }

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import type { PanelKind } from '../../webview/protocol';
 
 export interface WebviewPageOptions {
   webview: vscode.Webview;
   extensionUri: vscode.Uri;
-  /** The page's script, relative to the extension (e.g. dist/views.js). */
+  /** The page's script, relative to the extension (dist/webview.js). */
   script: string;
   /** Style sheets, relative to the extension, in order. */
   styles: readonly string[];
   title: string;
+  /** The kind of panel: the page script draws that kind's view. */
+  kind: PanelKind;
 }
 
 /**
@@ -40,7 +43,7 @@ ${links}
 <title>${options.title}</title>
 </head>
 <body>
-<div id="root" aria-live="polite"></div>
+<div id="root" data-kind="${options.kind}" aria-live="polite"></div>
 <script nonce="${nonce}" src="${uri(options.script)}"></script>
 </body>
 </html>`;

@@ -5,6 +5,7 @@ import { SummarizedDecorations } from './treeItems';
 import { searchCommand } from './searchCommand';
 import type { ArborNode } from './nodes';
 import { TREE_FILTERS, filterTitle, isTreeFilter, type TreeFilter } from '../../engine/tree/rowFilter';
+import { parseCommandTarget, targetNode } from './commandTarget';
 
 /** The command that sets a filter, e.g. arbor.filter.userOnly. */
 export function filterCommand(filter: TreeFilter): string {
@@ -75,7 +76,7 @@ export function registerTreeCommands(arbor: ArborServices): vscode.Disposable {
     return first;
   });
   register('arbor.showWholeLine', 'Show All Entries', (node?: unknown) => {
-    const n = (node ?? treeView.selection[0]) as ArborNode | undefined;
+    const n = targetNode(parseCommandTarget(node ?? treeView.selection[0]));
     return n ? tree.showWholeLine(n) : false;
   });
 

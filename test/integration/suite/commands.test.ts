@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SummaryView } from '../../../src/webview/protocol';
-import type { ContextView, EntryView } from '../../../src/webview/viewsProtocol';
+import type { ContextView, EntryView } from '../../../src/webview/protocol';
 import { contextUse } from '../../../src/vscode/status/contextInfo';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { latestSummaryOnPath } from '../../../src/engine/tree/latestSummary';

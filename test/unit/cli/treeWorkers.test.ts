@@ -16,6 +16,7 @@ import { mutate, mutationArb } from '../../support/sessionMutations';
 import { treeCommand, type TreeOptions } from '../../../src/cli/commands/tree';
 import { rowFromIndex, type RowStyle } from '../../../src/cli/commands/treeRowFacts';
 import { FACTS_WORKER_FILE, WorkerRowFacts, type RowObserver } from '../../../src/cli/commands/workerRowFacts';
+import { factsWorkerData } from '../../../src/cli/commands/treeFactsWorker';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { generateTreeSession } from '../../../bench/generateTreeSession';
 
@@ -51,6 +52,15 @@ describe('arbor tree rows made by workers', function () {
     assert.ok(existsSync(FACTS_WORKER_FILE), `${FACTS_WORKER_FILE} is missing (npm run compile)`);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a worker reads its data through a typed guard: anything but the facts data starts nothing', () => {
+    const data = { file: '/s.jsonl', from: 0, to: 10, style: { estimator: 'chars', json: false } };
+    assert.deepEqual(factsWorkerData(data), data);
+    for (const bad of [undefined, null, 1, {}, { ...data, to: '10' }, { ...data, file: 7 }]) {
+      assert.equal(factsWorkerData(bad), undefined);
+    }
+    assert.equal(factsWorkerData({ ...data, style: { estimator: 'words', json: false } }), undefined);
+  });
 
   it('gives the same output as rows made in the main thread, on damaged generated sessions split anywhere', async () => {
     const file = path.join(dir, 'fuzz.jsonl');

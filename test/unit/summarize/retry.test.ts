@@ -3,6 +3,8 @@ import { backoffDelay, parseRetryAfter, sleep, withRetry, isRetryableStatus } fr
 import { classifyError } from '../../../src/engine/summarize/providers/common';
 import { redact } from '../../../src/engine/secrets/redact';
 import { AbortError, SummarizationError } from '../../../src/engine/summarize/summarizer';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
 import { rejection } from './helpers';
 
 const retryable = (msg = 'busy', extra: { retryAfterMs?: number } = {}) => new SummarizationError(msg, { retryable: true, ...extra });
@@ -161,7 +163,7 @@ describe('retry', () => {
 });
 
 describe('provider error mapping', () => {
-  const ctx = { provider: 'p', secrets: ['sk-abcdef123456'], aborted: false, timedOut: false, timeoutMs: 50 };
+  const ctx = { provider: 'p', secrets: ['sk-abcdef123456'], aborted: false, timedOut: false, timeoutMs: 50, sdk: OpenAI };
 
   it('network errors (ECONNRESET, ECONNREFUSED, socket closed) are retryable', () => {
     const reset = Object.assign(new TypeError('fetch failed'), {
@@ -183,13 +185,45 @@ describe('provider error mapping', () => {
   });
 
   it('HTTP errors keep status and retry-after, and lose secrets', () => {
-    const e = classifyError({ status: 429, headers: new Headers({ 'retry-after': '2' }), message: 'slow down sk-abcdef123456' }, ctx);
+    const headers = new Headers({ 'retry-after': '2' });
+    const e = classifyError(new OpenAI.APIError(429, { message: 'slow down sk-abcdef123456' }, 'slow down sk-abcdef123456', headers), ctx);
     assert.ok(e instanceof SummarizationError);
     assert.equal(e.status, 429);
     assert.equal(e.retryAfterMs, 2000);
     assert.equal(e.retryable, true);
+    assert.match(e.message, /^p request failed with HTTP 429: /);
     assert.ok(!e.message.includes('sk-abcdef123456'));
     assert.ok(!String((e.cause as Error).message).includes('sk-abcdef123456'));
+    const a = classifyError(new Anthropic.APIError(401, { type: 'error' }, 'invalid x-api-key sk-abcdef123456', new Headers()), {
+      ...ctx,
+      sdk: Anthropic,
+    });
+    assert.ok(a instanceof SummarizationError && a.status === 401 && !a.retryable);
+    assert.ok(!a.message.includes('sk-abcdef123456'));
+  });
+
+  it("reads errors through the SDK's own classes, not by their fields", () => {
+    // Shaped like an HTTP error but not the SDK's: no status is taken from it.
+    const shaped = classifyError({ status: 500, name: 'APIConnectionError', message: 'sk-abcdef123456' }, ctx);
+    assert.ok(shaped instanceof SummarizationError && shaped.status === undefined && !shaped.retryable);
+    assert.strictEqual(shaped.message, 'p: [redacted]');
+    assert.ok(!shaped.message.includes('sk-abcdef123456'));
+    const timeout = classifyError(new OpenAI.APIConnectionTimeoutError(), ctx);
+    assert.ok(timeout instanceof SummarizationError && timeout.retryable && /the request timed out/.test(timeout.message));
+    const conn = classifyError(new Anthropic.APIConnectionError({ message: 'Connection error.' }), { ...ctx, sdk: Anthropic });
+    assert.ok(conn instanceof SummarizationError && conn.retryable && /^p: network error: Connection error\./.test(conn.message));
+    // A stream's `error` event: an APIError without a status whose body names a transient failure.
+    const overloaded = classifyError(
+      new Anthropic.APIError(undefined, { type: 'error', error: { type: 'overloaded_error' } }, 'Overloaded', undefined),
+      {
+        ...ctx,
+        sdk: Anthropic,
+      },
+    );
+    assert.ok(overloaded instanceof SummarizationError && overloaded.retryable && /server reported an error/.test(overloaded.message));
+    // Another SDK's class is not this provider's.
+    const foreign = classifyError(new Anthropic.APIError(503, undefined, 'busy', new Headers()), ctx);
+    assert.ok(foreign instanceof SummarizationError && foreign.status === undefined);
   });
 
   it('redacts configured secrets and key-shaped strings', () => {

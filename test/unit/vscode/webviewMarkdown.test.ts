@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { inlineText, parseInline, parseMarkdown, type MdNode } from '../../../src/webview/markdown';
-import { parseFromWebview } from '../../../src/webview/protocol';
+import { parseFromWebview, type PanelKind } from '../../../src/webview/protocol';
 import { repoRoot } from '../../support/fixtures';
 
 describe('webview markdown', () => {
@@ -107,27 +107,57 @@ describe('webview markdown', () => {
       const text = fs.readFileSync(path.join(dir, f), 'utf8');
       assert.doesNotMatch(text, /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|\beval\(|new Function\(/, f);
     }
-    // Both panels' pages come from webviewPage.ts, which holds the CSP.
+    // Every panel's page comes from webviewPage.ts, which holds the CSP, through the one host.
     const page = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', 'panels', 'webviewPage.ts'), 'utf8');
     assert.match(page, /default-src 'none'/);
     assert.match(page, /script-src 'nonce-\$\{nonce\}'/);
     assert.doesNotMatch(page, /\bon(click|load|error)=/i);
-    for (const host of ['summaryPanel.ts', 'viewPanel.ts']) {
-      const panel = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', 'panels', host), 'utf8');
-      assert.match(panel, /webviewPage\(\{/, host);
-      assert.doesNotMatch(panel, /\bon(click|load|error)=|<script/i, host);
+    const host = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', 'panels', 'webviewHost.ts'), 'utf8');
+    assert.match(host, /webviewPage\(\{/);
+    assert.doesNotMatch(host, /\bon(click|load|error)=|<script/i);
+    for (const file of fs.readdirSync(path.join(repoRoot, 'src', 'vscode'), { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts') || file.endsWith('webviewHost.ts')) continue;
+      const text = fs.readFileSync(path.join(repoRoot, 'src', 'vscode', file), 'utf8');
+      assert.doesNotMatch(text, /createWebviewPanel|webviewPage\(\{/, `${file}: panels are made by the one host`);
     }
   });
 
   it('validates messages from the webview', () => {
-    assert.deepStrictEqual(parseFromWebview({ type: 'apply', proposalId: 'p1', summary: 'x' }), {
+    assert.deepStrictEqual(parseFromWebview({ type: 'apply', proposalId: 'p1', summary: 'x', extra: { deep: 1 } }, 'summary'), {
       type: 'apply',
       proposalId: 'p1',
       summary: 'x',
     });
-    assert.strictEqual(parseFromWebview({ type: 'apply', proposalId: 3 }), undefined);
-    assert.strictEqual(parseFromWebview({ type: 'openFile' }), undefined);
-    assert.strictEqual(parseFromWebview({ type: 'rm -rf' }), undefined);
-    assert.strictEqual(parseFromWebview(null), undefined);
+    assert.strictEqual(parseFromWebview({ type: 'apply', proposalId: 3 }, 'summary'), undefined);
+    assert.strictEqual(parseFromWebview({ type: 'apply', proposalId: 'p1', summary: ['x'] }, 'summary'), undefined);
+    assert.strictEqual(parseFromWebview({ type: 'openFile' }, 'summary'), undefined);
+    assert.strictEqual(parseFromWebview({ type: 'rm -rf' }, 'summary'), undefined);
+    assert.strictEqual(parseFromWebview(null, 'summary'), undefined);
+    assert.strictEqual(parseFromWebview('ready', 'entry'), undefined);
+    assert.deepStrictEqual(parseFromWebview({ type: 'copy', what: 'id' }, 'entry'), { type: 'copy', what: 'id' });
+    assert.strictEqual(parseFromWebview({ type: 'copy', what: 'file' }, 'entry'), undefined);
+    assert.deepStrictEqual(parseFromWebview({ type: 'showEntry', entryId: 'e1' }, 'context'), { type: 'showEntry', entryId: 'e1' });
+    assert.strictEqual(parseFromWebview({ type: 'showEntry', entryId: 'e'.repeat(201) }, 'context'), undefined);
+  });
+
+  it('a message counts only for the kind of panel that sends it', () => {
+    const all = [
+      { type: 'ready' },
+      { type: 'apply', proposalId: 'p' },
+      { type: 'discard', proposalId: 'p' },
+      { type: 'openFile', path: '/x' },
+      { type: 'reveal', file: '/f', entryId: 'e' },
+      { type: 'compactAgain', file: '/f' },
+      { type: 'putBack', proposalId: 'p' },
+      { type: 'recheck', proposalId: 'p', summary: 's' },
+      { type: 'copy', what: 'text' },
+      { type: 'openAtLine' },
+      { type: 'jump' },
+      { type: 'showEntry', entryId: 'e' },
+    ];
+    const accepted = (kind: PanelKind) => all.filter((m) => parseFromWebview(m, kind)).map((m) => m.type);
+    assert.deepStrictEqual(accepted('summary'), ['ready', 'apply', 'discard', 'openFile', 'reveal', 'compactAgain', 'putBack', 'recheck']);
+    assert.deepStrictEqual(accepted('entry'), ['ready', 'copy', 'openAtLine', 'jump', 'showEntry']);
+    assert.deepStrictEqual(accepted('context'), ['ready', 'showEntry']);
   });
 });

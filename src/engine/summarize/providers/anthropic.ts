@@ -176,6 +176,7 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
     secrets,
     retry: options.retry,
     maxRetries: options.maxRetries,
+    sdk: Anthropic,
     request: once,
     result: (answer: Answer) => ({ text: validate(provider, answer), usage: withCost(anthropicUsage(answer.usage), pricing) }),
   });

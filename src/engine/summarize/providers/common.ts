@@ -23,6 +23,7 @@ import {
   timerMs,
 } from './limits';
 import { containsKnownSecret, redact, redactKnownSecrets, rememberSecret } from '../../secrets/redact';
+import { codesOf, errorBodyType, messageOf, messagesOf, nameOf, type SdkErrorClasses } from './sdkErrors';
 
 /** Shared plumbing of the HTTP summarizers: one attempt with a timeout, error mapping, secret redaction. */
 
@@ -134,45 +135,24 @@ const NETWORK_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
-/** The error codes along an error's `cause` chain. */
-function codesOf(err: unknown): string[] {
-  const codes: string[] = [];
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    const errors = (e as { errors?: unknown }).errors;
-    if (Array.isArray(errors)) for (const inner of errors) codes.push(...codesOf(inner));
-    e = (e as { cause?: unknown }).cause;
-  }
-  return codes;
-}
-
-function messagesOf(err: unknown): string {
-  const parts: string[] = [];
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
-    const m = (e as { message?: unknown }).message;
-    if (typeof m === 'string' && m) parts.push(m);
-    e = (e as { cause?: unknown }).cause;
-  }
-  return parts.join(': ');
-}
-
 export function isNetworkError(err: unknown): boolean {
   if (codesOf(err).some((c) => NETWORK_CODES.has(c))) return true;
   return /\b(terminated|other side closed|socket hang up|fetch failed|network|ECONNRESET|ECONNREFUSED)\b/i.test(messagesOf(err));
 }
 
-/** A copy of an error that is safe to keep as `cause`: name, code, status and a redacted message only. */
-function safeCause(err: unknown, secrets: readonly (string | undefined)[]): Error | undefined {
+/** A copy of a provider error that is safe to keep as `cause`: name, code, status and a redacted message only. */
+export class ProviderErrorCause extends Error {
+  code?: string;
+  status?: number;
+}
+
+function safeCause(err: unknown, secrets: readonly (string | undefined)[], sdk: SdkErrorClasses): Error | undefined {
   if (!err || typeof err !== 'object') return undefined;
-  const e = new Error(redact(messagesOf(err) || String(err), secrets));
-  e.name = String((err as { name?: unknown }).name ?? 'Error');
+  const e = new ProviderErrorCause(redact(messagesOf(err) || String(err), secrets));
+  e.name = nameOf(err) ?? 'Error';
   const codes = codesOf(err);
-  if (codes.length) (e as Error & { code?: string }).code = codes[0];
-  const status = (err as { status?: unknown }).status;
-  if (typeof status === 'number') (e as Error & { status?: number }).status = status;
+  if (codes.length) e.code = codes[0];
+  if (err instanceof sdk.APIError && err.status !== undefined) e.status = err.status;
   return e;
 }
 
@@ -184,25 +164,24 @@ export interface ClassifyContext {
   /** Arbor's own per-attempt timeout fired. */
   timedOut: boolean;
   timeoutMs: number;
+  /** The provider SDK's error classes: what it throws is read through them. */
+  sdk: SdkErrorClasses;
 }
 
 /** Error bodies that name a transient failure even without an HTTP status (an `error` event inside a stream). */
-function transientErrorType(err: unknown): boolean {
-  const body = (err as { error?: unknown }).error as { type?: unknown; error?: { type?: unknown } } | undefined;
-  const type = body?.error?.type ?? body?.type;
-  return type === 'overloaded_error' || type === 'api_error' || type === 'rate_limit_error' || type === 'server_error';
-}
+const TRANSIENT_ERROR_TYPES = new Set<unknown>(['overloaded_error', 'api_error', 'rate_limit_error', 'server_error']);
 
 /** Maps whatever one attempt threw to an AbortError or a SummarizationError (retryable or not), with secrets removed. */
 export function classifyError(err: unknown, ctx: ClassifyContext): AbortError | SummarizationError {
-  const { provider, secrets } = ctx;
+  const { provider, secrets, sdk } = ctx;
+  const cause = (e: unknown) => safeCause(e, secrets, sdk);
   const tooLarge = answerTooLargeIn(err);
   if (tooLarge && !ctx.aborted) return tooLarge;
-  if (ctx.aborted) return err instanceof AbortError ? err : new AbortError(undefined, { cause: safeCause(err, secrets) });
+  if (ctx.aborted) return err instanceof AbortError ? err : new AbortError(undefined, { cause: cause(err) });
   if (ctx.timedOut) {
     return new SummarizationError(`${provider}: no response within ${ctx.timeoutMs} ms (timed out)`, {
       retryable: true,
-      cause: safeCause(err, secrets),
+      cause: cause(err),
     });
   }
   if (err instanceof SummarizationError) {
@@ -213,39 +192,38 @@ export function classifyError(err: unknown, ctx: ClassifyContext): AbortError | 
       retryAfterMs: err.retryAfterMs,
     });
   }
-  const e = (err ?? {}) as { name?: unknown; status?: unknown; headers?: unknown; message?: unknown };
-  const message = redact(typeof e.message === 'string' ? e.message : String(err), secrets);
-  if (typeof e.status === 'number') {
-    const status = e.status;
-    const retryAfterMs = parseRetryAfter(e.headers as Parameters<typeof parseRetryAfter>[0]);
+  const message = redact(messageOf(err), secrets);
+  if (err instanceof sdk.APIError && err.status !== undefined) {
+    const status = err.status;
+    const retryAfterMs = parseRetryAfter(err.headers);
     return new SummarizationError(`${provider} request failed with HTTP ${status}: ${message}`, {
       retryable: isRetryableStatus(status),
       status,
       retryAfterMs,
-      cause: safeCause(err, secrets),
+      cause: cause(err),
     });
   }
-  if (e.name === 'APIConnectionTimeoutError') {
-    return new SummarizationError(`${provider}: the request timed out`, { retryable: true, cause: safeCause(err, secrets) });
+  if (err instanceof sdk.APIConnectionTimeoutError) {
+    return new SummarizationError(`${provider}: the request timed out`, { retryable: true, cause: cause(err) });
   }
-  if (e.name === 'APIConnectionError' || isNetworkError(err) || isAbortError(err)) {
+  if (err instanceof sdk.APIConnectionError || isNetworkError(err) || isAbortError(err)) {
     const code = codesOf(err).find((c) => NETWORK_CODES.has(c));
     const detail = redact(messagesOf(err), secrets);
     return new SummarizationError(`${provider}: network error${code ? ` (${code})` : ''}: ${detail}`, {
       retryable: true,
-      cause: safeCause(err, secrets),
+      cause: cause(err),
     });
   }
-  if (e.name === 'SyntaxError') {
-    return new SummarizationError(`${provider}: malformed response (not valid JSON): ${message}`, { cause: safeCause(err, secrets) });
+  if (err instanceof SyntaxError) {
+    return new SummarizationError(`${provider}: malformed response (not valid JSON): ${message}`, { cause: cause(err) });
   }
-  if (transientErrorType(err)) {
+  if (err instanceof sdk.APIError && TRANSIENT_ERROR_TYPES.has(errorBodyType(err))) {
     return new SummarizationError(`${provider}: the server reported an error: ${message}`, {
       retryable: true,
-      cause: safeCause(err, secrets),
+      cause: cause(err),
     });
   }
-  return new SummarizationError(`${provider}: ${message}`, { cause: safeCause(err, secrets) });
+  return new SummarizationError(`${provider}: ${message}`, { cause: cause(err) });
 }
 
 export interface AttemptContext {
@@ -261,7 +239,14 @@ export interface AttemptContext {
  * not cut while a stalled one is. Errors come out classified.
  */
 export async function runAttempt<T>(
-  options: { provider: string; signal?: AbortSignal; timeoutMs: number; secrets: readonly (string | undefined)[]; maxAnswerChars?: number },
+  options: {
+    provider: string;
+    signal?: AbortSignal;
+    timeoutMs: number;
+    secrets: readonly (string | undefined)[];
+    maxAnswerChars?: number;
+    sdk: SdkErrorClasses;
+  },
   fn: (ctx: AttemptContext) => Promise<T>,
 ): Promise<T> {
   const outer = options.signal;
@@ -299,6 +284,7 @@ export async function runAttempt<T>(
       aborted: !!outer?.aborted,
       timedOut,
       timeoutMs: options.timeoutMs,
+      sdk: options.sdk,
     });
   } finally {
     if (timer) clearTimeout(timer);
@@ -323,6 +309,8 @@ export interface HttpSummarizerParts<A> {
   deadlineMs: number;
   maxAnswerChars: number;
   secrets: readonly (string | undefined)[];
+  /** The SDK's error classes (its failures are read through them). */
+  sdk: SdkErrorClasses;
   retry?: Omit<RetryOptions, 'maxRetries'>;
   maxRetries?: number;
   /** One request to the provider; calls `touch` on every streamed chunk (with the answer's length so far). */
@@ -336,7 +324,7 @@ export interface HttpSummarizerParts<A> {
  * bounded retries, an overall deadline and an answer-size cap, abort at once.
  */
 export function httpSummarizer<A>(parts: HttpSummarizerParts<A>): Summarizer {
-  const { provider, timeoutMs, secrets, deadlineMs, maxAnswerChars } = parts;
+  const { provider, timeoutMs, secrets, deadlineMs, maxAnswerChars, sdk } = parts;
   return {
     provider,
     model: parts.model,
@@ -350,7 +338,7 @@ export function httpSummarizer<A>(parts: HttpSummarizerParts<A>): Summarizer {
       try {
         return await withRetry(
           () =>
-            runAttempt({ provider, signal: bounded, timeoutMs, secrets, maxAnswerChars }, async ({ signal: attemptSignal, touch }) => {
+            runAttempt({ provider, signal: bounded, timeoutMs, secrets, maxAnswerChars, sdk }, async ({ signal: attemptSignal, touch }) => {
               const answer = await parts.request(request, attemptSignal, touch);
               if (attemptSignal.aborted) return { text: '', usage: emptyUsage() };
               const result = parts.result(answer);

@@ -1,4 +1,5 @@
 import { SummarizationError } from '../summarizer';
+import { errorChain } from './sdkErrors';
 
 /**
  * Bounds of one summarization, past which nothing is written:
@@ -42,11 +43,7 @@ function formatSeconds(ms: number): string {
 
 /** The AnswerTooLargeError along an error's cause chain, if any (SDKs wrap what a body stream throws). */
 export function answerTooLargeIn(err: unknown): AnswerTooLargeError | undefined {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
-    if (e instanceof AnswerTooLargeError) return e;
-    e = (e as { cause?: unknown }).cause;
-  }
+  for (const e of errorChain(err)) if (e instanceof AnswerTooLargeError) return e;
   return undefined;
 }
 

@@ -173,6 +173,7 @@ export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summar
     secrets,
     retry: options.retry,
     maxRetries: options.maxRetries,
+    sdk: OpenAI,
     request: once,
     result: (answer: Answer) => ({ text: validate(provider, answer), usage: withCost(openAIUsage(answer.usage), pricing) }),
   });

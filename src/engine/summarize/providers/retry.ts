@@ -55,14 +55,11 @@ export function backoffDelay(retry: number, options: RetryOptions = {}): number 
   return Math.round(exp / 2 + (exp / 2) * Math.min(1, Math.max(0, random())));
 }
 
-type HeaderSource = { get(name: string): string | null } | Record<string, unknown> | undefined | null;
+type HeaderSource = Headers | Record<string, unknown> | undefined | null;
 
 function header(headers: HeaderSource, name: string): string | undefined {
   if (!headers || typeof headers !== 'object') return undefined;
-  if (typeof (headers as { get?: unknown }).get === 'function') {
-    const v = (headers as { get(name: string): string | null }).get(name);
-    return v ?? undefined;
-  }
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name && v != null) return String(Array.isArray(v) ? v[0] : v);
   return undefined;
 }

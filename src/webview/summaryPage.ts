@@ -1,0 +1,417 @@
+import { parseMarkdown } from './markdown';
+import { el, renderMarkdown } from './dom';
+import {
+  RETENTION_KIND_TITLES,
+  SECTION_TITLES,
+  isSummaryView,
+  type FileLink,
+  type FromWebview,
+  type PanelState,
+  type RetentionItem,
+  type SummarySections,
+  type SummaryView,
+  type ToWebview,
+} from './protocol';
+
+/**
+ * The summary panel's page (a kind of the one page, dist/webview.js). Renders
+ * a SummaryView sent by the extension; in review mode offers Apply / Edit /
+ * Discard. State survives a window reload through setState (the extension's
+ * serializer re-sends fresh data when it can).
+ */
+interface SummaryState {
+  view: SummaryView | undefined;
+  editing: string | undefined;
+}
+
+let vscode: VsCodeApi<PanelState>;
+let root: HTMLElement;
+const state: SummaryState = { view: undefined, editing: undefined };
+let busy: { busy: boolean; message?: string } = { busy: false };
+let error: string | undefined;
+
+function post(message: FromWebview): void {
+  vscode.postMessage(message);
+}
+
+function save(): void {
+  vscode.setState(state);
+}
+
+function fmt(n: number | undefined): string {
+  if (n === undefined || !Number.isFinite(n)) return '–';
+  return n.toLocaleString('en-US');
+}
+
+function kindTitle(view: SummaryView): string {
+  return view.kind === 'compaction' ? 'Compaction summary' : 'Branch summary';
+}
+
+function badge(view: SummaryView): HTMLElement {
+  const text =
+    view.mode === 'review'
+      ? 'Proposed, not written yet'
+      : view.mode === 'expired'
+        ? 'Proposal expired'
+        : view.fromHook
+          ? 'In session · supplied by an extension or hook'
+          : 'In session';
+  return el('span', { id: 'mode-badge', class: `badge ${view.mode}` }, text);
+}
+
+function statsRow(view: SummaryView): HTMLElement {
+  const row = el('dl', { class: 'stats', id: 'stats' });
+  const add = (label: string, value: string, id?: string) => {
+    row.append(el('div', { class: 'stat', id }, el('dt', {}, label), el('dd', {}, value)));
+  };
+  if (view.tokensBefore !== undefined) add('Tokens before', fmt(view.tokensBefore), 'stat-before');
+  if (view.tokensAfter !== undefined) add('Tokens after', fmt(view.tokensAfter), 'stat-after');
+  if (view.tokensBefore !== undefined && view.tokensAfter !== undefined && view.tokensBefore > 0) {
+    add('Saved', `${Math.max(0, Math.round((1 - view.tokensAfter / view.tokensBefore) * 100))}%`);
+  }
+  if (view.usage) {
+    add('Summary call', `${fmt(view.usage.input)} in · ${fmt(view.usage.output)} out`, 'stat-usage');
+    add('Cost', view.usage.cost !== undefined ? `$${view.usage.cost.toFixed(4)}` : '–', 'stat-cost');
+  } else if (view.summarizerNote) add('Summary call', view.summarizerNote, 'stat-usage');
+  if (view.author) add('Summarizer', view.author, 'stat-author');
+  return row;
+}
+
+function toolbar(view: SummaryView): HTMLElement | undefined {
+  if (view.mode === 'expired') {
+    return el(
+      'div',
+      { class: 'toolbar' },
+      el('p', { class: 'hint' }, 'This proposal was not written and is gone after the window reloaded. Compact again to get a new one.'),
+      button('compact-again', 'Compact Again', 'primary', () => post({ type: 'compactAgain', file: view.file })),
+    );
+  }
+  if (view.mode !== 'review' || !view.proposalId) return undefined;
+  const id = view.proposalId;
+  if (state.editing !== undefined) {
+    return el(
+      'div',
+      { class: 'toolbar' },
+      button('apply-edited', 'Apply Edited Summary', 'primary', () => post({ type: 'apply', proposalId: id, summary: state.editing })),
+      button('cancel-edit', 'Cancel Edit', 'secondary', () => {
+        state.editing = undefined;
+        post({ type: 'recheck', proposalId: id, summary: view.markdown });
+        save();
+        render();
+      }),
+      button('discard', 'Discard', 'secondary', () => post({ type: 'discard', proposalId: id })),
+    );
+  }
+  return el(
+    'div',
+    { class: 'toolbar' },
+    button('apply', 'Apply', 'primary', () => post({ type: 'apply', proposalId: id })),
+    button('edit', 'Edit', 'secondary', () => {
+      state.editing = view.markdown;
+      save();
+      render();
+      // At the top with the caret at the start (setting the value left the caret, and so the scroll, at the end).
+      const editor = document.getElementById('editor');
+      if (editor instanceof HTMLTextAreaElement) {
+        editor.setSelectionRange(0, 0);
+        editor.scrollTop = 0;
+        editor.focus();
+      }
+    }),
+    button('discard', 'Discard', 'secondary', () => post({ type: 'discard', proposalId: id })),
+    el('span', { class: 'hint' }, 'Nothing is written to the session until you apply.'),
+  );
+}
+
+/** At most this many characters of a fact are shown (the whole text is in the tooltip). */
+const FACT_SHOWN_CHARS = 240;
+
+function factRow(view: SummaryView, f: RetentionItem): HTMLElement {
+  const shown = f.text.length > FACT_SHOWN_CHARS ? `${f.text.slice(0, FACT_SHOWN_CHARS - 1)}…` : f.text;
+  const li = el(
+    'li',
+    {
+      class: `fact ${f.kept ? 'kept' : 'missing'}`,
+      'data-kind': f.kind,
+      title: f.text.length > FACT_SHOWN_CHARS ? f.text.slice(0, 2000) : undefined,
+    },
+    el('span', { class: 'mark', 'aria-label': f.kept ? 'kept' : 'missing' }, f.kept ? '\u2713' : '\u2717'),
+    el('span', { class: 'fact-kind' }, RETENTION_KIND_TITLES[f.kind] ?? f.kind),
+    el('span', { class: 'fact-text' }, shown),
+  );
+  if (f.entryId) {
+    const a = el('a', { href: '#', class: 'entry-link', 'data-entry': f.entryId }, el('code', {}, f.entryId));
+    a.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      post({ type: 'reveal', file: view.file, entryId: f.entryId! });
+    });
+    li.append(' ', a);
+  }
+  if (!f.kept && !f.restorable && view.mode === 'review') li.append(el('span', { class: 'hint' }, ' (edit to add it)'));
+  return li;
+}
+
+/** The retention checklist (issue 19): what the summarized span holds that a continuation needs, missing facts first. */
+function retentionBlock(view: SummaryView): HTMLElement | undefined {
+  const items = view.retention;
+  if (!items?.length) return undefined;
+  const missing = items.filter((f) => !f.kept);
+  const kept = items.filter((f) => f.kept);
+  const block = el('section', {
+    class: `retention${missing.length ? ' has-missing' : ''}`,
+    id: 'retention',
+    'aria-label': 'What the summary keeps',
+  });
+  block.append(
+    el(
+      'div',
+      { class: 'retention-head' },
+      el('h2', {}, 'What the summary keeps'),
+      el(
+        'span',
+        { class: 'retention-count', id: 'retention-count' },
+        `${kept.length} of ${items.length} facts kept${missing.length ? `, ${missing.length} missing` : ''}`,
+      ),
+    ),
+  );
+  const restorable = missing.filter((f) => f.restorable).length;
+  if (view.mode === 'review' && view.proposalId && restorable) {
+    const id = view.proposalId;
+    block.append(
+      el(
+        'div',
+        { class: 'retention-actions' },
+        button('put-back', `Put back ${restorable} missing`, 'secondary', () =>
+          post({ type: 'putBack', proposalId: id, summary: state.editing }),
+        ),
+        el('span', { class: 'hint' }, 'Adds them to the text as an edit; nothing is written until you apply.'),
+      ),
+    );
+  }
+  if (missing.length) block.append(el('ul', { class: 'facts', id: 'facts-missing' }, ...missing.map((f) => factRow(view, f))));
+  if (kept.length) {
+    const details = el('details', { class: 'facts-kept', id: 'facts-kept' }, el('summary', {}, `Kept (${kept.length})`));
+    details.append(el('ul', { class: 'facts' }, ...kept.map((f) => factRow(view, f))));
+    block.append(details);
+  }
+  return block;
+}
+
+let recheckTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Asks for the check of the edited text once typing pauses. */
+function scheduleRecheck(): void {
+  const id = state.view?.proposalId;
+  if (!id || state.editing === undefined) return;
+  if (recheckTimer) clearTimeout(recheckTimer);
+  recheckTimer = setTimeout(() => {
+    recheckTimer = undefined;
+    if (state.editing !== undefined) post({ type: 'recheck', proposalId: id, summary: state.editing });
+  }, 300);
+}
+
+function button(id: string, label: string, kind: 'primary' | 'secondary', onClick: () => void): HTMLButtonElement {
+  const b = el('button', { id, class: `button ${kind}`, type: 'button' }, label);
+  b.disabled = busy.busy;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function section(key: keyof SummarySections | string, title: string, markdown: string, level = 2): HTMLElement | undefined {
+  if (!markdown.trim()) return undefined;
+  const s = el('section', { class: 'section', 'data-section': key });
+  s.append(el(level === 2 ? 'h2' : 'h3', {}, title));
+  const body = el('div', { class: 'markdown' });
+  renderMarkdown(parseMarkdown(markdown), body, 2);
+  s.append(body);
+  return s;
+}
+
+function progress(sections: SummarySections): HTMLElement | undefined {
+  const parts = [
+    section('done', 'Done', sections.done, 3),
+    section('inProgress', 'In Progress', sections.inProgress, 3),
+    section('blocked', 'Blocked', sections.blocked, 3),
+  ].filter((p): p is HTMLElement => !!p);
+  if (!parts.length) return undefined;
+  return el('section', { class: 'section progress', 'data-section': 'progress' }, el('h2', {}, 'Progress'), ...parts);
+}
+
+function fileList(title: string, id: string, files: FileLink[]): HTMLElement | undefined {
+  if (!files.length) return undefined;
+  const ul = el('ul', { class: 'files' });
+  for (const f of files) {
+    const a = el(
+      'a',
+      {
+        href: '#',
+        class: `file-link${f.exists ? '' : ' missing'}`,
+        'data-path': f.resolved,
+        title: f.exists ? f.resolved : `${f.resolved} (not found)`,
+      },
+      f.path,
+    );
+    a.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      post({ type: 'openFile', path: f.resolved });
+    });
+    ul.append(el('li', {}, a));
+  }
+  return el('div', { class: 'file-group', id }, el('h3', {}, `${title} (${files.length})`), ul);
+}
+
+function replacedBlock(view: SummaryView): HTMLElement | undefined {
+  const r = view.replaced;
+  if (!r) return undefined;
+  const what =
+    view.kind === 'compaction'
+      ? `Replaces ${r.count} entr${r.count === 1 ? 'y' : 'ies'} in the context`
+      : `Summarizes ${r.count} abandoned entr${r.count === 1 ? 'y' : 'ies'}`;
+  const details = el('details', { class: 'replaced', id: 'replaced' });
+  details.append(el('summary', {}, what));
+  const list = el('ol', { class: 'entries' });
+  for (const e of r.entries) {
+    const a = el('a', { href: '#', class: 'entry-link', 'data-entry': e.id }, el('code', {}, e.id));
+    a.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      post({ type: 'reveal', file: view.file, entryId: e.id });
+    });
+    list.append(
+      el(
+        'li',
+        {},
+        a,
+        e.label ? el('span', { class: 'entry-label' }, ` #${e.label}`) : undefined,
+        el('span', { class: 'entry-title' }, ` ${e.title}: `),
+        el('span', { class: 'entry-text' }, e.text),
+      ),
+    );
+  }
+  details.append(list);
+  if (r.firstKeptEntryId) details.append(el('p', { class: 'hint' }, `Kept verbatim from entry ${r.firstKeptEntryId} on.`));
+  if (r.fromId) details.append(el('p', { class: 'hint' }, `Left from leaf ${r.fromId}.`));
+  return details;
+}
+
+function render(): void {
+  root.replaceChildren();
+  const view = state.view;
+  if (!view) {
+    root.append(el('p', { class: 'empty' }, 'Select a compaction or branch summary in the Arbor view to see it here.'));
+    return;
+  }
+  document.title = kindTitle(view);
+  const header = el(
+    'header',
+    { class: 'header' },
+    el('div', { class: 'title-row' }, el('h1', { id: 'summary-title' }, kindTitle(view)), badge(view)),
+    el(
+      'p',
+      { class: 'meta' },
+      [
+        view.sessionTitle,
+        view.entryId ? `entry ${view.entryId}` : undefined,
+        view.timestamp ? new Date(view.timestamp).toLocaleString() : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ),
+    view.customInstructions ? el('p', { class: 'meta' }, `Instructions: ${view.customInstructions}`) : undefined,
+    statsRow(view),
+    retentionBlock(view),
+    toolbar(view),
+  );
+  root.append(header);
+  if (busy.busy)
+    root.append(
+      el('div', { class: 'busy', role: 'status' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), busy.message ?? 'Working…'),
+    );
+  if (error) root.append(el('div', { class: 'error', role: 'alert' }, error));
+
+  if (view.mode === 'review' && state.editing !== undefined) {
+    const ta = el('textarea', { id: 'editor', class: 'editor', spellcheck: 'false', 'aria-label': 'Summary text (markdown)' });
+    ta.value = state.editing;
+    ta.addEventListener('input', () => {
+      state.editing = ta.value;
+      save();
+      scheduleRecheck();
+    });
+    root.append(el('div', { class: 'edit-area' }, ta));
+    return;
+  }
+
+  const main = el('main', { class: 'sections' });
+  const s = view.sections;
+  for (const part of [
+    section('goal', 'Goal', s.goal),
+    section('constraints', 'Constraints & Preferences', s.constraints),
+    progress(s),
+    section('decisions', 'Key Decisions', s.decisions),
+    section('nextSteps', 'Next Steps', s.nextSteps),
+    section('criticalContext', 'Critical Context', s.criticalContext),
+    section('turnContext', SECTION_TITLES.find(([k]) => k === 'turnContext')![1], s.turnContext),
+    section('other', 'Other notes', s.other),
+  ]) {
+    if (part) main.append(part);
+  }
+  const files = [
+    fileList('Read files', 'read-files', view.readFiles),
+    fileList('Modified files', 'modified-files', view.modifiedFiles),
+  ].filter((f): f is HTMLElement => !!f);
+  if (files.length)
+    main.append(el('section', { class: 'section files-section', 'data-section': 'files' }, el('h2', {}, 'Files'), ...files));
+  const replaced = replacedBlock(view);
+  if (replaced) main.append(replaced);
+  root.append(main);
+}
+
+/** A message from the extension to the summary page. */
+function receive(msg: ToWebview): void {
+  switch (msg.type) {
+    case 'show':
+      if (!isSummaryView(msg.view)) break;
+      if (state.view?.proposalId !== msg.view.proposalId || msg.view.mode !== 'review') state.editing = undefined;
+      state.view = msg.view;
+      error = undefined;
+      busy = { busy: false };
+      save();
+      render();
+      break;
+    case 'retention': {
+      const view = state.view;
+      if (!view || view.proposalId !== msg.proposalId || view.mode !== 'review') break;
+      state.view = { ...view, retention: msg.items };
+      if (msg.summary !== undefined) state.editing = msg.summary;
+      save();
+      // Typing goes on in the editor: redraw the checklist only, not the textarea under the cursor.
+      const old = document.getElementById('retention');
+      const fresh = retentionBlock(state.view);
+      if (msg.summary === undefined && old && fresh) old.replaceWith(fresh);
+      else render();
+      break;
+    }
+    case 'busy':
+      busy = { busy: msg.busy, message: msg.message };
+      if (msg.busy) error = undefined;
+      render();
+      break;
+    case 'error':
+    case 'notice':
+      error = msg.message;
+      busy = { busy: false };
+      render();
+      break;
+  }
+}
+
+/** Starts the summary page in `rootElement`: redraws the saved state, then tells the extension it is ready. */
+export function startSummaryPage(api: VsCodeApi<PanelState>, rootElement: HTMLElement): (msg: ToWebview) => void {
+  vscode = api;
+  root = rootElement;
+  const saved = api.getState();
+  state.view = saved?.view && isSummaryView(saved.view) ? saved.view : undefined;
+  state.editing = state.view ? saved?.editing : undefined;
+  render();
+  post({ type: 'ready' });
+  return receive;
+}
