@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR } from './summaryHeadings';
-import type { AgentMessage } from '../session/types';
+import type { Messages } from './messageSpan';
 import { serializeConversation } from './serialize';
 import type { SummaryKind, SummaryRequest } from './summarizer';
 
@@ -11,7 +11,7 @@ import type { SummaryKind, SummaryRequest } from './summarizer';
 
 export interface BuildSummaryRequestOptions {
   kind: SummaryKind;
-  messages: AgentMessage[];
+  messages: Messages;
   /** The checkpoint being updated ('update' only; ignored by the other kinds). */
   previousSummary?: string;
   /** Extra focus from the user (`/compact <instructions>`, branch-summary instructions). */
