@@ -5,6 +5,7 @@ import { collectPins, type PinnedEntry } from './pins';
 import { addDetailsFileOps, addMessageFileOps, createFileOps, fileLists, type FileOps } from './fileOps';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { AgentMessage } from '../session/types';
+import { projectionSpan } from '../context/messageSpan';
 import type { TokenEstimator } from '../tokens/estimators';
 
 export interface CompactionSettings {
@@ -141,9 +142,7 @@ function addPositionFileOps(p: Projection, pos: number, ops: FileOps): void {
 
 /** The messages to hand to a summarizer for the given positions (system prompts left out). */
 export function messagesAt(p: Projection, positions: readonly number[]): AgentMessage[] {
-  const out: AgentMessage[] = [];
-  for (const pos of positions) for (const m of p.messages(pos)) if (m.role !== 'system') out.push(m);
-  return out;
+  return [...projectionSpan(p, positions)];
 }
 
 /** Entry ids for positions, for reports and the CLI. */

@@ -2,6 +2,9 @@ import { applyContextEdit, entryContextMessages, entryContextRoles } from './ent
 import type { SessionIndex } from '../session/sessionIndex';
 import type { AgentMessage, ContextEditEntry } from '../session/types';
 
+/** How many positions' parsed messages a projection keeps (the oldest read go first). */
+const MESSAGE_CACHE_POSITIONS = 4096;
+
 /**
  * The compaction-aware view of one path (spec 2, Pi 1.6's projection): the
  * newest compaction on the path first, then the path entries from its
@@ -10,7 +13,8 @@ import type { AgentMessage, ContextEditEntry } from '../session/types';
  * projected entries apply, the latest per target.
  *
  * Message bodies are parsed only when asked for, so planning on a huge file
- * touches only the entries it needs.
+ * touches only the entries it needs, and only the last MESSAGE_CACHE_POSITIONS
+ * positions read are kept parsed.
  */
 export class Projection {
   readonly index: SessionIndex;
@@ -22,6 +26,9 @@ export class Projection {
   readonly compactionPathPos: number;
   private readonly edits: Map<string, ContextEditEntry>;
   private readonly messageCache = new Map<number, AgentMessage[]>();
+  /** The cached positions in the order they were read, and the slot the next one takes. */
+  private readonly cacheRing: number[] = [];
+  private cacheNext = 0;
 
   constructor(index: SessionIndex, leafIndex: number) {
     this.index = index;
@@ -88,6 +95,11 @@ export class Projection {
       const i = this.entries[pos];
       const rec = this.index.record(i);
       cached = rec.type === 'compaction' && pos > 0 ? [] : applyContextEdit(entryContextMessages(this.index.entry(i)), this.editFor(pos));
+      // Bounded: a walk over a 1 GB span keeps only the last positions it read (a ring, not a Map's oldest key, which is slow to find).
+      const slot = this.cacheRing.length < MESSAGE_CACHE_POSITIONS ? this.cacheRing.length : this.cacheNext;
+      if (slot < this.cacheRing.length) this.messageCache.delete(this.cacheRing[slot]);
+      this.cacheRing[slot] = pos;
+      this.cacheNext = (slot + 1) % MESSAGE_CACHE_POSITIONS;
       this.messageCache.set(pos, cached);
     }
     return cached;

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { DiskState } from './restorePlan';
-import { closeChain, MissingRoot, NoFollowTree, RefusedPath } from './noFollowTree';
+import { closeChain, MissingRoot, NoFollowTree, PATH_SEPARATORS, RefusedPath } from './noFollowTree';
 import { hashHandle } from './fileHash';
 import { restoreReasons } from './restoreReasons';
 
@@ -16,7 +16,7 @@ export async function safeLocation(
   rel: string,
 ): Promise<{ ok: true; abs: string } | { ok: false; reason: string; cwdMissing?: boolean }> {
   if (!rel || path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel)) return { ok: false, reason: 'not a relative path' };
-  const parts = rel.split(/[\\/]/);
+  const parts = rel.split(PATH_SEPARATORS);
   if (parts.some((p) => p === '..')) return { ok: false, reason: 'path leads out of the working directory (..)' };
   let realRoot: string;
   try {

@@ -56,10 +56,17 @@ function errCode(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException)?.code;
 }
 
+/**
+ * What separates the parts of a session's relative path here: "/" (and "\\"
+ * on Windows only: on Linux and macOS a backslash is a character of a file's
+ * name, so `a\b.txt` is one file, not `b.txt` in `a`).
+ */
+export const PATH_SEPARATORS = process.platform === 'win32' ? /[\\/]/ : /\//;
+
 /** Splits a relative path into components, refusing absolute paths and `..`. */
 export function pathParts(rel: string): string[] {
   if (!rel || path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel)) throw new RefusedPath('not a relative path');
-  const parts = rel.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+  const parts = rel.split(PATH_SEPARATORS).filter((p) => p !== '' && p !== '.');
   if (parts.some((p) => p === '..')) throw new RefusedPath('path leads out of the working directory (..)');
   if (!parts.length) throw new RefusedPath('not a relative path');
   return parts;

@@ -1,7 +1,7 @@
 import { loadSession } from '../session/loadSession';
 import { appendEntries, type AppendOptions, type NewEntry } from '../session/writer';
 import { expectEntryOfType } from '../session/entryKinds';
-import { messagesAt, type CompactionPlan, type CompactionSettings } from '../compaction/planCompaction';
+import type { CompactionPlan, CompactionSettings } from '../compaction/planCompaction';
 import { fileLists, formatFileLists } from '../compaction/fileOps';
 import { estimateProjectedContextTokens } from '../context/contextTokens';
 import { Projection } from '../context/projection';
@@ -24,6 +24,7 @@ import { withLiveSettings } from './liveSettings';
 import type { AgentMessage, CompactionEntry, Usage } from '../session/types';
 import { textOfContent } from '../session/contentBlocks';
 import { checkRetention, compactionSource, deriveFacts, type Fact, type RetentionReport } from '../summarize/retention';
+import { projectionSpan } from '../context/messageSpan';
 
 export interface CompactOptions extends SettingsOverrides {
   file: string;
@@ -83,8 +84,9 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   });
   if (plan.kind === 'nothing') return plan;
   const p = plan.projection;
-  const history = messagesAt(p, plan.summarizePositions);
-  const prefix = messagesAt(p, plan.turnPrefixPositions);
+  // Read on demand (a 1 GB span is never held whole): the summarizer and the facts each walk it once.
+  const history = projectionSpan(p, plan.summarizePositions);
+  const prefix = projectionSpan(p, plan.turnPrefixPositions);
 
   if (options.hooks?.has('session_before_compact')) {
     const results = await options.hooks.emit(
@@ -92,8 +94,9 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
       {
         file: index.file,
         preparation: {
-          messagesToSummarize: history,
-          turnPrefixMessages: prefix,
+          // A hook gets the messages as arrays (Pi's shape): only then is the span held whole.
+          messagesToSummarize: [...history],
+          turnPrefixMessages: [...prefix],
           isSplitTurn: plan.isSplitTurn,
           previousSummary: plan.previousSummary ?? undefined,
           fileOps: plan.fileOps,
@@ -129,10 +132,10 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   const checkpoint = { kind, previousSummary, pinned, files: lists, ...common } as const;
   let summary: string;
   let usage: Usage | undefined;
-  if (plan.isSplitTurn && prefix.length > 0) {
+  if (plan.isSplitTurn && !isEmpty(prefix)) {
     let historyText = previousSummary ?? '';
     let historyUsage: Usage | undefined;
-    if (history.length > 0) {
+    if (!isEmpty(history)) {
       const openTurnRequest = firstUserText(prefix);
       const r = await options.summarizer.summarize(buildSummaryRequest({ ...checkpoint, messages: history, openTurnRequest }), signal);
       historyText = r.text;
@@ -175,8 +178,12 @@ function leafIndexOf(index: SessionIndex, leafId: string | null | undefined): nu
   return i;
 }
 
+function isEmpty(messages: Iterable<AgentMessage>): boolean {
+  return !!messages[Symbol.iterator]().next().done;
+}
+
 /** The text of the first user message (a split turn's request). */
-function firstUserText(messages: readonly AgentMessage[]): string | undefined {
+function firstUserText(messages: Iterable<AgentMessage>): string | undefined {
   for (const m of messages) if (m.role === 'user') return textOfContent(m.content) || undefined;
   return undefined;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR } from './summaryHeadings';
-import type { AgentMessage } from '../session/types';
+import type { Messages } from '../context/messageSpan';
+import { boundFileLists, boundPart, partBudget } from './promptParts';
 import { serializeConversation } from './serialize';
 import type { SummaryKind, SummaryRequest } from './summarizer';
 
@@ -11,7 +12,7 @@ import type { SummaryKind, SummaryRequest } from './summarizer';
 
 export interface BuildSummaryRequestOptions {
   kind: SummaryKind;
-  messages: AgentMessage[];
+  messages: Messages;
   /** The checkpoint being updated ('update' only; ignored by the other kinds). */
   previousSummary?: string;
   /** Extra focus from the user (`/compact <instructions>`, branch-summary instructions). */
@@ -151,10 +152,6 @@ export const PINNED_INSTRUCTIONS =
 export const FILES_INSTRUCTIONS =
   'The <files-touched> block lists the files read and changed so far. Under Critical Context, name every changed file (exact path) with what was changed in it, as far as the record tells.';
 
-function filesBlock(files: { readFiles: string[]; modifiedFiles: string[] }): string {
-  return [`changed:`, ...files.modifiedFiles.map((f) => `- ${f}`), `read:`, ...files.readFiles.map((f) => `- ${f}`)].join('\n');
-}
-
 /** The most characters of conversation a request ever holds, whatever the context window claims (about 2.7 M tokens at 3 a token). */
 export const MAX_CONVERSATION_CHARS = 8 * 1024 * 1024;
 /** The fewest characters of conversation a request is given room for, however small the window. */
@@ -185,21 +182,28 @@ export function buildSummaryRequest(options: BuildSummaryRequestOptions): Summar
   // An update without an earlier checkpoint is a plain history summary.
   const kind: SummaryKind = options.kind === 'update' && !previousSummary ? 'history' : options.kind;
   const custom = options.customInstructions?.trim() ? options.customInstructions.trim() : undefined;
+  // Each part besides the conversation is bounded to its share of the window (promptParts.ts).
+  const room = conversationCharBudget(options.contextWindow, options.maxOutputTokens, 0);
+  const bound = (part: Parameters<typeof partBudget>[0], text: string) =>
+    boundPart(part, text, partBudget(part, room, MAX_CONVERSATION_CHARS));
   const parts: string[] = [];
-  if (kind === 'update' && previousSummary) parts.push(fence('previous-summary', previousSummary.trim()));
+  if (kind === 'update' && previousSummary) parts.push(fence('previous-summary', bound('previousSummary', previousSummary.trim())));
   const checkpoint = kind === 'history' || kind === 'update';
   const pinned = checkpoint && options.pinned?.trim() ? options.pinned.trim() : undefined;
   const files =
     checkpoint && options.files && (options.files.modifiedFiles.length || options.files.readFiles.length) ? options.files : undefined;
-  if (files) parts.push(fence('files-touched', filesBlock(files)));
-  if (pinned) parts.push(fence('pinned-entries', pinned));
+  if (files) parts.push(fence('files-touched', boundFileLists(files, partBudget('files', room, MAX_CONVERSATION_CHARS))));
+  if (pinned) parts.push(fence('pinned-entries', bound('pinned', pinned)));
 
   if (kind === 'branch' && custom && options.replaceInstructions) {
-    parts.push(fence('instructions', custom));
+    parts.push(fence('instructions', bound('customInstructions', custom)));
   } else {
     const extra = [files ? FILES_INSTRUCTIONS : '', pinned ? PINNED_INSTRUCTIONS : ''].filter(Boolean);
     parts.push(fence('instructions', [defaultInstructions(kind), ...extra].join('\n\n')));
-    if (custom) parts.push(`Additional focus requested by the user (apply it while keeping the structure above):\n${custom}`);
+    if (custom)
+      parts.push(
+        `Additional focus requested by the user (apply it while keeping the structure above):\n${bound('customInstructions', custom)}`,
+      );
   }
   // The conversation comes first; it is bounded by what the window leaves after the rest (never a session-sized string).
   const otherChars = SUMMARY_SYSTEM_PROMPT.length + parts.reduce((n, p) => n + p.length + 2, 0);

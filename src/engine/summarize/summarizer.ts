@@ -1,4 +1,5 @@
-import type { AgentMessage, Usage } from '../session/types';
+import type { Usage } from '../session/types';
+import type { Messages } from '../context/messageSpan';
 
 /** Which summary is being asked for. */
 export type SummaryKind = 'history' | 'update' | 'turnPrefix' | 'branch';
@@ -13,7 +14,8 @@ export interface SummaryRequest {
   systemPrompt: string;
   /** The complete user prompt: serialized conversation, previous summary, instructions. */
   prompt: string;
-  messages: readonly AgentMessage[];
+  /** The span's messages (read on demand for a compaction: iterate, do not hold them). */
+  messages: Messages;
   previousSummary?: string;
   customInstructions?: string;
   /** Output budget in tokens (from the model's output limit). */

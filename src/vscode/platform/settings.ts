@@ -79,7 +79,8 @@ function positive(v: number | undefined, fallback: number): number {
 
 /** `~`, `${workspaceFolder}` and paths relative to the first workspace folder. */
 export function resolveFolderSetting(value: string | undefined): string {
-  let p = (value ?? '').trim();
+  // Only ASCII blanks around it are typing slips: a no-break space (which trim() also drops) can end a folder's name.
+  let p = (value ?? '').replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
   if (!p) return '';
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   p = p.replace(/\$\{workspaceFolder\}/g, folder ?? '');

@@ -1,4 +1,4 @@
-import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../../session/types';
+import type { AgentMessage, AssistantMessage } from '../../session/types';
 import { clip, code, firstLine, isQuestion, sentences, squash, trimEndChars, unique } from './text';
 import { constraintSentences } from './userText';
 import { isTextBlock, textOfContent } from '../../session/contentBlocks';
@@ -7,13 +7,19 @@ import { isTextBlock, textOfContent } from '../../session/contentBlocks';
  * What the offline summarizer reads out of a span of messages, turn by turn:
  * the requests, what each turn changed and ran and answered, the errors that
  * no later step resolved, the user's constraints and the assistant's choices.
- * One pass over the messages (plus maps), linear in their size.
+ * One pass over the messages (plus maps), linear in their size; what it
+ * keeps of a call is its name, target and path and a short result (never
+ * the call's arguments or a long output), so a 1 GB span can stream through.
  */
 
 export interface Call {
-  block: ToolCallBlock;
+  /** The tool's name as the call wrote it. */
+  name: string;
+  /** The path argument, when there is one. */
+  path: string | undefined;
   tool: string;
   target: string | undefined;
+  /** `text` is the output when it is short (SHORT_RESULT_CHARS), else empty. */
   result?: { isError: boolean; text: string };
   order: number;
   messageIndex: number;
@@ -104,8 +110,11 @@ export function isModifying(tool: string): boolean {
 }
 
 export function callPath(call: Call): string | undefined {
-  return argString(call.block.arguments, PATH_ARGS);
+  return call.path;
 }
+
+/** Longest tool output a call keeps (longer ones are never quoted: see the offline summarizer's shortOutput). */
+const SHORT_RESULT_CHARS = 200;
 
 /** Splits a sentence at its first reason connective: [choice, reason]. */
 function splitReason(sentence: string): [string, string] {
@@ -157,7 +166,7 @@ export interface ExtractOptions {
   cwd?: string;
 }
 
-export function extract(messages: readonly AgentMessage[], options: ExtractOptions = {}): Extraction {
+export function extract(messages: Iterable<AgentMessage>, options: ExtractOptions = {}): Extraction {
   const x: Extraction = {
     turns: [],
     constraints: [],
@@ -166,7 +175,7 @@ export function extract(messages: readonly AgentMessage[], options: ExtractOptio
     filesModified: [],
     embedded: [],
     pending: [],
-    messageCount: messages.length,
+    messageCount: 0,
   };
   const byId = new Map<string, Call>();
   const allCalls: Call[] = [];
@@ -196,8 +205,9 @@ export function extract(messages: readonly AgentMessage[], options: ExtractOptio
     return t;
   };
 
-  for (let index = 0; index < messages.length; index++) {
-    const m = messages[index];
+  let index = -1;
+  for (const m of messages) {
+    index++;
     switch (m.role) {
       case 'user': {
         const text = textOfContent(m.content);
@@ -242,12 +252,12 @@ export function extract(messages: readonly AgentMessage[], options: ExtractOptio
           if (b.type === 'toolCall') {
             hasCalls = true;
             const tool = String(b.name).toLowerCase();
-            const target = argString(b.arguments, PATH_ARGS) ?? argString(b.arguments, TARGET_ARGS);
-            const call: Call = { block: b, tool, target, order: order++, messageIndex: index };
+            const path = argString(b.arguments, PATH_ARGS);
+            const target = path ?? argString(b.arguments, TARGET_ARGS);
+            const call: Call = { name: b.name, path, tool, target, order: order++, messageIndex: index };
             turn.calls.push(call);
             allCalls.push(call);
             if (typeof b.id === 'string') byId.set(b.id, call);
-            const path = argString(b.arguments, PATH_ARGS);
             if (path && MODIFYING_TOOLS.has(tool)) x.filesModified.push(sameTarget(path, options.cwd));
           } else if (b.type === 'text' && typeof b.text === 'string') {
             for (const s of sentences(b.text, 60)) {
@@ -282,10 +292,10 @@ export function extract(messages: readonly AgentMessage[], options: ExtractOptio
         const call = byId.get(m.toolCallId);
         const text = textOfContent(m.content);
         if (!call) break;
-        call.result = { isError: !!m.isError, text: text.length > 4000 ? text.slice(0, 4000) : text };
+        call.result = { isError: !!m.isError, text: text.trim().length > SHORT_RESULT_CHARS ? '' : text };
         const key = familyKey(call.tool, call.target);
         if (m.isError) {
-          const what = `${code(call.block.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} failed`;
+          const what = `${code(call.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} failed`;
           fail(key, { what, error: errorLine(text), resolved: false, order: call.order, messageIndex: index });
         } else {
           // A later success on the same target resolves earlier failures there (an edit after a failed edit, a command that now passes).
@@ -297,6 +307,7 @@ export function extract(messages: readonly AgentMessage[], options: ExtractOptio
         break;
     }
   }
+  x.messageCount = index + 1;
   // A failed model request is resolved by any later assistant message that did not fail.
   for (const e of modelErrors) if (lastGoodAssistant > e.index) e.problem.resolved = true;
   // Calls of the last assistant message still waiting for a result.

@@ -165,7 +165,7 @@ function doneItem(turn: Turn, itemMax: number, cwd: string | undefined): string 
 }
 
 function pendingItem(call: Call): string {
-  return `${code(call.block.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} (started, no result yet)`;
+  return `${code(call.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} (started, no result yet)`;
 }
 
 // ---------------------------------------------------------------------------

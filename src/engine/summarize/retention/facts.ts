@@ -1,4 +1,3 @@
-import type { AgentMessage } from '../../session/types';
 import type { PinnedEntry } from '../../compaction/pins';
 import { stripPinned } from '../../compaction/pins';
 import { parseSummary } from '../parseSummary';
@@ -6,6 +5,8 @@ import { callPath, extract, isShell, sameTarget, type Extraction } from '../offl
 import { clip, latest, unique } from '../offline/text';
 import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
 import { constraintSentences, isSocial } from '../offline/userText';
+import { arraySpan, type MessageSpan, type SpanMessage } from '../../context/messageSpan';
+export type { SpanMessage } from '../../context/messageSpan';
 
 /**
  * The facts a continuation needs from a summarized span (issue 19): the
@@ -32,16 +33,11 @@ export interface Fact {
   pin?: { kind: string; label: string };
 }
 
-export interface SpanMessage {
-  entryId: string | null;
-  message: AgentMessage;
-}
-
 export interface FactSource {
-  /** The summarized messages, oldest first. */
-  messages: readonly SpanMessage[];
+  /** The summarized messages, oldest first (a span is read on demand, once). */
+  messages: readonly SpanMessage[] | MessageSpan;
   /** A split turn's opening part: its request is still open (the rest of the turn is kept). */
-  turnPrefix?: readonly SpanMessage[];
+  turnPrefix?: readonly SpanMessage[] | MessageSpan;
   pinned?: readonly PinnedEntry[];
   /** The checkpoint the summary updates: its constraints still hold. */
   previousSummary?: { text: string; entryId: string | null } | null;
@@ -55,10 +51,12 @@ export interface FactSource {
 /** Longest fact text kept (a request pasted with a log is cut; the check looks at its start). */
 const FACT_MAX_CHARS = 2000;
 
-const idAt = (messages: readonly SpanMessage[], i: number | undefined) =>
-  i !== undefined && i >= 0 && i < messages.length ? messages[i].entryId : null;
+const idAt = (messages: MessageSpan, i: number | undefined) => (i !== undefined ? messages.entryIdAt(i) : null);
 
-function fromExtraction(x: Extraction, messages: readonly SpanMessage[], out: Fact[]): void {
+const spanOf = (m: readonly SpanMessage[] | MessageSpan): MessageSpan =>
+  Array.isArray(m) ? arraySpan(m as readonly SpanMessage[]) : (m as MessageSpan);
+
+function fromExtraction(x: Extraction, messages: MessageSpan, out: Fact[]): void {
   for (const t of x.turns) {
     if (t.request)
       for (const c of constraintSentences(t.request)) out.push({ kind: 'constraint', text: c, entryId: idAt(messages, t.requestIndex) });
@@ -72,7 +70,7 @@ function fromExtraction(x: Extraction, messages: readonly SpanMessage[], out: Fa
 }
 
 /** The request of the last turn when that turn has no final answer (and is not a pleasantry). */
-function openRequest(x: Extraction, messages: readonly SpanMessage[], always: boolean): Fact | null {
+function openRequest(x: Extraction, messages: MessageSpan, always: boolean): Fact | null {
   const last = x.turns.length ? x.turns[x.turns.length - 1] : null;
   if (!last?.request || isSocial(last.request)) return null;
   if (!always && last.answer !== null) return null;
@@ -80,7 +78,7 @@ function openRequest(x: Extraction, messages: readonly SpanMessage[], always: bo
 }
 
 /** The commands and paths of the last turns (history and turn prefix together), the newest RECENT_IDENTIFIERS of each. */
-function identifiers(parts: { x: Extraction; messages: readonly SpanMessage[] }[], cwd: string | undefined, known: Set<string>): Fact[] {
+function identifiers(parts: { x: Extraction; messages: MessageSpan }[], cwd: string | undefined, known: Set<string>): Fact[] {
   const turns = parts.flatMap((p) => p.x.turns);
   const idOf = new Map<string, string | null>();
   for (const p of parts) {
@@ -100,17 +98,10 @@ function identifiers(parts: { x: Extraction; messages: readonly SpanMessage[] }[
 /** The facts of a span, deduplicated (same kind and text), in FACT_KINDS order. */
 export function deriveFacts(source: FactSource): Fact[] {
   const opts = { cwd: source.cwd };
-  const x = extract(
-    source.messages.map((m) => m.message),
-    opts,
-  );
-  const prefix = source.turnPrefix?.length ? source.turnPrefix : null;
-  const px = prefix
-    ? extract(
-        prefix.map((m) => m.message),
-        opts,
-      )
-    : null;
+  const messages = spanOf(source.messages);
+  const x = extract(messages, opts);
+  const prefix = source.turnPrefix?.length ? spanOf(source.turnPrefix) : null;
+  const px = prefix ? extract(prefix, opts) : null;
   const facts: Fact[] = [];
   if (source.previousSummary?.text) {
     const prev = parseSummary(stripPinned(source.previousSummary.text));
@@ -119,13 +110,13 @@ export function deriveFacts(source: FactSource): Fact[] {
       if (!/^\(.*\)$/.test(c.trim()) && !c.startsWith('Summary focus requested'))
         facts.push({ kind: 'constraint', text: c, entryId: source.previousSummary.entryId });
   }
-  fromExtraction(x, source.messages, facts);
+  fromExtraction(x, messages, facts);
   if (px && prefix) fromExtraction(px, prefix, facts);
-  const request = px && prefix ? openRequest(px, prefix, true) : openRequest(x, source.messages, false);
+  const request = px && prefix ? openRequest(px, prefix, true) : openRequest(x, messages, false);
   if (request) facts.push(request);
   const files = new Map<string, string | null>();
   for (const f of source.modifiedFiles ?? []) files.set(sameTarget(f, source.cwd), null);
-  for (const [part, msgs] of [[x, source.messages], ...(px && prefix ? [[px, prefix] as const] : [])] as const) {
+  for (const [part, msgs] of [[x, messages], ...(px && prefix ? [[px, prefix] as const] : [])] as const) {
     for (const t of part.turns) {
       for (const c of t.calls) {
         const p = callPath(c);
@@ -139,7 +130,7 @@ export function deriveFacts(source: FactSource): Fact[] {
   for (const [path, entryId] of files) if (path) facts.push({ kind: 'file', text: path, entryId });
   for (const pin of source.pinned ?? [])
     facts.push({ kind: 'pin', text: pin.text.trim(), entryId: pin.id, pin: { kind: pin.kind, label: pin.label } });
-  const parts = [{ x, messages: source.messages }, ...(px && prefix ? [{ x: px, messages: prefix }] : [])];
+  const parts = [{ x, messages }, ...(px && prefix ? [{ x: px, messages: prefix }] : [])];
   if (source.identifiers ?? true) facts.push(...identifiers(parts, source.cwd, new Set(files.keys())));
   const rank = (k: FactKind) => FACT_KINDS.indexOf(k);
   const seen = new Set<string>();

@@ -7,7 +7,8 @@ import { createFileOps, addMessageFileOps, addDetailsFileOps, fileLists } from '
 import { estimatorByName } from '../../tokens/estimators';
 import { ArborUsageError } from '../../session/diagnostics';
 import type { SessionIndex } from '../../session/sessionIndex';
-import type { FactSource, SpanMessage } from './facts';
+import type { FactSource } from './facts';
+import { projectionSpan } from '../../context/messageSpan';
 
 /**
  * What a summary summarized, as a FactSource: for a compaction being
@@ -15,20 +16,11 @@ import type { FactSource, SpanMessage } from './facts';
  * branch summary entry already in a file (one Pi wrote, say).
  */
 
-function positionsSpan(p: Projection, positions: readonly number[]): SpanMessage[] {
-  const out: SpanMessage[] = [];
-  for (const pos of positions) {
-    const entryId = p.index.record(p.entries[pos]).id;
-    for (const message of p.messages(pos)) if (message.role !== 'system') out.push({ entryId, message });
-  }
-  return out;
-}
-
 export function compactionSource(plan: CompactionPlan): FactSource {
   const p = plan.projection;
   return {
-    messages: positionsSpan(p, plan.summarizePositions),
-    turnPrefix: positionsSpan(p, plan.turnPrefixPositions),
+    messages: projectionSpan(p, plan.summarizePositions),
+    turnPrefix: projectionSpan(p, plan.turnPrefixPositions),
     pinned: plan.pinned,
     previousSummary: plan.previousSummary !== null ? { text: plan.previousSummary, entryId: plan.previousCompactionId } : null,
     modifiedFiles: plan.modifiedFiles,
@@ -56,9 +48,9 @@ function entryCompactionSource(index: SessionIndex, i: number): FactSource {
   if (kept < 0) kept = p.entries.length;
   const positions: number[] = [];
   for (let pos = start; pos < kept; pos++) positions.push(pos);
-  const messages = positionsSpan(p, positions);
+  const messages = projectionSpan(p, positions);
   const ops = createFileOps();
-  for (const m of messages) addMessageFileOps(m.message, ops);
+  for (const m of messages) addMessageFileOps(m, ops);
   let previousSummary: FactSource['previousSummary'] = null;
   if (p.hasCompaction) {
     const prev = index.entryOfType(p.entries[0], 'compaction');
