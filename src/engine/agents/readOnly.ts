@@ -1,0 +1,18 @@
+import { ArborUsageError } from '../session/diagnostics';
+import { agentName, type AgentKind } from './agentKind';
+
+/** A write asked of another agent's session (compact, navigate, label, restore, upgrade): nothing was written. */
+export class ReadOnlySessionError extends ArborUsageError {
+  constructor(
+    readonly file: string,
+    readonly agent: AgentKind,
+  ) {
+    super(`read-only: ${agentName(agent)} session (${file}); Arbor reads it but never writes it, and nothing was written`);
+    this.name = 'ReadOnlySessionError';
+  }
+}
+
+/** Refuses every write to a session not written by Pi (the one check every write path goes through). */
+export function assertWritable(session: { file: string; agent: AgentKind }): void {
+  if (session.agent !== 'pi') throw new ReadOnlySessionError(session.file, session.agent);
+}
