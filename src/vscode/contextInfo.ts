@@ -7,6 +7,7 @@ import type { CompactionSettings } from '../engine/compaction/planCompaction';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import type { AgentMessage } from '../engine/session/types';
 import { contextWindowFor, engineEnv, readConfig, type ArborConfig } from './settings';
+import { recordedContextWindow } from '../engine/agents/agentKind';
 import { loadPiSettings, type PiSettings } from '../engine/settings/piSettings';
 import { baseDirFor } from './summaryView';
 
@@ -59,7 +60,7 @@ export async function contextUse(
   } catch (err) {
     settingsError = err instanceof Error ? err.message : String(err);
   }
-  const window = contextWindowFor(ctx.model, config);
+  const window = contextWindowFor(ctx.model, config, recordedContextWindow(index));
   const contextWindow = window.contextWindow;
   settingsError ??= window.error;
   return {

@@ -86,3 +86,9 @@ function agentOfPrefix(text: string): AgentKind | undefined {
   if (/^\{\s*"(parentUuid|leafUuid)"\s*:/.test(t)) return 'claude-code';
   return undefined;
 }
+
+/** The context window a session reports itself (Codex's token_count, kept in the converted header), else undefined. */
+export function recordedContextWindow(session: { header: Record<string, unknown> }): number | undefined {
+  const w = session.header.contextWindow;
+  return typeof w === 'number' && Number.isFinite(w) && w > 0 ? w : undefined;
+}

@@ -1,5 +1,6 @@
 import { ArborUsageError } from '../session/diagnostics';
 import { agentName, type AgentKind } from './agentKind';
+import { sniffAgent } from './loadForeign';
 
 /** A write asked of another agent's session (compact, navigate, label, restore, upgrade): nothing was written. */
 export class ReadOnlySessionError extends ArborUsageError {
@@ -15,4 +16,10 @@ export class ReadOnlySessionError extends ArborUsageError {
 /** Refuses every write to a session not written by Pi (the one check every write path goes through). */
 export function assertWritable(session: { file: string; agent: AgentKind }): void {
   if (session.agent !== 'pi') throw new ReadOnlySessionError(session.file, session.agent);
+}
+
+/** assertWritable for a file not loaded yet (its agent told from its first lines): before a lock file or a plan is made. */
+export async function assertWritableFile(file: string): Promise<void> {
+  const agent = await sniffAgent(file);
+  if (agent === 'claude-code' || agent === 'codex') throw new ReadOnlySessionError(file, agent);
 }
