@@ -316,14 +316,11 @@ function toolResult(output: unknown, toolCallId: string, toolName: string, times
   return { role: 'toolResult', toolCallId, toolName, content, isError, timestamp: msTime(timestamp) };
 }
 
-/** A shell output Codex wrote as `{"output":..., "metadata":{"exit_code":N}}` with N not 0. */
+/** A shell output Codex wrote as `{"output":..., "metadata":{"exit_code":N}}` with N not 0 (read from its end: the output is not parsed again). */
 function shellFailed(output: string): boolean {
-  if (!output.startsWith('{"output"')) return false;
-  try {
-    const v: unknown = JSON.parse(output);
-    const code = isRecord(v) && isRecord(v.metadata) ? v.metadata.exit_code : undefined;
-    return typeof code === 'number' && code !== 0;
-  } catch {
-    return false;
-  }
+  if (!output.startsWith('{"output"') || !output.endsWith('}')) return false;
+  const at = output.lastIndexOf('"exit_code":');
+  if (at < 0 || output.lastIndexOf('"metadata":') < 0) return false;
+  const m = /^"exit_code":\s*(-?\d+)/.exec(output.slice(at, at + 40));
+  return m !== null && Number(m[1]) !== 0;
 }
