@@ -6,6 +6,8 @@ import { readAppended } from '../engine/session/tail';
 import { loadTailPreview } from '../engine/session/tailPreview';
 import { PAGE_SIZE } from './tree/pages';
 import { listSessions, sessionsDirFor } from '../engine/session/discovery';
+import { otherAgentSessions } from '../engine/agents/discovery';
+import type { AgentKind } from '../engine/agents/agentKind';
 import { NotRegularFileError, statRegularFile } from '../engine/session/sessionFile';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import { SessionLayout } from './tree/layout';
@@ -47,6 +49,8 @@ export interface SessionModel {
   error: string | undefined;
   /** When another process last appended to the file (ms since epoch). */
   lastExternalWriteAt: number | undefined;
+  /** The agent that wrote it (from the listing, the peek or the index): only Pi's sessions are written (engine/agents/readOnly.ts). */
+  agent: AgentKind;
 }
 
 const OPENED_KEY = 'arbor.openedSessions';
@@ -179,10 +183,13 @@ export class SessionStore implements vscode.Disposable {
   async refreshList(): Promise<void> {
     const seen = new Set<string>();
     const order: string[] = [];
-    for (const { dir } of this.sessionDirs()) {
+    const env = engineEnv(readConfig());
+    for (const { folder, dir } of this.sessionDirs()) {
       let infos;
       try {
-        infos = await listSessions(dir);
+        // The folder's sessions from all three agents (Claude Code's and Codex's are read-only), newest first.
+        const [pi, others] = await Promise.all([listSessions(dir), otherAgentSessions(folder, env)]);
+        infos = [...pi, ...others].sort((a, b) => b.mtimeMs - a.mtimeMs);
       } catch (err) {
         log().warn(`cannot list ${dir}: ${String(err)}`);
         continue;
@@ -240,7 +247,7 @@ export class SessionStore implements vscode.Disposable {
   private upsert(
     file: string,
     source: SessionModel['source'],
-    info: Partial<Pick<SessionModel, 'id' | 'cwd' | 'timestamp' | 'mtimeMs' | 'size'>>,
+    info: Partial<Pick<SessionModel, 'id' | 'cwd' | 'timestamp' | 'mtimeMs' | 'size' | 'agent'>>,
   ): void {
     const existing = this.sessions.get(file);
     if (existing) {
@@ -265,6 +272,7 @@ export class SessionStore implements vscode.Disposable {
       error: undefined,
       // Not from the modification time: a file copied or written a moment ago by a script is not live. Bytes arriving are.
       lastExternalWriteAt: undefined,
+      agent: info.agent ?? 'pi',
     });
   }
 
@@ -289,6 +297,7 @@ export class SessionStore implements vscode.Disposable {
         const index = await this.loadIndex(model.file);
         const t1 = performance.now();
         model.index = index;
+        model.agent = index.agent;
         model.error = undefined;
         model.id = index.header.id;
         model.cwd = index.header.cwd;
@@ -521,6 +530,7 @@ export class SessionStore implements vscode.Disposable {
     try {
       const peek = await peekSession(model.file);
       model.peek = peek;
+      model.agent = peek.agent;
       model.id ||= peek.id;
       model.cwd ||= peek.cwd;
       if (!model.timestamp && peek.startedMs !== undefined) model.timestamp = new Date(peek.startedMs).toISOString();
