@@ -126,6 +126,8 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
       });
       return;
     }
+    // Ghost snapshots are Codex's undo bookkeeping (a git commit id): not part of the conversation.
+    if (type === 'ghost_snapshot') return;
     report(src, `Codex response item of unknown type ${JSON.stringify(type).slice(0, 60)}; skipped`);
   };
 
