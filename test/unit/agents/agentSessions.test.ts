@@ -10,6 +10,7 @@ import { titleFactsFromIndex } from '../../../src/engine/tree/sessionTitle';
 import { peekSession } from '../../../src/engine/tree/sessionPeek';
 import { searchSession, type SearchHit } from '../../../src/engine/search/searchSession';
 import { keptUserMessages } from '../../../src/engine/agents/codex';
+import { readAppended } from '../../../src/engine/session/tail';
 import { agentOfHead } from '../../../src/engine/agents/agentKind';
 import type { AssistantMessage, SessionEntry, ToolResultMessage } from '../../../src/engine/session/types';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
@@ -309,6 +310,23 @@ describe('format detection and hostile records (issue 23)', () => {
         assert.equal(typeof e.id, 'string');
       }
     }
+  });
+
+  it('bytes appended to another agent’s session make it read again (never parsed as Pi lines)', async () => {
+    const f = path.join(dir, 'growing.jsonl');
+    await fsp.copyFile(codexFile, f);
+    const index = await loadSession(f);
+    assert.deepEqual(await readAppended(index), { added: 0, replaced: false });
+    const more = {
+      timestamp: 'x',
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'More' }] },
+    };
+    await fsp.appendFile(f, JSON.stringify(more) + '\n');
+    const before = index.diagnostics.length;
+    assert.deepEqual(await readAppended(index), { added: 0, replaced: true });
+    assert.equal(index.diagnostics.length, before);
+    assert.equal((await loadSession(f)).leafId, 'L31');
   });
 
   it('a cut-off last line is reported and not read; the rest is', async () => {
