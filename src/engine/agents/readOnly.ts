@@ -20,6 +20,7 @@ export function assertWritable(session: { file: string; agent: AgentKind }): voi
 
 /** assertWritable for a file not loaded yet (its agent told from its first lines): before a lock file or a plan is made. */
 export async function assertWritableFile(file: string): Promise<void> {
-  const agent = await sniffAgent(file);
+  // A file that cannot be read here is left to the write path, which reports it as it always has.
+  const agent = await sniffAgent(file).catch(() => undefined);
   if (agent === 'claude-code' || agent === 'codex') throw new ReadOnlySessionError(file, agent);
 }
