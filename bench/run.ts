@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { generateSession } from './generateSession';
 import { retentionBench } from './retention';
+import { agentsReadBench } from './agentsRead';
 
 interface Sample {
   mode: string;
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
     process.stdout.write(`  arbor plan (chars): ${JSON.stringify(arborChars.detail)}\n`);
     if (pi) process.stdout.write(`  pi plan:    ${JSON.stringify(pi.detail)}\n`);
   }
+  if (process.env.ARBOR_BENCH_AGENTS !== '0') await agentsReadBench();
 }
 
 void main();

@@ -10,8 +10,9 @@ export function contextWindowSourceForModel(
   model: ModelRef | null,
   explicit?: number,
   env: NodeJS.ProcessEnv = process.env,
+  recorded?: number,
 ): ResolvedContextWindow {
-  return resolveContextWindowSource({ explicit, explicitName: '--context-window', model, piModels: readPiModelWindows(env) });
+  return resolveContextWindowSource({ explicit, explicitName: '--context-window', model, recorded, piModels: readPiModelWindows(env) });
 }
 
 export function contextWindowForModel(model: ModelRef | null, explicit?: number): number {

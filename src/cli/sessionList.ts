@@ -30,12 +30,16 @@ export async function allSessionDirs(env: NodeJS.ProcessEnv = process.env): Prom
 }
 
 /** The sessions of the folders, newest first, each with its title (a bounded read of its head and tail). */
-export async function listedSessions(dirs: string[]): Promise<ListedSession[]> {
-  const infos = (await Promise.all(dirs.map((d) => listSessions(d)))).flat().sort((a, b) => b.mtimeMs - a.mtimeMs);
+export async function listedSessions(dirs: string[], others: SessionFileInfo[] = []): Promise<ListedSession[]> {
+  const infos = [...(await Promise.all(dirs.map((d) => listSessions(d)))).flat(), ...others].sort((a, b) => b.mtimeMs - a.mtimeMs);
   const facts = await Promise.all(
     infos.map(async (s) => {
       try {
-        return peekTitleFacts(await peekSession(s.file));
+        const peek = await peekSession(s.file);
+        // Another agent's session: its id, cwd and start come from its records, not a Pi header.
+        if (s.agent !== 'pi')
+          Object.assign(s, { id: peek.id || s.id, cwd: peek.cwd || s.cwd, timestamp: isoOf(peek.startedMs) ?? s.timestamp });
+        return peekTitleFacts(peek);
       } catch {
         const started = Date.parse(s.timestamp);
         return {
@@ -49,4 +53,8 @@ export async function listedSessions(dirs: string[]): Promise<ListedSession[]> {
   );
   const titles = sessionTitles(facts);
   return infos.map((s, k) => ({ ...s, title: titles[k], titleLine: titleLine(titles[k], path.basename(s.file, '.jsonl')) }));
+}
+
+function isoOf(ms: number | undefined): string | undefined {
+  return ms === undefined ? undefined : new Date(ms).toISOString();
 }

@@ -74,6 +74,10 @@ async function main(): Promise<number> {
   const logDir = runLogDir('e2e-logs');
   console.log(`e2e: ${files.length} test file(s); logs go to ${logDir}`);
   const workspace = tempWorkspace(path.resolve(values.workspace ?? path.join(root, 'test/fixtures/workspace')));
+  // Claude Code's and Codex's folders of this run (empty; a test puts sessions in them): never the machine's own.
+  const agents = tempWorkspace();
+  process.env.CLAUDE_CONFIG_DIR = path.join(agents.folder, 'claude');
+  process.env.CODEX_HOME = path.join(agents.folder, 'codex');
   let server: CodeServer | undefined;
   let browser: LaunchedBrowser | undefined;
   try {
@@ -107,6 +111,7 @@ async function main(): Promise<number> {
     await browser?.close();
     await server?.stop();
     workspace.dispose();
+    agents.dispose();
   }
 }
 

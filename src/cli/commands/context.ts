@@ -23,6 +23,7 @@ import {
   contextTokensAt,
 } from '../../engine/context/contextNumbers';
 import { contextWindowSourceForModel } from '../contextWindow';
+import { recordedContextWindow } from '../../engine/session/agents/agentKind';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { TokenEstimator } from '../../engine/tokens/estimators';
 
@@ -62,7 +63,7 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     estimator,
   );
   // The figure the extension shows (status bar, tree, panel): one function, one window resolver.
-  const window = contextWindowSourceForModel(ctx.model, intFlag(p.flags, 'context-window'));
+  const window = contextWindowSourceForModel(ctx.model, intFlag(p.flags, 'context-window'), process.env, recordedContextWindow(index));
   const figure = contextFigure(index, leafIndex, contextTokensAt(index, leafIndex, estimator), estimator, window);
   const numbers = {
     tokens: figure.tokens,

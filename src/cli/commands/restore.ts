@@ -1,4 +1,5 @@
 import { stringFlag } from '../args';
+import { assertWritable } from '../../engine/session/agents/readOnly';
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { openSession } from '../sessionArgs';
@@ -53,6 +54,7 @@ export async function restoreCommand(argv: string[], io: Io): Promise<number> {
   if (!undo && !to) throw usageError(restoreSpec, '--to ID (or --undo) is required');
   const index = await openSession(file);
   reportDiagnostics(io, index);
+  assertWritable(index);
   const root = stringFlag(p.flags, 'cwd') ?? sessionCwd(index);
   if (!root) throw new ArborUsageError(`${index.file} names no working directory: pass --cwd DIR`);
   if (undo) return undoCommand(io, index.file, root, p.flags.json === true);

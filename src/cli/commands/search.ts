@@ -6,6 +6,7 @@ import { allSessionDirs, listedSessions } from '../sessionList';
 import { interruptSignal } from '../summarizerArgs';
 import { shownPath } from './files';
 import { sessionsDirFor } from '../../engine/session/discovery';
+import { otherAgentSessions } from '../../engine/session/agents/discovery';
 import { peekSession, peekTitle } from '../../engine/tree/sessionPeek';
 import { searchSession, type SearchHit } from '../../engine/search/searchSession';
 
@@ -56,7 +57,7 @@ async function targetsOf(argv: string[]): Promise<{ targets: Target[]; query: st
     };
   }
   const dirs = all ? await allSessionDirs() : [sessionsDirFor(cwd!)];
-  const listed = await listedSessions(dirs);
+  const listed = await listedSessions(dirs, await otherAgentSessions(all ? undefined : cwd!));
   return { targets: listed.map((s) => ({ file: s.file, title: s.titleLine })), query, json };
 }
 

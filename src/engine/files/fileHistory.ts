@@ -6,6 +6,8 @@ import type { FileChange, FileContent, FileHistory, InitialContents } from './ty
 import type { SessionEntry } from '../session/types';
 import { isToolCallBlock } from '../session/contentBlocks';
 import { isRecord } from '../session/jsonObject';
+import { piToolCall, wholeFileText } from '../session/agents/toolCalls';
+import type { AgentKind } from '../session/agents/agentKind';
 
 /**
  * The history of every file touched along a sequence of entries (a path from
@@ -28,6 +30,8 @@ export interface FileHistoryOptions {
   /** Absolute paths to report even if no entry touches them (their initial content, after the path's commands). */
   track?: Iterable<string>;
   signal?: AbortSignal;
+  /** The agent that wrote the entries: another agent's file tools are read in Pi's terms (agents/toolCalls.ts). */
+  agent?: AgentKind;
 }
 
 export interface OpaqueEvent {
@@ -138,7 +142,7 @@ export function fileHistory(entries: Iterable<SessionEntry>, options: FileHistor
       const t = track(args.path);
 
       t.seen = true;
-      const text = fullReadText(args, content, details);
+      const text = wholeFileText(details) ?? fullReadText(args, content, details);
       if (text === undefined) return;
       budget += text.length * BUDGET_PER_CHAR;
       const lossy = lossyReadReason(text);
@@ -222,8 +226,8 @@ export function fileHistory(entries: Iterable<SessionEntry>, options: FileHistor
       flushPending();
       for (const b of m.content) {
         if (!isToolCallBlock(b) || typeof b.id !== 'string' || typeof b.name !== 'string') continue;
-        const args = isRecord(b.arguments) ? b.arguments : {};
-        pending.set(b.id, { name: b.name, args, entryId: entry.id });
+        const call = piToolCall(options.agent ?? 'pi', b.name, isRecord(b.arguments) ? b.arguments : {});
+        pending.set(b.id, { ...call, entryId: entry.id });
       }
     } else if (m.role === 'toolResult') {
       const id = typeof m.toolCallId === 'string' ? m.toolCallId : '';

@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { assertWritable } from '../session/agents/readOnly';
 import { decideRestore, restoreCandidates, type DiskState, type RestoreDecision } from './restorePlan';
 import { diskStateIn } from './diskState';
 import { MissingRoot, NoFollowTree } from './noFollowTree';
@@ -31,6 +32,7 @@ export interface PlanOptions {
 }
 
 export async function planRestore(index: SessionIndex, targetIndex: number, options: PlanOptions): Promise<RestorePlan> {
+  assertWritable(index);
   const candidates = restoreCandidates(index, targetIndex, { files: options.files, signal: options.signal });
   let tree: NoFollowTree;
   try {

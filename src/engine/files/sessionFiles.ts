@@ -33,7 +33,7 @@ export function sessionFiles(index: SessionIndex, signal?: AbortSignal): Session
   const cwd = sessionCwd(index);
   const all: number[] = [];
   for (let i = 0; i < index.entryCount; i++) all.push(i);
-  const chronological = fileHistory(entriesAt(index, all), { cwd, signal });
+  const chronological = fileHistory(entriesAt(index, all), { cwd, signal, agent: index.agent });
   const initial = new Map<string, FileContent>();
   for (const [abs, read] of chronological.firstReads) initial.set(abs, read.content);
   for (const [abs, f] of chronological.files) {
@@ -59,6 +59,7 @@ export function historyToEntry(
     initial: files.initial,
     track: options.track,
     signal: options.signal,
+    agent: index.agent,
   });
 }
 
@@ -81,7 +82,7 @@ export function countChangedFiles(index: SessionIndex, indexes: readonly number[
     const r = index.record(i);
     return r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult');
   });
-  const h = fileHistory(entriesAt(index, relevant), { cwd: sessionCwd(index) });
+  const h = fileHistory(entriesAt(index, relevant), { cwd: sessionCwd(index), agent: index.agent });
   let n = 0;
   for (const f of h.files.values()) if (f.changes.length) n++;
   return n;

@@ -1,4 +1,5 @@
 import { ArborUsageError } from '../session/diagnostics';
+import { assertWritableFile } from '../session/agents/readOnly';
 import { findLivePi } from './findLivePi';
 import { BridgeError } from './client';
 import type { PiProcess } from './piProcesses';
@@ -47,6 +48,8 @@ export interface WriteRouteOptions {
 
 /** Finds how to write `file`: through its live Pi's bridge, else the file (refusing while an unbridged Pi runs there, unless forced). */
 export async function resolveWriteRoute(file: string, options: WriteRouteOptions): Promise<WriteRoute> {
+  // Before anything is planned or asked of a summarizer: another agent's session is never written.
+  await assertWritableFile(file);
   const live = await findLivePi(file, { agentDir: options.agentDir, cwd: options.force ? undefined : options.cwd, signal: options.signal });
   if (live.kind === 'bridge') return { via: 'pi', entry: live.entry, state: live.state, waitMs: options.waitMs };
   if (live.kind === 'unbridged') throw new PiRunningError(file, live.processes);

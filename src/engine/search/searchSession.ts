@@ -4,6 +4,9 @@ import { checkEntryObject } from '../session/parseLine';
 import { openRegularFile } from '../session/sessionFile';
 import { oneLine } from '../tree/oneLine';
 import { MAX_PARSED_ENTRY_BYTES } from '../session/entryLimits';
+import { sniffAgent } from '../session/agents/loadForeign';
+import { loadSession } from '../session/loadSession';
+import type { SessionIndex } from '../session/sessionIndex';
 
 /**
  * Text search in a session file (pure engine, no vscode): plain
@@ -124,9 +127,12 @@ function snippetAround(text: string, at: number): string {
 
 export async function searchSession(file: string, options: SearchOptions): Promise<SearchResult> {
   const query = options.query.trim().toLowerCase();
-  const maxHits = options.maxHits ?? 1000;
   const result: SearchResult = { hits: 0, scannedBytes: 0, complete: true, skippedLines: [] };
   if (!query) return result;
+  // Another agent's records are not entries: its session is read through its converter and its entries searched.
+  const agent = await sniffAgent(file);
+  if (agent === 'claude-code' || agent === 'codex')
+    return searchEntries(await loadSession(file, { signal: options.signal }), query, options, result);
   const needle = jsonNeedle(query);
   const chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
   const fh = await openRegularFile(file);
@@ -151,24 +157,7 @@ export async function searchSession(file: string, options: SearchOptions): Promi
       // The checks every reader makes (a value of the wrong type or depth: the entry is not searched).
       const checked = checkEntryObject(e, 2);
       if (!checked.ok) return true;
-      const entry = checked.value;
-      for (const t of searchableTexts(entry)) {
-        const at = t.text.toLowerCase().indexOf(query);
-        if (at < 0) continue;
-        options.onHit({
-          file,
-          entryId: t.entryId ?? (entry.id as string),
-          line: lineNo,
-          field: t.field,
-          snippet: snippetAround(t.text, at),
-        });
-        if (++result.hits >= maxHits) {
-          result.complete = false;
-          return false;
-        }
-        break; // one hit per entry
-      }
-      return true;
+      return searchEntry(file, checked.value, lineNo, query, options, result);
     };
     while (position < size) {
       options.signal?.throwIfAborted();
@@ -221,4 +210,38 @@ export async function searchSession(file: string, options: SearchOptions): Promi
   } finally {
     await fh.close();
   }
+}
+
+/** Looks for the query in one entry's texts (one hit per entry); false when the hit limit is reached. */
+function searchEntry(
+  file: string,
+  entry: Record<string, unknown>,
+  line: number,
+  query: string,
+  options: SearchOptions,
+  result: SearchResult,
+): boolean {
+  for (const t of searchableTexts(entry)) {
+    const at = t.text.toLowerCase().indexOf(query);
+    if (at < 0) continue;
+    options.onHit({ file, entryId: t.entryId ?? (entry.id as string), line, field: t.field, snippet: snippetAround(t.text, at) });
+    if (++result.hits >= (options.maxHits ?? 1000)) {
+      result.complete = false;
+      return false;
+    }
+    break; // one hit per entry
+  }
+  return true;
+}
+
+/** The search over a loaded index's entries (another agent's session), each reported at its record's line. */
+function searchEntries(index: SessionIndex, query: string, options: SearchOptions, result: SearchResult): SearchResult {
+  for (let i = 0; i < index.entryCount; i++) {
+    if ((i & 1023) === 0) options.signal?.throwIfAborted();
+    const entry = index.entry(i) as unknown as Record<string, unknown>;
+    if (!searchEntry(index.file, entry, index.record(i).line, query, options, result)) break;
+  }
+  result.scannedBytes = index.size;
+  options.onProgress?.(index.size, index.size);
+  return result;
 }

@@ -4,6 +4,7 @@ import { piAgentDir } from './piAgentDir';
 import { openRegularFile } from './sessionFile';
 import { findHeader } from './lineReader';
 import type { SessionHeader } from './types';
+import type { AgentKind } from './agents/agentKind';
 
 /** Pi's sessions folder for a working directory (spec 1, "Location"). */
 export function sessionsDirFor(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -23,6 +24,8 @@ export interface SessionFileInfo {
   /** Session name from the header line only (session_info entries are read when the file is opened). */
   mtimeMs: number;
   size: number;
+  /** The agent that wrote it (Pi's folder holds Pi's; engine/session/agents/discovery.ts finds the others'). */
+  agent: AgentKind;
 }
 
 /** The session files in a folder, newest first. A folder that does not exist holds none. */
@@ -49,6 +52,7 @@ export async function listSessions(dir: string): Promise<SessionFileInfo[]> {
         timestamp: String(header.timestamp ?? ''),
         mtimeMs: st.mtimeMs,
         size: st.size,
+        agent: 'pi',
       });
     } catch {
       // unreadable files are not sessions

@@ -10,6 +10,7 @@ import type { TokenCounts } from './tokenCounts';
 import { breakCycles, reportDuplicates } from './treeRepair';
 import type { SessionEntry, SessionHeader } from './types';
 import { isEntryOfType, type EntryOfType } from './entryKinds';
+import type { AgentKind } from './agents/agentKind';
 
 export interface SessionIndexInit {
   file: string;
@@ -30,6 +31,10 @@ export interface SessionIndexInit {
   partial?: boolean;
   /** How many entries parsed on demand stay parsed (see entryCache.ts). */
   entryCache?: EntryCacheLimits;
+  /** Which agent wrote the file (default 'pi'); another agent's session is read-only (engine/session/agents/). */
+  agent?: AgentKind;
+  /** The leaf when it is not the last entry in file order (another agent's session: its newest main-chain message). */
+  leaf?: number;
 }
 
 /**
@@ -48,6 +53,9 @@ export class SessionIndex {
   endsWithNewline: boolean;
   /** Only the end of the file was read (a preview while the whole file is indexed). Never write with it. */
   readonly partial: boolean;
+  /** Which agent wrote the file: only Pi's sessions are ever written (engine/session/agents/readOnly.ts). */
+  readonly agent: AgentKind;
+  private readonly leafOverride: number | undefined;
   /**
    * performance.now() when the current incomplete last line was first seen
    * as it is (it did not change since); undefined without one. How long a
@@ -77,6 +85,8 @@ export class SessionIndex {
     this.size = init.size;
     this.endsWithNewline = init.endsWithNewline;
     this.partial = init.partial ?? false;
+    this.agent = init.agent ?? 'pi';
+    this.leafOverride = init.leaf;
     this.incompleteSince = this.hasIncompleteLine ? performance.now() : undefined;
     this.parents = new Int32Array(0);
     this.parsed = new EntryCache(init.entryCache ?? DEFAULT_ENTRY_CACHE_LIMITS, (i) => (this.records[i].entry = undefined));
@@ -95,11 +105,12 @@ export class SessionIndex {
 
   /** Index of the leaf (the last entry in the file), or -1 for a header-only session. */
   get leafIndex(): number {
-    return this.records.length - 1;
+    return this.leafOverride ?? this.records.length - 1;
   }
 
   get leafId(): string | null {
-    return this.records.length ? this.records[this.records.length - 1].id : null;
+    const leaf = this.leafIndex;
+    return leaf >= 0 ? this.records[leaf].id : null;
   }
 
   record(index: number): EntryRecord {

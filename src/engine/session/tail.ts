@@ -33,6 +33,8 @@ export async function readAppended(index: SessionIndex, options: { signal?: Abor
     const { size } = fstatSync(fd);
     if (size < index.size) return { added: 0, replaced: true };
     if (size === index.committedSize) return { added: 0, replaced: false };
+    // Another agent's records are converted as a whole (a streamed message, a boundary and its summary): read it again.
+    if (index.agent !== 'pi') return { added: 0, replaced: size !== index.size };
     options.signal?.throwIfAborted();
     const length = size - index.committedSize;
     if (index.version < 2)

@@ -1,4 +1,5 @@
 import { constants, promises as fsp } from 'node:fs';
+import { assertWritableFile } from './agents/readOnly';
 import * as path from 'node:path';
 import { loadSession } from './loadSession';
 import { ArborUsageError, formatDiagnostic } from './diagnostics';
@@ -24,6 +25,7 @@ export interface UpgradeResult {
  */
 export async function upgradeSessionFile(file: string, options: { signal?: AbortSignal } = {}): Promise<UpgradeResult> {
   await statRegularFile(file);
+  await assertWritableFile(file);
   const target = await fsp.realpath(file);
   return withSessionLock(target, () => upgradeLocked(file, target, options), { signal: options.signal });
 }

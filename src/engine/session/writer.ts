@@ -1,4 +1,5 @@
 import { openRegularFile } from './sessionFile';
+import { assertWritable } from './agents/readOnly';
 import { randomBytes } from 'node:crypto';
 import { readAppended } from './tail';
 import { statSync } from 'node:fs';
@@ -56,6 +57,7 @@ export function newEntryId(isUsed: (id: string) => boolean): string {
  * so two of them never both attach to the same leaf.
  */
 export async function appendEntries(index: SessionIndex, entries: NewEntry[], options: AppendOptions = {}): Promise<SessionEntry[]> {
+  assertWritable(index);
   if (index.partial) throw new ArborUsageError(`${index.file}: a partial (preview) index cannot be written with; load the whole session`);
   if (index.version < 2) {
     throw new ArborUsageError(

@@ -61,7 +61,10 @@ export function contentText(content: string | UserContentBlock[] | unknown): str
 
 function toolCallText(name: unknown, args: unknown): string {
   const a = isRecord(args) ? args : {};
-  const key = ['path', 'command', 'pattern', 'url', 'query'].find((k) => typeof a[k] === 'string');
+  // `file_path`: Claude Code's file tools; a `command` of words: Codex's shell (engine/session/agents/).
+  const key = ['path', 'file_path', 'command', 'pattern', 'url', 'query'].find((k) => typeof a[k] === 'string');
+  if (!key && Array.isArray(a.command) && a.command.every((w) => typeof w === 'string'))
+    return `${String(name)}(${oneLine(a.command.slice(-1)[0] ?? '', 60)})`;
   return key ? `${String(name)}(${oneLine(String(a[key]), 60)})` : `${String(name)}()`;
 }
 

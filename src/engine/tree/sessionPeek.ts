@@ -3,6 +3,8 @@ import { baseTitle, titleText, type TitleFacts } from './sessionTitle';
 import { checkEntryObject } from '../session/parseLine';
 import { isRecord } from '../session/jsonObject';
 import { openRegularFile } from '../session/sessionFile';
+import { agentOfHead, type AgentKind } from '../session/agents/agentKind';
+import { foreignPeekFacts } from '../session/agents/peekFacts';
 
 /**
  * What a session list shows about a session, from a bounded read of its
@@ -27,6 +29,8 @@ export interface SessionPeek {
   /** Entry lines (the header not counted). */
   entryCount: number;
   entryCountExact: boolean;
+  /** The agent that wrote the file (told from its first lines). */
+  agent: AgentKind;
 }
 
 export interface PeekOptions {
@@ -91,7 +95,9 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
       size,
       entryCount: 0,
       entryCountExact: whole,
+      agent: agentOfHead(head.subarray(0, headRead), whole) ?? 'pi',
     };
+    const note = peek.agent === 'pi' ? undefined : foreignNoter(peek, peek.agent);
 
     // Head: complete lines only (the last one may be cut off unless the whole file was read).
     const headText = head.toString('utf8', 0, headRead);
@@ -104,6 +110,7 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
       // Scanning stops early only for what is already known; still linear in the bytes read.
       const o = parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
       if (!o) return;
+      if (note) return note(o, true);
       if (k === 0 && o.type === 'session') {
         peek.id = typeof o.id === 'string' ? o.id : '';
         peek.cwd = typeof o.cwd === 'string' ? o.cwd : '';
@@ -131,6 +138,10 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
       if (!line.trim()) continue;
       const o = parse(line);
       if (!o) continue;
+      if (note) {
+        note(o, false);
+        continue;
+      }
       noteTitleFacts(peek, o, false);
       peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
     }
@@ -143,6 +154,23 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
   } finally {
     await fh.close();
   }
+}
+
+/** Notes what a record of another agent's session tells (its records are not Pi entries). */
+function foreignNoter(peek: SessionPeek, agent: Exclude<AgentKind, 'pi'>): (o: Record<string, unknown>, head: boolean) => void {
+  return (o, head) => {
+    const f = foreignPeekFacts(agent, o);
+    if (!peek.id && f.id) peek.id = f.id;
+    if (!peek.cwd && f.cwd) peek.cwd = f.cwd;
+    if (peek.startedMs === undefined && f.started) peek.startedMs = timeOf({ timestamp: f.started });
+    if (f.name?.trim()) peek.name = titleText(f.name);
+    const text = f.userText ? titleText(f.userText) : undefined;
+    if (text) {
+      if (head && !peek.firstUserMessage) peek.firstUserMessage = text;
+      peek.latestUserMessage = text;
+    }
+    peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
+  };
 }
 
 /** The title of a session in a list: its name, else its first user message (sessionTitle.ts). */

@@ -1,5 +1,6 @@
 import { contentText } from './entryPreview';
 import { oneLine } from './oneLine';
+import { isAgentWrittenRequest } from '../session/agents/peekFacts';
 import type { SessionIndex } from '../session/sessionIndex';
 
 /**
@@ -107,9 +108,12 @@ export function titleLine(t: SessionTitle, fallback: string, options: { timeFirs
 export function titleFactsFromIndex(index: SessionIndex): TitleFacts {
   const request = (i: number): string | undefined => {
     const m = index.entryOfType(i, 'message')?.message;
-    return titleText(contentText(m?.role === 'user' ? m.content : undefined)) || undefined;
+    const text = contentText(m?.role === 'user' ? m.content : undefined);
+    return isAgentWrittenRequest(index.agent, text) ? undefined : titleText(text) || undefined;
   };
-  let name: string | undefined;
+  // Claude Code's `summary` record titles its session (the converter keeps it in the header).
+  let name: string | undefined =
+    typeof index.header.title === 'string' && index.header.title.trim() ? titleText(index.header.title) : undefined;
   let latestRequest: string | undefined;
   for (let i = index.entryCount - 1; i >= 0 && (name === undefined || latestRequest === undefined); i--) {
     const rec = index.record(i);

@@ -105,6 +105,7 @@ export function engineEnv(config: ArborConfig = readConfig()): NodeJS.ProcessEnv
 export function contextWindowFor(
   model: { provider: string; modelId: string } | null,
   config: ArborConfig = readConfig(),
+  recorded?: number,
 ): ResolvedContextWindow & { error?: string } {
   let piModels: PiModelWindows | undefined;
   let error: string | undefined;
@@ -120,6 +121,7 @@ export function contextWindowFor(
       perModel: config.modelContextWindows,
       piModels,
       model,
+      recorded,
     }),
     ...(error ? { error } : {}),
   };

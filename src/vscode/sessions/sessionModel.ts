@@ -6,6 +6,7 @@ import { PAGE_SIZE } from '../../engine/tree/pages';
 import { SessionLayout } from '../../engine/tree/layout';
 import { loadTailPreview } from '../../engine/session/tailPreview';
 import { log } from '../platform/logging';
+import type { AgentKind } from '../../engine/session/agents/agentKind';
 
 /** What the extension holds of one listed session (sessionStore.ts keeps them), and the rules that fill it in. */
 
@@ -34,6 +35,8 @@ export interface SessionModel {
   error: string | undefined;
   /** When another process last appended to the file (ms since epoch). */
   lastExternalWriteAt: number | undefined;
+  /** The agent that wrote it (from the listing, the peek or the index): only Pi's sessions are written (engine/session/agents/readOnly.ts). */
+  agent: AgentKind;
 }
 
 /** Sessions from this size on are previewed while they load (smaller ones load in tens of ms). */
@@ -52,7 +55,7 @@ function previewCovers(layout: SessionLayout): boolean {
 export function newSessionModel(
   file: string,
   source: SessionModel['source'],
-  info: Partial<Pick<SessionModel, 'id' | 'cwd' | 'timestamp' | 'mtimeMs' | 'size'>>,
+  info: Partial<Pick<SessionModel, 'id' | 'cwd' | 'timestamp' | 'mtimeMs' | 'size' | 'agent'>>,
 ): SessionModel {
   return {
     file,
@@ -71,6 +74,7 @@ export function newSessionModel(
     error: undefined,
     // Not from the modification time: a file copied or written a moment ago by a script is not live. Bytes arriving are.
     lastExternalWriteAt: undefined,
+    agent: info.agent ?? 'pi',
   };
 }
 
@@ -93,6 +97,7 @@ export function listTitles(models: readonly SessionModel[]): Map<string, Session
 /** Takes what a bounded read of the file says into a model (the title only while the session is not indexed). */
 export function applyPeek(model: SessionModel, peek: SessionPeek): void {
   model.peek = peek;
+  model.agent = peek.agent;
   model.id ||= peek.id;
   model.cwd ||= peek.cwd;
   if (!model.timestamp && peek.startedMs !== undefined) model.timestamp = new Date(peek.startedMs).toISOString();

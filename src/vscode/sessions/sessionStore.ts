@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import { loadSession } from '../../engine/session/loadSession';
 import { readAppended } from '../../engine/session/tail';
 import { listSessions } from '../../engine/session/discovery';
+import { otherAgentSessions } from '../../engine/session/agents/discovery';
 import { NotRegularFileError, statRegularFile } from '../../engine/session/sessionFile';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { SessionLayout } from '../../engine/tree/layout';
@@ -11,7 +12,7 @@ import { baseTitle, titleFactsAfterAppend, titleFactsFromIndex, type SessionTitl
 import { listTitles, peekInto, newSessionModel, previewWhileLoading, PREVIEW_MIN_BYTES, type SessionModel } from './sessionModel';
 import { OwnWrites } from './ownWrites';
 import { forgetOpened, openedFiles, rememberOpened, workspaceSessionDirs } from './sessionDirs';
-import { readConfig } from '../platform/settings';
+import { engineEnv, readConfig } from '../platform/settings';
 import { log } from '../platform/logging';
 import type { PiState } from '../../engine/livePi/protocol';
 
@@ -118,10 +119,13 @@ export class SessionStore implements vscode.Disposable {
   async refreshList(): Promise<void> {
     const seen = new Set<string>();
     const order: string[] = [];
-    for (const { dir } of this.sessionDirs()) {
+    const env = engineEnv(readConfig());
+    for (const { folder, dir } of this.sessionDirs()) {
       let infos;
       try {
-        infos = await listSessions(dir);
+        // The folder's sessions from all three agents (Claude Code's and Codex's are read-only), newest first.
+        const [pi, others] = await Promise.all([listSessions(dir), otherAgentSessions(folder, env)]);
+        infos = [...pi, ...others].sort((a, b) => b.mtimeMs - a.mtimeMs);
       } catch (err) {
         log().warn(`cannot list ${dir}: ${String(err)}`);
         continue;
@@ -175,7 +179,7 @@ export class SessionStore implements vscode.Disposable {
   private upsert(
     file: string,
     source: SessionModel['source'],
-    info: Partial<Pick<SessionModel, 'id' | 'cwd' | 'timestamp' | 'mtimeMs' | 'size'>>,
+    info: Partial<Pick<SessionModel, 'id' | 'cwd' | 'timestamp' | 'mtimeMs' | 'size' | 'agent'>>,
   ): void {
     const existing = this.sessions.get(file);
     if (existing) {
@@ -207,6 +211,7 @@ export class SessionStore implements vscode.Disposable {
         const index = await this.loadIndex(model.file);
         const t1 = performance.now();
         model.index = index;
+        model.agent = index.agent;
         model.error = undefined;
         model.id = index.header.id;
         model.cwd = index.header.cwd;

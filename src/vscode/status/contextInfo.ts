@@ -9,6 +9,7 @@ import type { AgentMessage } from '../../engine/session/types';
 import { contextWindowFor, engineEnv, readConfig, type ArborConfig } from '../platform/settings';
 import { defaultCompactionSettings, loadPiSettings, type PiSettings } from '../../engine/settings/piSettings';
 import { baseDirFor } from '../sessions/sessionBaseDir';
+import { recordedContextWindow } from '../../engine/session/agents/agentKind';
 
 /**
  * Pi's settings for a session: global, then the project's (.pi/settings.json
@@ -59,7 +60,7 @@ export async function contextUse(
   } catch (err) {
     settingsError = err instanceof Error ? err.message : String(err);
   }
-  const window = contextWindowFor(ctx.model, config);
+  const window = contextWindowFor(ctx.model, config, recordedContextWindow(index));
   const contextWindow = window.contextWindow;
   settingsError ??= window.error;
   return {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { agentName, type AgentKind } from '../../engine/session/agents/agentKind';
 import type { PiState } from '../../engine/livePi/protocol';
 import { countChangedFiles } from '../../engine/files/sessionFiles';
 import * as path from 'node:path';
@@ -103,6 +104,8 @@ export function sessionItem(model: SessionModel, live: boolean, now = Date.now()
   const count = entryCountText(model);
   const size = model.index?.size ?? model.size ?? model.peek?.size;
   const parts: string[] = [];
+  // Another agent's session is marked with its agent (and is read-only: its write commands are hidden, see package.json).
+  if (model.agent !== 'pi') parts.push(agentName(model.agent));
   if (pi) parts.push(pi.idle ? '● Pi idle' : '● Pi busy');
   else if (live) parts.push('● live');
   parts.push(relativeTime(last, now) || 'no activity');
@@ -115,11 +118,12 @@ export function sessionItem(model: SessionModel, live: boolean, now = Date.now()
     : live
       ? new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'))
       : new vscode.ThemeIcon('comment-discussion');
-  item.contextValue = `arborSession${live || pi ? ':live' : ''}${pi ? ':pi' : ''}`;
+  item.contextValue = `arborSession${live || pi ? ':live' : ''}${pi ? ':pi' : ''}${readOnlyFlags(model.agent)}`;
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown('$(comment-discussion) **');
   tip.appendText(label);
   tip.appendMarkdown('**');
+  if (model.agent !== 'pi') tip.appendMarkdown(`\n\n${agentName(model.agent)} session: read-only (Arbor reads it, never writes it)`);
   if (model.peek?.name && model.peek.firstUserMessage) {
     tip.appendMarkdown('\n\n');
     tip.appendText(`First message: ${model.peek.firstUserMessage}`);
@@ -230,7 +234,7 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   if (layout.isOnActivePath(node.index)) flags.push('active');
   if (summarized) flags.push('summarized');
   if (pinned) flags.push('pinned');
-  item.contextValue = `arborEntry:${flags.join(':')}`;
+  item.contextValue = `arborEntry:${flags.join(':')}${readOnlyFlags(index.agent)}`;
   // The tooltip is made on hover (resolveTreeItem): building it for every row slowed down long lines.
   item.accessibilityInformation = {
     label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : isCurrent ? `, current leaf below it, ${hiddenBelow} hidden by the filter` : ''}${summarized ? ', summarized by the active compaction' : ''}`,
@@ -360,4 +364,9 @@ export class SummarizedDecorations implements vscode.FileDecorationProvider {
     d.propagate = false;
     return d;
   }
+}
+
+/** The context-value flags of a row of another agent's session: `:readonly:agent=<kind>` (none for Pi's). */
+export function readOnlyFlags(agent: AgentKind): string {
+  return agent === 'pi' ? '' : `:readonly:agent=${agent}`;
 }

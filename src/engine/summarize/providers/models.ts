@@ -120,6 +120,8 @@ export interface ContextWindowSources {
   explicitName?: string;
   /** Per-model windows keyed `provider/modelId` or `modelId` (the extension's arbor.modelContextWindows). */
   perModel?: Readonly<Record<string, unknown>>;
+  /** The window the session itself reports (Codex's `token_count` events: `model_context_window`). */
+  recorded?: number;
   /** Pi's own model configuration (models.json in Pi's agent folder), keyed `provider/modelId`. */
   piModels?: { file: string; windows: ReadonlyMap<string, number> };
   /** The session's model (from its model_change entries), or null. */
@@ -146,9 +148,13 @@ export function resolveContextWindowSource(sources: ContextWindowSources): Resol
   const explicit = positive(sources.explicit);
   if (explicit) return { contextWindow: explicit, source: sources.explicitName ?? 'explicit' };
   const { model, perModel, piModels } = sources;
+  if (!model && positive(sources.recorded))
+    return { contextWindow: positive(sources.recorded)!, source: 'the session (Codex token_count)' };
   if (!model) return { contextWindow: DEFAULT_CONTEXT_WINDOW, source: 'default (no model in the session)' };
   const configured = perModel && (positive(perModel[`${model.provider}/${model.modelId}`]) ?? positive(perModel[model.modelId]));
   if (configured) return { contextWindow: configured, source: 'arbor.modelContextWindows' };
+  const recorded = positive(sources.recorded);
+  if (recorded) return { contextWindow: recorded, source: 'the session (Codex token_count)' };
   const pi = positive(piModels?.windows.get(`${model.provider}/${model.modelId}`));
   if (pi) return { contextWindow: pi, source: "Pi's models.json" };
   const info = resolveModelInfo(model.modelId);

@@ -1,0 +1,299 @@
+import { isRecord } from '../jsonObject';
+import type { Diagnostic } from '../diagnostics';
+import type {
+  AssistantContentBlock,
+  AssistantMessage,
+  CompactionEntry,
+  SessionEntry,
+  StopReason,
+  ToolResultMessage,
+  Usage,
+} from '../types';
+import { isoTime, msTime, num, str, text, userBlocks, type ForeignEntry, type ForeignSession, type SourceLine } from './foreignEntries';
+
+/**
+ * Claude Code's transcript (`~/.claude/projects/<cwd>/<session>.jsonl`) as
+ * Pi-shaped entries. Records are linked by `uuid`/`parentUuid` (a redo
+ * leaves a fork); an API message streamed as several records with one
+ * `message.id` becomes one assistant entry holding all their blocks; a user
+ * record's `tool_result` blocks become tool results; a `compact_boundary`
+ * system record becomes a compaction whose parent is its
+ * `logicalParentUuid` and whose summary is the `isCompactSummary` record
+ * after it; a sidechain (subagent) whose first record has no parent hangs
+ * off the main-chain entry before it; `summary` records title the session;
+ * `isMeta` and other in-chain bookkeeping become hidden `custom` entries;
+ * records outside the chain (`file-history-snapshot`, ...) are not entries.
+ */
+
+/** Record types without a place in the chain, read as bookkeeping (not entries, not reported). */
+const BOOKKEEPING = new Set(['file-history-snapshot', 'queue-operation', 'summary']);
+
+interface Built extends ForeignEntry {
+  /** The API message id of an assistant entry (its streamed records are merged into it). */
+  messageId?: string;
+  sidechain: boolean;
+  /** Position in the entries. */
+  pos: number;
+}
+
+export function convertClaudeCode(file: string, lines: Iterable<SourceLine>): ForeignSession {
+  const diagnostics: Diagnostic[] = [];
+  const entries: Built[] = [];
+  const byId = new Map<string, Built>();
+  /** Record uuid -> the entry its children hang under (the last entry made from it, or the entry it was merged into). */
+  const alias = new Map<string, string>();
+  const toolNames = new Map<string, string>();
+  let sessionId: string | undefined;
+  let cwd: string | undefined;
+  let started: string | undefined;
+  let title: string | undefined;
+  let lastMain: string | undefined;
+  let leaf: number | undefined;
+
+  const add = (src: SourceLine, entry: SessionEntry, sidechain: boolean, messageId?: string): Built => {
+    const built: Built = { entry, line: src.line, offset: src.offset, sidechain, messageId, pos: entries.length };
+    entries.push(built);
+    byId.set(entry.id, built);
+    return built;
+  };
+  const report = (src: SourceLine, message: string) => diagnostics.push({ file, line: src.line, message });
+
+  for (const src of lines) {
+    const r = src.value;
+    const type = str(r.type);
+    if (type === 'summary') {
+      if (typeof r.summary === 'string' && r.summary.trim()) title = r.summary;
+      continue;
+    }
+    const uuid = str(r.uuid);
+    if (uuid === undefined || uuid === '') {
+      if (type === undefined || !BOOKKEEPING.has(type))
+        report(
+          src,
+          `Claude Code record ${type === undefined ? 'without a "type"' : `of unknown type "${oneWord(type)}"`} and without a "uuid"; skipped`,
+        );
+      continue;
+    }
+    if (alias.has(uuid) || byId.has(uuid)) {
+      report(src, `record "${oneWord(uuid)}" repeats the uuid of an earlier record; skipped`);
+      continue;
+    }
+    sessionId ??= str(r.sessionId);
+    cwd ??= str(r.cwd);
+    started ??= str(r.timestamp);
+    const sidechain = r.isSidechain === true;
+    const timestamp = isoTime(r.timestamp);
+    const boundary = type === 'system' && r.subtype === 'compact_boundary';
+    const rawParent = boundary ? (str(r.logicalParentUuid) ?? str(r.parentUuid)) : str(r.parentUuid);
+    let parentId: string | null = rawParent === undefined ? null : (alias.get(rawParent) ?? rawParent);
+    if (parentId === null && sidechain && lastMain !== undefined) parentId = lastMain;
+    const message = isRecord(r.message) ? r.message : undefined;
+    let last: Built | undefined;
+
+    if (boundary) {
+      const meta = isRecord(r.compactMetadata) ? r.compactMetadata : {};
+      const compaction: CompactionEntry = {
+        type: 'compaction',
+        id: uuid,
+        parentId,
+        timestamp,
+        summary: '',
+        // Nothing before the boundary stays in Claude Code's context: the kept range is empty.
+        firstKeptEntryId: uuid,
+        tokensBefore: num(meta.preTokens) ?? 0,
+        details: { source: 'claude-code', trigger: str(meta.trigger) },
+      };
+      last = add(src, compaction, sidechain);
+    } else if (type === 'user' && r.isCompactSummary === true && parentId !== null && byId.get(parentId)?.entry.type === 'compaction') {
+      const target = byId.get(parentId)!;
+      const c = target.entry as CompactionEntry;
+      if (c.summary === '') {
+        c.summary = userBlocks(message?.content)
+          .map((b) => (b.type === 'text' ? b.text : ''))
+          .join('\n');
+        alias.set(uuid, target.entry.id);
+        if (!sidechain) lastMain = target.entry.id;
+        continue;
+      }
+      last = add(src, userEntry(uuid, parentId, timestamp, message), sidechain);
+    } else if (type === 'user' && r.isMeta !== true) {
+      last = userRecord(uuid, parentId, timestamp, r, message, toolNames, (e) => add(src, e, sidechain));
+    } else if (type === 'assistant' && message) {
+      const messageId = str(message.id);
+      const parent = parentId === null ? undefined : byId.get(parentId);
+      if (messageId !== undefined && parent && parent.messageId === messageId && parent.sidechain === sidechain) {
+        mergeAssistant(parent.entry as SessionEntry & { type: 'message'; message: AssistantMessage }, message, r, toolNames);
+        alias.set(uuid, parent.entry.id);
+        if (!sidechain) {
+          lastMain = parent.entry.id;
+          leaf = parent.pos;
+        }
+        continue;
+      }
+      const entry: SessionEntry = { type: 'message', id: uuid, parentId, timestamp, message: assistantMessage(message, r, toolNames) };
+      last = add(src, entry, sidechain, messageId);
+    } else {
+      // In-chain bookkeeping (isMeta user records, system notes, progress): hidden, keeps the chain whole.
+      const customType = `claude-code/${r.isMeta === true ? 'meta' : oneWord(type ?? 'record')}`;
+      last = add(src, { type: 'custom', id: uuid, parentId, timestamp, customType, data: message ?? str(r.content) }, sidechain);
+    }
+    alias.set(uuid, last.entry.id);
+    if (!sidechain) {
+      lastMain = last.entry.id;
+      if (last.entry.type === 'message' || last.entry.type === 'compaction') leaf = entries.length - 1;
+    }
+  }
+
+  const header = {
+    type: 'session' as const,
+    version: 3,
+    id: sessionId ?? '',
+    timestamp: started ?? '',
+    cwd: cwd ?? '',
+    ...(title !== undefined ? { title } : {}),
+  };
+  return { header, entries, leaf, diagnostics };
+}
+
+/** A type name for a message (no control characters, bounded). */
+function oneWord(s: string): string {
+  const clean = s.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return clean.length > 60 ? `${clean.slice(0, 60)}…` : clean;
+}
+
+function userEntry(id: string, parentId: string | null, timestamp: string, message: Record<string, unknown> | undefined): SessionEntry {
+  return {
+    type: 'message',
+    id,
+    parentId,
+    timestamp,
+    message: { role: 'user', content: userBlocks(message?.content), timestamp: msTime(timestamp) },
+  };
+}
+
+/**
+ * A user record: its `tool_result` blocks as tool results, the rest as one
+ * user message, chained in block order (the first keeps the record's uuid).
+ */
+function userRecord(
+  uuid: string,
+  parentId: string | null,
+  timestamp: string,
+  r: Record<string, unknown>,
+  message: Record<string, unknown> | undefined,
+  toolNames: Map<string, string>,
+  add: (e: SessionEntry) => Built,
+): Built {
+  const content = message?.content;
+  if (!Array.isArray(content)) return add(userEntry(uuid, parentId, timestamp, message));
+  const results = content.filter((b) => isRecord(b) && b.type === 'tool_result') as Record<string, unknown>[];
+  if (!results.length) return add(userEntry(uuid, parentId, timestamp, message));
+  const rest = content.filter((b) => !(isRecord(b) && b.type === 'tool_result'));
+  let last: Built | undefined;
+  let k = 0;
+  const nextId = () => (k++ === 0 ? uuid : `${uuid}#${k - 1}`);
+  for (const b of results) {
+    const toolCallId = str(b.tool_use_id) ?? '';
+    const toolName = toolNames.get(toolCallId) ?? '';
+    const msg: ToolResultMessage = {
+      role: 'toolResult',
+      toolCallId,
+      toolName,
+      content: userBlocks(b.content),
+      isError: b.is_error === true,
+      timestamp: msTime(timestamp),
+    };
+    const whole = results.length === 1 && toolName === 'Read' ? wholeFileText(r.toolUseResult) : undefined;
+    if (whole !== undefined) msg.details = { wholeFileText: whole };
+    last = add({ type: 'message', id: nextId(), parentId: last ? last.entry.id : parentId, timestamp, message: msg });
+  }
+  const blocks = userBlocks(rest);
+  if (blocks.length)
+    last = add({
+      type: 'message',
+      id: nextId(),
+      parentId: last!.entry.id,
+      timestamp,
+      message: { role: 'user', content: blocks, timestamp: msTime(timestamp) },
+    });
+  return last!;
+}
+
+/** The whole file a Read showed, from the record's `toolUseResult.file` (only when it covers every line). */
+function wholeFileText(result: unknown): string | undefined {
+  const f = isRecord(result) && isRecord(result.file) ? result.file : undefined;
+  if (!f || typeof f.content !== 'string') return undefined;
+  const start = num(f.startLine);
+  if (start !== undefined && start > 1) return undefined;
+  if (num(f.numLines) !== undefined && num(f.totalLines) !== undefined && f.numLines !== f.totalLines) return undefined;
+  return f.content;
+}
+
+const STOP_REASONS: Record<string, StopReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'toolUse',
+  max_tokens: 'length',
+  refusal: 'error',
+};
+
+function assistantBlocks(content: unknown, toolNames: Map<string, string>): AssistantContentBlock[] {
+  if (typeof content === 'string') return [text(content)];
+  if (!Array.isArray(content)) return [];
+  const out: AssistantContentBlock[] = [];
+  for (const b of content) {
+    if (!isRecord(b)) continue;
+    if (b.type === 'text' && typeof b.text === 'string') out.push(text(b.text));
+    else if (b.type === 'thinking' && typeof b.thinking === 'string') out.push({ type: 'thinking', thinking: b.thinking });
+    else if (b.type === 'redacted_thinking') out.push({ type: 'thinking', thinking: '[redacted thinking]', redacted: true });
+    else if ((b.type === 'tool_use' || b.type === 'server_tool_use') && typeof b.id === 'string' && typeof b.name === 'string') {
+      toolNames.set(b.id, b.name);
+      out.push({ type: 'toolCall', id: b.id, name: b.name, arguments: isRecord(b.input) ? b.input : { input: b.input } });
+    } else if (typeof b.type === 'string') out.push(text(`[${oneWord(b.type)}]`));
+  }
+  return out;
+}
+
+function usageOf(u: unknown): Usage | undefined {
+  if (!isRecord(u)) return undefined;
+  const input = num(u.input_tokens) ?? 0;
+  const output = num(u.output_tokens) ?? 0;
+  const cacheRead = num(u.cache_read_input_tokens) ?? 0;
+  const cacheWrite = num(u.cache_creation_input_tokens) ?? 0;
+  return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite };
+}
+
+function assistantMessage(m: Record<string, unknown>, r: Record<string, unknown>, toolNames: Map<string, string>): AssistantMessage {
+  const out: AssistantMessage = {
+    role: 'assistant',
+    content: assistantBlocks(m.content, toolNames),
+    api: 'anthropic-messages',
+    provider: 'anthropic',
+    timestamp: msTime(r.timestamp),
+  };
+  const model = str(m.model);
+  if (model) out.model = model;
+  const usage = usageOf(m.usage);
+  if (usage) out.usage = usage;
+  const stop = str(m.stop_reason);
+  if (stop && STOP_REASONS[stop]) out.stopReason = STOP_REASONS[stop];
+  if (r.isApiErrorMessage === true) {
+    out.stopReason = 'error';
+    out.errorMessage = out.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+  }
+  return out;
+}
+
+/** A later streamed record of the same API message: its blocks are appended; usage and stop reason are the latest. */
+function mergeAssistant(
+  target: SessionEntry & { type: 'message'; message: AssistantMessage },
+  m: Record<string, unknown>,
+  r: Record<string, unknown>,
+  toolNames: Map<string, string>,
+): void {
+  const next = assistantMessage(m, r, toolNames);
+  target.message.content.push(...next.content);
+  if (next.usage) target.message.usage = next.usage;
+  if (next.stopReason) target.message.stopReason = next.stopReason;
+  if (next.errorMessage) target.message.errorMessage = next.errorMessage;
+}

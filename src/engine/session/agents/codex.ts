@@ -1,0 +1,321 @@
+import { isRecord } from '../jsonObject';
+import type { Diagnostic } from '../diagnostics';
+import type { AssistantContentBlock, AssistantMessage, SessionEntry, TextBlock, ToolResultMessage, UserContentBlock } from '../types';
+import { isoTime, msTime, num, str, text, userBlocks, type ForeignEntry, type ForeignSession, type SourceLine } from './foreignEntries';
+
+/**
+ * Codex CLI's rollout (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`,
+ * lines `{timestamp, type, payload}`) as a linear path of Pi-shaped
+ * entries: `session_meta` is the header; `response_item` messages, function
+ * calls and their outputs (joined by `call_id`), and reasoning summaries
+ * are messages (the items of one model answer, reasoning through calls,
+ * are one assistant message); `turn_context` model and effort changes are
+ * model/thinking-level changes; `event_msg` `token_count` is the usage of
+ * the answer before it and gives the context window; `compacted` is a
+ * compaction (its `message` the summary) followed by the history Codex
+ * rebuilds: `replacement_history` when present, else the initial context,
+ * the earlier user messages within Codex's budget, and the summary.
+ */
+
+/** Codex keeps at most this many tokens of earlier user messages in the history it rebuilds (COMPACT_USER_MESSAGE_MAX_TOKENS). */
+export const CODEX_USER_MESSAGE_BUDGET = 20_000;
+
+/** Codex's own rough count (4 bytes a token), used only for that budget. */
+const approxTokens = (s: string) => Math.ceil(Buffer.byteLength(s, 'utf8') / 4);
+
+const ASSISTANT_ITEMS = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);
+const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output']);
+
+/** User messages Codex sends as context, not typed by the user (instructions, environment). */
+function isInitialContext(t: string): boolean {
+  const s = t.trimStart();
+  return s.startsWith('<user_instructions>') || s.startsWith('<environment_context>') || s.startsWith('# AGENTS.md instructions');
+}
+
+export function convertCodex(file: string, lines: Iterable<SourceLine>): ForeignSession {
+  const diagnostics: Diagnostic[] = [];
+  const entries: ForeignEntry[] = [];
+  const toolNames = new Map<string, string>();
+  const header: { type: 'session'; version: number; id: string; timestamp: string; cwd: string; [k: string]: unknown } = {
+    type: 'session',
+    version: 3,
+    id: '',
+    timestamp: '',
+    cwd: '',
+  };
+  let metaSeen = false;
+  let parentId: string | null = null;
+  /** The assistant entry the current answer's items go into (undefined after anything else). */
+  let answer: (SessionEntry & { type: 'message'; message: AssistantMessage }) | undefined;
+  let lastAssistant: AssistantMessage | undefined;
+  let model: string | undefined;
+  let effort: string | undefined;
+  /** Initial-context messages and the user's messages so far, for the history a compaction without replacement_history rebuilds. */
+  const initial: SessionEntry[] = [];
+  let userMessages: string[] = [];
+
+  const add = (src: SourceLine, entry: SessionEntry) => {
+    entries.push({ entry, line: src.line, offset: src.offset });
+    parentId = entry.id;
+  };
+  const report = (src: SourceLine, message: string) => diagnostics.push({ file, line: src.line, message });
+
+  /** One response item as an entry (or into the current answer); `id` names it. */
+  const item = (src: SourceLine, p: Record<string, unknown>, id: string, timestamp: string, rebuilt: boolean): void => {
+    const type = str(p.type) ?? '';
+    if (type === 'message') {
+      const role = str(p.role);
+      if (role === 'assistant') {
+        appendToAnswer(
+          src,
+          id,
+          timestamp,
+          userBlocks(p.content).filter((b): b is TextBlock => b.type === 'text'),
+        );
+        return;
+      }
+      answer = undefined;
+      const content = userBlocks(p.content);
+      if (role === 'user') {
+        const t = content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+        const entry: SessionEntry = {
+          type: 'message',
+          id,
+          parentId,
+          timestamp,
+          message: { role: 'user', content, timestamp: msTime(timestamp) },
+        };
+        if (!rebuilt) {
+          if (isInitialContext(t)) initial.push(entry);
+          else userMessages.push(t);
+        }
+        add(src, entry);
+      } else if (role === 'developer' || role === 'system') {
+        const entry: SessionEntry = {
+          type: 'message',
+          id,
+          parentId,
+          timestamp,
+          message: { role: 'system', content, timestamp: msTime(timestamp) },
+        };
+        if (!rebuilt) initial.push(entry);
+        add(src, entry);
+      } else report(src, `Codex message with unknown role ${JSON.stringify(String(role)).slice(0, 40)}; skipped`);
+      return;
+    }
+    if (ASSISTANT_ITEMS.has(type)) {
+      appendToAnswer(src, id, timestamp, callBlocks(p, type, id, toolNames));
+      return;
+    }
+    if (OUTPUT_ITEMS.has(type)) {
+      answer = undefined;
+      const toolCallId = str(p.call_id) ?? '';
+      add(src, {
+        type: 'message',
+        id,
+        parentId,
+        timestamp,
+        message: toolResult(p.output, toolCallId, toolNames.get(toolCallId) ?? '', timestamp),
+      });
+      return;
+    }
+    // Ghost snapshots are Codex's undo bookkeeping (a git commit id): not part of the conversation.
+    if (type === 'ghost_snapshot') return;
+    report(src, `Codex response item of unknown type ${JSON.stringify(type).slice(0, 60)}; skipped`);
+  };
+
+  const appendToAnswer = (src: SourceLine, id: string, timestamp: string, blocks: AssistantContentBlock[]) => {
+    if (answer) {
+      answer.message.content.push(...blocks);
+      return;
+    }
+    const message: AssistantMessage = {
+      role: 'assistant',
+      content: blocks,
+      api: 'openai-responses',
+      provider: 'openai',
+      timestamp: msTime(timestamp),
+    };
+    if (model) message.model = model;
+    answer = { type: 'message', id, parentId, timestamp, message };
+    lastAssistant = message;
+    add(src, answer);
+  };
+
+  for (const src of lines) {
+    const r = src.value;
+    const p = isRecord(r.payload) ? r.payload : undefined;
+    const type = str(r.type);
+    const id = `L${src.line}`;
+    const timestamp = isoTime(r.timestamp);
+    if (!p || type === undefined) {
+      report(src, 'not a Codex rollout line ({timestamp, type, payload}); skipped');
+      continue;
+    }
+    if (type === 'session_meta') {
+      if (!metaSeen) {
+        metaSeen = true;
+        header.id = str(p.id) ?? '';
+        header.timestamp = str(p.timestamp) ?? timestamp;
+        header.cwd = str(p.cwd) ?? '';
+      }
+      continue;
+    }
+    if (type === 'response_item') item(src, p, id, timestamp, false);
+    else if (type === 'turn_context') {
+      const m = str(p.model);
+      if (m && m !== model) {
+        answer = undefined;
+        add(src, { type: 'model_change', id, parentId, timestamp, provider: 'openai', modelId: m });
+      }
+      model = m ?? model;
+      const e = str(p.effort);
+      if (e && e !== effort) {
+        answer = undefined;
+        add(src, { type: 'thinking_level_change', id: `${id}.effort`, parentId, timestamp, thinkingLevel: e });
+      }
+      effort = e ?? effort;
+    } else if (type === 'event_msg') {
+      if (p.type === 'token_count' && isRecord(p.info)) {
+        const last = isRecord(p.info.last_token_usage) ? p.info.last_token_usage : undefined;
+        const input = num(last?.input_tokens) ?? 0;
+        const cached = num(last?.cached_input_tokens) ?? 0;
+        const output = num(last?.output_tokens) ?? 0;
+        if (last && lastAssistant)
+          lastAssistant.usage = {
+            input: Math.max(0, input - cached),
+            output,
+            cacheRead: cached,
+            cacheWrite: 0,
+            totalTokens: num(last.total_tokens) ?? input + output,
+          };
+        const window = num(p.info.model_context_window);
+        if (window !== undefined) header.contextWindow = window;
+      }
+      // Other events (user_message, agent_message, ...) repeat response items for the UI.
+    } else if (type === 'compacted') {
+      answer = undefined;
+      const summary = str(p.message) ?? '';
+      add(src, {
+        type: 'compaction',
+        id,
+        parentId,
+        timestamp,
+        summary,
+        firstKeptEntryId: id,
+        tokensBefore: 0,
+        details: { source: 'codex', replacementHistory: Array.isArray(p.replacement_history) },
+      });
+      if (Array.isArray(p.replacement_history)) {
+        let k = 0;
+        userMessages = [];
+        for (const h of p.replacement_history) {
+          if (!isRecord(h)) continue;
+          // The summary itself is the compaction (first in the context): its copy in the history is not repeated.
+          if (h.type === 'message' && h.role === 'user' && summary && blocksText(userBlocks(h.content)).endsWith(summary)) continue;
+          item(src, h, `${id}.h${k++}`, timestamp, true);
+          if (h.type === 'message' && h.role === 'user') {
+            const t = blocksText(userBlocks(h.content));
+            if (!isInitialContext(t)) userMessages.push(t);
+          }
+        }
+        answer = undefined;
+      } else {
+        let k = 0;
+        for (const e of initial) add(src, { ...e, id: `${id}.h${k++}`, parentId } as SessionEntry);
+        const kept = keptUserMessages(userMessages);
+        for (const t of kept)
+          add(src, {
+            type: 'message',
+            id: `${id}.h${k++}`,
+            parentId,
+            timestamp,
+            message: { role: 'user', content: [text(t)], timestamp: msTime(timestamp) },
+          });
+        // The kept messages are in the history now: a later compaction collects them again.
+        userMessages = kept;
+      }
+    } else report(src, `Codex record of unknown type ${JSON.stringify(type).slice(0, 60)}; skipped`);
+  }
+  return { header, entries, diagnostics };
+}
+
+function blocksText(blocks: UserContentBlock[]): string {
+  return blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+}
+
+/** The newest user messages within Codex's budget, oldest first (the one that crosses the budget is cut to fit). */
+export function keptUserMessages(messages: readonly string[], budget = CODEX_USER_MESSAGE_BUDGET): string[] {
+  const out: string[] = [];
+  let left = budget;
+  for (let i = messages.length - 1; i >= 0 && left > 0; i--) {
+    const t = messages[i];
+    const n = approxTokens(t);
+    if (n <= left) {
+      out.push(t);
+      left -= n;
+    } else {
+      out.push(t.slice(0, left * 4));
+      left = 0;
+    }
+  }
+  return out.reverse();
+}
+
+function callBlocks(p: Record<string, unknown>, type: string, id: string, toolNames: Map<string, string>): AssistantContentBlock[] {
+  if (type === 'reasoning') {
+    const parts: string[] = [];
+    for (const s of Array.isArray(p.summary) ? p.summary : []) if (isRecord(s) && typeof s.text === 'string') parts.push(s.text);
+    if (!parts.length)
+      for (const c of Array.isArray(p.content) ? p.content : []) if (isRecord(c) && typeof c.text === 'string') parts.push(c.text);
+    if (!parts.length && p.encrypted_content !== undefined) parts.push('[encrypted reasoning]');
+    return parts.length ? [{ type: 'thinking', thinking: parts.join('\n\n') }] : [];
+  }
+  const callId = str(p.call_id) ?? str(p.id) ?? id;
+  let name = str(p.name) ?? type.replace(/_call$/, '');
+  let args: Record<string, unknown>;
+  if (type === 'function_call') args = parseArguments(p.arguments);
+  else if (type === 'custom_tool_call') args = { input: p.input };
+  else {
+    args = isRecord(p.action) ? p.action : {};
+    name = type === 'local_shell_call' ? 'local_shell' : name;
+  }
+  toolNames.set(callId, name);
+  return [{ type: 'toolCall', id: callId, name, arguments: args }];
+}
+
+/** A function call's `arguments` (a JSON string): its object, else the text under `arguments`. */
+function parseArguments(raw: unknown): Record<string, unknown> {
+  if (isRecord(raw)) return raw;
+  if (typeof raw !== 'string') return {};
+  try {
+    const v: unknown = JSON.parse(raw);
+    return isRecord(v) ? v : { arguments: raw };
+  } catch {
+    return { arguments: raw };
+  }
+}
+
+/** A call's output: a string, `{content, success}`, or content items. */
+function toolResult(output: unknown, toolCallId: string, toolName: string, timestamp: string): ToolResultMessage {
+  let content: UserContentBlock[] = [];
+  let isError = false;
+  if (typeof output === 'string') {
+    content = [text(output)];
+    isError = shellFailed(output);
+  } else if (Array.isArray(output)) content = userBlocks(output);
+  else if (isRecord(output)) {
+    content = typeof output.content === 'string' ? [text(output.content)] : userBlocks(output.content);
+    isError = output.success === false;
+  }
+  return { role: 'toolResult', toolCallId, toolName, content, isError, timestamp: msTime(timestamp) };
+}
+
+/** A shell output Codex wrote as `{"output":..., "metadata":{"exit_code":N}}` with N not 0 (read from its end: the output is not parsed again). */
+function shellFailed(output: string): boolean {
+  if (!output.startsWith('{"output"') || !output.endsWith('}')) return false;
+  const at = output.lastIndexOf('"exit_code":');
+  if (at < 0 || output.lastIndexOf('"metadata":') < 0) return false;
+  const m = /^"exit_code":\s*(-?\d+)/.exec(output.slice(at, at + 40));
+  return m !== null && Number(m[1]) !== 0;
+}

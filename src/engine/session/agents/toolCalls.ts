@@ -1,0 +1,71 @@
+import { isRecord } from '../jsonObject';
+import type { AgentKind } from './agentKind';
+
+/** A tool call as Arbor's file history reads it: Pi's tool names and argument names. */
+export interface PiToolCall {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** Tools of other agents that read, search or plan and never change a file (Pi's `ls` stands for them). */
+const READ_ONLY_TOOLS = new Set([
+  'Glob',
+  'Grep',
+  'LS',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'TodoRead',
+  'ExitPlanMode',
+  'update_plan',
+  'view_image',
+]);
+
+/**
+ * Another agent's file tool call in Pi's terms, so one file history serves
+ * every agent: Claude Code's Read/Write/Edit/MultiEdit/Bash (`file_path`,
+ * `old_string`/`new_string`; an Edit with `replace_all` is not replayable
+ * and stays opaque), Codex's shell calls (`command` as argv or a string).
+ * Any other tool stays as it is (an opaque event that may change files).
+ */
+export function piToolCall(agent: AgentKind, name: string, args: Record<string, unknown>): PiToolCall {
+  if (agent === 'pi') return { name, args };
+  if (READ_ONLY_TOOLS.has(name)) return { name: 'ls', args: {} };
+  const path = args.file_path;
+  switch (name) {
+    case 'Read':
+      return { name: 'read', args: { path, offset: args.offset, limit: args.limit } };
+    case 'Write':
+      return { name: 'write', args: { path, content: args.content } };
+    case 'Edit':
+      if (args.replace_all === true) return { name, args };
+      return { name: 'edit', args: { path, oldText: args.old_string, newText: args.new_string } };
+    case 'MultiEdit': {
+      const edits = Array.isArray(args.edits) ? args.edits : [];
+      if (edits.some((e) => !isRecord(e) || e.replace_all === true)) return { name, args };
+      return { name: 'edit', args: { path, edits: edits.map((e) => ({ oldText: e.old_string, newText: e.new_string })) } };
+    }
+    case 'Bash':
+      return { name: 'bash', args: { command: args.command } };
+    case 'shell':
+    case 'local_shell':
+    case 'container.exec':
+    case 'exec_command':
+      return { name: 'bash', args: { command: shellCommand(args.command ?? args.cmd) } };
+  }
+  return { name, args };
+}
+
+/** A Codex command (argv, `bash -lc SCRIPT` read as its script) as one line. */
+function shellCommand(command: unknown): string {
+  if (typeof command === 'string') return command;
+  if (!Array.isArray(command) || !command.every((w) => typeof w === 'string')) return '';
+  const argv = command as string[];
+  if (argv.length === 3 && /(^|\/)(ba|z)?sh$/.test(argv[0]) && (argv[1] === '-lc' || argv[1] === '-c')) return argv[2];
+  return argv.join(' ');
+}
+
+/** The whole text of a file a Claude Code Read showed (kept by the converter from the record's `toolUseResult`). */
+export function wholeFileText(details: unknown): string | undefined {
+  return isRecord(details) && typeof details.wholeFileText === 'string' ? details.wholeFileText : undefined;
+}
