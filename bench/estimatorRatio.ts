@@ -59,7 +59,8 @@ async function main(): Promise<void> {
     const idx = median(ss.map((s) => s.detail.openAndIndexMs));
     const plan = median(ss.map((s) => s.detail.planMs));
     process.stdout.write(
-      `  ${label.padEnd(22)} ${ms.toFixed(0).padStart(6)} ms (index ${idx} ms, plan ${plan} ms)  ${(ms / chars).toFixed(2)}x chars   runs: ${ss.map((s) => s.ms.toFixed(0)).join(' ')}\n`,
+      `  ${label.padEnd(22)} ${ms.toFixed(0).padStart(6)} ms (index ${idx} ms, plan ${plan} ms)  ` +
+        `${(ms / chars).toFixed(2)}x chars   runs: ${ss.map((s) => s.ms.toFixed(0)).join(' ')}\n`,
     );
   }
   const plans = new Set(modes.slice(1).flatMap(([m]) => samples.get(m)!.map((s) => `${s.detail.firstKept} ${s.detail.tokensBefore}`)));

@@ -102,7 +102,8 @@ function main(): void {
       const rate = (ms: number) =>
         `${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s, ${(cold.tokens / (ms / 1000) / 1e6).toFixed(2)} M tokens/s`;
       process.stdout.write(
-        `  ${label.padEnd(14)} ${cold.tokens} tokens; first pass ${cold.ms.toFixed(0)} ms (${rate(cold.ms)}); best of 3 ${best.toFixed(0)} ms (${rate(best)})\n`,
+        `  ${label.padEnd(14)} ${cold.tokens} tokens; first pass ${cold.ms.toFixed(0)} ms (${rate(cold.ms)}); best of 3 ` +
+          `${best.toFixed(0)} ms (${rate(best)})\n`,
       );
     }
     process.stdout.write(`  same count: ${tokens.size === 1}\n`);

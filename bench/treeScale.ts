@@ -31,6 +31,29 @@ interface Run {
 }
 
 /** One command in a fresh process under /usr/bin/time -v; stdout counted through `wc -c`. */
+/** The lines /usr/bin/time -v adds to stderr. */
+const TIME_REPORT_LINE = new RegExp(
+  `^\\s*(${[
+    'Command being timed',
+    'User time',
+    'System time',
+    'Percent',
+    'Elapsed',
+    'Average',
+    'Maximum resident',
+    'Major',
+    'Minor',
+    'Voluntary',
+    'Involuntary',
+    'Swaps',
+    'File system',
+    'Socket',
+    'Signals',
+    'Page size',
+    'Exit status',
+  ].join('|')})`,
+);
+
 function timed(args: string[]): Run {
   const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const t0 = performance.now();
@@ -43,12 +66,7 @@ function timed(args: string[]): Run {
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(time);
   const stderr = time
     .split('\n')
-    .filter(
-      (l) =>
-        !/^\s*(Command being timed|User time|System time|Percent|Elapsed|Average|Maximum resident|Major|Minor|Voluntary|Involuntary|Swaps|File system|Socket|Signals|Page size|Exit status)/.test(
-          l.replace(/^\t/, ''),
-        ),
-    )
+    .filter((l) => !TIME_REPORT_LINE.test(l.replace(/^\t/, '')))
     .join('\n')
     .trim();
   return {
@@ -77,7 +95,8 @@ function report(name: string, file: string, runs: [string, string[]][]): void {
     const r = { ...[...all].sort((a, b) => a.ms - b.ms)[Math.floor(n / 2)], maxRssMB: Math.max(...all.map((x) => x.maxRssMB)) };
     const ratio = base ? `  ${(r.ms / base.ms).toFixed(2)}x baseline` : '';
     process.stdout.write(
-      `  ${label.padEnd(38)} ${r.ms.toFixed(0).padStart(7)} ms  ${r.maxRssMB.toFixed(0).padStart(5)} MB peak RSS  exit ${r.code}  ${(r.outBytes / 1048576).toFixed(1)} MB out${ratio}\n`,
+      `  ${label.padEnd(38)} ${r.ms.toFixed(0).padStart(7)} ms  ${r.maxRssMB.toFixed(0).padStart(5)} MB peak RSS  exit ` +
+        `${r.code}  ${(r.outBytes / 1048576).toFixed(1)} MB out${ratio}\n`,
     );
     if (r.stderr) process.stdout.write(`    stderr: ${r.stderr.split('\n')[0]}\n`);
   }
@@ -90,18 +109,31 @@ function writeHugeEntry(file: string, mb: number): void {
     writeSync(fd, `${JSON.stringify({ type: 'session', version: 3, id: 'huge', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/bench' })}\n`);
     writeSync(
       fd,
-      `${JSON.stringify({ type: 'message', id: 'u1', parentId: null, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: 'here is the file' }], timestamp: 1 } })}\n`,
+      `${JSON.stringify({
+        type: 'message',
+        id: 'u1',
+        parentId: null,
+        timestamp: '2026-01-01T00:00:01.000Z',
+        message: { role: 'user', content: [{ type: 'text', text: 'here is the file' }], timestamp: 1 },
+      })}\n`,
     );
     writeSync(
       fd,
-      '{"type":"message","id":"big","parentId":"u1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"toolResult","toolCallId":"c","toolName":"read","content":[{"type":"text","text":"',
+      '{"type":"message","id":"big","parentId":"u1","timestamp":"2026-01-01T00:00:02.000Z",' +
+        '"message":{"role":"toolResult","toolCallId":"c","toolName":"read","content":[{"type":"text","text":"',
     );
     const block = Buffer.alloc(1 << 20, 'QUJD');
     for (let k = 0; k < mb; k++) writeSync(fd, block);
     writeSync(fd, '"}],"isError":false,"timestamp":2}}\n');
     writeSync(
       fd,
-      `${JSON.stringify({ type: 'message', id: 'a1', parentId: 'big', timestamp: '2026-01-01T00:00:03.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], stopReason: 'stop', timestamp: 3 } })}\n`,
+      `${JSON.stringify({
+        type: 'message',
+        id: 'a1',
+        parentId: 'big',
+        timestamp: '2026-01-01T00:00:03.000Z',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], stopReason: 'stop', timestamp: 3 },
+      })}\n`,
     );
   } finally {
     closeSync(fd);

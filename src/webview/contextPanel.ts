@@ -97,7 +97,8 @@ function chart(view: ContextView, post: (m: FromWebview) => void): HTMLElement {
     el(
       'figcaption',
       { class: 'hint' },
-      `${pts.length} points, one per entry that changes the context on the path to ${view.leafId ?? '(none)'}; provider-reported usage where there is one, estimates (${view.estimator}) in between.`,
+      `${pts.length} points, one per entry that changes the context on the path to ${view.leafId ?? '(none)'}; ` +
+        `provider-reported usage where there is one, estimates (${view.estimator}) in between.`,
     ),
   );
 }

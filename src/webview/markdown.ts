@@ -86,7 +86,10 @@ let parser: Md | undefined;
 export const MAX_INLINE_CHARS = 32 * 1024;
 export const MAX_MARKUP_CHARS = 32 * 1024;
 
-/** Characters an inline rule may start at (emphasis, strikethrough, code, links, images, autolinks, escapes, entities, breaks), counted up to just past `limit`. */
+/**
+ * Characters an inline rule may start at (emphasis, strikethrough, code, links, images, autolinks, escapes, entities,
+ * breaks), counted up to just past `limit`.
+ */
 function markupChars(src: string, limit: number): number {
   let n = 0;
   for (let i = 0; i < src.length; i++) {

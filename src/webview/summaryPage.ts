@@ -1,3 +1,4 @@
+// Over 400 lines: the summary panel's page is one view whose sections, retention checklist and edit mode share one state and one render.
 import { parseMarkdown } from './markdown';
 import { el, renderMarkdown } from './dom';
 import {

@@ -77,7 +77,8 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   io.out(
-    `compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping from ${entry.firstKeptEntryId}, ${counted(entry.tokensBefore, 'token')} before`,
+    `compacted ${file} with ${shortField(`${summarizer.provider}/${summarizer.model}`)}: entry ${entry.id}, keeping ` +
+      `from ${entry.firstKeptEntryId}, ${counted(entry.tokensBefore, 'token')} before`,
   );
   if (route.via === 'pi') io.out(`written by the running Pi (pid ${route.state.pid}), which continues from the compaction`);
   io.out('');

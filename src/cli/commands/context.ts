@@ -89,7 +89,8 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   io.out(
-    `leaf ${shortField(String(ctx.leafId))}  model ${ctx.model ? shortField(`${ctx.model.provider}/${ctx.model.modelId}`) : '-'}  thinking ${shortField(String(ctx.thinkingLevel))}`,
+    `leaf ${shortField(String(ctx.leafId))}  model ` +
+      `${ctx.model ? shortField(`${ctx.model.provider}/${ctx.model.modelId}`) : '-'}  thinking ${shortField(String(ctx.thinkingLevel))}`,
   );
   ctx.messages.forEach((m, k) => {
     const pv = rowPreview(index, m.entryIndex, 200);

@@ -77,11 +77,13 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
   }
   if (result.written.length === 0)
     io.out(
-      `moved to ${result.newLeafId ?? '(root)'} in the running Pi (pid ${route.via === 'pi' ? route.state.pid : '?'}); nothing written: Pi holds the leaf in memory, as after its own /tree, and its next entry goes there`,
+      `moved to ${result.newLeafId ?? '(root)'} in the running Pi (pid ${route.via === 'pi' ? route.state.pid : '?'}); ` +
+        `nothing written: Pi holds the leaf in memory, as after its own /tree, and its next entry goes there`,
     );
   else
     io.out(
-      `moved to ${result.newLeafId ?? '(root)'}; wrote ${result.written.map(describeWritten).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`,
+      `moved to ${result.newLeafId ?? '(root)'}; wrote ` +
+        `${result.written.map(describeWritten).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`,
     );
   if (result.editorText !== null) io.out(`text to edit and resend: ${result.editorText}`);
   if (result.summaryEntry) io.out(`\n${result.summaryEntry.summary}`);

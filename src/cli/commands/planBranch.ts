@@ -60,7 +60,8 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   io.out(`jump from ${plan.oldLeafId} to ${to}`);
   io.out(`  common ancestor: ${plan.commonAncestorId ?? '-'}`);
   io.out(
-    `  branch left behind: ${counted(result.entryIds.length, 'entry', 'entries')}; ${counted(result.preparedEntryIds.length, 'message')} (${counted(plan.totalTokens, 'token')}) fit the budget of ${budget}`,
+    `  branch left behind: ${counted(result.entryIds.length, 'entry', 'entries')}; ` +
+      `${counted(result.preparedEntryIds.length, 'message')} (${counted(plan.totalTokens, 'token')}) fit the budget of ${budget}`,
   );
   io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);
   io.out(`  modified files: ${plan.modifiedFiles.join(', ') || '-'}`);

@@ -84,7 +84,8 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   }
   io.out(`compaction plan for leaf ${plan.leafId} (keepRecentTokens ${compaction.keepRecentTokens}, ${estimator.name} estimate)`);
   io.out(
-    `  context tokens now: ${plan.tokensBefore} of ${contextWindow} (threshold ${compactionThreshold(contextWindow, compaction)}): ${plan.shouldCompact ? 'over the threshold, compaction due' : 'under the threshold'}`,
+    `  context tokens now: ${plan.tokensBefore} of ${contextWindow} (threshold ` +
+      `${compactionThreshold(contextWindow, compaction)}): ${plan.shouldCompact ? 'over the threshold, compaction due' : 'under the threshold'}`,
   );
   io.out(
     `  summarize ${counted(result.summarizeEntryIds.length, 'entry', 'entries')}${plan.previousSummary !== null ? ', updating the previous summary' : ''}`,

@@ -101,7 +101,8 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
   }
   for (const s of skipped)
     io.err(
-      `arbor: ${shownPath(s.file)}: ${s.lines.length} line${s.lines.length === 1 ? '' : 's'} too long to search (line ${s.lines.slice(0, 5).join(', ')}${s.lines.length > 5 ? ', …' : ''})`,
+      `arbor: ${shownPath(s.file)}: ${s.lines.length} line${s.lines.length === 1 ? '' : 's'} too long to search (line ` +
+        `${s.lines.slice(0, 5).join(', ')}${s.lines.length > 5 ? ', …' : ''})`,
     );
   io.out(
     `${hits.length}${complete ? '' : '+'} match${hits.length === 1 ? '' : 'es'} in ${targets.length} session${targets.length === 1 ? '' : 's'}`,

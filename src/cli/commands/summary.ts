@@ -71,9 +71,9 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   // The panel's section model: every part the entry holds (pinned part, turn context, other sections), then the file lists.
-  io.out(
-    `${entry.type} ${entry.id}${entry.tokensBefore !== undefined ? `, ${typeof entry.tokensBefore === 'number' ? counted(entry.tokensBefore, 'token') : `${shortField(String(entry.tokensBefore))} tokens`} before` : ''}`,
-  );
+  const before = entry.tokensBefore;
+  const tokensBefore = typeof before === 'number' ? counted(before, 'token') : `${shortField(String(before))} tokens`;
+  io.out(`${entry.type} ${entry.id}${before !== undefined ? `, ${tokensBefore} before` : ''}`);
   const sections = summarySections(parsed);
   for (const [key, title] of SECTION_TITLES) {
     if (key === 'criticalContext' && entry.type !== 'compaction' && !sections.criticalContext) continue;

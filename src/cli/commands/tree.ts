@@ -245,7 +245,10 @@ function* treeRows(index: SessionIndex): Generator<{ i: number; prefix: string }
  */
 function* drawTree(index: SessionIndex, rows: RowSource): Generator<string | Promise<void>> {
   const h = index.header;
-  yield `session ${shortField(h.id)} (v${index.version}) cwd ${h.cwd}: ${index.entryCount} entries, leaf ${index.leafId === null ? '-' : shortField(index.leafId)}`;
+  yield (
+    `session ${shortField(h.id)} (v${index.version}) cwd ${h.cwd}: ${index.entryCount} entries, leaf ` +
+    `${index.leafId === null ? '-' : shortField(index.leafId)}`
+  );
   const labels = index.labels();
   const leaf = index.leafIndex;
   yield* rowLines(index, rows, treeRows(index), ({ i, prefix }) => {

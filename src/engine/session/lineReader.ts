@@ -1,3 +1,5 @@
+// Over 400 lines: one streaming reader whose buffer, offsets and incomplete-line handling are shared by every path
+// through it; splitting it would pass that state around.
 import { closeSync, readSync } from 'node:fs';
 import { checkEntryText } from './parseLine';
 import { headerShapeProblem } from './entryShape';

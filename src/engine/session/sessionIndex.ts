@@ -1,3 +1,5 @@
+// Over 400 lines: the index is one data structure whose arrays every method shares; repairs are in treeRepair.ts, line
+// reading in lineBlocks.ts and lineReader.ts.
 import { isPlaceholderEntry, parseEntryLine } from './parseLine';
 import { entryMayHoldFileOps, resolveFileOpHints } from './fileOpHints';
 import { forEachLineOnDisk, LineBlockReader } from './lineBlocks';

@@ -116,7 +116,10 @@ export const LEFT_OUT_NOTE_ROOM = 400;
 
 /** The note standing in for the oldest messages a bounded serialization leaves out. */
 export function leftOutNote(omitted: number, total: number): string {
-  return `[The ${omitted} oldest of these ${total} messages are left out here: they do not fit the summarizer's context window. What follows are the most recent ones.]`;
+  return (
+    `[The ${omitted} oldest of these ${total} messages are left out here: they do not fit the summarizer's context ` +
+    `window. What follows are the most recent ones.]`
+  );
 }
 
 /**

@@ -10,8 +10,10 @@ export function offlineSummaryNote(messagesRead: number): string {
 export function instructionsNote(provider: string, mode: 'focus' | 'replace' = 'focus'): string {
   if (provider === 'offline') {
     return mode === 'replace'
-      ? 'The offline summarizer has no instructions to replace: it uses the words as a focus (matching items are kept first when it must cut; "keep exact paths", "keep commands" or "keep errors" add those lists).'
-      : 'The offline summarizer keeps items that mention these words first when it must cut, and "keep exact paths", "keep commands" or "keep errors" add those lists; other wishes it cannot follow.';
+      ? 'The offline summarizer has no instructions to replace: it uses the words as a focus (matching items are kept ' +
+          'first when it must cut; "keep exact paths", "keep commands" or "keep errors" add those lists).'
+      : 'The offline summarizer keeps items that mention these words first when it must cut, and "keep exact paths", ' +
+          '"keep commands" or "keep errors" add those lists; other wishes it cannot follow.';
   }
   return mode === 'replace' ? 'Sent to the model instead of the default instructions.' : 'Sent to the model as an additional focus.';
 }

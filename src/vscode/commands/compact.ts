@@ -164,7 +164,9 @@ async function applyProposal(
     if (route.via === 'file') arbor.store.noteFileWrite(model, [entry.id], proposal.leafId);
     else void arbor.livePi.refresh();
     log().info(
-      `compact ${model.file}: wrote compaction ${entry.id} ${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'} (firstKept ${entry.firstKeptEntryId}, tokensBefore ${entry.tokensBefore})`,
+      `compact ${model.file}: wrote compaction ${entry.id} ` +
+        (`${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'} (firstKept ` +
+          `${entry.firstKeptEntryId}, tokensBefore ${entry.tokensBefore})`),
     );
     arbor.setActive(model.file);
     void arbor.revealEntry(model.file, entry.id);

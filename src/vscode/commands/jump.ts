@@ -145,7 +145,9 @@ export async function jumpCommand(
   if ((mode === 'custom' || mode === 'replace') && instructions === undefined) {
     instructions = await vscode.window.showInputBox({
       title: mode === 'custom' ? 'Focus for the branch summary' : 'Instructions for the branch summary (replace the defaults)',
-      prompt: `${mode === 'custom' ? 'Added to the default instructions.' : 'Used instead of the default instructions.'} ${instructionsNote(readConfig().provider, mode === 'custom' ? 'focus' : 'replace')}`,
+      prompt:
+        `${mode === 'custom' ? 'Added to the default instructions.' : 'Used instead of the default instructions.'} ` +
+        `${instructionsNote(readConfig().provider, mode === 'custom' ? 'focus' : 'replace')}`,
       ignoreFocusOut: true,
     });
     if (instructions === undefined) return { kind: 'cancelled', reason: 'no instructions entered' };
@@ -196,7 +198,8 @@ export async function jumpCommand(
     const ids = nav.written.map((e) => e.id);
     arbor.setActive(model.file);
     log().info(
-      `jump ${model.file}: ${target.entryId} (new leaf ${nav.newLeafId ?? 'root'}), ${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'}: ${ids.join(', ')}`,
+      `jump ${model.file}: ${target.entryId} (new leaf ${nav.newLeafId ?? 'root'}), ` +
+        `${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'}: ${ids.join(', ')}`,
     );
     await arbor.revealLeaf(model.file);
     const summaryEntryId = nav.summaryEntry?.id;
@@ -228,7 +231,8 @@ async function announce(
   if (summaryEntryId && !options.showSummary) buttons.push('Show Summary');
   const viaPi = arbor.livePi.stateOf(model.file) !== undefined;
   const text = editorText
-    ? `Arbor: moved to just before your message "${oneLine(editorText, 60)}". ${viaPi ? 'Pi has it in its editor: edit it and send it again there.' : 'Edit it and send it again from Pi.'}`
+    ? `Arbor: moved to just before your message "${oneLine(editorText, 60)}". ` +
+      `${viaPi ? 'Pi has it in its editor: edit it and send it again there.' : 'Edit it and send it again from Pi.'}`
     : `Arbor: moved the leaf${summaryEntryId ? ' and wrote a summary of the branch you left' : ''}.`;
   const choice = await showInfo(text, ...buttons);
   if (choice === 'Edit Message' && editorText) {

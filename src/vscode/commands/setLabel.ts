@@ -50,7 +50,8 @@ export async function setLabelCommand(arbor: ArborServices, node?: unknown, labe
     if (route.via === 'file' && written.entry) arbor.store.noteFileWrite(model, [written.entry.id], leafBefore);
     if (route.via === 'pi') void arbor.livePi.refresh();
     log().info(
-      `label ${file}: ${entryId} -> ${label || '(cleared)'} (entry ${written.entry?.id ?? 'none'}, ${route.via === 'pi' ? `through Pi, pid ${route.state.pid}` : 'to the file'})`,
+      `label ${file}: ${entryId} -> ${label || '(cleared)'} (entry ${written.entry?.id ?? 'none'}, ` +
+        `${route.via === 'pi' ? `through Pi, pid ${route.state.pid}` : 'to the file'})`,
     );
     return label;
   } catch (err) {

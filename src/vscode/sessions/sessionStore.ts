@@ -1,3 +1,5 @@
+// Over 400 lines: the session store is one state machine (listing, loading, previews, appends, Arbor's own writes) over
+// one map of sessions; the parts that stand alone are in sessionModel.ts, ownWrites.ts and sessionDirs.ts.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
@@ -219,7 +221,8 @@ export class SessionStore implements vscode.Disposable {
         model.size = index.size;
         model.layout = this.layoutOf(model, index);
         log().debug(
-          `loaded ${model.file}: ${index.entryCount} entries, ${index.size} bytes; indexed in ${(t1 - t0).toFixed(0)} ms, laid out in ${(performance.now() - t1).toFixed(0)} ms`,
+          `loaded ${model.file}: ${index.entryCount} entries, ${index.size} bytes; indexed in ${(t1 - t0).toFixed(0)} ` +
+            `ms, laid out in ${(performance.now() - t1).toFixed(0)} ms`,
         );
         model.titleFacts = titleFactsFromIndex(index);
         model.title = baseTitle(model.titleFacts) ?? model.title;
@@ -351,7 +354,8 @@ export class SessionStore implements vscode.Disposable {
     const { foreign, divergence } = this.own.sort(model.file, index, before);
     if (divergence) {
       log().warn(
-        `${model.file}: entry ${divergence.piEntryId} was appended under ${divergence.parentId ?? '(root)'}, the leaf before Arbor's ${divergence.ownEntryId}: the writer did not see Arbor's entry`,
+        `${model.file}: entry ${divergence.piEntryId} was appended under ${divergence.parentId ?? '(root)'}, the leaf ` +
+          `before Arbor's ${divergence.ownEntryId}: the writer did not see Arbor's entry`,
       );
       this.diverged.fire({ model, ownEntryId: divergence.ownEntryId, piEntryId: divergence.piEntryId });
     }

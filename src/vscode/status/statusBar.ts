@@ -128,7 +128,8 @@ export class ContextStatusBar implements vscode.Disposable {
     tip.appendText(`${contextFigureShort(use.figure)}: ${sources}`);
     tip.appendMarkdown('\n\n');
     tip.appendText(
-      `Compaction threshold ${use.threshold.toLocaleString('en-US')} (window − reserveTokens ${use.settings.reserveTokens.toLocaleString('en-US')})${use.settings.enabled ? '' : ' · compaction disabled in Pi settings'}`,
+      `Compaction threshold ${use.threshold.toLocaleString('en-US')} (window − reserveTokens ` +
+        `${use.settings.reserveTokens.toLocaleString('en-US')})${use.settings.enabled ? '' : ' · compaction disabled in Pi settings'}`,
     );
     if (use.model) tip.appendText(`\n\nModel: ${use.model.provider}/${use.model.modelId}`);
     if (pi && !('fromPi' in use))
@@ -165,7 +166,8 @@ export class ContextStatusBar implements vscode.Disposable {
     if (was) return;
     const pct = use.figure.percent;
     const choice = await showWarning(
-      `Arbor: "${model.title ?? model.file}" uses ${pct}% of its context window (over the compaction threshold of ${use.threshold.toLocaleString('en-US')} tokens).`,
+      `Arbor: "${model.title ?? model.file}" uses ${pct}% of its context window (over the compaction threshold of ` +
+        `${use.threshold.toLocaleString('en-US')} tokens).`,
       'Compact…',
       'Not Now',
     );

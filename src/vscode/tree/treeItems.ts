@@ -147,7 +147,8 @@ export function sessionItem(model: SessionModel, live: boolean, now = Date.now()
   if (pi) {
     tip.appendMarkdown('\n\n$(pulse) ');
     tip.appendText(
-      `Pi ${pi.piVersion} (pid ${pi.pid}) has this session open and is ${pi.idle ? 'idle' : 'busy'}. Compact, Jump Here and labels go through Pi (Arbor's bridge), so Pi's memory follows. Pi's leaf: ${pi.leafId ?? '(root)'}.`,
+      `Pi ${pi.piVersion} (pid ${pi.pid}) has this session open and is ${pi.idle ? 'idle' : 'busy'}. Compact, Jump Here ` +
+        `and labels go through Pi (Arbor's bridge), so Pi's memory follows. Pi's leaf: ${pi.leafId ?? '(root)'}.`,
     );
   } else if (live) tip.appendMarkdown('\n\n$(pulse) Another process wrote to this session in the last few seconds.');
   item.tooltip = tip;
@@ -237,7 +238,10 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   item.contextValue = `arborEntry:${flags.join(':')}${readOnlyFlags(index.agent)}`;
   // The tooltip is made on hover (resolveTreeItem): building it for every row slowed down long lines.
   item.accessibilityInformation = {
-    label: `${preview.title}: ${label}${isLeaf ? ', current leaf' : isCurrent ? `, current leaf below it, ${hiddenBelow} hidden by the filter` : ''}${summarized ? ', summarized by the active compaction' : ''}`,
+    label:
+      `${preview.title}: ${label}` +
+      (isLeaf ? ', current leaf' : isCurrent ? `, current leaf below it, ${hiddenBelow} hidden by the filter` : '') +
+      (summarized ? ', summarized by the active compaction' : ''),
   };
   item.command = { command: SHOW_ENTRY_COMMAND, title: 'Show Entry', arguments: [node.file, node.entryId] };
   return item;

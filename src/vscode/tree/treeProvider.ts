@@ -1,3 +1,5 @@
+// Over 400 lines: VS Code's TreeDataProvider is one object (children, items, parents, refresh events, reveal support);
+// row text is in treeItems.ts, layout, filters and pages in engine/tree/.
 import * as vscode from 'vscode';
 import type { SessionModel, SessionStore } from '../sessions/sessionStore';
 import { readConfig } from '../platform/settings';
@@ -26,7 +28,8 @@ function rowStamp(data: TreeData & Pick<EntryItemContext, 'shownLeaf' | 'boundar
   const context = boundary
     ? `${boundary.isSummarized(pos) ? 's' : ''}${boundary.firstKept === pos ? 'f' : ''}${boundary.compaction === pos ? `c${boundary.summarizedCount}` : ''}`
     : '';
-  return `${context}${pos === data.shownLeaf.index ? `L${data.shownLeaf.hidden}` : ''}${layout.isOnActivePath(pos) ? 1 : 0}${layout.branchesAt(pos).length}:${index.children(pos).length}:${index.labelOf(id) ?? ''}`;
+  const leaf = pos === data.shownLeaf.index ? `L${data.shownLeaf.hidden}` : '';
+  return `${context}${leaf}${layout.isOnActivePath(pos) ? 1 : 0}${layout.branchesAt(pos).length}:${index.children(pos).length}:${index.labelOf(id) ?? ''}`;
 }
 
 /** What rows are made from: a session's full index and layout, or a preview of its end while it loads. */

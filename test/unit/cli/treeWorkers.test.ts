@@ -184,7 +184,13 @@ describe('arbor tree rows made by workers', function () {
       const parent = (JSON.parse(last) as { id: string }).id;
       appendFileSync(
         file,
-        `${JSON.stringify({ type: 'message', id: 'late1', parentId: parent, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'appended while the tree was drawn', timestamp: 1 } })}\n`,
+        `${JSON.stringify({
+          type: 'message',
+          id: 'late1',
+          parentId: parent,
+          timestamp: '2026-01-01T00:00:00.000Z',
+          message: { role: 'user', content: 'appended while the tree was drawn', timestamp: 1 },
+        })}\n`,
       );
       const index = await loadSession(file);
       const all = Array.from({ length: index.entryCount }, (_, i) => i);
@@ -197,32 +203,36 @@ describe('arbor tree rows made by workers', function () {
     }
   });
 
-  it('a file rewritten under the workers (same line offsets, other ids): rows come from the index, never from the other file (a row is taken only where start and id agree)', async () => {
-    const a = path.join(dir, 'a.jsonl');
-    const b = path.join(dir, 'b.jsonl');
-    generateTreeSession({ file: a, entries: 2000, branchEvery: 10 });
-    // Same lengths everywhere, different ids and text: as if the file were replaced while it was read.
-    writeFileSync(
-      b,
-      readFileSync(a, 'utf8')
-        .replace(/"id":"[es]/g, '"id":"x')
-        .replace(/message (\d)/g, 'MESSAGE $1'),
-    );
-    const style: RowStyle = { estimator: 'chars', json: true };
-    const index = await loadSession(a);
-    const rows = WorkerRowFacts.start(b, readFileSync(b).length, style, 2)!;
-    try {
-      const all = Array.from({ length: index.entryCount }, (_, i) => i);
-      await rows.ready(index, all);
-      for (const i of all) {
-        const row = rows.row(index, i);
-        assert.deepEqual(row, rowFromIndex(index, i, style), `entry ${i}`);
-        assert.ok(!row.text.includes('MESSAGE'), `entry ${i} took the other file's row`);
+  it(
+    'a file rewritten under the workers (same line offsets, other ids): rows come from the index, never from the other ' +
+      'file (a row is taken only where start and id agree)',
+    async () => {
+      const a = path.join(dir, 'a.jsonl');
+      const b = path.join(dir, 'b.jsonl');
+      generateTreeSession({ file: a, entries: 2000, branchEvery: 10 });
+      // Same lengths everywhere, different ids and text: as if the file were replaced while it was read.
+      writeFileSync(
+        b,
+        readFileSync(a, 'utf8')
+          .replace(/"id":"[es]/g, '"id":"x')
+          .replace(/message (\d)/g, 'MESSAGE $1'),
+      );
+      const style: RowStyle = { estimator: 'chars', json: true };
+      const index = await loadSession(a);
+      const rows = WorkerRowFacts.start(b, readFileSync(b).length, style, 2)!;
+      try {
+        const all = Array.from({ length: index.entryCount }, (_, i) => i);
+        await rows.ready(index, all);
+        for (const i of all) {
+          const row = rows.row(index, i);
+          assert.deepEqual(row, rowFromIndex(index, i, style), `entry ${i}`);
+          assert.ok(!row.text.includes('MESSAGE'), `entry ${i} took the other file's row`);
+        }
+      } finally {
+        rows.close();
       }
-    } finally {
-      rows.close();
-    }
-  });
+    },
+  );
 
   it('a worker that cannot read the file: rows come from the index and the failure is kept', async () => {
     const file = path.join(dir, 'gone.jsonl');

@@ -30,7 +30,8 @@ describe('serialization for the summarizer (spec 5)', () => {
     const text = serializeConversation(messages);
     assert.equal(
       text,
-      `[User]: what they said\n\n[Assistant thinking]: reasoning\n\n[Assistant]: response text\n\n[Assistant tool calls]: read(path="foo.ts"); edit(path="bar.ts", n=1)\n\n[Tool result]: ${truncateToolResult(long, 2000)}`,
+      `[User]: what they said\n\n[Assistant thinking]: reasoning\n\n[Assistant]: response text\n\n[Assistant tool ` +
+        `calls]: read(path="foo.ts"); edit(path="bar.ts", n=1)\n\n[Tool result]: ${truncateToolResult(long, 2000)}`,
     );
     assert.ok(truncateToolResult(long, 2000).startsWith('x'.repeat(2000)));
     assert.match(truncateToolResult(long, 2000), /500 more characters/);

@@ -18,9 +18,12 @@ export interface Focus {
 }
 
 const INSTRUCTION_WORDS = new Set(
-  'focus keep exact exactly please summary summarize summarise especially mostly mainly make sure that this those these with what about from into only also just more less them their there here very short brief briefly detail details detailed important everything anything something include including mention list lists file files path paths command commands error errors message messages change changes changed names name verbatim word words'.split(
-    ' ',
-  ),
+  (
+    'focus keep exact exactly please summary summarize summarise especially mostly mainly make sure that this those these ' +
+    ('with what about from into only also just more less them their there here very short brief briefly detail details ' +
+      ('detailed important everything anything something include including mention list lists file files path paths ' +
+        'command commands error errors message messages change changes changed names name verbatim word words'))
+  ).split(' '),
 );
 
 export const NO_FOCUS: Focus = { terms: [], keepPaths: false, keepCommands: false, keepErrors: false };

@@ -10,14 +10,77 @@ import { isQuestion, sentences, squash } from './text';
  */
 
 /** Openers stripped before looking at how a sentence starts. */
-const OPENER =
-  /^(?:(?:from now on|going forward|for the rest of this session|also|and|but|so|please|pls|oh|note|remember|important|ok|okay|one more thing|btw|as a rule|in general)\b[,:;!.]?\s*)+/i;
+const OPENER = new RegExp(
+  `^(?:(?:${[
+    'from now on',
+    'going forward',
+    'for the rest of this session',
+    'also',
+    'and',
+    'but',
+    'so',
+    'please',
+    'pls',
+    'oh',
+    'note',
+    'remember',
+    'important',
+    'ok',
+    'okay',
+    'one more thing',
+    'btw',
+    'as a rule',
+    'in general',
+  ].join('|')})\\b[,:;!.]?\\s*)+`,
+  'i',
+);
 /** A sentence that starts with one of these states a rule. */
-const RULE_START =
-  /^(?:always|never|don't|do not|dont|must|mustn't|must not|prefer|preferably|avoid|make sure|ensure|only|keep|stick to|no more than|at most|at least|without)\b/i;
+const RULE_START = new RegExp(
+  `^(?:${[
+    'always',
+    'never',
+    "don't",
+    'do not',
+    'dont',
+    'must',
+    "mustn't",
+    'must not',
+    'prefer',
+    'preferably',
+    'avoid',
+    'make sure',
+    'ensure',
+    'only',
+    'keep',
+    'stick to',
+    'no more than',
+    'at most',
+    'at least',
+    'without',
+  ].join('|')})\\b`,
+  'i',
+);
 /** A rule stated with a subject and a modal anywhere in the sentence. */
-const MODAL_RULE =
-  /\b(?:you|we|it|everything|all code|the code|tests|each|every \w+)\s+(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|need to|needs to|have to|has to|may not|cannot|can't)\b/i;
+const MODAL_RULE = new RegExp(
+  `\\b(?:you|we|it|everything|all code|the code|tests|each|every \\w+)\\s+(?:${[
+    'must',
+    "mustn't",
+    'must not',
+    'should',
+    "shouldn't",
+    'should not',
+    'shall',
+    'shall not',
+    'need to',
+    'needs to',
+    'have to',
+    'has to',
+    'may not',
+    'cannot',
+    "can't",
+  ].join('|')})\\b`,
+  'i',
+);
 /** Words that make a whole sentence a standing rule wherever they appear. */
 const STANDING = /\b(?:from now on|going forward|for the rest of this session|in general|as a rule)\b/i;
 

@@ -20,7 +20,8 @@ export const DEFAULT_MAX_ANSWER_CHARS = 1_000_000;
 export class DeadlineError extends SummarizationError {
   constructor(provider: string, deadlineMs: number) {
     super(
-      `${provider}: no complete answer within ${formatSeconds(deadlineMs)} (the summarization deadline; raise it with --deadline SECONDS or arbor.summarizer.deadlineSeconds); nothing was written`,
+      `${provider}: no complete answer within ${formatSeconds(deadlineMs)} (the summarization deadline; raise it with ` +
+        `--deadline SECONDS or arbor.summarizer.deadlineSeconds); nothing was written`,
     );
     this.name = 'DeadlineError';
   }
@@ -30,7 +31,8 @@ export class DeadlineError extends SummarizationError {
 export class AnswerTooLargeError extends SummarizationError {
   constructor(provider: string, maxChars: number) {
     super(
-      `${provider}: the answer is larger than ${maxChars.toLocaleString('en-US')} characters (the answer-size cap; raise it with --max-answer-chars N or arbor.summarizer.maxAnswerChars); nothing was written`,
+      `${provider}: the answer is larger than ${maxChars.toLocaleString('en-US')} characters (the answer-size cap; ` +
+        `raise it with --max-answer-chars N or arbor.summarizer.maxAnswerChars); nothing was written`,
     );
     this.name = 'AnswerTooLargeError';
   }

@@ -1,3 +1,5 @@
+// Over 400 lines: the offline summarizer's section writers share the extraction and its caps; extraction, text helpers,
+// recency and instruction rules are in summarize/offline/.
 import { emptySummary, formatSummary, parseSummary, type ParsedSummary } from '../parseSummary';
 import { BRANCH_SUMMARY_PREAMBLE, TURN_PREFIX_HEADINGS } from '../prompts';
 import { throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
@@ -75,8 +77,25 @@ function isPlaceholder(item: string): boolean {
 }
 
 /** Offers and pleasantries around an answer ("Let me know if you need anything else!"). */
-const PADDING =
-  /^(?:let me know|feel free|hope (?:this|that) helps|happy to help|glad to help|if you (?:need|want|have|'d like)|is there anything|anything else|here (?:it is|you go|is what)|sure|of course|certainly|great question|no problem)\b/i;
+const PADDING = new RegExp(
+  `^(?:${[
+    'let me know',
+    'feel free',
+    'hope (?:this|that) helps',
+    'happy to help',
+    'glad to help',
+    "if you (?:need|want|have|'d like)",
+    'is there anything',
+    'anything else',
+    'here (?:it is|you go|is what)',
+    'sure',
+    'of course',
+    'certainly',
+    'great question',
+    'no problem',
+  ].join('|')})\\b`,
+  'i',
+);
 
 /** Filler that carries no fact ("Done.", "Sure!", "Here it is:", "Let me know if you need anything else!"). */
 function isFiller(sentence: string): boolean {
@@ -467,7 +486,8 @@ function build(parts: Parts, caps: Caps): string {
     if (modified.length) {
       const shown = latest(modified, caps.files);
       cc.push(
-        `${LABELS.modified} ${shown.map(code).join(', ')}${modified.length > shown.length ? ` (and ${modified.length - shown.length} earlier ones, all in <modified-files>)` : ''}`,
+        `${LABELS.modified} ${shown.map(code).join(', ')}` +
+          (modified.length > shown.length ? ` (and ${modified.length - shown.length} earlier ones, all in <modified-files>)` : ''),
       );
     }
     const commands = unique(recentCommands(turns).map((c) => clip(c, 120)));
