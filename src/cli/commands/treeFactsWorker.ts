@@ -142,6 +142,10 @@ function runAsWorker(): void {
   const at = process.argv.indexOf(FACTS_WORKER_ARG);
   const send = process.send?.bind(process);
   if (!send || at < 2 || at + 1 >= process.argv.length) return;
+  // The parent may be gone or done (its output closed, as in `arbor tree | head -1`): a send that fails, or the
+  // channel closing, ends this worker quietly instead of an unhandled EPIPE on the shared stderr.
+  process.on('error', () => process.exit(0));
+  process.on('disconnect', () => process.exit(0));
   try {
     const data = factsWorkerData(JSON.parse(process.argv[at + 1]));
     if (!data) throw new Error('arbor tree worker: the data it was started with is not valid');
