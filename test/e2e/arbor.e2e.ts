@@ -211,7 +211,13 @@ describe('Arbor in VS Code (UI)', function () {
     await view.locator('#apply').waitFor();
 
     await view.locator('#apply').click();
-    await view.locator('#mode-badge', { hasText: 'In session' }).waitFor({ timeout: 30_000 });
+    // before() renamed this session as Pi's /name does: within arbor.liveWriteSeconds of that write Arbor asks first
+    // (another writer may be live). Whichever state comes, the compaction is then written.
+    const inSession = view.locator('#mode-badge', { hasText: 'In session' });
+    const ask = page.locator('.monaco-dialog-box button', { hasText: 'Append Anyway' });
+    await Promise.race([inSession.waitFor({ timeout: 30_000 }), ask.waitFor({ timeout: 30_000 })]);
+    if (await ask.isVisible()) await ask.click();
+    await inSession.waitFor({ timeout: 30_000 });
     const after = entries(file);
     assert.strictEqual(after.length, before + 1, 'Apply appended exactly one entry');
     const written = after[after.length - 1];
