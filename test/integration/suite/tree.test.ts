@@ -10,6 +10,7 @@ import {
   ids,
   item,
   labelText,
+  openCopy,
   rawTree,
   sessionNode,
   withTreeFilter,
@@ -125,14 +126,19 @@ describe('Sessions view', () => {
   it('reveals the current leaf through getParent (inside a side branch too)', async () => {
     const api = await arborApi();
     const { services } = api.internals;
+    // Its own copy: other suites may write to the workspace's 03-tree before this runs (its leaf would move).
+    const file = await openCopy('03-tree', 'reveal-leaf');
+    await children(await sessionNode(file));
     await vscode.commands.executeCommand('arbor.sessions.focus');
-    const file = workspaceSession('03-tree');
     await vscode.commands.executeCommand('arbor.revealLeaf', { file });
     assert.strictEqual(services.treeView.visible, true);
     await waitFor(() => {
       const sel = services.treeView.selection[0];
       return sel?.type === 'entry' && sel.entryId === '2cbb1a68';
-    }, 'the leaf 2cbb1a68 selected');
+    }, 'the leaf 2cbb1a68 selected').catch((err: Error) => {
+      const sel = services.treeView.selection[0];
+      throw new Error(`${err.message}; selected: ${JSON.stringify(sel && { type: sel.type, file: sel.file })}`);
+    });
     // An entry on a side branch: its parent chain is branch -> branch point -> session.
     const node = services.tree.nodeForEntry(file, 'a9dae875')!;
     await services.treeView.reveal(node, { select: true });
