@@ -214,7 +214,7 @@ describe('Arbor in VS Code (UI)', function () {
     // before() renamed this session as Pi's /name does: within arbor.liveWriteSeconds of that write Arbor asks first
     // (another writer may be live). Whichever state comes, the compaction is then written.
     const inSession = view.locator('#mode-badge', { hasText: 'In session' });
-    const ask = page.locator('.monaco-dialog-box button', { hasText: 'Append Anyway' });
+    const ask = page.locator('.monaco-dialog-box').getByRole('button', { name: 'Append Anyway' });
     await Promise.race([inSession.waitFor({ timeout: 30_000 }), ask.waitFor({ timeout: 30_000 })]);
     if (await ask.isVisible()) await ask.click();
     await inSession.waitFor({ timeout: 30_000 });
