@@ -137,7 +137,7 @@ function addPositionFileOps(p: Projection, pos: number, ops: FileOps): void {
   const i = p.entries[pos];
   // Skip parsing lines that cannot hold a file operation.
   if (p.index.record(i).type === 'message' && !p.editFor(pos) && !p.index.mayHoldFileOps(i)) return;
-  for (const m of p.messages(pos)) addMessageFileOps(m, ops);
+  for (const m of p.transientMessages(pos)) addMessageFileOps(m, ops);
 }
 
 /** The messages to hand to a summarizer for the given positions (system prompts left out). */

@@ -55,7 +55,7 @@ export function arraySpan(items: readonly SpanMessage[]): MessageSpan {
 export function projectionSpan(p: Projection, positions: readonly number[]): MessageSpan {
   let at: number[] | null = null;
   let count: number | undefined;
-  const own = (pos: number) => p.messages(pos).filter((m) => m.role !== 'system');
+  const own = (pos: number) => p.transientMessages(pos).filter((m) => m.role !== 'system');
   function* forward(note: number[] | null): Generator<AgentMessage> {
     for (const pos of positions) {
       for (const m of own(pos)) {

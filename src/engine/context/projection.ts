@@ -1,6 +1,6 @@
 import { applyContextEdit, entryContextMessages, entryContextRoles } from './entryMessages';
 import type { SessionIndex } from '../session/sessionIndex';
-import type { AgentMessage, ContextEditEntry } from '../session/types';
+import type { AgentMessage, ContextEditEntry, SessionEntry } from '../session/types';
 
 /** How many positions' parsed messages a projection keeps (the oldest read go first). */
 const MESSAGE_CACHE_POSITIONS = 4096;
@@ -92,9 +92,7 @@ export class Projection {
   messages(pos: number): AgentMessage[] {
     let cached = this.messageCache.get(pos);
     if (!cached) {
-      const i = this.entries[pos];
-      const rec = this.index.record(i);
-      cached = rec.type === 'compaction' && pos > 0 ? [] : applyContextEdit(entryContextMessages(this.index.entry(i)), this.editFor(pos));
+      cached = this.readMessages(pos, (i) => this.index.entry(i));
       // Bounded: a walk over a 1 GB span keeps only the last positions it read (a ring, not a Map's oldest key, which is slow to find).
       const slot = this.cacheRing.length < MESSAGE_CACHE_POSITIONS ? this.cacheRing.length : this.cacheNext;
       if (slot < this.cacheRing.length) this.messageCache.delete(this.cacheRing[slot]);
@@ -103,6 +101,21 @@ export class Projection {
       this.messageCache.set(pos, cached);
     }
     return cached;
+  }
+
+  /**
+   * The messages at `pos` for one use (a pass over a span, oldest to newest
+   * or back): neither they nor their entry are kept (see
+   * SessionIndex.transientEntry), unless already cached.
+   */
+  transientMessages(pos: number): AgentMessage[] {
+    return this.messageCache.get(pos) ?? this.readMessages(pos, (i) => this.index.transientEntry(i));
+  }
+
+  private readMessages(pos: number, entryAt: (i: number) => SessionEntry): AgentMessage[] {
+    const i = this.entries[pos];
+    if (this.index.record(i).type === 'compaction' && pos > 0) return [];
+    return applyContextEdit(entryContextMessages(entryAt(i)), this.editFor(pos));
   }
 
   /** Every context message, in order, with the entry index that produced it. */

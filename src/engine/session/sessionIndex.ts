@@ -155,14 +155,34 @@ export class SessionIndex {
   entry(index: number): SessionEntry {
     const rec = this.records[index];
     if (rec.entry === undefined) {
-      // A line too long to parse is never read (parseEntryLine gives its placeholder).
-      const text = rec.chunk || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES ? undefined : this.lines.text(rec.start, rec.end);
-      rec.entry = parseEntryLine(rec, this.file, this.version, this.diagnostics, text);
+      rec.entry = this.parseRecord(rec);
       this.keepParsed(index);
     } else if (this.parsed.has(index)) {
       this.parsed.touch(index, rec.end - rec.start);
     }
     return rec.entry;
+  }
+
+  /**
+   * The entry at `index` for one use: a parsed entry is returned as it is,
+   * any other is parsed and not kept. A pass over a whole span reads this
+   * way: entries held in a cache while the pass moves on outlive V8's young
+   * generation and are promoted, and a 1 GB pass then grows the old heap by
+   * gigabytes of garbage (measured: 0.9 GB peak RSS instead of 0.3 GB).
+   */
+  transientEntry(index: number): SessionEntry {
+    const rec = this.records[index];
+    if (rec.entry !== undefined) return this.entry(index);
+    const entry = this.parseRecord(rec);
+    // A line that did not parse keeps its placeholder (its problem is reported once).
+    if (this.version < 2 || isPlaceholderEntry(entry)) rec.entry = entry;
+    return entry;
+  }
+
+  private parseRecord(rec: EntryRecord): SessionEntry {
+    // A line too long to parse is never read (parseEntryLine gives its placeholder).
+    const text = rec.chunk || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES ? undefined : this.lines.text(rec.start, rec.end);
+    return parseEntryLine(rec, this.file, this.version, this.diagnostics, text);
   }
 
   /** File opens made to read entry lines one by one (for the bench). */
