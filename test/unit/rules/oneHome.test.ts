@@ -60,6 +60,16 @@ describe('one home per shared rule (src/engine)', () => {
       home: ['src/engine/operations/sessionCompactionPlan.ts'],
     },
     {
+      rule: 'the context use (figure, window, threshold state) at a leaf',
+      pattern: /(?<!function )\bcontextFigure\(/,
+      home: ['src/engine/operations/contextUse.ts'],
+    },
+    {
+      rule: 'the threshold state of a context use',
+      pattern: /(?<!function )\bshouldCompact\(/,
+      home: ['src/engine/compaction/planCompaction.ts', 'src/engine/operations/contextUse.ts'],
+    },
+    {
       rule: 'branch planning with the budget',
       pattern: /(?<!function )\bbranchSummaryBudget\(/,
       home: ['src/engine/operations/sessionSettings.ts'],
