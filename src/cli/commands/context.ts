@@ -15,15 +15,9 @@ import { estimateContextTokens } from '../../engine/context/contextTokens';
 import { rowPreview } from '../../engine/tree/rowPreview';
 import { entryTokens } from '../../engine/context/entryTokens';
 import { isOversizedEntry } from '../../engine/session/oversizedEntry';
-import {
-  compactionNumbers,
-  contextFigure,
-  contextFigureShort,
-  contextFigureSources,
-  contextTokensAt,
-} from '../../engine/context/contextNumbers';
+import { compactionNumbers, contextFigureShort, contextFigureSources } from '../../engine/context/contextNumbers';
+import { contextUse } from '../../engine/operations/contextUse';
 import { contextWindowSourceForModel } from '../contextWindow';
-import { recordedContextWindow } from '../../engine/session/agents/agentKind';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { TokenEstimator } from '../../engine/tokens/estimators';
 
@@ -62,9 +56,12 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     ctx.messages.map((m) => m.message),
     estimator,
   );
-  // The figure the extension shows (status bar, tree, panel): one function, one window resolver.
-  const window = contextWindowSourceForModel(ctx.model, intFlag(p.flags, 'context-window'), process.env, recordedContextWindow(index));
-  const figure = contextFigure(index, leafIndex, contextTokensAt(index, leafIndex, estimator), estimator, window);
+  // The figure the extension shows (status bar, tree, panel): one function (contextUse), one window resolver.
+  const windowFlag = intFlag(p.flags, 'context-window');
+  const { figure } = await contextUse(index, leafIndex, {
+    estimator,
+    contextWindowFor: (model, recorded) => contextWindowSourceForModel(model, windowFlag, process.env, recorded),
+  });
   const numbers = {
     tokens: figure.tokens,
     contextWindow: figure.contextWindow,

@@ -211,22 +211,26 @@ export async function applyNavigation(proposal: NavigationProposal, options: App
     beforeWrite: options.beforeWrite,
   });
   const summaryEntry = proposal.summary ? expectEntryOfType(written[0], 'branch_summary') : undefined;
+  return navigated(proposal, written, summaryEntry, options);
+}
+
+/**
+ * After a jump (written to the file or by the live Pi): the session_tree hook, then what was written with the
+ * retention check of the summary as written (the text may have been edited).
+ */
+async function navigated(
+  proposal: NavigationProposal,
+  written: SessionEntry[],
+  summaryEntry: BranchSummaryEntry | undefined,
+  options: ApplyNavigationOptions,
+): Promise<NavigationResult> {
   await options.hooks?.emit('session_tree', {
-    file: index.file,
+    file: proposal.index.file,
     oldLeafId: proposal.oldLeafId,
     newLeafId: proposal.newLeafId,
     summaryEntry,
     written,
   });
-  return navigationResult(proposal, written, summaryEntry);
-}
-
-/** What a jump wrote, with the retention check of the summary as written (the text may have been edited). */
-function navigationResult(
-  proposal: NavigationProposal,
-  written: SessionEntry[],
-  summaryEntry: BranchSummaryEntry | undefined,
-): NavigationResult {
   const facts = proposal.summary?.facts;
   const retention = summaryEntry && facts ? checkRetention(summaryEntry.summary, facts, { cwd: proposal.index.header.cwd }) : undefined;
   return { written, summaryEntry, newLeafId: proposal.newLeafId, editorText: proposal.editorText, ...(retention ? { retention } : {}) };
@@ -249,14 +253,7 @@ async function navigateThroughPi(
   );
   const written = await entriesWrittenByPi(index, result, options.signal);
   const summaryEntry = written.find((e): e is BranchSummaryEntry => e.type === 'branch_summary');
-  await options.hooks?.emit('session_tree', {
-    file: index.file,
-    oldLeafId: proposal.oldLeafId,
-    newLeafId: proposal.newLeafId,
-    summaryEntry,
-    written,
-  });
-  return navigationResult(proposal, written, summaryEntry);
+  return navigated(proposal, written, summaryEntry, options);
 }
 
 /** propose + apply. */

@@ -5,7 +5,8 @@ import { parseSummary, type ParsedSummary } from '../../engine/summarize/parseSu
 import { summarySections } from '../../engine/summarize/summarySections';
 import { offlineSummaryNote } from '../../engine/summarize/summarizerNote';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
-import { collectBranchEntries } from '../../engine/branch/planBranch';
+import { summarizedBranchEntries } from '../../engine/branch/summarizedBranch';
+import { compactedEntries } from '../../engine/compaction/compactedSpan';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { entryTypeOf } from '../../engine/session/entryKinds';
 import { isRecord } from '../../engine/session/jsonObject';
@@ -78,27 +79,6 @@ function replacedEntry(index: SessionIndex, i: number): ReplacedEntry {
   return { id, title: p.title, text: oneLine(p.text, 120), ...(label ? { label: oneLine(label, 120) } : {}) };
 }
 
-/** Entries a compaction entry replaced: its path from the previous boundary up to its firstKeptEntryId. */
-function compactionReplaced(index: SessionIndex, i: number): number[] {
-  const e = index.entryOfType(i, 'compaction');
-  const path = index.pathTo(i).slice(0, -1);
-  let start = 0;
-  for (let k = path.length - 1; k >= 0; k--) {
-    if (index.record(path[k]).type === 'compaction') {
-      const prev = index.entryOfType(path[k], 'compaction');
-      const kept = path.findIndex((x) => index.record(x).id === prev?.firstKeptEntryId);
-      start = kept >= 0 && kept < k ? kept : k + 1;
-      break;
-    }
-  }
-  let end = path.findIndex((x) => index.record(x).id === e?.firstKeptEntryId);
-  if (end < 0) end = path.length;
-  return path.slice(start, end).filter((x) => {
-    const rec = index.record(x);
-    return rec.type === 'message' ? rec.role !== 'system' : rec.type === 'custom_message' || rec.type === 'branch_summary';
-  });
-}
-
 export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle: string, estimator: EstimatorName): SummaryView {
   const i = index.indexOf(entryId);
   if (i < 0) throw new Error(`entry ${entryId} is not in ${index.file}`);
@@ -127,7 +107,7 @@ export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle
     retention: retentionItems(checkRetention(markdown, deriveFacts(entrySource(index, i)), { cwd })),
   };
   if (e.type === 'compaction') {
-    const replaced = compactionReplaced(index, i);
+    const replaced = compactedEntries(index, i);
     const numbers = compactionNumbers(index, i, estimatorByName(estimator));
     base.tokensBefore = numbers.tokensBefore;
     base.tokensAfter = numbers.tokensAfter;
@@ -137,9 +117,7 @@ export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle
       firstKeptEntryId: String(e.firstKeptEntryId ?? ''),
     };
   } else {
-    const from = index.indexOf(String(e.fromId ?? ''));
-    const parent = index.parentIndex(i);
-    const collected = from >= 0 ? collectBranchEntries(index, from, parent >= 0 ? parent : i).entryIndexes : [];
+    const collected = summarizedBranchEntries(index, i);
     base.replaced = { count: collected.length, entries: collected.map((x) => replacedEntry(index, x)), fromId: String(e.fromId ?? '') };
   }
   return base;

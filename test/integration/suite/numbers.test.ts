@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { formatTokens } from '../../../src/engine/tokens/formatTokens';
 import { repoRoot } from '../../support/fixtures';
-import { arborApi, children, fixtureFile, item, sessionNode, withSetting, workspaceSession } from './arborHelpers';
+import { arborApi, children, fixtureFile, item, sessionNode, sessionsDir, withSetting, workspaceSession } from './arborHelpers';
 
 interface CliNumbers {
   tokens: number;
@@ -164,5 +164,48 @@ describe('One truth for numbers', () => {
     assert.ok(!fs.readFileSync(file, 'utf8').includes('mock-coder'));
     const cli = await assertSameNumbers(file);
     assert.strictEqual(cli.contextWindow, 1047576);
+  });
+
+  it('every session of the workspace: the status bar, the context panel and arbor context show the same context use', async () => {
+    // One home (engine/operations/contextUse.ts): the extension and the CLI only say where the window and Pi's settings come from.
+    const restore = await withSetting('modelContextWindows', {});
+    try {
+      const api = await arborApi();
+      const files = fs
+        .readdirSync(sessionsDir())
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => path.join(sessionsDir(), f));
+      assert.ok(files.length >= 5, 'the workspace has its sessions');
+      for (const file of files) {
+        const cli = await cliNumbers(file, []);
+        api.internals.services.setActive(file);
+        await api.internals.statusBar.update();
+        const use = api.internals.statusBar.current.use;
+        assert.ok(use, `the status bar shows ${file}`);
+        const bar = {
+          tokens: use.figure.tokens,
+          contextWindow: use.contextWindow,
+          percent: use.figure.percent,
+          estimated: use.figure.estimated,
+          windowSource: use.figure.windowSource,
+        };
+        const { compactions: _, ...cliFigure } = cli;
+        assert.deepStrictEqual(bar, cliFigure, `status bar vs arbor context: ${path.basename(file)}`);
+        const view = await vscode.commands.executeCommand<{ tokens: number; contextWindow: number; threshold: number }>(
+          'arbor.showContext',
+          {
+            file,
+          },
+        );
+        assert.ok(view, `the context panel shows ${file}`);
+        assert.deepStrictEqual(
+          [view.tokens, view.contextWindow, view.threshold],
+          [cli.tokens, cli.contextWindow, use.threshold],
+          `context panel vs arbor context: ${path.basename(file)}`,
+        );
+      }
+    } finally {
+      await restore();
+    }
   });
 });

@@ -60,6 +60,31 @@ describe('one home per shared rule (src/engine)', () => {
       home: ['src/engine/operations/sessionCompactionPlan.ts'],
     },
     {
+      rule: 'the context use (figure, window, threshold state) at a leaf',
+      pattern: /(?<!function )\bcontextFigure\(/,
+      home: ['src/engine/operations/contextUse.ts'],
+    },
+    {
+      rule: 'the threshold state of a context use',
+      pattern: /(?<!function )\bshouldCompact\(/,
+      home: ['src/engine/compaction/planCompaction.ts', 'src/engine/operations/contextUse.ts'],
+    },
+    {
+      rule: 'what a compaction entry replaced (and the other lookups of a first kept entry)',
+      pattern: /\.id === [\w?.]*\.firstKeptEntryId\b/,
+      home: [
+        'src/engine/compaction/compactedSpan.ts',
+        'src/engine/context/contextNumbers.ts',
+        'src/engine/context/projection.ts',
+        'src/piBridge/operations.ts',
+      ],
+    },
+    {
+      rule: 'what a branch summary replaced (and branch planning)',
+      pattern: /(?<!function )\bcollectBranchEntries\(/,
+      home: ['src/engine/branch/planBranch.ts', 'src/engine/branch/summarizedBranch.ts'],
+    },
+    {
       rule: 'branch planning with the budget',
       pattern: /(?<!function )\bbranchSummaryBudget\(/,
       home: ['src/engine/operations/sessionSettings.ts'],

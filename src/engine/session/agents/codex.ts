@@ -76,28 +76,23 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
       }
       answer = undefined;
       const content = userBlocks(p.content);
+      const message = (as: 'user' | 'system'): SessionEntry => ({
+        type: 'message',
+        id,
+        parentId,
+        timestamp,
+        message: { role: as, content, timestamp: msTime(timestamp) },
+      });
       if (role === 'user') {
         const t = content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
-        const entry: SessionEntry = {
-          type: 'message',
-          id,
-          parentId,
-          timestamp,
-          message: { role: 'user', content, timestamp: msTime(timestamp) },
-        };
+        const entry = message('user');
         if (!rebuilt) {
           if (isInitialContext(t)) initial.push(entry);
           else userMessages.push(t);
         }
         add(src, entry);
       } else if (role === 'developer' || role === 'system') {
-        const entry: SessionEntry = {
-          type: 'message',
-          id,
-          parentId,
-          timestamp,
-          message: { role: 'system', content, timestamp: msTime(timestamp) },
-        };
+        const entry = message('system');
         if (!rebuilt) initial.push(entry);
         add(src, entry);
       } else report(src, `Codex message with unknown role ${JSON.stringify(String(role)).slice(0, 40)}; skipped`);

@@ -1,7 +1,8 @@
 import type { CompactionPlan } from '../../compaction/planCompaction';
 import type { BranchPlan } from '../../branch/planBranch';
-import { collectBranchEntries, prepareBranchMessages } from '../../branch/planBranch';
-import { Projection } from '../../context/projection';
+import { prepareBranchMessages } from '../../branch/planBranch';
+import { summarizedBranchEntries } from '../../branch/summarizedBranch';
+import { compactedSpan } from '../../compaction/compactedSpan';
 import { collectPins } from '../../compaction/pins';
 import { createFileOps, addMessageFileOps, addDetailsFileOps, fileLists } from '../../compaction/fileOps';
 import { estimatorByName } from '../../tokens/estimators';
@@ -37,18 +38,12 @@ export function branchSource(index: SessionIndex, plan: BranchPlan): FactSource 
   };
 }
 
-/** The span a compaction entry in the file summarized: after the previous checkpoint up to its first kept entry. */
+/** The span a compaction entry in the file summarized (engine/compaction/compactedSpan.ts), as a FactSource. */
 function entryCompactionSource(index: SessionIndex, i: number): FactSource {
-  const e = index.entryOfType(i, 'compaction');
-  const parent = index.parentIndex(i);
-  if (parent < 0 || !e) return { messages: [], cwd: index.header.cwd };
-  const p = new Projection(index, parent);
-  const start = p.hasCompaction ? 1 : 0;
-  let kept = p.entries.findIndex((x, pos) => pos >= start && index.record(x).id === e.firstKeptEntryId);
-  if (kept < 0) kept = p.entries.length;
-  const positions: number[] = [];
-  for (let pos = start; pos < kept; pos++) positions.push(pos);
-  const messages = projectionSpan(p, positions);
+  const span = compactedSpan(index, i);
+  if (!span) return { messages: [], cwd: index.header.cwd };
+  const p = span.projection;
+  const messages = projectionSpan(p, span.positions);
   const ops = createFileOps();
   for (const m of messages) addMessageFileOps(m, ops);
   let previousSummary: FactSource['previousSummary'] = null;
@@ -57,10 +52,9 @@ function entryCompactionSource(index: SessionIndex, i: number): FactSource {
     addDetailsFileOps(prev?.details, ops);
     if (typeof prev?.summary === 'string') previousSummary = { text: prev.summary, entryId: index.record(p.entries[0]).id };
   }
-  const keptIndex = kept < p.entries.length ? p.entries[kept] : parent;
   return {
     messages,
-    pinned: collectPins(p, keptIndex),
+    pinned: collectPins(p, span.keptIndex),
     previousSummary,
     modifiedFiles: fileLists(ops).modifiedFiles,
     cwd: index.header.cwd,
@@ -68,11 +62,7 @@ function entryCompactionSource(index: SessionIndex, i: number): FactSource {
 }
 
 function entryBranchSource(index: SessionIndex, i: number): FactSource {
-  const e = index.entryOfType(i, 'branch_summary');
-  const from = index.indexOf(String(e?.fromId ?? ''));
-  const parent = index.parentIndex(i);
-  const collected = from >= 0 ? collectBranchEntries(index, from, parent >= 0 ? parent : i).entryIndexes : [];
-  const prepared = prepareBranchMessages(index, collected, 0, estimatorByName('chars'));
+  const prepared = prepareBranchMessages(index, summarizedBranchEntries(index, i), 0, estimatorByName('chars'));
   return {
     messages: prepared.messages.map((m) => ({ entryId: index.record(m.entryIndex).id, message: m.message })),
     modifiedFiles: fileLists(prepared.fileOps).modifiedFiles,
