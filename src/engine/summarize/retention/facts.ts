@@ -117,10 +117,11 @@ export function deriveFacts(source: FactSource): Fact[] {
   const files = new Map<string, string | null>();
   for (const f of source.modifiedFiles ?? []) files.set(sameTarget(f, source.cwd), null);
   for (const [part, msgs] of [[x, messages], ...(px && prefix ? [[px, prefix] as const] : [])] as const) {
+    const modified = new Set(part.filesModified);
     for (const t of part.turns) {
       for (const c of t.calls) {
         const p = callPath(c);
-        if (p && part.filesModified.includes(p) && c.result && !c.result.isError) {
+        if (p && modified.has(p) && c.result && !c.result.isError) {
           const rel = sameTarget(p, source.cwd);
           if (!files.get(rel)) files.set(rel, idAt(msgs, c.messageIndex));
         }
