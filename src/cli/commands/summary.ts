@@ -5,6 +5,7 @@ import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { openSession } from '../sessionArgs';
 import { parseSummary } from '../../engine/summarize/parseSummary';
 import { SECTION_TITLES, summarySections } from '../../engine/summarize/summarySections';
+import { summaryFileLists } from '../../engine/summarize/summaryFileLists';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { counted } from '../../engine/text/plural';
@@ -87,8 +88,10 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
   const list = (title: string, items: string[]) => {
     if (items.length) io.out(`${title}:\n${indent(items.map((x) => `- ${x}`).join('\n'))}`);
   };
-  list('Read files', parsed.readFiles);
-  list('Modified files', parsed.modifiedFiles);
+  // The lists the panel shows: the entry's details, else the text's blocks.
+  const files = summaryFileLists(entry.details, parsed);
+  list('Read files', files.readFiles);
+  list('Modified files', files.modifiedFiles);
   return 0;
 }
 

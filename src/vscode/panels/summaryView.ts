@@ -1,15 +1,15 @@
 import { baseDirFor } from '../sessions/sessionBaseDir';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseSummary, type ParsedSummary } from '../../engine/summarize/parseSummary';
+import { parseSummary } from '../../engine/summarize/parseSummary';
 import { summarySections } from '../../engine/summarize/summarySections';
+import { summaryFileLists } from '../../engine/summarize/summaryFileLists';
 import { offlineSummaryNote } from '../../engine/summarize/summarizerNote';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
 import { summarizedBranchEntries } from '../../engine/branch/summarizedBranch';
 import { compactedEntries } from '../../engine/compaction/compactedSpan';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { entryTypeOf } from '../../engine/session/entryKinds';
-import { isRecord } from '../../engine/session/jsonObject';
 import type { CompactionProposal } from '../../engine/operations/compact';
 import type { FileLink, ReplacedEntry, RetentionItem, SummaryView } from '../../webview/protocol';
 import {
@@ -66,12 +66,6 @@ export function fileLinks(paths: readonly string[], cwd: string): FileLink[] {
   });
 }
 
-function detailsLists(details: unknown, parsed: ParsedSummary): { readFiles: string[]; modifiedFiles: string[] } {
-  const d = isRecord(details) ? details : undefined;
-  const list = (v: unknown, fallback: string[]) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : fallback);
-  return { readFiles: list(d?.readFiles, parsed.readFiles), modifiedFiles: list(d?.modifiedFiles, parsed.modifiedFiles) };
-}
-
 function replacedEntry(index: SessionIndex, i: number): ReplacedEntry {
   const p = entryPreview(index.entry(i));
   const id = index.record(i).id;
@@ -87,7 +81,7 @@ export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle
     throw new Error(`entry ${entryId} is a ${entryTypeOf(e)} entry, not a summary`);
   const markdown = typeof e.summary === 'string' ? e.summary : '';
   const parsed = parseSummary(markdown);
-  const lists = detailsLists(e.details, parsed);
+  const lists = summaryFileLists(e.details, parsed);
   const cwd = index.header.cwd;
   const base: SummaryView = {
     mode: 'entry',
@@ -131,7 +125,7 @@ export function viewFromProposal(
   customInstructions: string | undefined,
 ): SummaryView {
   const parsed = parseSummary(proposal.summary);
-  const lists = detailsLists(proposal.details, parsed);
+  const lists = summaryFileLists(proposal.details, parsed);
   const cwd = proposal.index.header.cwd;
   const { plan } = proposal;
   const p = plan.projection;

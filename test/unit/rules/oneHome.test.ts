@@ -89,6 +89,11 @@ describe('one home per shared rule (src/engine)', () => {
       pattern: /(?<!function )\bbranchSummaryBudget\(/,
       home: ['src/engine/operations/sessionSettings.ts'],
     },
+    {
+      rule: "a summary's file lists (details, else the text's blocks)",
+      pattern: /\.readFiles\s*\)?\s*\?\?|details\??\.readFiles|\.(readFiles|modifiedFiles),\s*parsed\./,
+      home: ['src/engine/summarize/summaryFileLists.ts'],
+    },
   ];
   for (const r of rules) {
     it(`${r.rule}: only in ${r.home.join(', ')}`, () => {
