@@ -84,34 +84,51 @@ function expect(r: Reader, literal: string): boolean {
   return true;
 }
 
+/** Reads the character `code` at the position. */
+function expectChar(r: Reader, code: number): boolean {
+  if (r.s.charCodeAt(r.pos) !== code) return false;
+  r.pos++;
+  return true;
+}
+
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
 /** A JSON string at the position into r.value: sliced when it has no escape, else read by JSON.parse (which refuses a bad escape). */
 function readString(r: Reader): boolean {
   const s = r.s;
-  if (s.charCodeAt(r.pos) !== QUOTE) return false;
   const start = r.pos;
+  if (s.charCodeAt(start) !== QUOTE) return false;
+  let end = s.indexOf('"', start + 1);
+  if (end < 0) return false;
   let escaped = false;
-  for (let i = start + 1; i < s.length; i++) {
+  for (let i = start + 1; i < end; i++) {
     const c = s.charCodeAt(i);
-    if (c === QUOTE) {
-      r.pos = i + 1;
-      if (!escaped) {
-        r.value = s.slice(start + 1, i);
-        return true;
-      }
-      try {
-        r.value = JSON.parse(s.slice(start, i + 1));
-        return true;
-      } catch {
-        return false;
-      }
-    }
     if (c < 0x20) return false; // JSON.parse refuses a raw control character
     if (c === BACKSLASH) {
       escaped = true;
       i++;
+      // The quote found may be escaped: the string ends at the next one.
+      if (i === end) {
+        end = s.indexOf('"', end + 1);
+        if (end < 0) return false;
+      }
     }
   }
-  return false;
+  r.pos = end + 1;
+  if (!escaped) {
+    r.value = s.slice(start + 1, end);
+    return true;
+  }
+  try {
+    r.value = JSON.parse(s.slice(start, end + 1));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isDigit(c: number): boolean {
@@ -164,14 +181,14 @@ function readBoolean(r: Reader): boolean {
 
 /** `[]` or `[{"type":"text","text":"…"},…]`. */
 function readTextBlocks(r: Reader): boolean {
-  if (!expect(r, '[')) return false;
+  if (!expectChar(r, OPEN_BRACKET)) return false;
   const blocks: { type: 'text'; text: string }[] = [];
-  if (!expect(r, ']')) {
+  if (!expectChar(r, CLOSE_BRACKET)) {
     do {
-      if (!expect(r, '{"type":"text","text":') || !readString(r) || !expect(r, '}')) return false;
+      if (!expect(r, '{"type":"text","text":') || !readString(r) || !expectChar(r, CLOSE_BRACE)) return false;
       blocks.push({ type: 'text', text: r.value as string });
-    } while (expect(r, ','));
-    if (!expect(r, ']')) return false;
+    } while (expectChar(r, COMMA));
+    if (!expectChar(r, CLOSE_BRACKET)) return false;
   }
   r.value = blocks;
   return true;
@@ -190,10 +207,10 @@ function fieldAt(r: Reader, fields: readonly Field[]): number {
 
 /** An object of numbers from `fields`, each once; with `cost`, a "cost" key holds such an object of COST_FIELDS. */
 function readNumbers(r: Reader, fields: readonly Field[], cost: boolean): boolean {
-  if (!expect(r, '{')) return false;
+  if (!expectChar(r, OPEN_BRACE)) return false;
   const out: Record<string, unknown> = {};
   let seen = 0;
-  if (!expect(r, '}')) {
+  if (!expectChar(r, CLOSE_BRACE)) {
     do {
       if (cost && expect(r, COST_KEY)) {
         if (seen & (1 << 30) || !readNumbers(r, COST_FIELDS, false)) return false;
@@ -205,8 +222,8 @@ function readNumbers(r: Reader, fields: readonly Field[], cost: boolean): boolea
       if (k < 0 || seen & (1 << k) || !readNumber(r)) return false;
       seen |= 1 << k;
       out[fields[k].name] = r.value;
-    } while (expect(r, ','));
-    if (!expect(r, '}')) return false;
+    } while (expectChar(r, COMMA));
+    if (!expectChar(r, CLOSE_BRACE)) return false;
   }
   r.value = out;
   return true;
@@ -249,7 +266,7 @@ export function parsePlainMessageLine(line: string, version: number): SessionEnt
   if (!fields) return undefined;
   const message: Record<string, unknown> = { role };
   let seen = 0;
-  while (expect(r, ',')) {
+  while (expectChar(r, COMMA)) {
     const k = fieldAt(r, fields);
     if (k < 0 || seen & (1 << k) || !readField(r, fields[k].kind)) return undefined;
     seen |= 1 << k;
