@@ -7,14 +7,22 @@
  *  - 20,000 nested branch points (bounded indentation; output size);
  *  - one 500 MB entry (issue 13 item 1: neither crashes nor stalls).
  * Each run is the built CLI in a fresh process under /usr/bin/time -v, output
- * to /dev/null (counted), reported with wall time and peak RSS, and as a ratio
- * to a baseline measured in the same run: reading the file and JSON.parse of
- * every line. Set ARBOR_TREE_BENCH=wide,linear,deep,nested,huge to choose
+ * counted through `wc -c`, reported with wall time, as a ratio to a baseline
+ * measured in the same run (reading the file and JSON.parse of every line),
+ * and the machine's load average when it ran. Memory: GNU time's maximum RSS
+ * is that of the largest single process, not counting `arbor tree`'s worker
+ * processes beside it; so the process tree is also sampled every 50 ms
+ * (VmRSS of every node process under the run, from /proc) and the peak of
+ * their sum is reported, with the CPU time they used (utime + stime, as the
+ * last sample of each process saw it) as a ratio to the baseline's: the
+ * share of the wall time the other engineers' load on the machine cannot
+ * explain. Set ARBOR_TREE_BENCH=wide,linear,deep,nested,huge to choose
  * (default wide,linear,deep,nested,huge) and ARBOR_TREE_RUNS=N to run each
  * command N times and report the median time and the largest peak RSS.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { generateTreeSession } from './generateTreeSession';
 
@@ -25,6 +33,12 @@ const cli = path.join(repo, 'dist', 'cli.js');
 interface Run {
   ms: number;
   maxRssMB: number;
+  /** Peak of the summed RSS of every node process of the run (the command and its workers). */
+  treeRssMB: number;
+  /** CPU seconds of those processes. */
+  cpuS: number;
+  /** The 1-minute load average as the run ended. */
+  load: number;
   outBytes: number;
   code: number;
   stderr: string;
@@ -54,13 +68,66 @@ const TIME_REPORT_LINE = new RegExp(
   ].join('|')})`,
 );
 
-function timed(args: string[]): Run {
+/** The pids under `root` (its descendants), from /proc/<pid>/task/<tid>/children. */
+function descendants(root: number): number[] {
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    let tasks: string[] = [];
+    try {
+      tasks = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+    } catch {
+      continue; // gone
+    }
+    for (const t of tasks) {
+      out.push(Number(t));
+      stack.push(Number(t));
+    }
+  }
+  return out;
+}
+
+/** VmRSS (kB) and utime + stime (clock ticks) of a node process, or undefined (gone, or not node). */
+function sample(pid: number): { rssKB: number; ticks: number } | undefined {
+  try {
+    if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'node') return undefined;
+    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { rssKB: rss ? Number(rss[1]) : 0, ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return undefined;
+  }
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** One command in a fresh process under /usr/bin/time -v; stdout counted through `wc -c`; its process tree sampled (see the module comment). */
+async function timed(args: string[]): Promise<Run> {
   const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', `set -o pipefail; /usr/bin/time -v ${quoted} 2>/tmp/arbor-tree-bench.time | wc -c`], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 24,
+  const child = spawn('bash', ['-c', `set -o pipefail; /usr/bin/time -v ${quoted} 2>/tmp/arbor-tree-bench.time | wc -c`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let stdout = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => (stdout += d));
+  let peakKB = 0;
+  const ticks = new Map<number, number>();
+  const tick = () => {
+    let sum = 0;
+    for (const pid of descendants(child.pid!)) {
+      const s = sample(pid);
+      if (!s) continue;
+      sum += s.rssKB;
+      ticks.set(pid, Math.max(ticks.get(pid) ?? 0, s.ticks));
+    }
+    peakKB = Math.max(peakKB, sum);
+  };
+  const timer = setInterval(tick, 50);
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  clearInterval(timer);
   const ms = performance.now() - t0;
   const time = execFileSync('cat', ['/tmp/arbor-tree-bench.time'], { encoding: 'utf8' });
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(time);
@@ -69,11 +136,16 @@ function timed(args: string[]): Run {
     .filter((l) => !TIME_REPORT_LINE.test(l.replace(/^\t/, '')))
     .join('\n')
     .trim();
+  let cpuTicks = 0;
+  for (const t of ticks.values()) cpuTicks += t;
   return {
     ms,
     maxRssMB: rss ? Number(rss[1]) / 1024 : NaN,
-    outBytes: Number(r.stdout.trim()),
-    code: r.status ?? 1,
+    treeRssMB: peakKB / 1024,
+    cpuS: cpuTicks / TICKS_PER_SECOND,
+    load: loadavg()[0],
+    outBytes: Number(stdout.trim()),
+    code,
     stderr: stderr.slice(0, 300),
   };
 }
@@ -81,25 +153,45 @@ function timed(args: string[]): Run {
 const baselineScript =
   "const t=require('fs').readFileSync(process.argv[1],'utf8');let n=0;for(const l of t.split('\\n'))if(l){JSON.parse(l);n++}";
 
-function report(name: string, file: string, runs: [string, string[]][]): void {
+function median(runs: Run[]): Run {
+  const r = [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
+  return {
+    ...r,
+    maxRssMB: Math.max(...runs.map((x) => x.maxRssMB)),
+    treeRssMB: Math.max(...runs.map((x) => x.treeRssMB)),
+    cpuS: [...runs].sort((a, b) => a.cpuS - b.cpuS)[Math.floor(runs.length / 2)].cpuS,
+  };
+}
+
+function figures(r: Run): string {
+  return (
+    `${r.ms.toFixed(0).padStart(7)} ms  ${r.maxRssMB.toFixed(0).padStart(5)} MB max RSS (GNU time)  ` +
+    `${r.treeRssMB.toFixed(0).padStart(5)} MB peak RSS sum  ${r.cpuS.toFixed(1).padStart(5)} s CPU  load ${r.load.toFixed(1)}`
+  );
+}
+
+async function report(name: string, file: string, runs: [string, string[]][]): Promise<void> {
   const mb = statSync(file).size / 1048576;
   process.stdout.write(`\n${name} (${mb.toFixed(0)} MB)\n`);
-  const base = mb < 450 ? timed([process.execPath, '--max-old-space-size=4096', '-e', baselineScript, file]) : undefined;
-  if (base)
-    process.stdout.write(
-      `  baseline: read + JSON.parse every line   ${base.ms.toFixed(0).padStart(7)} ms  ${base.maxRssMB.toFixed(0).padStart(5)} MB peak RSS\n`,
-    );
   const n = Number(process.env.ARBOR_TREE_RUNS ?? 1);
+  const base =
+    mb < 450
+      ? median(await sequence(n, () => timed([process.execPath, '--max-old-space-size=4096', '-e', baselineScript, file])))
+      : undefined;
+  if (base) process.stdout.write(`  ${'baseline: read + JSON.parse every line'.padEnd(38)} ${figures(base)}\n`);
   for (const [label, args] of runs) {
-    const all = Array.from({ length: n }, () => timed([process.execPath, cli, ...args]));
-    const r = { ...[...all].sort((a, b) => a.ms - b.ms)[Math.floor(n / 2)], maxRssMB: Math.max(...all.map((x) => x.maxRssMB)) };
-    const ratio = base ? `  ${(r.ms / base.ms).toFixed(2)}x baseline` : '';
-    process.stdout.write(
-      `  ${label.padEnd(38)} ${r.ms.toFixed(0).padStart(7)} ms  ${r.maxRssMB.toFixed(0).padStart(5)} MB peak RSS  exit ` +
-        `${r.code}  ${(r.outBytes / 1048576).toFixed(1)} MB out${ratio}\n`,
-    );
+    const r = median(await sequence(n, () => timed([process.execPath, cli, ...args])));
+    const ratio = base ? `  ${(r.ms / base.ms).toFixed(2)}x baseline time, ${(r.cpuS / base.cpuS).toFixed(2)}x its CPU` : '';
+    process.stdout.write(`  ${label.padEnd(38)} ${figures(r)}  exit ${r.code}  ${(r.outBytes / 1048576).toFixed(1)} MB out${ratio}\n`);
     if (r.stderr) process.stdout.write(`    stderr: ${r.stderr.split('\n')[0]}\n`);
   }
+}
+
+/** `n` runs one after the other. */
+async function sequence(n: number, run: () => Promise<Run>): Promise<Run[]> {
+  const out: Run[] = [];
+  for (let k = 0; k < n; k++) out.push(await run());
+  return out;
 }
 
 /** A session whose second entry is one message of `mb` MB (a pasted blob), in Pi's key order. */
@@ -140,14 +232,14 @@ function writeHugeEntry(file: string, mb: number): void {
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
   mkdirSync(dataDir, { recursive: true });
   const which = new Set((process.env.ARBOR_TREE_BENCH ?? 'wide,linear,deep,nested,huge').split(','));
   if (which.has('wide')) {
     const file = path.join(dataDir, 'tree-1e6.jsonl');
     if (!existsSync(file)) generateTreeSession({ file, entries: 1_000_000, branchEvery: 100 });
-    report('1e6 entries, a side branch every 100', file, [
+    await report('1e6 entries, a side branch every 100', file, [
       ['arbor tree (tokenizer)', ['tree', file]],
       ['arbor tree --estimator chars', ['tree', file, '--estimator', 'chars']],
       ['arbor tree --json', ['tree', file, '--json']],
@@ -156,7 +248,7 @@ function main(): void {
   if (which.has('linear')) {
     const file = path.join(dataDir, 'tree-linear-1e6.jsonl');
     if (!existsSync(file)) generateTreeSession({ file, entries: 1_000_000, branchEvery: 1e9 });
-    report('1e6 entries, one linear chain', file, [
+    await report('1e6 entries, one linear chain', file, [
       ['arbor tree (tokenizer)', ['tree', file]],
       ['arbor tree --estimator chars', ['tree', file, '--estimator', 'chars']],
       ['arbor tree --json', ['tree', file, '--json']],
@@ -165,7 +257,7 @@ function main(): void {
   if (which.has('deep')) {
     const file = path.join(dataDir, 'tree-nested-1e6.jsonl');
     if (!existsSync(file)) generateTreeSession({ file, entries: 1_000_000, nested: true });
-    report('1e6 entries, 500,000 nested branch points', file, [
+    await report('1e6 entries, 500,000 nested branch points', file, [
       ['arbor tree (tokenizer)', ['tree', file]],
       ['arbor tree --estimator chars', ['tree', file, '--estimator', 'chars']],
       ['arbor tree --json', ['tree', file, '--json']],
@@ -174,7 +266,7 @@ function main(): void {
   if (which.has('nested')) {
     const file = path.join(dataDir, 'tree-nested-20k.jsonl');
     if (!existsSync(file)) generateTreeSession({ file, entries: 40_000, nested: true });
-    report('20,000 nested branch points (40,000 entries)', file, [
+    await report('20,000 nested branch points (40,000 entries)', file, [
       ['arbor tree', ['tree', file]],
       ['arbor tree --json', ['tree', file, '--json']],
     ]);
@@ -182,7 +274,7 @@ function main(): void {
   if (which.has('huge')) {
     const file = path.join(dataDir, 'huge-entry-500mb.jsonl');
     if (!existsSync(file)) writeHugeEntry(file, 500);
-    report('one 500 MB entry', file, [
+    await report('one 500 MB entry', file, [
       ['arbor tree', ['tree', file]],
       ['arbor context', ['context', file]],
       ['arbor tree --json', ['tree', file, '--json']],
@@ -190,4 +282,4 @@ function main(): void {
   }
 }
 
-main();
+void main();

@@ -31,7 +31,7 @@ type Kind =
 /** Fields by name: `!` after a kind marks a required field. */
 type Fields = Readonly<Record<string, `${Kind}` | `${Kind}!`>>;
 
-const USAGE_FIELDS: Fields = {
+export const USAGE_FIELDS: Fields = {
   input: 'number',
   output: 'number',
   cacheRead: 'number',
@@ -47,7 +47,7 @@ const BLOCK_FIELDS: Readonly<Record<string, Fields>> = {
   image: { data: 'string!', mimeType: 'string!' },
 };
 
-const ROLE_FIELDS: Readonly<Record<string, Fields>> = {
+export const ROLE_FIELDS: Readonly<Record<string, Fields>> = {
   user: { content: 'content!', timestamp: 'number' },
   assistant: {
     content: 'blocks!',

@@ -217,13 +217,13 @@ export function readRecords(
     if (end === start) continue;
     if ((line & 0x3fff) === 0) ctx.signal?.throwIfAborted();
     if (fast) {
-      const scanned = scanMessageLine(buf, start, end);
+      // Most entries continue the one before: its id string is shared (one string less made and kept per entry).
+      const prev = records.length ? records[records.length - 1].id : undefined;
+      const scanned = scanMessageLine(buf, start, end, prev);
       if (scanned) {
         const role = version < 3 && scanned.role === 'hookMessage' ? 'custom' : scanned.role;
         const off = ctx.fileOffset;
         if (end - start > MAX_PARSED_ENTRY_BYTES) diagnostics.push({ file, line, message: oversizedEntryMessage(end - start) });
-        // Most entries continue the one before: share its id string (one string less kept per entry).
-        const prev = records.length ? records[records.length - 1].id : undefined;
         if (ctx.onEntry && end - start <= MAX_PARSED_ENTRY_BYTES) {
           // The visitor gets the parsed entry when it is the one the scan read (a repeated key, which JSON.parse reads last, makes it another: not visited).
           const parsed = checkEntryText(buf.toString('utf8', start, end), version);

@@ -57,7 +57,15 @@ function knownRole(buf: Buffer, start: number, end: number): string | undefined 
   return undefined;
 }
 
-export function scanMessageLine(buf: Buffer, start: number, end: number): ScannedMessageLine | undefined {
+/** Whether buf[start, end) holds the characters of `id` (an id read with latin1: a character a byte). */
+function bytesAre(buf: Buffer, start: number, end: number, id: string): boolean {
+  if (end - start !== id.length) return false;
+  for (let i = 0; i < id.length; i++) if (buf[start + i] !== id.charCodeAt(i)) return false;
+  return true;
+}
+
+/** `previousId`: the id of the entry before (most entries continue it): a parentId equal to it is that string, not a new one. */
+export function scanMessageLine(buf: Buffer, start: number, end: number, previousId?: string): ScannedMessageLine | undefined {
   if (!matchesAt(buf, start, end, PREFIX)) return undefined;
   let pos = start + PREFIX.length;
   const idEnd = simpleStringEnd(buf, pos, end, 64);
@@ -73,7 +81,7 @@ export function scanMessageLine(buf: Buffer, start: number, end: number): Scanne
   } else if (buf[pos] === QUOTE) {
     const pEnd = simpleStringEnd(buf, pos + 1, end, 64);
     if (pEnd < 0) return undefined;
-    parentId = buf.toString('latin1', pos + 1, pEnd);
+    parentId = previousId !== undefined && bytesAre(buf, pos + 1, pEnd, previousId) ? previousId : buf.toString('latin1', pos + 1, pEnd);
     pos = pEnd + 1;
     if (!matchesAt(buf, pos, end, TS_KEY)) return undefined;
     pos += TS_KEY.length;

@@ -8,6 +8,7 @@ import type { Diagnostic } from './diagnostics';
 import { MAX_PARSED_ENTRY_BYTES } from './entryLimits';
 import type { EntryRecord } from './entryRecord';
 import { ChildTable } from './childTable';
+import { IdTable } from './idTable';
 import type { TokenCounts } from './tokenCounts';
 import { breakCycles, reportDuplicates } from './treeRepair';
 import type { SessionEntry, SessionHeader } from './types';
@@ -65,7 +66,7 @@ export class SessionIndex {
    */
   incompleteSince: number | undefined;
   private readonly records: EntryRecord[];
-  private readonly byId = new Map<string, number>();
+  private readonly byId = new IdTable();
   private parents: Int32Array;
   private childTable: ChildTable | undefined;
   private labelMap: Map<string, string> | undefined;
