@@ -57,7 +57,6 @@ export function* branchEntryStream(index: SessionIndex, path: readonly number[],
   const labels = index.labels();
   for (let at = 0; at < path.length; at += BATCH) {
     const batch = path.slice(at, at + BATCH);
-    index.parseEntries(batch, { keep: false });
     for (const i of batch) {
       signal?.throwIfAborted();
       const rec = index.record(i);

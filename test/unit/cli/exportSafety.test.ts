@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { loadSession } from '../../../src/engine/session/loadSession';
+import { openSession } from '../../../src/cli/sessionArgs'; // as the CLI opens a session (its reads are TRANSITIONAL: sessionArgs.ts)
 import { exportBranch, exportPieces } from '../../../src/engine/export/exportBranch';
 import { fixturePath } from '../../support/fixtures';
 import { json, run } from '../../support/cliInProcess';
@@ -110,7 +111,7 @@ describe('arbor export --out: never a session, --force, --json, streamed', () =>
     }
     const big = path.join(dir, 'big.jsonl');
     await fsp.writeFile(big, `${lines.join('\n')}\n`);
-    const index = await loadSession(big);
+    const index = await openSession(big);
     let count = 0;
     let longest = 0;
     let whole = '';
