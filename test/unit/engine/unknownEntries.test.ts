@@ -108,7 +108,7 @@ describe('unknown entry types (issue 11 item 5)', () => {
       assert.deepEqual(d.parts, [{ kind: 'meta', text: JSON.stringify({ payload: UNKNOWN.payload, weird: null }, null, 2) }]);
       assert.deepEqual(entryContextMessages(e), []);
       assert.equal(JSON.stringify(entryJson(e)), LINES[2]);
-      assert.match(exportBranch(index, { format: 'md' }), /plugin\\_state/);
+      assert.match(await exportBranch(index, { format: 'md' }), /plugin\\_state/);
     });
   }
 
