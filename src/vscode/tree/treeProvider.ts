@@ -46,9 +46,6 @@ interface TreeData {
  * shows its newest page of entries under a "Show earlier entries" row (VS
  * Code resolves every child it is given, so 50,000 rows would take seconds).
  */
-/** Tries of a page whose session reloads while its rows load (each try waits for a load, never for a time). */
-const PAGE_LOAD_ATTEMPTS = 5;
-
 export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ArborNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -214,30 +211,24 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
    * loaded while the page is the line's latest (see pageLeases).
    */
   private async pageOf(model: SessionModel, line: number): Promise<ArborNode[]> {
-    // Reloaded while the rows loaded (a label or a jump just written): the page of the new index, so that a reveal
-    // in progress finds its row. A session rewritten on every try gives no rows; its change event asks again.
-    for (let attempt = 0; attempt < PAGE_LOAD_ATTEMPTS; attempt++) {
-      const data = this.data(model);
-      if (!data) return [];
-      const { index, layout } = data;
-      const entries = this.lineEntries(model, line);
-      const { hiddenBefore, hiddenAfter, shown } = this.pages.page(model.file, line, entries);
-      // VS Code asks for every row next: load them in one pass over the file (neighbouring lines, one read).
-      await this.hold(model.file, String(line), index, [
-        ...shown,
-        ...shown.flatMap((i) => layout.branchesAt(i).map((b) => layout.latestUnder(b))),
-      ]);
-      if (this.data(model)?.index !== index) continue;
-      const rows: ArborNode[] = hiddenBefore > 0 ? [this.moreNode(model, line, 'earlier')] : [];
-      for (const i of shown) {
-        if (passesFilter(index, i, this.currentFilter)) rows.push(this.entryNode(model, i));
-        // Filtered out, but side branches start there: they are rows of the line.
-        else for (const b of layout.branchesAt(i)) rows.push(this.branchNode(model, b));
-      }
-      if (hiddenAfter > 0) rows.push(this.moreNode(model, line, 'later'));
-      return rows;
+    const entries = this.lineEntries(model, line);
+    const { hiddenBefore, hiddenAfter, shown } = this.pages.page(model.file, line, entries);
+    const { index, layout } = this.data(model)!;
+    // VS Code asks for every row next: load them in one pass over the file (neighbouring lines, one read).
+    await this.hold(model.file, String(line), index, [
+      ...shown,
+      ...shown.flatMap((i) => layout.branchesAt(i).map((b) => layout.latestUnder(b))),
+    ]);
+    // Reloaded meanwhile: the store's change event has the tree ask again, for rows of the new index.
+    if (this.data(model)?.index !== index) return [];
+    const rows: ArborNode[] = hiddenBefore > 0 ? [this.moreNode(model, line, 'earlier')] : [];
+    for (const i of shown) {
+      if (passesFilter(index, i, this.currentFilter)) rows.push(this.entryNode(model, i));
+      // Filtered out, but side branches start there: they are rows of the line.
+      else for (const b of layout.branchesAt(i)) rows.push(this.branchNode(model, b));
     }
-    return [];
+    if (hiddenAfter > 0) rows.push(this.moreNode(model, line, 'later'));
+    return rows;
   }
 
   /**
