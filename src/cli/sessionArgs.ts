@@ -4,12 +4,8 @@ import { estimatorByName, type EstimatorName, type TokenEstimator } from '../eng
 import type { Flags } from './args';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 
-/**
- * A session as the CLI's commands read it. TRANSITIONAL (issue #22 item 3): the commands do not load the entries they read
- * yet (SessionIndex.load); a CLI process has no UI thread to block, so their lines are read synchronously on demand.
- */
 export async function openSession(file: string, options: Pick<LoadSessionOptions, 'onEntry'> = {}): Promise<SessionIndex> {
-  return (await loadSession(file, options)).allowSyncLineReads();
+  return loadSession(file, options);
 }
 
 export function leafIndexFrom(index: SessionIndex, flags: Flags): number {

@@ -59,8 +59,7 @@ export type CompactionPlanResult = CompactionPlan | NothingToCompact;
 /**
  * Spec 4, steps 1-3 and 6 (prepare, pure): where the kept part starts, what is
  * summarized, the turn prefix of a split turn, the previous summary, the file
- * lists and tokensBefore. Parses only the entries it has to; the file-operation
- * hints of lines on disk must have been decided (planSessionCompaction does).
+ * lists and tokensBefore. Parses only the entries it has to.
  */
 export function planCompaction(index: SessionIndex, options: PlanCompactionOptions): CompactionPlanResult {
   const leafIndex = options.leafIndex ?? index.leafIndex;
@@ -95,6 +94,7 @@ export function planCompaction(index: SessionIndex, options: PlanCompactionOptio
     previousCompactionId = prev.id;
     if (prev.fromHook !== true) addDetailsFileOps(prev.details, fileOps);
   }
+  index.decideFileOpHints([...summarizePositions, ...turnPrefixPositions].map((pos) => p.entries[pos]));
   for (const pos of summarizePositions) addPositionFileOps(p, pos, fileOps);
   for (const pos of turnPrefixPositions) addPositionFileOps(p, pos, fileOps);
   const lists = fileLists(fileOps);

@@ -18,7 +18,6 @@ import { rowFromIndex, type RowStyle } from '../../../src/cli/commands/treeRowFa
 import { FACTS_WORKER_FILE, WorkerRowFacts, type RowObserver } from '../../../src/cli/commands/workerRowFacts';
 import { factsWorkerData } from '../../../src/cli/commands/treeFactsWorker';
 import { loadSession } from '../../../src/engine/session/loadSession';
-import { openSession } from '../../../src/cli/sessionArgs'; // as the CLI opens a session (its reads are TRANSITIONAL: sessionArgs.ts)
 import { generateTreeSession } from '../../../bench/generateTreeSession';
 
 const fixtures = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'sessions');
@@ -110,7 +109,7 @@ describe('arbor tree rows made by workers', function () {
     assert.deepEqual(auto, await tree(file, { rows: 'inline' }), 'the default (workers, one per core)');
     // Every row made once, by a worker: none missed at a part boundary, none made twice.
     const style: RowStyle = { estimator: 'tokenizer', json: false };
-    const index = await openSession(file);
+    const index = await loadSession(file);
     const all = Array.from({ length: index.entryCount }, (_, i) => i);
     for (const n of [1, 2, 5, 13]) {
       const counts = rowCounts();
@@ -151,7 +150,7 @@ describe('arbor tree rows made by workers', function () {
     );
     writeFileSync(file, `${lines.join('\n')}\n`);
     await assertSameRows(file, 'long lines', [1, 3]);
-    const index = await openSession(file);
+    const index = await loadSession(file);
     const all = Array.from({ length: index.entryCount }, (_, i) => i);
     for (const n of [1, 3]) {
       const counts = rowCounts();
