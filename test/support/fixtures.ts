@@ -34,3 +34,13 @@ export function oracleCases(): OracleCase[] {
 export function fixturePath(...parts: string[]): string {
   return path.join(repoRoot, 'test', 'fixtures', ...parts);
 }
+
+/** Every .jsonl file under `dir` (default: all of test/fixtures), depth first in directory order. */
+export function jsonlFixtures(dir: string = fixturePath(), out: string[] = []): string[] {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) jsonlFixtures(p, out);
+    else if (e.name.endsWith('.jsonl')) out.push(p);
+  }
+  return out;
+}

@@ -1,24 +1,13 @@
 // Issue 22 item 1: a summary's file lists have one home (engine/summarize/summaryFileLists.ts). `arbor summary`
 // prints the lists the summary panel shows: the entry's `details` lists, else the text's <read-files>/<modified-files>.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { repoRoot } from '../../support/fixtures';
+import { jsonlFixtures } from '../../support/fixtures';
 import { run } from '../../support/cliInProcess';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { entryFields } from '../../../src/engine/session/entryKinds';
 import { parseSummary } from '../../../src/engine/summarize/parseSummary';
 import { summaryFileLists } from '../../../src/engine/summarize/summaryFileLists';
 import { sanitizeOutput } from '../../../src/cli/output';
-
-function fixtures(dir: string, out: string[] = []): string[] {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) fixtures(p, out);
-    else if (e.name.endsWith('.jsonl')) out.push(p);
-  }
-  return out;
-}
 
 /** The items under `title:` in `arbor summary`'s text output. */
 function listed(out: string, title: string): string[] {
@@ -31,7 +20,7 @@ function listed(out: string, title: string): string[] {
 }
 
 describe("a summary's file lists: arbor summary shows the panel's lists", () => {
-  const files = fixtures(path.join(repoRoot, 'test', 'fixtures'));
+  const files = jsonlFixtures();
   it('on every compaction and branch summary of the session fixtures', async () => {
     let checked = 0;
     let fromDetails = 0;

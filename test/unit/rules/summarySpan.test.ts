@@ -7,22 +7,13 @@ import { promises as fsp } from 'node:fs';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fixturePath } from '../../support/fixtures';
+import { fixturePath, jsonlFixtures } from '../../support/fixtures';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { compactedEntries, compactedSpan } from '../../../src/engine/compaction/compactedSpan';
 import { summarizedBranchEntries } from '../../../src/engine/branch/summarizedBranch';
 import { entrySource } from '../../../src/engine/summarize/retention';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import type { FactSource } from '../../../src/engine/summarize/retention/facts';
-
-function fixtures(dir: string, out: string[] = []): string[] {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) fixtures(p, out);
-    else if (e.name.endsWith('.jsonl')) out.push(p);
-  }
-  return out;
-}
 
 /** Entry ids of the messages a retention source reads. */
 function sourceIds(source: FactSource): string[] {
@@ -63,7 +54,7 @@ describe('what a summary replaced: one span for the panel and the retention chec
   it('on every compaction and branch summary of every fixture, the panel lists the entries whose messages the check reads', async () => {
     let compactions = 0;
     let branches = 0;
-    for (const file of fixtures(fixturePath())) {
+    for (const file of jsonlFixtures()) {
       let index: SessionIndex;
       try {
         index = await loadSession(file);
