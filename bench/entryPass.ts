@@ -1,7 +1,8 @@
 /**
- * Issue 11 item 2: memory and file opens of reading every entry body of the
- * 100 MB bench session one by one (the worst access pattern: each
- * SessionIndex.entry() call alone).
+ * Issue 11 item 2, issue 22 item 3: memory and file opens of reading every
+ * entry body of the 100 MB bench session, loaded (SessionIndex.load) a page
+ * of PAGE entries at a time and each read through SessionIndex.entry(), the
+ * pages released to the bounded cache.
  *   node --expose-gc out/bench/entryPass.js [MB]
  * Prints heap after indexing, heap after the full pass (both after a full
  * GC), the number of file opens during the pass, and its time, as JSON.
@@ -10,6 +11,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateSession } from './generateSession';
 import { loadSession } from '../src/engine/session/loadSession';
+
+/** Entries per load: a page of the Sessions view. */
+const PAGE = 256;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -54,7 +58,10 @@ async function main(): Promise<void> {
   const opensBefore = opens.count;
   const t1 = performance.now();
   let chars = 0;
-  for (let i = 0; i < index.entryCount; i++) chars += index.entry(i).type.length;
+  for (let at = 0; at < index.entryCount; at += PAGE) {
+    const page = Array.from({ length: Math.min(PAGE, index.entryCount - at) }, (_, k) => at + k);
+    await index.withLoaded(page, () => page.forEach((i) => (chars += index.entry(i).type.length)));
+  }
   const passMs = performance.now() - t1;
   const passOpens = opens.count - opensBefore;
   const heapAfterPass = heapMB();

@@ -54,7 +54,7 @@ async function run(mode: string, file: string): Promise<unknown> {
     const index = mode === 'tree-full' ? await loadSession(file) : (await loadTailPreview(file, { bytes: 4 * 1024 * 1024 }))!;
     const layout = new SessionLayout(index);
     const page = layout.mainLine.slice(-PAGE_SIZE);
-    index.parseEntries(page);
+    await index.load(page);
     let tokens = 0;
     for (const i of page) for (const m of entryContextMessages(index.entry(i))) tokens += charsEstimator.estimate(m);
     return { entries: index.entryCount, mainLine: layout.mainLine.length, pageFirst: index.record(page[0]).id, pageTokens: tokens };

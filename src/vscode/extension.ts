@@ -33,7 +33,7 @@ import { configureIncompleteLineWait } from '../engine/session/incompleteLine';
 import { registerTreeCommands } from './tree/treeCommands';
 import { LivePiService } from './livePi/livePiService';
 import { watchLivePi } from './livePi/livePiWiring';
-import { loadSession } from '../engine/session/loadSession';
+import { loadIndex } from './sessions/loadIndex';
 import { parseCommandTarget } from './tree/commandTarget';
 
 export const VIEW_ID = 'arbor.sessions';
@@ -53,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     indexLoads
       ? (file) => {
           indexLoads.set(file, (indexLoads.get(file) ?? 0) + 1);
-          return loadSession(file);
+          return loadIndex(file);
         }
       : undefined,
   );

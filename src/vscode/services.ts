@@ -4,7 +4,7 @@ import type { HookBus } from '../engine/hooks/hookBus';
 import type { Summarizer } from '../engine/summarize/summarizer';
 import type { SessionModel, SessionStore } from './sessions/sessionStore';
 import { baseTitle, titleFactsFromIndex } from '../engine/tree/sessionTitle';
-import { loadSession } from '../engine/session/loadSession';
+import { loadIndex } from './sessions/loadIndex';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import type { SessionTreeProvider } from './tree/treeProvider';
 import type { ArborNode } from './tree/nodes';
@@ -119,7 +119,7 @@ export class ArborServices {
       return { index, title: model.title ?? model.file };
     }
     try {
-      const index = await loadSession(file);
+      const index = await loadIndex(file);
       return { index, title: baseTitle(titleFactsFromIndex(index)) ?? path.basename(file) };
     } catch {
       return undefined;

@@ -8,7 +8,6 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { oracleCases } from '../support/fixtures';
-import { loadSession } from '../../src/engine/session/loadSession';
 import { buildContext } from '../../src/engine/context/buildContext';
 import { Projection } from '../../src/engine/context/projection';
 import { entryContextMessages } from '../../src/engine/context/entryMessages';
@@ -17,6 +16,7 @@ import { estimateContextTokens, estimateProjectedContextTokens, shouldCompact } 
 import { planCompaction, entryIdsAt } from '../../src/engine/compaction/planCompaction';
 import { planBranch } from '../../src/engine/branch/planBranch';
 import type { SessionIndex } from '../../src/engine/session/sessionIndex';
+import { loadedSession } from '../support/loadWhole';
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const sorted = (a: Iterable<string>) => [...a].sort();
@@ -29,7 +29,7 @@ for (const c of oracleCases()) {
       describe(`${validation} indexing`, () => {
         let index: SessionIndex;
         before(async () => {
-          index = await loadSession(c.sessionFile, { validation });
+          index = await loadedSession(c.sessionFile, { validation });
           assert.deepEqual(index.diagnostics, []);
         });
 

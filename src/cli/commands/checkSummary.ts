@@ -19,7 +19,8 @@ export const checkSummarySpec: CommandSpec = {
  * which it drops. Exit 0 whatever it finds.
  */
 export async function checkSummaryCommand(argv: string[], io: Io): Promise<number> {
-  const { p, index, i } = await openSummaryEntry(checkSummarySpec, argv, io);
+  // TRANSITIONAL (issue #22 item 3): the summarized span's facts are read by a synchronous span walk (context/messageSpan.ts).
+  const { p, index, i } = await openSummaryEntry(checkSummarySpec, argv, io, { syncLineReads: 'transitional' });
   const source = entrySource(index, i);
   const entry = entryFields(index.entry(i));
   const report = checkRetention(String(entry.summary ?? ''), deriveFacts(source), { cwd: index.header.cwd });

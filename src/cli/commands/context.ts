@@ -1,4 +1,4 @@
-import { intFlag } from '../args';
+import { intFlag, type ParsedCommand } from '../args';
 import {
   parseWith,
   CONTEXT_WINDOW_OPTION,
@@ -9,6 +9,7 @@ import {
   type CommandSpec,
 } from '../commandSpec';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
+import { withContextLoaded } from '../entryLoads';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { buildContext } from '../../engine/context/buildContext';
 import { estimateContextTokens } from '../../engine/context/contextTokens';
@@ -30,14 +31,15 @@ export const contextSpec: CommandSpec = {
 };
 
 /** Every compaction of the session with its before/after, as the tree and the panel show them. */
-function compactions(
+async function compactions(
   index: SessionIndex,
   estimator: TokenEstimator,
-): { entryId: string; tokensBefore: number | null; tokensAfter: number }[] {
+): Promise<{ entryId: string; tokensBefore: number | null; tokensAfter: number }[]> {
   const out = [];
   for (let i = 0; i < index.entryCount; i++) {
     if (index.record(i).type !== 'compaction') continue;
-    const n = compactionNumbers(index, i, estimator);
+    // Each compaction's "after" reads the context it left: loaded one compaction at a time.
+    const n = await withContextLoaded(index, i, () => compactionNumbers(index, i, estimator));
     out.push({ entryId: index.record(i).id, tokensBefore: n.tokensBefore ?? null, tokensAfter: n.tokensAfter });
   }
   return out;
@@ -49,6 +51,11 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
   reportDiagnostics(io, index);
   const estimator = estimatorFrom(p.flags);
   const leafIndex = leafIndexFrom(index, p.flags);
+  return withContextLoaded(index, leafIndex, () => printContext(p, io, index, leafIndex, estimator));
+}
+
+/** The context at `leafIndex`, printed; its entries are loaded (withContextLoaded). */
+async function printContext(p: ParsedCommand, io: Io, index: SessionIndex, leafIndex: number, estimator: TokenEstimator): Promise<number> {
   const ctx = buildContext(index, leafIndex);
   // Pi's estimateContextTokens over the context's messages (JSON `contextTokens`, for parity with Pi's function);
   // it counts usage recorded before a compaction, so it is not the figure shown.
@@ -81,7 +88,7 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
       estimator: estimator.name,
       messages,
       contextTokens: { tokens: est.tokens, usageTokens: est.usageTokens, trailingTokens: est.trailingTokens },
-      numbers: { ...numbers, compactions: compactions(index, estimator) },
+      numbers: { ...numbers, compactions: await compactions(index, estimator) },
     });
     return 0;
   }

@@ -57,9 +57,9 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
 }
 
 /** The pieces to io.out in runs ending at a line break, waiting for a slow reader between runs. */
-async function writeLines(io: Io, pieces: Iterable<string>): Promise<void> {
+async function writeLines(io: Io, pieces: AsyncIterable<string>): Promise<void> {
   let pending = '';
-  for (const piece of pieces) {
+  for await (const piece of pieces) {
     pending += piece;
     if (pending.length < OUT_CHARS) continue;
     const cut = pending.lastIndexOf('\n');

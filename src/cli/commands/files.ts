@@ -1,6 +1,7 @@
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { leafIndexFrom, openSession } from '../sessionArgs';
+import { withEveryEntry } from '../entryLoads';
 import { historyToEntry, sessionFiles } from '../../engine/files/sessionFiles';
 import type { FileHistory } from '../../engine/files/types';
 
@@ -40,7 +41,7 @@ export async function filesCommand(argv: string[], io: Io): Promise<number> {
   const index = await openSession(p.positionals[0]);
   reportDiagnostics(io, index);
   const leaf = leafIndexFrom(index, p.flags);
-  const history = historyToEntry(index, leaf, sessionFiles(index));
+  const history = await withEveryEntry(index, () => historyToEntry(index, leaf, sessionFiles(index)));
   const files = [...history.files.values()].filter((f) => f.changes.length > 0).map(fileSummary);
   if (p.flags.json) {
     printJson(io, { leafId: leaf >= 0 ? index.record(leaf).id : null, files });

@@ -40,7 +40,8 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     throw usageError(navigateSpec, '--instructions and --replace-instructions go with --summarize');
   const estimator = estimatorFrom(p.flags);
   const summarizer = summarize ? summarizerFrom(p.flags) : undefined;
-  const index = await openSession(file);
+  // TRANSITIONAL (issue #22 item 3): the run step's summarized branch is read by a synchronous walk; this command still opts in.
+  const index = await openSession(file, { syncLineReads: 'transitional' });
   reportDiagnostics(io, index);
   const signal = interruptSignal();
   const route = await writeRouteFor(index, p.flags, signal);

@@ -36,7 +36,9 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   const budgetFlag = intFlag(p.flags, 'budget');
   const estimator = estimatorFrom(p.flags);
   const summarizerWindow = summarizerContextWindow(summarizerChoice(p.flags));
-  const index = await openSession(file);
+  // TRANSITIONAL (issue #22 item 3): planBranch walks the branch left behind, which may be the whole file; loading it
+  // needs a batched prepare step (pinning it whole would not be bounded), so this command still opts in.
+  const index = await openSession(file, { syncLineReads: 'transitional' });
   reportDiagnostics(io, index);
   // The budget navigate --summarize would use with the same summarizer (one rule: engine/operations/branchBudget.ts).
   const budget = budgetFlag ?? (await resolveBranchBudget(index.header.cwd, summarizerWindow));

@@ -3,6 +3,7 @@ import { assertWritable } from '../../engine/session/agents/readOnly';
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { openSession } from '../sessionArgs';
+import { withEveryEntry } from '../entryLoads';
 import { shownPath } from './files';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import { sessionCwd } from '../../engine/files/sessionFiles';
@@ -61,7 +62,8 @@ export async function restoreCommand(argv: string[], io: Io): Promise<number> {
   const ti = index.indexOf(to!);
   if (ti < 0) throw new ArborUsageError(`--to ${to}: no such entry in ${index.file}`);
 
-  const plan = await planRestore(index, ti, { root, session: index.file });
+  // The file histories read every entry (see withEveryEntry); they stay loaded through planRestore's disk checks.
+  const plan = await withEveryEntry(index, () => planRestore(index, ti, { root, session: index.file }));
   const dryRun = p.flags['dry-run'] === true;
   const { steps, skipped } = restoreSteps(plan.decisions, {
     deleteCreated: p.flags['delete-created'] === true,

@@ -2,7 +2,7 @@ import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
 import { stringFlag, type ParsedCommand } from '../args';
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, type CommandSpec, type OptionSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
-import { openSession } from '../sessionArgs';
+import { openSession, type OpenSessionOptions } from '../sessionArgs';
 import { parseSummary } from '../../engine/summarize/parseSummary';
 import { SECTION_TITLES, summarySections } from '../../engine/summarize/summarySections';
 import { summaryFileLists } from '../../engine/summarize/summaryFileLists';
@@ -29,9 +29,10 @@ export async function openSummaryEntry(
   spec: CommandSpec,
   argv: string[],
   io: Io,
+  options: Pick<OpenSessionOptions, 'syncLineReads'> = {},
 ): Promise<{ p: ParsedCommand; index: SessionIndex; i: number }> {
   const p = parseWith(spec, argv);
-  const index = await openSession(p.positionals[0]);
+  const index = await openSession(p.positionals[0], options);
   reportDiagnostics(io, index);
   const id = stringFlag(p.flags, 'entry');
   const i = id ? index.indexOf(id) : latestSummaryOnPath(index);
@@ -49,7 +50,8 @@ function noSummaryOnPath(index: SessionIndex): string {
 
 export async function summaryCommand(argv: string[], io: Io): Promise<number> {
   const { p, index, i } = await openSummaryEntry(summarySpec, argv, io);
-  const e = index.entry(i);
+  // A summary entry is parsed at load and stays; --entry may name a message, whose line is read for the error below.
+  const e = await index.withLoaded([i], () => index.entry(i), { keep: false });
   if (e.type !== 'compaction' && e.type !== 'branch_summary') {
     throw new ArborUsageError(`entry "${e.id}" is a ${entryTypeOf(e)}, not a compaction or branch summary`);
   }

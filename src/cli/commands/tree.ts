@@ -3,7 +3,7 @@ import { openSession, estimatorFrom } from '../sessionArgs';
 import { reportDiagnostics, shortField, type Io } from '../output';
 import { AUTO_FULL_LIMIT } from '../../engine/session/loadSession';
 import { statRegularFile } from '../../engine/session/sessionFile';
-import type { SessionIndex } from '../../engine/session/sessionIndex';
+import type { EntryLease, SessionIndex } from '../../engine/session/sessionIndex';
 import { RowFacts, type RowSource, type RowStyle } from './treeRowFacts';
 import { WorkerRowFacts } from './workerRowFacts';
 
@@ -127,9 +127,17 @@ function* rowLines<T extends { i: number }>(
       batch.map((t) => t.i),
     );
     if (wait) yield wait;
-    for (const t of batch) {
-      yield line(t);
-      rows.forget(t.i);
+    // Rows no load or worker made (a line that did not parse as indexed, say) come from the index: their entries are loaded first.
+    const fromIndex = batch.filter((t) => !rows.hasRow(t.i)).map((t) => t.i);
+    let lease: EntryLease | undefined;
+    if (fromIndex.length) yield index.load(fromIndex, { keep: false }).then((l) => void (lease = l));
+    try {
+      for (const t of batch) {
+        yield line(t);
+        rows.forget(t.i);
+      }
+    } finally {
+      lease?.release();
     }
     batch = [];
   };

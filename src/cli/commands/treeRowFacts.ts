@@ -54,6 +54,8 @@ export interface RowSource {
   readonly visit?: EntryVisitor;
   /** Entry i's row (call after ready() for it). */
   row(index: SessionIndex, i: number): Row;
+  /** Whether entry i's row was made (after ready() for it); row() makes one without from the index, which must have it loaded. */
+  hasRow(i: number): boolean;
   /** Lets a row's text go once it is written. */
   forget(i: number): void;
   /** A promise while the rows of these entries are still being made, else undefined. */
@@ -80,6 +82,10 @@ export class RowFacts implements RowSource {
     this.texts[i] = detachedText(row.text);
     this.tokens[i] = row.tokens;
   };
+
+  hasRow(i: number): boolean {
+    return this.kinds[i] !== undefined;
+  }
 
   row(index: SessionIndex, i: number): Row {
     const kind = this.kinds[i];

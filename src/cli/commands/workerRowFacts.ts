@@ -209,6 +209,10 @@ export class WorkerRowFacts implements RowSource {
     }
   }
 
+  hasRow(i: number): boolean {
+    return this.kinds !== undefined && i < this.kinds.length && this.kinds[i] !== NO_ROW;
+  }
+
   row(index: SessionIndex, i: number): Row {
     const code = this.kinds && i < this.kinds.length ? this.kinds[i] : NO_ROW;
     if (code === NO_ROW) {

@@ -59,7 +59,8 @@ export type CompactionPlanResult = CompactionPlan | NothingToCompact;
 /**
  * Spec 4, steps 1-3 and 6 (prepare, pure): where the kept part starts, what is
  * summarized, the turn prefix of a split turn, the previous summary, the file
- * lists and tokensBefore. Parses only the entries it has to.
+ * lists and tokensBefore. Parses only the entries it has to; the file-operation
+ * hints of lines on disk must have been decided (planSessionCompaction does).
  */
 export function planCompaction(index: SessionIndex, options: PlanCompactionOptions): CompactionPlanResult {
   const leafIndex = options.leafIndex ?? index.leafIndex;
@@ -94,7 +95,6 @@ export function planCompaction(index: SessionIndex, options: PlanCompactionOptio
     previousCompactionId = prev.id;
     if (prev.fromHook !== true) addDetailsFileOps(prev.details, fileOps);
   }
-  index.decideFileOpHints([...summarizePositions, ...turnPrefixPositions].map((pos) => p.entries[pos]));
   for (const pos of summarizePositions) addPositionFileOps(p, pos, fileOps);
   for (const pos of turnPrefixPositions) addPositionFileOps(p, pos, fileOps);
   const lists = fileLists(fileOps);

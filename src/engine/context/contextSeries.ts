@@ -23,7 +23,6 @@ export interface SeriesPoint {
 export function contextSeries(index: SessionIndex, leafIndex: number, estimator: TokenEstimator, signal?: AbortSignal): SeriesPoint[] {
   if (leafIndex < 0) return [];
   const path = index.pathTo(leafIndex);
-  index.parseEntries(path);
   const points: SeriesPoint[] = [];
   // Estimated tokens of each entry's message on the path, and their prefix sums (for a compaction's kept part).
   const prefix = new Float64Array(path.length + 1);

@@ -52,31 +52,41 @@ function exportedPath(index: SessionIndex, leafId?: string): number[] {
   return leaf < 0 ? [] : index.pathTo(leaf).filter((i) => !SKIPPED.has(index.record(i).type));
 }
 
-/** The entries of one branch, root first, a batch parsed at a time (and forgotten after). Throws when the leaf id is not in the session. */
-export function* branchEntryStream(index: SessionIndex, path: readonly number[], signal?: AbortSignal): Generator<ExportedEntry> {
+/**
+ * The entries of one branch, root first, a batch loaded at a time (SessionIndex.load: the lines of a streamed session
+ * read in file order, asynchronously) and dropped after. Throws when the leaf id is not in the session.
+ */
+export async function* branchEntryStream(
+  index: SessionIndex,
+  path: readonly number[],
+  signal?: AbortSignal,
+): AsyncGenerator<ExportedEntry> {
   const labels = index.labels();
   for (let at = 0; at < path.length; at += BATCH) {
     const batch = path.slice(at, at + BATCH);
-    index.parseEntries(batch, { keep: false });
-    for (const i of batch) {
-      signal?.throwIfAborted();
-      const rec = index.record(i);
-      const e: SessionEntry = index.entry(i);
-      yield {
-        id: rec.id,
-        line: rec.line,
-        timestamp: typeof e.timestamp === 'string' ? e.timestamp : '',
-        label: labels.get(rec.id),
-        description: describeEntry(e),
-      };
+    const lease = await index.load(batch, { keep: false, signal });
+    try {
+      for (const i of batch) {
+        signal?.throwIfAborted();
+        const rec = index.record(i);
+        const e: SessionEntry = index.entry(i);
+        yield {
+          id: rec.id,
+          line: rec.line,
+          timestamp: typeof e.timestamp === 'string' ? e.timestamp : '',
+          label: labels.get(rec.id),
+          description: describeEntry(e),
+        };
+      }
+    } finally {
+      lease.release();
     }
-    index.forgetParsed(batch);
   }
 }
 
 /** The entries of one branch, root first. Throws when the leaf id is not in the session. */
-export function branchEntries(index: SessionIndex, leafId?: string, signal?: AbortSignal): ExportedEntry[] {
-  return [...branchEntryStream(index, exportedPath(index, leafId), signal)];
+export async function branchEntries(index: SessionIndex, leafId?: string, signal?: AbortSignal): Promise<ExportedEntry[]> {
+  return collect(branchEntryStream(index, exportedPath(index, leafId), signal));
 }
 
 // C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates, line/paragraph separators.
@@ -185,7 +195,7 @@ function markdownEntry(e: ExportedEntry, n: number): string[] {
 }
 
 export function renderMarkdown(entries: ExportedEntry[], meta: ExportMeta): string {
-  return [...renderPieces('md', entries, meta, entries.length)].join('');
+  return renderWhole('md', entries, meta);
 }
 
 const STYLE = [
@@ -246,27 +256,46 @@ function htmlEntry(e: ExportedEntry, n: number): string[] {
 }
 
 export function renderHtml(entries: ExportedEntry[], meta: ExportMeta): string {
-  return [...renderPieces('html', entries, meta, entries.length)].join('');
+  return renderWhole('html', entries, meta);
 }
 
-/**
+/** The document of entries in memory, in one string (the pieces of renderPieces, joined). */
+function renderWhole(format: ExportFormat, entries: readonly ExportedEntry[], meta: ExportMeta): string {
+  return [headPiece(format, meta, entries.length), ...entries.map((e, k) => entryPiece(format, e, k + 1)), endPiece(format)].join('');
+}
+
+/*
  * The document as pieces: the head, then one piece per entry, then the end;
  * joined they are the whole document (lines joined by "\n"). A piece is at
  * most one entry's rendering, so no string holds the whole document.
  */
-function* renderPieces(format: ExportFormat, entries: Iterable<ExportedEntry>, meta: ExportMeta, count: number): Generator<string> {
-  const md = format === 'md';
-  yield (md ? markdownHead(meta, count) : htmlHead(meta, count)).join('\n');
-  let n = 0;
-  for (const e of entries) {
-    n++;
-    yield `\n${(md ? markdownEntry(e, n) : htmlEntry(e, n)).join('\n')}`;
-  }
-  if (!md) yield `\n${['</body>', '</html>', ''].join('\n')}`;
+const headPiece = (format: ExportFormat, meta: ExportMeta, count: number) =>
+  (format === 'md' ? markdownHead(meta, count) : htmlHead(meta, count)).join('\n');
+const entryPiece = (format: ExportFormat, e: ExportedEntry, n: number) =>
+  `\n${(format === 'md' ? markdownEntry(e, n) : htmlEntry(e, n)).join('\n')}`;
+const endPiece = (format: ExportFormat) => (format === 'md' ? '' : `\n${['</body>', '</html>', ''].join('\n')}`);
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
 }
 
-/** The branch ending at `options.leafId` (or the current leaf) as a sequence of pieces (see renderPieces), entries parsed a batch at a time. */
-export function exportPieces(index: SessionIndex, options: ExportOptions): Generator<string> {
+async function* renderPieces(
+  format: ExportFormat,
+  entries: AsyncIterable<ExportedEntry>,
+  meta: ExportMeta,
+  count: number,
+): AsyncGenerator<string> {
+  yield headPiece(format, meta, count);
+  let n = 0;
+  for await (const e of entries) yield entryPiece(format, e, ++n);
+  const end = endPiece(format);
+  if (end) yield end;
+}
+
+/** The branch ending at `options.leafId` (or the current leaf) as a sequence of pieces (see renderPieces), entries loaded a batch at a time. */
+export function exportPieces(index: SessionIndex, options: ExportOptions): AsyncGenerator<string> {
   const path = exportedPath(index, options.leafId);
   const leafId = options.leafId ?? index.leafId;
   const meta = { title: options.title ?? `Pi session ${index.header.id ?? ''}`.trim(), file: index.file, leafId };
@@ -274,6 +303,6 @@ export function exportPieces(index: SessionIndex, options: ExportOptions): Gener
 }
 
 /** The branch ending at `options.leafId` (or the current leaf) as one document (small sessions; exportPieces for any size). */
-export function exportBranch(index: SessionIndex, options: ExportOptions): string {
-  return [...exportPieces(index, options)].join('');
+export async function exportBranch(index: SessionIndex, options: ExportOptions): Promise<string> {
+  return (await collect(exportPieces(index, options))).join('');
 }

@@ -89,7 +89,7 @@ export async function checkExportTarget(out: string, options: ExportFileOptions)
 /** Writes the pieces to `out` after checkExportTarget; returns the bytes written. */
 export async function writeExportFile(
   out: string,
-  pieces: Iterable<string>,
+  pieces: Iterable<string> | AsyncIterable<string>,
   options: ExportFileOptions,
 ): Promise<{ path: string; bytes: number }> {
   const { dir, name } = await checkExportTarget(out, options);
@@ -111,7 +111,7 @@ export async function writeExportFile(
         while (off < buf.length) off += (await h.write(buf, off, buf.length - off)).bytesWritten;
         bytes += buf.length;
       };
-      for (const piece of pieces) {
+      for await (const piece of pieces) {
         options.signal?.throwIfAborted();
         pending.push(piece);
         chars += piece.length;

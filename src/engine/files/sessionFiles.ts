@@ -25,7 +25,6 @@ export function sessionCwd(index: SessionIndex): string {
 }
 
 function entriesAt(index: SessionIndex, indexes: readonly number[]): SessionEntry[] {
-  index.parseEntries(indexes);
   return indexes.map((i) => index.entry(i));
 }
 

@@ -73,7 +73,8 @@ export type ProposeCompactionResult = CompactionProposal | { kind: 'nothing'; re
  */
 export async function proposeCompaction(options: CompactOptions): Promise<ProposeCompactionResult> {
   const signal = options.signal ?? new AbortController().signal;
-  const index = options.index ?? (await loadSession(options.file, { signal }));
+  // TRANSITIONAL (issue #22 item 3): the span the summarizer walks is read on demand, synchronously (see syncLineReads.ts).
+  const index = options.index ?? (await loadSession(options.file, { signal })).allowSyncLineReads();
   const estimatorName = options.estimator ?? 'tokenizer';
   const estimator = estimatorByName(estimatorName);
   const { plan, settings } = await planSessionCompaction(index, {

@@ -62,7 +62,8 @@ export type ProposeNavigationResult = NavigationProposal | { kind: 'cancelled'; 
 /** Plans a jump, runs `session_before_tree` hooks and the optional branch summary. Writes nothing. */
 export async function proposeNavigation(options: NavigateOptions): Promise<ProposeNavigationResult> {
   const signal = options.signal ?? new AbortController().signal;
-  const index = options.index ?? (await loadSession(options.file, { signal }));
+  // TRANSITIONAL (issue #22 item 3): the branch the summarizer walks is read on demand, synchronously (see syncLineReads.ts).
+  const index = options.index ?? (await loadSession(options.file, { signal })).allowSyncLineReads();
   if (!index.has(options.targetId)) throw new ArborUsageError(`entry "${options.targetId}" is not in ${index.file}`);
   const fromId = options.fromId === undefined ? index.leafId : options.fromId;
   if (fromId === options.targetId) return { kind: 'nothing', reason: `${options.targetId} is already the current leaf` };

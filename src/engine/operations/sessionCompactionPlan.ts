@@ -1,6 +1,7 @@
 import { contextSettings, type ModelRef } from '../context/buildContext';
 import { planCompaction, type CompactionPlanResult, type CompactionSettings } from '../compaction/planCompaction';
 import type { SessionIndex } from '../session/sessionIndex';
+import { Projection } from '../context/projection';
 import type { TokenEstimator } from '../tokens/estimators';
 import { resolveSettings, type SettingsOverrides } from './sessionSettings';
 
@@ -32,6 +33,9 @@ export async function planSessionCompaction(
   const model = contextSettings(index, index.pathTo(leafIndex)).model;
   const { compaction: settings } = await resolveSettings(index.header.cwd, model, options);
   const contextWindow = options.contextWindowFor?.(model);
+  // The plan (pure) reads the file-operation hints of the projected entries: a streamed load leaves a tool result's
+  // undecided, and deciding it reads the line's bytes, so it is done here, asynchronously, before planning.
+  if (leafIndex >= 0) await index.decideFileOpHints(new Projection(index, leafIndex).entries, { signal: options.signal });
   const plan = planCompaction(index, { settings, estimator: options.estimator, leafIndex, contextWindow, signal: options.signal });
   return { plan, settings, model, leafIndex, contextWindow };
 }

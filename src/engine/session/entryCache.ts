@@ -27,6 +27,14 @@ export class EntryCache {
     return this.order.has(index);
   }
 
+  /** Takes an entry out without evicting it (it stays parsed: pinned by a load, see SessionIndex.load). */
+  remove(index: number): void {
+    const size = this.order.get(index);
+    if (size === undefined) return;
+    this.order.delete(index);
+    this.bytes -= size;
+  }
+
   get size(): number {
     return this.order.size;
   }

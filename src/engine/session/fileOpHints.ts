@@ -1,5 +1,6 @@
 import type { EntryRecord } from './entryRecord';
-import { forEachLineOnDisk } from './lineBlocks';
+import { readLinesOnDisk } from './lineBlocks';
+import type { LineReadOptions } from './lineFile';
 import { MAX_PARSED_ENTRY_BYTES } from './entryLimits';
 import type { SessionEntry } from './types';
 
@@ -67,22 +68,38 @@ export class FileOpScanner {
   }
 }
 
+/** The hint from a line's text (a line of `role`). */
+export function entryLineMayHoldFileOps(role: string | undefined, text: string): boolean {
+  const needle = needleFor(role);
+  return needle !== undefined && text.includes(needle.toString('latin1'));
+}
+
 /**
- * Decides the undecided hints of `records` (lines of a streamed session whose
- * bytes stayed on disk) from their bytes, read back in file order.
+ * Decides the hint of a record from what is in memory (its parsed entry, its
+ * role, or its bytes in a chunk); false when its bytes are on disk and must
+ * be read (see resolveFileOpHints).
  */
-export function resolveFileOpHints(file: string, records: readonly EntryRecord[]): void {
-  const onDisk: EntryRecord[] = [];
-  for (const rec of records) {
-    if (rec.mayHoldFileOps !== undefined) continue;
+export function decideFileOpHintInMemory(rec: EntryRecord): boolean {
+  if (rec.mayHoldFileOps !== undefined) return true;
+  if (rec.entry !== undefined) rec.mayHoldFileOps = entryMayHoldFileOps(rec.entry);
+  else {
     const needle = needleFor(rec.role);
     // A line too long to parse shows empty (parseLine.ts): it holds no call to read.
     if (!needle || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES) rec.mayHoldFileOps = false;
     else if (rec.chunk) rec.mayHoldFileOps = rec.chunk.subarray(rec.start, rec.end).indexOf(needle) >= 0;
-    else onDisk.push(rec);
+    else return false;
   }
+  return true;
+}
+
+/**
+ * Decides the undecided hints of `records`: from memory when it can, else
+ * from their bytes (lines of a streamed session), read back in file order.
+ */
+export async function resolveFileOpHints(file: string, records: readonly EntryRecord[], options: LineReadOptions = {}): Promise<void> {
+  const onDisk = records.filter((rec) => !decideFileOpHintInMemory(rec));
   let scanner: FileOpScanner | undefined;
-  forEachLineOnDisk(
+  await readLinesOnDisk(
     file,
     onDisk,
     (rec, block, start, end, blockChanged) => {
@@ -91,5 +108,6 @@ export function resolveFileOpHints(file: string, records: readonly EntryRecord[]
     },
     // Bytes missing (the file shrank): "may hold", so the line is parsed, which reports it.
     (rec) => (rec.mayHoldFileOps = true),
+    options,
   );
 }

@@ -1,8 +1,11 @@
 // Over 400 lines: the index is one data structure whose arrays every method shares; repairs are in treeRepair.ts, line
 // reading in lineBlocks.ts and lineReader.ts.
 import { isPlaceholderEntry, parseEntryLine } from './parseLine';
-import { entryMayHoldFileOps, resolveFileOpHints } from './fileOpHints';
-import { forEachLineOnDisk, LineBlockReader } from './lineBlocks';
+import { decideFileOpHintInMemory, entryLineMayHoldFileOps, resolveFileOpHints } from './fileOpHints';
+import { readLinesOnDisk } from './lineBlocks';
+import type { LineReadOptions } from './lineFile';
+import { EntryNotLoadedError } from './entryNotLoaded';
+import { SyncLineReader } from './syncLineReads';
 import { DEFAULT_ENTRY_CACHE_LIMITS, EntryCache, type EntryCacheLimits } from './entryCache';
 import type { Diagnostic } from './diagnostics';
 import { MAX_PARSED_ENTRY_BYTES } from './entryLimits';
@@ -14,6 +17,28 @@ import { breakCycles, reportDuplicates } from './treeRepair';
 import type { SessionEntry, SessionHeader } from './types';
 import { isEntryOfType, type EntryOfType } from './entryKinds';
 import type { AgentKind } from './agents/agentKind';
+
+/** What SessionIndex.load returns: the loaded entries stay in memory until it is released. */
+export interface EntryLease {
+  /** Unpins the entries: they join the bounded cache (or, loaded with keep: false, are dropped). A second call does nothing. */
+  release(): void;
+}
+
+export interface LoadEntriesOptions extends LineReadOptions {
+  /**
+   * false: at release, entries this load read are dropped instead of joining
+   * the bounded cache (a pass over every entry, like `arbor tree`, saves the
+   * cache's upkeep and keeps memory to one batch).
+   */
+  keep?: boolean;
+}
+
+interface Pin {
+  count: number;
+  /** Parsed on demand (by a load, or held in the cache when pinned): released into the cache, or dropped. */
+  lazy: boolean;
+  keep: boolean;
+}
 
 export interface SessionIndexInit {
   file: string;
@@ -70,10 +95,14 @@ export class SessionIndex {
   private parents: Int32Array;
   private childTable: ChildTable | undefined;
   private labelMap: Map<string, string> | undefined;
-  /** Entries parsed on demand, bounded: the least recently used are dropped and parsed again when needed. */
+  /** Entries parsed on demand, bounded: the least recently used are dropped and parsed (or loaded) again when needed. */
   private readonly parsed: EntryCache;
-  /** Reads the lines of entries whose bytes stayed on disk, a block at a time. */
-  private readonly lines: LineBlockReader;
+  /** Entries held by unreleased loads (see load): never evicted nor forgotten while pinned. */
+  private readonly pins = new Map<number, Pin>();
+  /** TRANSITIONAL: set by allowSyncLineReads for layers not yet converted to load(); undefined by default. */
+  private syncLines: SyncLineReader | undefined;
+  /** Depth of withoutSyncReads scopes: inside one, an entry not loaded throws even when sync reads are allowed. */
+  private syncReadsBlocked = 0;
   /** Tokens of each counted entry's own messages, by estimator name, then entry index (context/entryTokens.ts). */
   readonly tokenCounts = new Map<string, TokenCounts>();
 
@@ -93,7 +122,6 @@ export class SessionIndex {
     this.incompleteSince = this.hasIncompleteLine ? performance.now() : undefined;
     this.parents = new Int32Array(0);
     this.parsed = new EntryCache(init.entryCache ?? DEFAULT_ENTRY_CACHE_LIMITS, (i) => (this.records[i].entry = undefined));
-    this.lines = new LineBlockReader(init.file);
     this.indexRecords(0);
   }
 
@@ -149,9 +177,12 @@ export class SessionIndex {
   hasId = (id: string): boolean => this.byId.has(id);
 
   /**
-   * The parsed entry at `index`. Entries the loader did not parse are parsed
-   * on first use and kept in a bounded cache; the bytes of a streamed
-   * session's line are read a block at a time (see LineBlockReader).
+   * The parsed entry at `index`, from memory only: an entry the loader did
+   * not parse is parsed from its bytes when they are in memory (a small file,
+   * read whole) and kept in a bounded cache. An entry whose line is on disk (a
+   * streamed session's message, or one evicted since) must have been loaded
+   * (see load): asking for it otherwise throws EntryNotLoadedError, a
+   * programming error in the caller. Never reads the file.
    */
   entry(index: number): SessionEntry {
     const rec = this.records[index];
@@ -175,95 +206,194 @@ export class SessionIndex {
     const rec = this.records[index];
     if (rec.entry !== undefined) return this.entry(index);
     const entry = this.parseRecord(rec);
-    // A line that did not parse keeps its placeholder (its problem is reported once).
-    if (this.version < 2 || isPlaceholderEntry(entry)) rec.entry = entry;
+    // What may not leave memory stays (a placeholder: its problem is reported once).
+    rec.entry = entry;
+    if (this.mayDrop(rec)) rec.entry = undefined;
     return entry;
   }
 
   private parseRecord(rec: EntryRecord): SessionEntry {
     // A line too long to parse is never read (parseEntryLine gives its placeholder).
-    const text = rec.chunk || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES ? undefined : this.lines.text(rec.start, rec.end);
+    let text: string | undefined;
+    if (!rec.chunk && rec.end - rec.start <= MAX_PARSED_ENTRY_BYTES) {
+      if (!this.syncLines || this.syncReadsBlocked > 0) throw new EntryNotLoadedError(this.file, rec.line, rec.id);
+      text = this.syncLines.text(rec.start, rec.end);
+    }
     return parseEntryLine(rec, this.file, this.version, this.diagnostics, text);
   }
 
-  /** File opens made to read entry lines one by one (for the bench). */
-  get lineReadOpens(): number {
-    return this.lines.opens;
+  /**
+   * TRANSITIONAL (issue #22 item 3, see syncLineReads.ts): lets entry() read
+   * a line that was not loaded synchronously, for a layer not yet converted
+   * to load(). Opted into per index by that layer; never by the engine.
+   */
+  allowSyncLineReads(): this {
+    this.syncLines ??= new SyncLineReader(this.file);
+    return this;
+  }
+
+  /** Runs `render` (synchronous) with sync line reads refused: what it reads must have been loaded (the tree, the panels). */
+  withoutSyncReads<T>(render: () => T): T {
+    this.syncReadsBlocked++;
+    try {
+      return render();
+    } finally {
+      this.syncReadsBlocked--;
+    }
+  }
+
+  /** Whether entry(index) answers without a load (the entry is parsed, or its bytes are in memory). */
+  isLoaded(index: number): boolean {
+    const rec = this.records[index];
+    return rec.entry !== undefined || rec.chunk !== null || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES;
   }
 
   /** Puts an entry parsed on demand in the bounded cache (a line that did not parse keeps its placeholder: it was reported once). */
   private keepParsed(index: number): void {
     const rec = this.records[index];
-    if (this.version < 2 || isPlaceholderEntry(rec.entry!)) return;
+    if (!this.mayDrop(rec)) return;
     this.parsed.touch(index, rec.end - rec.start);
   }
 
   /**
-   * Parses many entries at once (a page of the tree, say): the lines of a
-   * streamed session are read back in file order, neighbours in one read.
-   * With `keep: false` they stay out of the bounded cache (a caller that
-   * forgets them right after, like a pass over every entry, saves its upkeep).
+   * Whether an entry parsed from its line may leave memory (parsed, or loaded,
+   * again when needed). A version 1 file's entries were migrated in memory:
+   * their lines are not them. A placeholder was reported once. Entries other
+   * than messages are parsed by every load and stay: the pure functions that
+   * read them (labels, compactions, summaries, edits) never need a load.
    */
-  parseEntries(indexes: readonly number[], options: { keep?: boolean } = {}): void {
+  private mayDrop(rec: EntryRecord): boolean {
+    return this.version >= 2 && rec.end > rec.start && (rec.type === 'message' || rec.chunk !== null) && !isPlaceholderEntry(rec.entry!);
+  }
+
+  /**
+   * Loads entries for an operation: the lines of those on disk are read with
+   * fs/promises in file order, neighbours in one read (see readLinesOnDisk),
+   * and every entry asked for stays in memory, pinned, until the returned
+   * lease is released. The layer that does I/O (a CLI command, a VS Code
+   * adapter, an operation's run step) calls it before the pure functions
+   * that read the entries; it releases the lease when the operation is done
+   * (withLoaded does both).
+   */
+  async load(indexes: Iterable<number>, options: LoadEntriesOptions = {}): Promise<EntryLease> {
     const keep = options.keep ?? true;
+    const pinned: number[] = [];
     const onDisk: EntryRecord[] = [];
     const at = new Map<EntryRecord, number>();
+    // Pinned first, so nothing this operation needs is evicted while the reads are in flight.
     for (const i of indexes) {
       const rec = this.records[i];
-      if (rec.entry !== undefined) continue;
-      if (rec.chunk || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES) this.entry(i);
+      if (rec === undefined) throw new RangeError(`entry index ${i} is not in ${this.file} (${this.records.length} entries)`);
+      this.pin(i, keep);
+      pinned.push(i);
+      if (rec.entry !== undefined || at.has(rec)) continue;
+      if (rec.chunk || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES)
+        rec.entry = parseEntryLine(rec, this.file, this.version, this.diagnostics);
       else {
         onDisk.push(rec);
         at.set(rec, i);
       }
     }
-    forEachLineOnDisk(
-      this.file,
-      onDisk,
-      (rec, block, start, end) => {
-        rec.entry = parseEntryLine(rec, this.file, this.version, this.diagnostics, block.toString('utf8', start, end));
-        if (keep) this.keepParsed(at.get(rec)!);
-      },
-      (rec) => this.entry(at.get(rec)!),
-    );
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      for (const i of pinned) this.unpin(i);
+    };
+    try {
+      await readLinesOnDisk(
+        this.file,
+        onDisk,
+        (rec, block, start, end) => {
+          // A concurrent load may have read it meanwhile (a bad line is reported once).
+          rec.entry ??= parseEntryLine(rec, this.file, this.version, this.diagnostics, block.toString('utf8', start, end));
+        },
+        // Bytes gone (the file shrank): the placeholder, reported as unreadable.
+        (rec) => (rec.entry ??= parseEntryLine(rec, this.file, this.version, this.diagnostics)),
+        options,
+      );
+    } catch (err) {
+      release();
+      throw err;
+    }
+    return { release };
+  }
+
+  /** Loads `indexes` (see load), runs `use`, and releases them, whatever `use` does. */
+  async withLoaded<T>(indexes: Iterable<number>, use: () => T | Promise<T>, options: LoadEntriesOptions = {}): Promise<T> {
+    const lease = await this.load(indexes, options);
+    try {
+      return await use();
+    } finally {
+      lease.release();
+    }
+  }
+
+  private pin(index: number, keep: boolean): void {
+    const pin = this.pins.get(index);
+    if (pin) {
+      pin.count++;
+      pin.keep ||= keep;
+      return;
+    }
+    const rec = this.records[index];
+    const lazy = rec.entry === undefined || this.parsed.has(index);
+    this.parsed.remove(index);
+    this.pins.set(index, { count: 1, lazy, keep });
+  }
+
+  private unpin(index: number): void {
+    const pin = this.pins.get(index)!;
+    if (--pin.count > 0) return;
+    this.pins.delete(index);
+    const rec = this.records[index];
+    if (!pin.lazy || rec.entry === undefined || !this.mayDrop(rec)) return;
+    if (pin.keep) this.parsed.touch(index, rec.end - rec.start);
+    else rec.entry = undefined;
   }
 
   /**
-   * Drops the parsed bodies of entries a caller is done with (a pass over
-   * every entry, like `arbor tree`, keeps memory bounded): their lines are
-   * parsed again if asked for. Entries with no line to read back stay.
+   * Drops the parsed bodies of message entries a caller is done with (a pass
+   * over every entry, like `arbor tree`, keeps memory bounded): they are
+   * loaded again if asked for. Pinned entries, entries with no line to read
+   * back and entries of other types (see mayDrop) stay.
    */
   forgetParsed(indexes: readonly number[]): void {
-    if (this.version < 2) return; // a version 1 file's entries were migrated in memory: their lines are not them
     for (const i of indexes) {
       const rec = this.records[i];
-      if (rec.entry !== undefined && rec.end > rec.start && !isPlaceholderEntry(rec.entry)) rec.entry = undefined;
+      if (rec.entry === undefined || this.pins.has(i) || !this.mayDrop(rec)) continue;
+      this.parsed.remove(i);
+      rec.entry = undefined;
     }
   }
 
   /**
    * Whether the entry may hold a read/write/edit tool call (false is certain;
-   * see fileOpHints.ts). Decides an undecided hint from the line's bytes.
+   * see fileOpHints.ts). An undecided hint is decided from memory when it can;
+   * one that needs the line's bytes from disk must have been decided first
+   * (decideFileOpHints), else EntryNotLoadedError.
    */
   mayHoldFileOps(index: number): boolean {
     const rec = this.records[index];
-    if (rec.mayHoldFileOps === undefined) {
-      if (rec.entry !== undefined) rec.mayHoldFileOps = entryMayHoldFileOps(rec.entry);
-      else resolveFileOpHints(this.file, [rec]);
-    }
+    if (!decideFileOpHintInMemory(rec) && (!this.syncLines || this.syncReadsBlocked > 0 || !this.decideHintSync(rec)))
+      throw new EntryNotLoadedError(this.file, rec.line, rec.id, 'the file-operation hint of entry');
     return rec.mayHoldFileOps!;
   }
 
-  /** Decides the undecided hints of many entries at once, reading their bytes in file order. */
-  decideFileOpHints(indexes: readonly number[]): void {
-    const pending: EntryRecord[] = [];
-    for (const i of indexes) {
-      const rec = this.records[i];
-      if (rec.mayHoldFileOps !== undefined) continue;
-      if (rec.entry !== undefined) rec.mayHoldFileOps = entryMayHoldFileOps(rec.entry);
-      else pending.push(rec);
-    }
-    resolveFileOpHints(this.file, pending);
+  /** TRANSITIONAL: decides a hint from the line read synchronously (see allowSyncLineReads). */
+  private decideHintSync(rec: EntryRecord): boolean {
+    const text = this.syncLines!.text(rec.start, rec.end);
+    rec.mayHoldFileOps = text === undefined || entryLineMayHoldFileOps(rec.role, text);
+    return true;
+  }
+
+  /** Decides the undecided hints of many entries at once, reading the bytes of those on disk in file order. */
+  async decideFileOpHints(indexes: readonly number[], options: LineReadOptions = {}): Promise<void> {
+    await resolveFileOpHints(
+      this.file,
+      indexes.map((i) => this.records[i]),
+      options,
+    );
   }
 
   /**
@@ -272,6 +402,7 @@ export class SessionIndex {
    * placeholder of that type), else undefined.
    */
   entryOfType<T extends SessionEntry['type']>(index: number, type: T): EntryOfType<T> | undefined {
+    if (type !== 'unknown' && this.records[index].type !== type) return undefined;
     const e = this.entry(index);
     return isEntryOfType(e, type) ? e : undefined;
   }

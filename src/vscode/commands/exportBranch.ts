@@ -58,7 +58,7 @@ export async function exportBranchCommand(
       force: true,
     });
   } else {
-    const text = exportBranch(session.index, { format, leafId, title: session.title });
+    const text = await exportBranch(session.index, { format, leafId, title: session.title });
     await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
   }
   void showInfo(`Arbor: exported to ${target.fsPath}`);

@@ -15,6 +15,7 @@ import { showInfo } from '../platform/notify';
 import { restoreFilesAfterJump } from '../files/fileCommands';
 import type { RestoreFilesOptions, RestoreFilesResult } from '../files/restoreFiles';
 import { parseCommandTarget, targetEntry } from '../tree/commandTarget';
+import { renderLoaded } from '../panels/loadedRender';
 
 export type JumpSummaryMode = 'none' | 'summarize' | 'custom' | 'replace';
 
@@ -127,7 +128,7 @@ export async function jumpCommand(
     void showInfo('Arbor: that entry is already the current leaf.');
     return { kind: 'nothing', reason: 'already the current leaf' };
   }
-  const preview = entryPreview(index.entry(ti));
+  const preview = await renderLoaded(index, [ti], () => entryPreview(index.entry(ti)));
 
   let engine: Awaited<ReturnType<ArborServices['engineOptions']>>;
   try {

@@ -7,6 +7,7 @@ import { oneLine } from '../../engine/tree/oneLine';
 import { selectedOrPickedEntry } from '../tree/entryPicker';
 import { showInfo } from '../platform/notify';
 import { parseCommandTarget, targetEntry } from '../tree/commandTarget';
+import { renderLoaded } from '../panels/loadedRender';
 
 /**
  * Arbor: Set Label. Appends a `label` entry for the selected entry (an empty
@@ -24,8 +25,9 @@ export async function setLabelCommand(arbor: ArborServices, node?: unknown, labe
   if (!model?.index) return undefined;
   const current = model.index.labelOf(entryId);
   if (label === undefined) {
-    const i = model.index.indexOf(entryId);
-    const p = i >= 0 ? entryPreview(model.index.entry(i)) : undefined;
+    const index = model.index;
+    const i = index.indexOf(entryId);
+    const p = i >= 0 ? await renderLoaded(index, [i], () => entryPreview(index.entry(i))) : undefined;
     const input = await vscode.window.showInputBox({
       title: `Label for ${p ? `${p.title}: ${oneLine(p.text, 50)}` : entryId}`,
       prompt: 'A bookmark name shown in the tree. Leave empty to remove the label.',

@@ -3,6 +3,7 @@ import type { ArborServices } from '../services';
 import { WebviewHost } from '../panels/webviewHost';
 import { buildEntryView, entryCopyText, isCurrentEntry } from '../panels/entryView';
 import { readConfig } from '../platform/settings';
+import { renderLoadedEntry } from '../panels/loadedRender';
 import { showInfo } from '../platform/notify';
 import { parseCommandTarget, parseEntryArgs, targetEntry } from '../tree/commandTarget';
 import type { EntryView } from '../../webview/protocol';
@@ -21,7 +22,12 @@ export function createEntryPanel(arbor: ArborServices): WebviewHost<EntryView> {
       switch (msg.type) {
         case 'copy': {
           const session = await arbor.peekSession(view.file);
-          const text = msg.what === 'id' ? view.entryId : session ? entryCopyText(session.index, view.entryId) : '';
+          const text =
+            msg.what === 'id' || !session
+              ? msg.what === 'id'
+                ? view.entryId
+                : ''
+              : await renderLoadedEntry(session.index, view.entryId, () => entryCopyText(session.index, view.entryId));
           await vscode.env.clipboard.writeText(text);
           void vscode.window.setStatusBarMessage(
             msg.what === 'id' ? `Arbor: copied entry id ${view.entryId}` : `Arbor: copied the text of entry ${view.entryId}`,
@@ -58,7 +64,13 @@ export function followEntryState(arbor: ArborServices, panel: WebviewHost<EntryV
     const i = index ? index.indexOf(view.entryId) : -1;
     if (!index || i < 0) return;
     if (isCurrentEntry(index, i) === view.isLeaf && index.labelOf(view.entryId) === view.label) return;
-    panel.update(buildEntryView(index, view.entryId, { sessionTitle: view.sessionTitle, estimator: readConfig().estimator }));
+    const options = { sessionTitle: view.sessionTitle, estimator: readConfig().estimator };
+    void renderLoadedEntry(index, view.entryId, () => buildEntryView(index, view.entryId, options)).then(
+      (next) => {
+        if (panel.currentView?.file === next.file && panel.currentView.entryId === next.entryId) panel.update(next);
+      },
+      () => undefined, // the entry's line could not be read (the file went away): the panel keeps what it shows
+    );
   });
 }
 
@@ -91,7 +103,9 @@ export async function showEntryCommand(
   }
   const session = await arbor.peekSession(target.file);
   if (!session) throw new Error(`${target.file} could not be loaded`);
-  const view = buildEntryView(session.index, target.entryId, { sessionTitle: session.title, estimator: readConfig().estimator });
+  const { index } = session;
+  const viewOptions = { sessionTitle: session.title, estimator: readConfig().estimator };
+  const view = await renderLoadedEntry(index, target.entryId, () => buildEntryView(index, target.entryId, viewOptions));
   panel.show(view, { preserveFocus: options?.preserveFocus ?? true });
   return view;
 }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
-import { loadSession } from '../../engine/session/loadSession';
+import { loadIndex as loadExtensionIndex } from './loadIndex';
 import { readAppended } from '../../engine/session/tail';
 import { listSessions } from '../../engine/session/discovery';
 import { otherAgentSessions } from '../../engine/session/agents/discovery';
@@ -49,7 +49,7 @@ export class SessionStore implements vscode.Disposable {
   /** `indexFile` indexes a session in full (a load, a reload after replacement); Arbor's tests pass one that counts. */
   constructor(
     private readonly memento: vscode.Memento,
-    private readonly indexFile: (file: string) => Promise<SessionIndex> = (file) => loadSession(file),
+    private readonly indexFile: (file: string) => Promise<SessionIndex> = (file) => loadExtensionIndex(file),
   ) {}
 
   dispose(): void {

@@ -11,7 +11,7 @@ import type { EstimatorName } from '../../engine/tokens/estimators';
 import type { LayoutNode } from '../../engine/tree/layout';
 import { LinePages } from '../../engine/tree/pages';
 import { adoptPreviewWork } from './adoptPreview';
-import type { SessionIndex } from '../../engine/session/sessionIndex';
+import type { EntryLease, SessionIndex } from '../../engine/session/sessionIndex';
 import type { SessionLayout } from '../../engine/tree/layout';
 import { contextBoundary } from '../../engine/tree/contextBoundary';
 import { LineRows, isTreeFilter, passesFilter, shownAncestor, shownLeaf, type TreeFilter } from '../../engine/tree/rowFilter';
@@ -46,6 +46,9 @@ interface TreeData {
  * shows its newest page of entries under a "Show earlier entries" row (VS
  * Code resolves every child it is given, so 50,000 rows would take seconds).
  */
+/** Tries of a page whose session reloads while its rows load (each try waits for a load, never for a time). */
+const PAGE_LOAD_ATTEMPTS = 5;
+
 export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ArborNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -53,6 +56,8 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   private readonly nodes = new Map<string, Map<string, ArborNode>>();
   private readonly subscription: vscode.Disposable;
   private readonly pages = new LinePages();
+  /** The entries of each line's latest page (file and line as key) and of each session's row, held while their rows may be rendered. */
+  private readonly pageLeases = new Map<string, { index: SessionIndex; lease: EntryLease }>();
   /** Entry rows made, with what they depend on that can change (see rowStamp). */
   private rows = new WeakMap<EntryNode, { stamp: string; index: SessionIndex; item: vscode.TreeItem }>();
   /** Sessions shown from a preview, waiting for their full index. */
@@ -88,6 +93,8 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   }
 
   dispose(): void {
+    for (const held of this.pageLeases.values()) held.lease.release();
+    this.pageLeases.clear();
     this.subscription.dispose();
     this.emitter.dispose();
     this.filterChanged.dispose();
@@ -201,21 +208,52 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     return line < 0 ? this.sessionNode(model.file) : this.branchNode(model, line);
   }
 
-  /** The window of a line: the "earlier entries" row (if any), the entries shown, the "later entries" row (if any). */
-  private pageOf(model: SessionModel, line: number): ArborNode[] {
-    const entries = this.lineEntries(model, line);
-    const { hiddenBefore, hiddenAfter, shown } = this.pages.page(model.file, line, entries);
-    const rows: ArborNode[] = hiddenBefore > 0 ? [this.moreNode(model, line, 'earlier')] : [];
-    // VS Code asks for every row next: parse them in one pass over the file (neighbouring lines, one read).
-    const { index, layout } = this.data(model)!;
-    index.parseEntries(shown);
-    for (const i of shown) {
-      if (passesFilter(index, i, this.currentFilter)) rows.push(this.entryNode(model, i));
-      // Filtered out, but side branches start there: they are rows of the line.
-      else for (const b of layout.branchesAt(i)) rows.push(this.branchNode(model, b));
+  /**
+   * The window of a line: the "earlier entries" row (if any), the entries shown, the "later entries" row (if any).
+   * The entries its rows show are loaded first (asynchronously: the extension host never waits on a read) and stay
+   * loaded while the page is the line's latest (see pageLeases).
+   */
+  private async pageOf(model: SessionModel, line: number): Promise<ArborNode[]> {
+    // Reloaded while the rows loaded (a label or a jump just written): the page of the new index, so that a reveal
+    // in progress finds its row. A session rewritten on every try gives no rows; its change event asks again.
+    for (let attempt = 0; attempt < PAGE_LOAD_ATTEMPTS; attempt++) {
+      const data = this.data(model);
+      if (!data) return [];
+      const { index, layout } = data;
+      const entries = this.lineEntries(model, line);
+      const { hiddenBefore, hiddenAfter, shown } = this.pages.page(model.file, line, entries);
+      // VS Code asks for every row next: load them in one pass over the file (neighbouring lines, one read).
+      await this.hold(model.file, String(line), index, [
+        ...shown,
+        ...shown.flatMap((i) => layout.branchesAt(i).map((b) => layout.latestUnder(b))),
+      ]);
+      if (this.data(model)?.index !== index) continue;
+      const rows: ArborNode[] = hiddenBefore > 0 ? [this.moreNode(model, line, 'earlier')] : [];
+      for (const i of shown) {
+        if (passesFilter(index, i, this.currentFilter)) rows.push(this.entryNode(model, i));
+        // Filtered out, but side branches start there: they are rows of the line.
+        else for (const b of layout.branchesAt(i)) rows.push(this.branchNode(model, b));
+      }
+      if (hiddenAfter > 0) rows.push(this.moreNode(model, line, 'later'));
+      return rows;
     }
-    if (hiddenAfter > 0) rows.push(this.moreNode(model, line, 'later'));
-    return rows;
+    return [];
+  }
+
+  /**
+   * Loads entries rows show and keeps them until the next load of the same part of the session (a line's page, its row)
+   * replaces them: VS Code renders the rows after. Leases on an index the session no longer has (reloaded) are released.
+   */
+  private async hold(file: string, part: string, index: SessionIndex, indexes: readonly number[]): Promise<void> {
+    const lease = await index.load(indexes);
+    const key = `${file}\n${part}`;
+    this.pageLeases.get(key)?.lease.release();
+    this.pageLeases.set(key, { index, lease });
+    for (const [k, held] of this.pageLeases) {
+      if (held.index === index || !k.startsWith(`${file}\n`)) continue;
+      held.lease.release();
+      this.pageLeases.delete(k);
+    }
   }
 
   /** "Show earlier/later entries": a page more on that side. */
@@ -288,7 +326,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     const rows = this.lineEntries(model, -1);
     this.pages.showStart(file, -1, rows);
     this.emitter.fire(this.sessionNode(file));
-    return this.pageOf(model, -1)[0];
+    return (await this.pageOf(model, -1))[0];
   }
 
   /** Shows every row of a line: the one a "more" row or a branch node stands for (the main line for a session). */
@@ -404,6 +442,18 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   async getChildren(node?: ArborNode): Promise<ArborNode[]> {
     if (!node) {
       if (!this.store.isListed) await this.store.refreshList();
+      // Each loaded session's last entry (its time orders the list and shows on its row), loaded first and held.
+      await Promise.all(
+        this.store
+          .list()
+          .map((m) =>
+            m.index && m.index.entryCount > 0
+              ? this.hold(m.file, 'last', m.index, [m.index.entryCount - 1]).catch((err) =>
+                  log().debug(`last entry of ${m.file}: ${String(err)}`),
+                )
+              : undefined,
+          ),
+      );
       // Most recently active first (the file order of the list is not what users look for).
       const byActivity = this.store.list().map((m) => ({ m, last: lastActivityOf(m) }));
       byActivity.sort((a, b) => b.last - a.last || a.m.file.localeCompare(b.m.file));
@@ -428,7 +478,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
         // A preview's roots other than its main line are mostly lines cut where the preview starts: not shown.
         const extra = data.preview ? [] : data.layout.extraRoots.map((r) => this.branchNode(model, r));
         if (!data.preview) this.wakeFullRowsWaiters(model.file);
-        return [...this.pageOf(model, -1), ...extra];
+        return [...(await this.pageOf(model, -1)), ...extra];
       }
       case 'entry': {
         const pos = this.positionIn(data, node);
@@ -437,7 +487,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
       }
       case 'branch': {
         const pos = this.positionIn(data, node);
-        return pos < 0 ? [] : this.pageOf(model, pos);
+        return pos < 0 ? [] : await this.pageOf(model, pos);
       }
     }
   }

@@ -72,7 +72,7 @@ describe('arbor export --out: never a session, --force, --json, streamed', () =>
     const forced = await run(['export', session, '--out', out, '--force']);
     assert.equal(forced.code, 0, forced.err);
     const text = await fsp.readFile(out, 'utf8');
-    assert.equal(text, exportBranch(await loadSession(session), { format: 'md', title: 'session' }));
+    assert.equal(text, await exportBranch(await loadSession(session), { format: 'md', title: 'session' }));
     assert.notEqual((await fsp.stat(out)).ino, before.ino, 'replaced by rename, not written in place');
     await noTemps(dir);
     await unchanged();
@@ -110,18 +110,18 @@ describe('arbor export --out: never a session, --force, --json, streamed', () =>
     }
     const big = path.join(dir, 'big.jsonl');
     await fsp.writeFile(big, `${lines.join('\n')}\n`);
-    const index = await loadSession(big);
+    const index = await loadSession(big); // no sync reads allowed: export loads its batches itself
     let count = 0;
     let longest = 0;
     let whole = '';
-    for (const piece of exportPieces(index, { format: 'md' })) {
+    for await (const piece of exportPieces(index, { format: 'md' })) {
       count++;
       longest = Math.max(longest, piece.length);
       whole += piece;
     }
     assert.equal(count, 3001, 'the head and one piece per entry');
     assert.ok(longest < 4096, `no piece larger than one entry (${longest})`);
-    assert.equal(whole, exportBranch(index, { format: 'md' }));
+    assert.equal(whole, await exportBranch(index, { format: 'md' }));
     const runs: number[] = [];
     let printed = '';
     const code = await runCli(['export', big], {
@@ -134,6 +134,6 @@ describe('arbor export --out: never a session, --force, --json, streamed', () =>
     assert.equal(code, 0);
     assert.ok(runs.length > 50, `${runs.length} runs`);
     assert.ok(Math.max(...runs) < (1 << 16) + 4096, `runs bounded (${Math.max(...runs)})`);
-    assert.equal(printed, exportBranch(index, { format: 'md', title: 'big' }));
+    assert.equal(printed, await exportBranch(index, { format: 'md', title: 'big' }));
   });
 });

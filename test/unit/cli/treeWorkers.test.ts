@@ -18,6 +18,7 @@ import { rowFromIndex, type RowStyle } from '../../../src/cli/commands/treeRowFa
 import { FACTS_WORKER_FILE, WorkerRowFacts, type RowObserver } from '../../../src/cli/commands/workerRowFacts';
 import { factsWorkerData } from '../../../src/cli/commands/treeFactsWorker';
 import { loadSession } from '../../../src/engine/session/loadSession';
+import { openSession } from '../../../src/cli/sessionArgs'; // as the CLI opens a session (its reads are TRANSITIONAL: sessionArgs.ts)
 import { generateTreeSession } from '../../../bench/generateTreeSession';
 
 const fixtures = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'sessions');
@@ -109,14 +110,18 @@ describe('arbor tree rows made by workers', function () {
     assert.deepEqual(auto, await tree(file, { rows: 'inline' }), 'the default (workers, one per core)');
     // Every row made once, by a worker: none missed at a part boundary, none made twice.
     const style: RowStyle = { estimator: 'tokenizer', json: false };
-    const index = await loadSession(file);
+    const index = await openSession(file);
     const all = Array.from({ length: index.entryCount }, (_, i) => i);
     for (const n of [1, 2, 5, 13]) {
       const counts = rowCounts();
       const rows = WorkerRowFacts.start(file, readFileSync(file).length, style, n, counts.observer)!;
       try {
         await rows.ready(index, all);
-        for (const i of all) rows.row(index, i);
+        // Rows no worker made come from the index: their entries are loaded first (as arbor tree does).
+        const fromIndex = all.filter((i) => !rows.hasRow(i));
+        await index.withLoaded(fromIndex, () => {
+          for (const i of all) rows.row(index, i);
+        });
         assert.deepEqual(
           { received: counts.received, fromIndex: counts.fromIndex },
           { received: index.entryCount, fromIndex: 2 },
@@ -150,7 +155,7 @@ describe('arbor tree rows made by workers', function () {
     );
     writeFileSync(file, `${lines.join('\n')}\n`);
     await assertSameRows(file, 'long lines', [1, 3]);
-    const index = await loadSession(file);
+    const index = await openSession(file);
     const all = Array.from({ length: index.entryCount }, (_, i) => i);
     for (const n of [1, 3]) {
       const counts = rowCounts();

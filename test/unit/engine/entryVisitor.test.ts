@@ -12,12 +12,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { sessionArb, renderSession } from '../../support/arbSession';
 import { mutate, mutationArb } from '../../support/sessionMutations';
-import { indexSessionBuffer, loadSession } from '../../../src/engine/session/loadSession';
-import { streamSession } from '../../../src/engine/session/streamSession';
+import { indexSessionBuffer } from '../../../src/engine/session/loadSession';
 import { isPlaceholderEntry } from '../../../src/engine/session/parseLine';
 import { entryTypeOf } from '../../../src/engine/session/entryKinds';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import type { SessionEntry } from '../../../src/engine/session/types';
+import { loadWhole, loadedSession, streamedSession } from '../../support/loadWhole';
 
 const fixtures = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'sessions');
 
@@ -91,9 +91,9 @@ describe('loading with an entry visitor', () => {
     writeFileSync(file, buf);
     return [
       ['buffer full', async (onEntry) => indexSessionBuffer(file, buf, { validation: 'full', onEntry })],
-      ['buffer fast', async (onEntry) => indexSessionBuffer(file, buf, { validation: 'fast', onEntry })],
-      ['streamed, 64-byte chunks', (onEntry) => streamSession(file, { chunkSize: 64, onEntry })],
-      ['loadSession fast', (onEntry) => loadSession(file, { validation: 'fast', onEntry })],
+      ['buffer fast', async (onEntry) => loadWhole(indexSessionBuffer(file, buf, { validation: 'fast', onEntry }))],
+      ['streamed, 64-byte chunks', (onEntry) => streamedSession(file, { chunkSize: 64, onEntry })],
+      ['loadSession fast', (onEntry) => loadedSession(file, { validation: 'fast', onEntry })],
     ];
   }
 

@@ -76,7 +76,7 @@ describe('export branch', () => {
   it('HTML: a self-contained page whose elements and attributes all come from the template', async () => {
     const { file, payloads } = await hostileFile();
     const index = await loadSession(file);
-    const html = exportBranch(index, { format: 'html', title: payloads[0].payload });
+    const html = await exportBranch(index, { format: 'html', title: payloads[0].payload });
     const doc = parse(html);
     const els = elements(doc);
     for (const e of els) {
@@ -103,7 +103,7 @@ describe('export branch', () => {
   it('Markdown: every message stays inside its fence; no HTML or heading comes from session text', async () => {
     const { file, payloads } = await hostileFile();
     const index = await loadSession(file);
-    const md = exportBranch(index, { format: 'md', title: 'Hostile # <b>title</b>' });
+    const md = await exportBranch(index, { format: 'md', title: 'Hostile # <b>title</b>' });
     assert.doesNotMatch(md, /[\u001b\u0007\u009b\u202e]/);
     const tokens = new MarkdownIt({ html: true }).parse(md, {});
     // Raw HTML would be an html_block / html_inline token even with html allowed: there is none.
@@ -139,11 +139,11 @@ describe('export branch', () => {
     // The abandoned branch's last entry: the entry before the branch summary.
     const bsIndex = lines.findIndex((l) => l.type === 'branch_summary');
     const abandonedLeaf = lines[bsIndex - 1].id!;
-    const side = exportBranch(index, { format: 'md', leafId: abandonedLeaf });
-    const main = exportBranch(index, { format: 'md' });
+    const side = await exportBranch(index, { format: 'md', leafId: abandonedLeaf });
+    const main = await exportBranch(index, { format: 'md' });
     assert.ok(!side.includes('Compaction summary') && main.includes('Compaction summary'));
     assert.ok(side.includes(`Leaf: ${abandonedLeaf}`));
-    assert.throws(() => exportBranch(index, { format: 'md', leafId: 'nope' }), /entry nope is not in/);
+    await assert.rejects(exportBranch(index, { format: 'md', leafId: 'nope' }), /entry nope is not in/);
   });
 
   it('the CLI: arbor export FILE --format html --out PATH, stdout by default, exit 2 on bad input', async function () {

@@ -16,6 +16,7 @@ import { streamSession } from '../../../src/engine/session/streamSession';
 import { loadTailPreview } from '../../../src/engine/session/tailPreview';
 import { appendEntries } from '../../../src/engine/session/writer';
 import { NotRegularFileError } from '../../../src/engine/session/sessionFile';
+import { loadedSession, streamedSession } from '../../support/loadWhole';
 
 const HEADER = JSON.stringify({ type: 'session', version: 3, id: 'fuzz-io', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/tmp' });
 
@@ -87,7 +88,7 @@ describe('fuzz: session I/O', function () {
         async (steps, body, at) => {
           const file = path.join(dir, `live-${n++}.jsonl`);
           await fsp.writeFile(file, renderSession(steps));
-          const index = await loadSession(file);
+          const index = await loadedSession(file);
           const line = Buffer.from(otherWritersLine(index.leafId, body));
           const split = Math.max(1, Math.min(line.length - 1, Math.floor(line.length * at)));
           await fsp.appendFile(file, line.subarray(0, split));
@@ -101,7 +102,7 @@ describe('fuzz: session I/O', function () {
           assert.deepEqual(after.subarray(0, before.length), before);
           assert.deepEqual(badLines(after.toString('utf8')), badLines(before.subarray(0, before.length - split).toString('utf8')));
           assert.equal(mine.parentId, 'other001');
-          const reloaded = await loadSession(file);
+          const reloaded = await loadedSession(file);
           assert.equal(reloaded.leafId, mine.id);
           assert.ok(reloaded.has('other001'));
         },
@@ -123,14 +124,14 @@ describe('fuzz: session I/O', function () {
           if (!torn.trim() || torn.includes('\n')) return;
           const file = path.join(dir, `dead-${n++}.jsonl`);
           await fsp.writeFile(file, renderSession(steps) + torn);
-          const index = await loadSession(file);
+          const index = await loadedSession(file);
           const before = await fsp.readFile(file);
           const [mine] = await appendEntries(index, [{ type: 'custom', customType: 'after' }], { incompleteLine: { quietMs: 20 } });
           const after = await fsp.readFile(file);
           assert.deepEqual(after.subarray(0, before.length), before);
           const added = after.subarray(before.length).toString('utf8');
           assert.ok(added === `\n${JSON.stringify(mine)}\n` || added === `${JSON.stringify(mine)}\n`, added.slice(0, 100));
-          assert.equal((await loadSession(file)).leafId, mine.id);
+          assert.equal((await loadedSession(file)).leafId, mine.id);
         },
       ),
       { numRuns: 25 },
@@ -174,8 +175,8 @@ describe('fuzz: session I/O', function () {
           if (where === 'garbage') lines.push(blob);
           const file = path.join(dir, `long-${n++}.jsonl`);
           await fsp.writeFile(file, lines.join('\n') + '\n');
-          const full = await loadSession(file, { validation: 'full' });
-          const streamed = (await streamSession(file, { chunkSize }))!;
+          const full = await loadedSession(file, { validation: 'full' });
+          const streamed = (await streamedSession(file, { chunkSize }))!;
           assert.equal(streamed.leafId, full.leafId);
           assert.equal(streamed.entryCount, full.entryCount);
           assert.deepEqual(
@@ -190,7 +191,7 @@ describe('fuzz: session I/O', function () {
           ]);
           const after = await fsp.readFile(file);
           assert.ok(after.subarray(0, before.length).equals(before));
-          assert.equal((await loadSession(file, { validation: 'fast' })).leafId, mine.id);
+          assert.equal((await loadedSession(file, { validation: 'fast' })).leafId, mine.id);
         },
       ),
       { numRuns: 12 },

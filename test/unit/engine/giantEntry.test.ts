@@ -8,6 +8,7 @@ import { readAppended } from '../../../src/engine/session/tail';
 import { searchSession, type SearchHit } from '../../../src/engine/search/searchSession';
 import { writeGiantSession, type GiantSessionLayout } from '../../support/giantSession';
 import { builtCli, runBuiltCli } from '../../support/cliProcess';
+import { loadWhole } from '../../support/loadWhole';
 
 /**
  * Issue 13 item 1: one 500 MB entry line (a pasted blob, a runaway tool
@@ -98,6 +99,9 @@ describe('a single 500 MB entry (issue 13 item 1)', function () {
       JSON.stringify(index.diagnostics),
     );
     assert.equal(index.parentIndex(giant + 1), giant, 'the entry after it is its child');
+    // Loaded as the layer doing I/O loads them (the giant's line is never read: it shows as its placeholder).
+    const loaded = await peakRssGrowth(() => loadWhole(index));
+    assert.ok(loaded.growthMb < 100, `loading grew RSS by ${loaded.growthMb.toFixed(0)} MB`);
     const counted = await peakRssGrowth(async () => layout.ids.map((_, i) => entryTokens(index, i, 'tokenizer')));
     assert.equal(counted.value[giant], estimateFromBytes(layout.giantBytes), 'the documented estimate: bytes / 4');
     counted.value.forEach((t, i) => i !== giant && assert.ok(t > 5 && t < 50, `entry ${i}: ${t} tokens`));

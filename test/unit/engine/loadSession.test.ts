@@ -5,6 +5,7 @@ import { SessionFormatError } from '../../../src/engine/session/diagnostics';
 import { buildContext } from '../../../src/engine/context/buildContext';
 import { planCompaction } from '../../../src/engine/compaction/planCompaction';
 import { charsEstimator } from '../../../src/engine/tokens/estimators';
+import { loadedSession } from '../../support/loadWhole';
 
 const session = (name: string) => fixturePath('sessions', name);
 const ids = (index: Awaited<ReturnType<typeof loadSession>>, list: number[]) => list.map((i) => index.record(i).id);
@@ -12,7 +13,7 @@ const ids = (index: Awaited<ReturnType<typeof loadSession>>, list: number[]) => 
 for (const validation of ['full', 'fast'] as const) {
   describe(`loadSession (${validation})`, () => {
     it('keeps unknown entry types in the tree, out of the context, and applies cleared labels', async () => {
-      const index = await loadSession(session('unknown-type-and-labels.jsonl'), { validation });
+      const index = await loadedSession(session('unknown-type-and-labels.jsonl'), { validation });
       assert.equal(index.entryCount, 7);
       assert.equal(index.record(index.indexOf('f1')).type, 'future_thing');
       assert.deepEqual(ids(index, index.pathTo(index.leafIndex)), ['u1', 'a1', 'f1', 'u2', 'l1', 'l2', 'l3']);
@@ -27,7 +28,7 @@ for (const validation of ['full', 'fast'] as const) {
 
     it('skips invalid lines and a cut-off last line, naming file and line, and still plans', async () => {
       const file = session('invalid-lines-truncated-tail.jsonl');
-      const index = await loadSession(file, { validation });
+      const index = await loadedSession(file, { validation });
       assert.deepEqual(ids(index, index.pathTo(index.leafIndex)), ['u1', 'a1', 'u2']);
       const lines = index.diagnostics.map((d) => d.line);
       assert.deepEqual(lines, [3, 5, 7]);
@@ -42,14 +43,14 @@ for (const validation of ['full', 'fast'] as const) {
     });
 
     it('reads a BOM and CRLF line ends', async () => {
-      const index = await loadSession(session('bom-crlf.jsonl'), { validation });
+      const index = await loadedSession(session('bom-crlf.jsonl'), { validation });
       assert.equal(index.header.id, 's1');
       assert.deepEqual(ids(index, index.pathTo(index.leafIndex)), ['u1', 'a1']);
       assert.deepEqual(index.diagnostics, []);
     });
 
     it('survives orphans, parentId cycles, duplicate ids and a child before its parent', async () => {
-      const index = await loadSession(session('orphans-cycles-duplicates.jsonl'), { validation });
+      const index = await loadedSession(session('orphans-cycles-duplicates.jsonl'), { validation });
       const messages = index.diagnostics.map((d) => d.message).join('\n');
       assert.match(messages, /not in the file/);
       assert.match(messages, /cycle/);
@@ -64,8 +65,8 @@ for (const validation of ['full', 'fast'] as const) {
 
 describe('loadSession: versions and bad files', () => {
   it('migrates a v1 file in memory: stable ids, chained parents, firstKeptEntryIndex, hookMessage', async () => {
-    const a = await loadSession(session('v1-linear.jsonl'));
-    const b = await loadSession(session('v1-linear.jsonl'));
+    const a = await loadedSession(session('v1-linear.jsonl'));
+    const b = await loadedSession(session('v1-linear.jsonl'));
     assert.equal(a.version, 1);
     assert.equal(a.entryCount, 5);
     assert.deepEqual(ids(a, a.pathTo(a.leafIndex)), ids(b, b.pathTo(b.leafIndex)));
@@ -86,7 +87,7 @@ describe('loadSession: versions and bad files', () => {
 
   it('renames the v2 hookMessage role to custom', async () => {
     for (const validation of ['full', 'fast'] as const) {
-      const index = await loadSession(session('v2-hookmessage.jsonl'), { validation });
+      const index = await loadedSession(session('v2-hookmessage.jsonl'), { validation });
       assert.equal(index.record(index.indexOf('h1')).role, 'custom');
       assert.equal((index.entry(index.indexOf('h1')) as { message: { role: string } }).message.role, 'custom');
     }
@@ -101,7 +102,7 @@ describe('loadSession: versions and bad files', () => {
   });
 
   it('loads a header-only session with no entries and nothing to compact', async () => {
-    const index = await loadSession(session('header-only.jsonl'));
+    const index = await loadedSession(session('header-only.jsonl'));
     assert.equal(index.entryCount, 0);
     assert.equal(index.leafId, null);
     assert.equal(

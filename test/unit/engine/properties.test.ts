@@ -147,17 +147,22 @@ describe('streamed loading', () => {
         );
         // File-op hints decided from the bytes (before any entry is parsed) never miss one the parsed entry has.
         const ids = Array.from({ length: streamed.entryCount }, (_, i) => i);
-        streamed.decideFileOpHints(ids.filter((i) => i % 2 === 0));
+        // Many at once (lines read back in file order, neighbours in one read) and one at a time decide the same.
+        await streamed.decideFileOpHints(ids.filter((i) => i % 2 === 0));
+        for (const i of ids) if (i % 2 === 1) await streamed.decideFileOpHints([i]);
         for (const i of ids) {
           if (whole.mayHoldFileOps(i)) assert.equal(streamed.mayHoldFileOps(i), true, `entry ${i}: a file operation hint was missed`);
         }
+        // Loading a few at a time gives what parsing the whole file gives.
+        for (let at = 0; at < ids.length; at += 3) await streamed.load(ids.slice(at, at + 3));
         for (let i = 0; i < whole.entryCount; i++) {
           assert.equal(streamed.record(i).line, whole.record(i).line);
           assert.deepEqual(streamed.entry(i), whole.entry(i));
         }
-        // Parsing many entries at once (lines read back in blocks) gives what parsing one by one gives.
+        // Loading many entries at once (lines read back in blocks) gives the same.
         const bulk = (await streamSession(file, { chunkSize }))!;
-        bulk.parseEntries(ids.filter((i) => i % 3 !== 1));
+        await bulk.load(ids.filter((i) => i % 3 !== 1));
+        await bulk.load(ids.filter((i) => i % 3 === 1));
         for (const i of ids) assert.deepEqual(bulk.entry(i), whole.entry(i));
         const ca = buildContext(whole).messages.map((m) => m.message);
         const cb = buildContext(streamed).messages.map((m) => m.message);

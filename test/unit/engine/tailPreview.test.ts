@@ -3,10 +3,9 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateSession } from '../../../bench/generateSession';
-import { loadSession } from '../../../src/engine/session/loadSession';
-import { loadTailPreview } from '../../../src/engine/session/tailPreview';
 import { appendEntries } from '../../../src/engine/session/writer';
 import { ArborUsageError } from '../../../src/engine/session/diagnostics';
+import { loadedSession, loadedTailPreview } from '../../support/loadWhole';
 
 describe('tail preview of a large session', function () {
   let dir: string;
@@ -21,8 +20,8 @@ describe('tail preview of a large session', function () {
   after(() => fsp.rm(dir, { recursive: true, force: true }));
 
   it('indexes the last MB as the same entries the full index ends with: ids, parents, line offsets, kinds', async () => {
-    const full = await loadSession(file);
-    const preview = (await loadTailPreview(file, { bytes: 1024 * 1024 }))!;
+    const full = await loadedSession(file);
+    const preview = (await loadedTailPreview(file, { bytes: 1024 * 1024 }))!;
     assert.ok(preview.partial && !full.partial);
     assert.deepEqual(preview.header, full.header);
     assert.ok(preview.entryCount > 100 && preview.entryCount < full.entryCount);
@@ -54,7 +53,7 @@ describe('tail preview of a large session', function () {
     const copy = path.join(dir, 'cut.jsonl');
     await fsp.copyFile(file, copy);
     await fsp.appendFile(copy, '{"type":"message","id":"halfway1","parentId":null,"timest');
-    const preview = (await loadTailPreview(copy, { bytes: 512 * 1024 }))!;
+    const preview = (await loadedTailPreview(copy, { bytes: 512 * 1024 }))!;
     assert.equal(preview.has('halfway1'), false);
     const size = (await fsp.stat(copy)).size;
     await assert.rejects(appendEntries(preview, [{ type: 'custom', customType: 'x' }]), ArborUsageError);
@@ -65,6 +64,6 @@ describe('tail preview of a large session', function () {
     const small = path.join(dir, 'small.jsonl');
     const text = (await fsp.readFile(file, 'utf8')).split('\n').slice(0, 20).join('\n') + '\n';
     await fsp.writeFile(small, text);
-    assert.equal(await loadTailPreview(small, { bytes: 1024 * 1024 }), undefined);
+    assert.equal(await loadedTailPreview(small, { bytes: 1024 * 1024 }), undefined);
   });
 });

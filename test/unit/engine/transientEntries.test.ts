@@ -7,6 +7,7 @@ import { streamSession } from '../../../src/engine/session/streamSession';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import { Projection } from '../../../src/engine/context/projection';
 import { projectionSpan } from '../../../src/engine/context/messageSpan';
+import { EntryNotLoadedError } from '../../../src/engine/session/entryNotLoaded';
 
 const ENTRIES = 3000;
 const id = (i: number) => `t${String(i).padStart(7, '0')}`;
@@ -36,21 +37,32 @@ describe('entries read for one use (transientEntry, transientMessages)', () => {
   });
 
   it('gives the content entry() gives, and keeps none of what it parsed', async () => {
-    const index = (await streamSession(file))!;
-    const reference = (await streamSession(file))!;
+    const index = (await streamSession(file))!.allowSyncLineReads();
+    const reference = (await streamSession(file))!.allowSyncLineReads();
     const kept = parsedCount(index);
     for (let i = 0; i < index.entryCount; i++) assert.deepEqual(index.transientEntry(i), reference.entry(i), `entry ${i}`);
     assert.equal(parsedCount(index), kept + 1, 'only the placeholder of the line that did not parse is kept');
   });
 
-  it('returns an entry already parsed as that same object', async () => {
+  it('reads nothing on its own: an unloaded line is EntryNotLoadedError, a loaded one is returned', async () => {
     const index = (await streamSession(file))!;
+    assert.throws(() => index.transientEntry(7), EntryNotLoadedError);
+    const lease = await index.load([7]);
+    try {
+      assert.equal(index.transientEntry(7).id, id(7));
+    } finally {
+      lease.release();
+    }
+  });
+
+  it('returns an entry already parsed as that same object', async () => {
+    const index = (await streamSession(file))!.allowSyncLineReads();
     const e = index.entry(5);
     assert.equal(index.transientEntry(5), e);
   });
 
   it('reports a line that does not parse once, however often it is read', async () => {
-    const index = (await streamSession(file))!;
+    const index = (await streamSession(file))!.allowSyncLineReads();
     const last = index.entryCount - 1;
     for (let k = 0; k < 3; k++) assert.equal(index.transientEntry(last).id, 'broken1');
     index.entry(last);
@@ -58,7 +70,7 @@ describe('entries read for one use (transientEntry, transientMessages)', () => {
   });
 
   it('a walk over a span, forward and back, leaves the index and the projection as they were', async () => {
-    const index = (await streamSession(file))!;
+    const index = (await streamSession(file))!.allowSyncLineReads();
     const kept = parsedCount(index);
     const p = new Projection(index, index.leafIndex);
     const positions = Array.from({ length: p.length }, (_, pos) => pos);

@@ -8,7 +8,6 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadSession } from '../../../src/engine/session/loadSession';
 import { upgradeSessionFile } from '../../../src/engine/session/upgrade';
 import { appendEntries } from '../../../src/engine/session/writer';
 import { entryFromObject, entryJson, entryTypeOf } from '../../../src/engine/session/entryKinds';
@@ -17,6 +16,7 @@ import { describeEntry } from '../../../src/engine/export/entryParts';
 import { exportBranch } from '../../../src/engine/export/exportBranch';
 import { entryContextMessages } from '../../../src/engine/context/entryMessages';
 import type { SessionEntry } from '../../../src/engine/session/types';
+import { loadedSession } from '../../support/loadWhole';
 
 const UNKNOWN = {
   type: 'plugin_state',
@@ -87,7 +87,7 @@ function kindName(e: SessionEntry): string {
 describe('unknown entry types (issue 11 item 5)', () => {
   for (const validation of ['full', 'fast'] as const) {
     it(`load (${validation}): kept in the tree with its type, shown as unknown, not in the context`, async () => {
-      const index = await loadSession(await sessionFile(LINES), { validation });
+      const index = await loadedSession(await sessionFile(LINES), { validation });
       assert.equal(index.entryCount, 3);
       assert.deepEqual(index.diagnostics, []);
       const i = index.indexOf('aaaa0002');
@@ -108,7 +108,7 @@ describe('unknown entry types (issue 11 item 5)', () => {
       assert.deepEqual(d.parts, [{ kind: 'meta', text: JSON.stringify({ payload: UNKNOWN.payload, weird: null }, null, 2) }]);
       assert.deepEqual(entryContextMessages(e), []);
       assert.equal(JSON.stringify(entryJson(e)), LINES[2]);
-      assert.match(exportBranch(index, { format: 'md' }), /plugin\\_state/);
+      assert.match(await exportBranch(index, { format: 'md' }), /plugin\\_state/);
     });
   }
 
@@ -131,7 +131,7 @@ describe('unknown entry types (issue 11 item 5)', () => {
     const lines = (await fsp.readFile(file, 'utf8')).split('\n');
     assert.equal(JSON.parse(lines[0]).version, 3);
     assert.deepEqual(lines.slice(1), [...LINES.slice(1), '']);
-    const index = await loadSession(file);
+    const index = await loadedSession(file);
     assert.equal(index.entry(index.indexOf('aaaa0002')).type, 'unknown');
   });
 
@@ -142,7 +142,7 @@ describe('unknown entry types (issue 11 item 5)', () => {
       JSON.stringify({ type: 'plugin_state', timestamp: 5, payload: [1] }),
     ];
     const file = await sessionFile(v1);
-    const before = await loadSession(file);
+    const before = await loadedSession(file);
     const e = before.entry(1);
     assert.ok(e.type === 'unknown');
     assert.equal(e.parentId, before.record(0).id);
@@ -154,7 +154,7 @@ describe('unknown entry types (issue 11 item 5)', () => {
   it('append: existing lines stay as they are; an unknown type given to the writer is written as given', async () => {
     const file = await sessionFile(LINES);
     const original = await fsp.readFile(file, 'utf8');
-    const index = await loadSession(file);
+    const index = await loadedSession(file);
     const [written] = await appendEntries(index, [{ type: 'plugin_state', payload: { v: 2 } }]);
     assert.ok(written.type === 'unknown');
     assert.equal(written.originalType, 'plugin_state');

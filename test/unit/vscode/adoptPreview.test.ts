@@ -6,6 +6,7 @@ import { loadSession } from '../../../src/engine/session/loadSession';
 import { loadTailPreview } from '../../../src/engine/session/tailPreview';
 import { adoptPreviewWork } from '../../../src/vscode/tree/adoptPreview';
 import { entryTokens } from '../../../src/engine/context/entryTokens';
+import { loadWhole } from '../../support/loadWhole';
 
 function line(id: string, parentId: string | null, text: string): string {
   return JSON.stringify({
@@ -45,6 +46,7 @@ describe('a preview giving way to the full index', () => {
     const size = (await fsp.stat(file)).size;
     const preview = (await loadTailPreview(file, { bytes: Math.floor(size / 3) }))!;
     const full = await loadSession(file, { validation: 'fast' });
+    await loadWhole(preview);
     for (let p = 0; p < preview.entryCount; p++) {
       preview.entry(p);
       entryTokens(preview, p, 'chars');
@@ -55,7 +57,7 @@ describe('a preview giving way to the full index', () => {
     const q = full.indexOf('e0000055');
     assert.equal(full.record(q).entry, preview.record(preview.indexOf('e0000055')).entry, 'the parsed entry is carried over');
     assert.equal(full.record(broken).entry, undefined, 'the placeholder is not');
-    full.entry(broken);
+    await full.load([broken]);
     assert.ok(
       full.diagnostics.some((d) => d.line === 52 && /invalid JSON/.test(d.message)),
       'the full index reports the broken line with its line number',
