@@ -7,7 +7,7 @@ import { baseTitle, titleFactsFromIndex } from '../engine/tree/sessionTitle';
 import { loadIndex } from './sessions/loadIndex';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import type { SessionTreeProvider } from './tree/treeProvider';
-import type { ArborNode } from './tree/nodes';
+import { nodeKey, type ArborNode } from './tree/nodes';
 import type { SummaryPanel } from './panels/summaryPanel';
 import type { ApiKeys } from './platform/secrets';
 import { createConfiguredSummarizer } from './platform/summarizers';
@@ -204,9 +204,17 @@ export class ArborServices {
       if (!n) return false;
       // An entry above the page a long line shows: widen the page first.
       if (this.tree.ensureShown(n)) await new Promise((r) => setTimeout(r, 50));
+      // Not while VS Code waits for rows (it would select nothing): each answer comes after a read of the file.
+      await this.tree.rowsSettled(Math.max(0, started + REVEAL_GIVE_UP_MS - Date.now()));
       if (superseded()) return false;
+      const select = options.select ?? true;
+      // A selection that arrived after the previous try's check.
+      if (attempt > 0 && select && this.isSelected(n)) return true;
       try {
-        await this.treeView.reveal(n, { select: options.select ?? true, focus: options.focus ?? false, expand: false });
+        await this.treeView.reveal(n, { select, focus: options.focus ?? false, expand: false });
+        // VS Code logs, and does not throw, when a parent of the node cannot be resolved (its rows were being refreshed):
+        // the reveal then resolves having done nothing. A selected row is the proof it happened.
+        if (select && !this.isSelected(n)) throw new Error(`${nodeKey(n)} not selected after its reveal`);
         return true;
       } catch (err) {
         lastError = err;
@@ -215,6 +223,11 @@ export class ArborServices {
     }
     log().debug(`reveal failed: ${String(lastError)}`);
     return false;
+  }
+
+  private isSelected(node: ArborNode): boolean {
+    const key = nodeKey(node);
+    return this.treeView.selection.some((s) => nodeKey(s) === key);
   }
 }
 

@@ -11,6 +11,7 @@ import type { EstimatorName } from '../../engine/tokens/estimators';
 import type { LayoutNode } from '../../engine/tree/layout';
 import { LinePages } from '../../engine/tree/pages';
 import { adoptPreviewWork } from './adoptPreview';
+import { RowRequests } from './rowRequests';
 import type { EntryLease, SessionIndex } from '../../engine/session/sessionIndex';
 import type { SessionLayout } from '../../engine/tree/layout';
 import { contextBoundary } from '../../engine/tree/contextBoundary';
@@ -69,6 +70,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
   /** arbor.tokenEstimator, read once per redraw (reading settings for every row is slow). */
   private estimator: EstimatorName | undefined;
   private readonly lineRows = new LineRows();
+  private readonly requests = new RowRequests();
   private currentFilter: TreeFilter;
   private readonly filterChanged = new vscode.EventEmitter<TreeFilter>();
   /** Fires when the filter changes (the view's title and context keys follow it). */
@@ -439,7 +441,16 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     return item;
   }
 
-  async getChildren(node?: ArborNode): Promise<ArborNode[]> {
+  getChildren(node?: ArborNode): Promise<ArborNode[]> {
+    return this.requests.track(this.children(node));
+  }
+
+  /** Resolves once VS Code has the answers to every request for rows it made (see RowRequests): then a reveal can select. */
+  rowsSettled(timeoutMs?: number): Promise<boolean> {
+    return this.requests.idle(timeoutMs);
+  }
+
+  private async children(node?: ArborNode): Promise<ArborNode[]> {
     if (!node) {
       if (!this.store.isListed) await this.store.refreshList();
       // Each loaded session's last entry (its time orders the list and shows on its row), loaded first and held.
@@ -477,8 +488,10 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
         if (data.index.entryCount === 0) return [{ type: 'notice', file: model.file, message: 'No entries yet', severity: 'info' }];
         // A preview's roots other than its main line are mostly lines cut where the preview starts: not shown.
         const extra = data.preview ? [] : data.layout.extraRoots.map((r) => this.branchNode(model, r));
-        if (!data.preview) this.wakeFullRowsWaiters(model.file);
-        return [...(await this.pageOf(model, -1)), ...extra];
+        const rows = [...(await this.pageOf(model, -1)), ...extra];
+        // Once the rows are the answer: a waiter reveals one of them, and a reveal racing the answer selects nothing.
+        if (!data.preview && this.data(model)?.index === data.index) this.wakeFullRowsWaiters(model.file);
+        return rows;
       }
       case 'entry': {
         const pos = this.positionIn(data, node);

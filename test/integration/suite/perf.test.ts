@@ -192,6 +192,12 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
       `Open Session File (index ${model.index!.entryCount} entries, main line ${model.layout!.mainLine.length}): ${ms(performance.now() - t0)}`,
     );
 
+    // A large session opens at its current leaf (revealed once its rows are in the view): done before the cold expand below.
+    await waitFor(
+      () => (services.treeView.selection[0] as EntryNode | undefined)?.entryId === services.tree.leafNode(file)?.entryId,
+      'Open Session File: the current leaf revealed and selected',
+      30_000,
+    );
     // Cold: the index dropped (as in a new window); expanding loads it. Another session is the active one,
     // so that the status bar does not load this one in the background meanwhile.
     services.setActive(services.store.list().find((m) => m.file !== file)?.file);
