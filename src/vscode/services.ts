@@ -169,7 +169,7 @@ export class ArborServices {
     const model = this.store.get(file);
     if (!model) return false;
     await this.store.ensureLoaded(model);
-    return this.revealWithRetry(() => this.tree.nodeForEntry(file, entryId), options);
+    return this.revealRow(() => this.tree.nodeForEntry(file, entryId), options);
   }
 
   /** Reveals and selects the session's current leaf; `unless` (checked before each try) cancels a reveal nobody wants any more. */
@@ -177,7 +177,7 @@ export class ArborServices {
     const model = this.store.get(file);
     if (!model) return false;
     await this.store.ensureLoaded(model);
-    return this.revealWithRetry(() => this.tree.leafNode(file), { unless: options.unless });
+    return this.revealRow(() => this.tree.leafNode(file), { unless: options.unless });
   }
 
   /**
@@ -189,9 +189,10 @@ export class ArborServices {
    */
   private revealGeneration = 0;
 
-  private async revealWithRetry(
+  /** Reveals a row of the Sessions view (see above); `node` is asked again before each try. Best effort: never throws. */
+  async revealRow(
     node: () => ArborNode | undefined,
-    options: { select?: boolean; focus?: boolean; unless?: () => boolean },
+    options: { select?: boolean; focus?: boolean; expand?: boolean; unless?: () => boolean },
   ): Promise<boolean> {
     // The newest reveal wins: an older one still retrying (a Compact's, seconds ago) gives up rather than take the selection back.
     const generation = ++this.revealGeneration;
@@ -211,7 +212,7 @@ export class ArborServices {
       // A selection that arrived after the previous try's check.
       if (attempt > 0 && select && this.isSelected(n)) return true;
       try {
-        await this.treeView.reveal(n, { select, focus: options.focus ?? false, expand: false });
+        await this.treeView.reveal(n, { select, focus: options.focus ?? false, expand: options.expand ?? false });
         // VS Code logs, and does not throw, when a parent of the node cannot be resolved (its rows were being refreshed):
         // the reveal then resolves having done nothing. A selected row is the proof it happened.
         if (select && !this.isSelected(n)) throw new Error(`${nodeKey(n)} not selected after its reveal`);

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ArborServices } from '../services';
 import { rawUri } from '../sessions/readOnlyFiles';
-import { log, reportError } from '../platform/logging';
+import { reportError } from '../platform/logging';
 import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
 
 /** Arbor: Open Session File... Adds a JSONL session from anywhere to the Sessions view (remembered per workspace). */
@@ -24,11 +24,8 @@ export async function openSessionCommand(arbor: ArborServices, uri?: vscode.Uri)
     const model = await arbor.store.addOpened(target.fsPath);
     arbor.setActive(model.file);
     await vscode.commands.executeCommand('arbor.sessions.focus');
-    try {
-      await arbor.treeView.reveal(arbor.tree.sessionNode(model.file), { select: true, focus: true, expand: true });
-    } catch (err) {
-      log().debug(`reveal ${model.file}: ${String(err)}`); // the view may not have rendered the new row yet
-    }
+    // Retried until VS Code has the new row (the list was just refreshed).
+    await arbor.revealRow(() => arbor.tree.sessionNode(model.file), { select: true, focus: true, expand: true });
     return model.file;
   } catch (err) {
     await reportError('Open Session File', err);

@@ -65,14 +65,7 @@ export function registerTreeCommands(arbor: ArborServices): vscode.Disposable {
     const first = await tree.goToStart(model.file);
     if (!first) return undefined;
     await vscode.commands.executeCommand('arbor.sessions.focus');
-    for (let attempt = 0; attempt < 10; attempt++) {
-      try {
-        await treeView.reveal(first, { select: true, focus: true });
-        return first;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100 + attempt * 100));
-      }
-    }
+    await arbor.revealRow(() => first, { select: true, focus: true });
     return first;
   });
   register('arbor.showWholeLine', 'Show All Entries', (node?: unknown) => {

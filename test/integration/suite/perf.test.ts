@@ -4,8 +4,8 @@
 //  - the second render of those rows recounts no tokens (per-entry cache);
 //  - one entry appended to the watched file: time from the file change event to VS Code getting the
 //    new entry's row, and the bytes read from the file meanwhile (only the appended line).
-// Prints its measurements; asserts exact counts (bytes, recounts) and only generous time bounds,
-// since the machine is shared and noisy.
+// Prints its measurements next to their targets; asserts exact counts (bytes, recounts, rows) and no time at all
+// (the machine is shared and noisy; issue 22 item 8: figures are printed, never asserted under a deadline).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -22,7 +22,7 @@ import { median, ms, ProviderSpy, ReadCounter, type ProviderCall } from './perfH
 const MB = Number(process.env.ARBOR_PERF_MB) || 100;
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
-/** Targets from issue 5; printed next to the numbers. Asserted bounds are 10x looser. */
+/** Targets from issue 5; printed next to the numbers (not asserted). */
 const TARGET_FIRST_PAGE_MS = 300;
 const TARGET_APPEND_MS = 20;
 
@@ -216,9 +216,9 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     const counted = () => [...((model.index ?? model.preview?.index)?.tokenCounts.values() ?? [])].reduce((n, m) => n + m.size, 0);
     const tCold = performance.now();
     const release = holdFullIndex(services.store);
-    let cold: Awaited<ReturnType<typeof expand>>;
     try {
-      cold = await expand('expand, index cold (loads the file)');
+      const cold = await expand('expand, index cold (loads the file)');
+      assert.ok(cold.rows > 0, 'the cold expand shows rows');
     } finally {
       release();
     }
@@ -258,8 +258,6 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
     await sleep(300);
     const warm = await expand('expand, index warm');
     assert.ok(warm.rows > 0);
-    assert.ok(warm.firstPage < TARGET_FIRST_PAGE_MS * 10, `warm first page in ${ms(warm.firstPage)}`);
-    assert.ok(cold.firstPage < 60_000, `cold first page in ${ms(cold.firstPage)}`);
   });
 
   it('renders the rows a second time without counting tokens again', async () => {
@@ -400,7 +398,6 @@ describe(`Performance in the extension host (${MB} MB session)`, function () {
         `${ms(median(fromWrite))} after the write`,
     );
     assert.ok(!fromEvent.some(Number.isNaN), 'the live watcher reports when it saw the change');
-    assert.ok(median(fromEvent) < TARGET_APPEND_MS * 10, `median ${ms(median(fromEvent))} after the change event`);
   });
 
   it('pages a long line: the newest entries first; Show More and reveal bring older ones', async () => {

@@ -42,13 +42,19 @@ describe('Commands in the palette', () => {
     const { services } = (await arborApi()).internals;
     // The selection is the session row (not an entry): the command asks which entry.
     await vscode.commands.executeCommand('arbor.sessions.focus');
-    await services.treeView.reveal(services.tree.sessionNode(file), { select: true, focus: true });
+    assert.ok(await services.revealRow(() => services.tree.sessionNode(file), { select: true, focus: true }), 'the session row selected');
+    let settled = false;
     const running = vscode.commands.executeCommand<string | undefined>('arbor.setLabel', undefined, 'from-the-picker');
-    // Type part of a message in the QuickPick, then accept the first match.
-    await new Promise((r) => setTimeout(r, 1500));
-    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
-    await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    void Promise.resolve(running).finally(() => (settled = true));
+    // Accept the first item of the QuickPick once it is there (until then these commands do nothing): waits for the command to end.
+    await waitFor(async () => {
+      if (!settled) {
+        await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+        await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      }
+      return settled;
+    }, 'Set Label to take the first item of its QuickPick');
     assert.strictEqual(await running, 'from-the-picker');
     const last = readEntries(file).pop()!;
     assert.strictEqual(last.type, 'label');
