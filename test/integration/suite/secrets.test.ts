@@ -23,6 +23,8 @@ function filesUnder(dir: string): string[] {
 describe('API keys', () => {
   let provider: FakeProviderServer;
   const logLines: string[] = [];
+  /** The last line logged at a level VS Code writes to the log file (info and up). */
+  let lastFileLine: string | undefined;
   const notes: Notification[] = [];
   const subs: vscode.Disposable[] = [];
   const files: string[] = [];
@@ -32,7 +34,12 @@ describe('API keys', () => {
   before(async () => {
     const api = await arborApi();
     provider = await startFakeProvider();
-    subs.push(api.internals.onDidLog((_level, line) => logLines.push(line)));
+    subs.push(
+      api.internals.onDidLog((level, line) => {
+        logLines.push(line);
+        if (level !== 'debug') lastFileLine = line;
+      }),
+    );
     subs.push(api.internals.onDidNotify((n) => notes.push(n)));
   });
 
@@ -55,7 +62,20 @@ describe('API keys', () => {
   const forms = (key: string) => [...new Set([...ALL_KEY_ECHO_FORMS.map((f) => keyEcho(key, f)), ...secretForms(key)])];
 
   /** Looks for every form of `key` everywhere it must not be. */
+  /** Waits until VS Code's Arbor log file on disk has the last line logged at info or above (it writes in batches). */
+  async function logFileFlushed(): Promise<void> {
+    const last = lastFileLine;
+    const userData = process.env[USER_DATA_DIR_ENV];
+    if (last === undefined || !userData) return;
+    await waitFor(
+      () =>
+        filesUnder(path.join(userData, 'logs')).some((f) => /Arbor/.test(path.basename(f)) && fs.readFileSync(f, 'utf8').includes(last)),
+      `the Arbor log file to have: ${last.slice(0, 80)}`,
+    );
+  }
+
   async function assertNowhere(key: string): Promise<void> {
+    await logFileFlushed();
     for (const form of forms(key)) await assertFormNowhere(form);
   }
 
@@ -110,7 +130,6 @@ describe('API keys', () => {
       logLines.some((l) => /Compact failed/.test(l) && /\[redacted\]/.test(l)),
       'the log has the error, redacted',
     );
-    await new Promise((r) => setTimeout(r, 1500)); // let VS Code flush its log files
     await assertNowhere(key);
   }
 
@@ -159,7 +178,6 @@ describe('API keys', () => {
       logLines.length = 0;
       await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '', review: false });
       await waitFor(() => logLines.some((l) => /upstream refused key \[redacted\]/.test(l)), 'the hook failure in the log, redacted');
-      await new Promise((r) => setTimeout(r, 1500));
       await assertNowhere(key);
     } finally {
       hook.dispose();
@@ -202,7 +220,6 @@ describe('API keys', () => {
           provider.requests.every((r) => `${r.headers.authorization} ${r.headers['x-api-key']}`.includes(key)),
           'the key did go to the provider',
         );
-        await new Promise((r) => setTimeout(r, 1500)); // let VS Code flush its log files
         await assertNowhere(key);
       },
     );
