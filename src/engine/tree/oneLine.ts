@@ -32,9 +32,30 @@ function closingMarker(text: string, at: number, marker: string): number {
   return close;
 }
 
+/**
+ * How far text[0, limit) reads as oneLine keeps it: no whitespace but single
+ * spaces between other characters, no `**` or `__`. Most previews are such
+ * text (prose, a command line) and are then the text itself or a slice of
+ * it, with no string built word by word (half the cost of a million-row tree's
+ * previews).
+ */
+function keptAsIs(text: string, limit: number): number {
+  const end = Math.min(text.length, limit);
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20) {
+      if (i === 0 || i + 1 >= text.length || isWhitespace(text.charCodeAt(i + 1))) return i;
+    } else if (isWhitespace(c) || ((c === 42 || c === 95) && text.charCodeAt(i + 1) === c)) return i;
+  }
+  return end;
+}
+
 export function oneLine(text: string, max = ONE_LINE_MAX): string {
   const limit = Math.max(0, max) + 1; // characters enough to know whether the text is longer than max
   const n = text.length;
+  const asIs = keptAsIs(text, limit);
+  // Read to the end or to the limit with nothing to change: the text, or its start cut as below.
+  if (asIs === limit || asIs === n) return asIs > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
   // Locals only (no closure over them): this runs for every row of a million-entry tree.
   let out = '';
   let outLen = 0; // characters in out, and in the run not yet added to it

@@ -58,6 +58,26 @@ describe('oneLine', () => {
     );
   });
 
+  it('gives text it keeps as is (single spaces, no markers) as the definition does: long runs, Unicode, BOM, escapes, any width', () => {
+    // Mostly pieces the fast path keeps, with a hostile one now and then (it must hand those to the full pass).
+    const kept = ['word', ' ', 'é', '😀', '\ud800', '\udc00', 'x'.repeat(300), '\u001b[31m', '\\n', '\\u0000', '"', 'a*b', '*', '_'];
+    const odd = ['\ufeff', '\t', '  ', '\n', '**', '__', '\u00a0', '\u2028'];
+    const arb = fc.array(fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...kept) }, { weight: 1, arbitrary: fc.constantFrom(...odd) }), {
+      maxLength: 30,
+    });
+    fc.assert(
+      fc.property(arb, fc.integer({ min: -2, max: 400 }), (parts, max) => {
+        const text = parts.join('');
+        assert.equal(oneLine(text, max), reference(text, max), JSON.stringify({ text, max }));
+      }),
+      { numRuns: 20000 },
+    );
+    assert.equal(oneLine('x'.repeat(141)), `${'x'.repeat(139)}…`);
+    assert.equal(oneLine('x'.repeat(140)), 'x'.repeat(140));
+    assert.equal(oneLine('a b'), 'a b');
+    assert.equal(oneLine('a b ', 3), 'a b');
+  });
+
   it('keeps the cases rows rely on', () => {
     assert.equal(oneLine('This is **tiny-calc**,\n  a  lib'), 'This is tiny-calc, a lib');
     assert.equal(oneLine('x'.repeat(200)).length, ONE_LINE_MAX);
