@@ -43,16 +43,20 @@ describe('Commands in the palette', () => {
     // The selection is the session row (not an entry): the command asks which entry.
     await vscode.commands.executeCommand('arbor.sessions.focus');
     assert.ok(await services.revealRow(() => services.tree.sessionNode(file), { select: true, focus: true }), 'the session row selected');
-    let settled = false;
-    const running = vscode.commands.executeCommand<string | undefined>('arbor.setLabel', undefined, 'from-the-picker');
-    void Promise.resolve(running).finally(() => (settled = true));
-    // Accept the QuickPick's active item (its first) once it is there (until then the command does nothing): waits for
-    // Set Label to end. No moving up and down: a move made as the QuickPick opens would wrap to its last item.
-    await waitFor(async () => {
-      if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      return settled;
+    // Accept the QuickPick's active item (its first) once it is there: until then the command does nothing. No moving up
+    // and down (a move made as the QuickPick opens wraps to its last item). An accept landing as it opens, before it
+    // has an active item, cancels Set Label (nothing written): then the command is run again. Waits for a state, not a time.
+    const label = await waitFor(async () => {
+      let settled = false;
+      const running = Promise.resolve(vscode.commands.executeCommand<string | undefined>('arbor.setLabel', undefined, 'from-the-picker'));
+      void running.finally(() => (settled = true));
+      while (!settled) {
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        await new Promise((r) => setImmediate(r));
+      }
+      return running;
     }, 'Set Label to take the first item of its QuickPick');
-    assert.strictEqual(await running, 'from-the-picker');
+    assert.strictEqual(label, 'from-the-picker');
     const last = readEntries(file).pop()!;
     assert.strictEqual(last.type, 'label');
     // The first item is the newest entry shown: the leaf.
