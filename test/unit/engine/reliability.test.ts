@@ -164,13 +164,12 @@ describe('reliability', function () {
       server.setFallback({ type: 'stall', text: '## Goal\n- still thinking', pieces: 1 });
       const summarizer = createSummarizer({ provider: 'openai', apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 3 });
       const controller = new AbortController();
-      const started = Date.now();
       setTimeout(() => controller.abort(), 300);
       await assert.rejects(
         compactSession({ file, summarizer, compaction: { keepRecentTokens: 1000 }, env, signal: controller.signal }),
         (e: Error) => e.name === 'AbortError',
       );
-      assert.ok(Date.now() - started < 5000);
+      // AbortError, not the provider's timeout (the stall would last until it): the state proves the abort, not a time bound.
       server.setFallback(null);
       assert.deepEqual(await fsp.readFile(file), before);
     });

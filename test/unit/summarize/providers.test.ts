@@ -187,7 +187,7 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
           assert.ok(err instanceof SummarizationError, String(err));
           assert.match(err.message, /timed out/);
           assert.equal(server.requests.length, 2);
-          assert.ok(Date.now() - t0 < 3000, 'two short timeouts, not the default 120 s');
+          assert.ok(Date.now() - t0 < 60_000, 'two short timeouts, not the default 120 s (half of it as the bound: the machine is shared)');
         });
 
         it('rejects an empty answer', async () => {
@@ -239,7 +239,7 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
         });
 
         it('stops at once when aborted during the backoff, without another request', async () => {
-          const s = fakeSummarizer(api, server, { stream, retry: { baseDelayMs: 20_000, maxDelayMs: 20_000 } });
+          const s = fakeSummarizer(api, server, { stream, retry: { baseDelayMs: 120_000, maxDelayMs: 120_000 } });
           server.setFallback({ type: 'status', status: 500 });
           const controller = new AbortController();
           const t0 = Date.now();
@@ -248,7 +248,10 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
           setTimeout(() => controller.abort(), 30);
           const err = await rejection(pending);
           assert.equal(err.name, 'AbortError');
-          assert.ok(Date.now() - t0 < 3000, 'the backoff sleep (>= 10 s) was interrupted');
+          assert.ok(
+            Date.now() - t0 < 60_000,
+            'the backoff sleep (>= 60 s) was interrupted (half of it as the bound: the machine is shared)',
+          );
           assert.equal(server.requests.length, 1);
         });
       });
@@ -264,7 +267,7 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
     });
 
     it('streaming: an abort mid-stream rejects with AbortError and is not retried', async () => {
-      const s = fakeSummarizer(api, server, { stream: true, timeoutMs: 10_000 });
+      const s = fakeSummarizer(api, server, { stream: true, timeoutMs: 120_000 });
       server.script({ type: 'stall', text: 'z'.repeat(200), pieces: 2 }, { type: 'text', text: 'must not be requested' });
       const controller = new AbortController();
       const stalled = server.nextStall();
@@ -275,7 +278,7 @@ for (const api of ['openai', 'anthropic'] as Api[]) {
       const err = await rejection(pending);
       assert.equal(err.name, 'AbortError');
       assert.ok(!(err instanceof SummarizationError));
-      assert.ok(Date.now() - t0 < 3000, 'stopped at once, not after the 10 s timeout');
+      assert.ok(Date.now() - t0 < 60_000, 'stopped at once, not after the 120 s timeout (half of it as the bound: the machine is shared)');
       assert.equal(server.requests.length, 1);
       assert.equal(server.pending, 1, 'no retry after an abort');
     });

@@ -116,7 +116,8 @@ describe('retry', () => {
       { baseDelayMs: 1, maxRetryAfterMs: 20, onRetry: (i) => delays.push(i.delayMs) },
     );
     assert.deepEqual(delays, [20]);
-    assert.ok(Date.now() - t0 < 3000, 'not the 120 s the server asked for');
+    // Half the delay asked for, not a speed bound (the machine is shared): the capped 20 ms delay is checked above.
+    assert.ok(Date.now() - t0 < 60_000, 'not the 120 s the server asked for');
   });
 
   it('an abort stops at once: during the sleep, and no retry after it', async () => {
@@ -128,13 +129,13 @@ describe('retry', () => {
         calls++;
         throw retryable();
       },
-      { baseDelayMs: 20_000, signal: controller.signal },
+      { baseDelayMs: 120_000, maxDelayMs: 120_000, signal: controller.signal },
     );
     setTimeout(() => controller.abort(), 10);
     const err = await rejection(p);
     assert.ok(err instanceof AbortError);
     assert.equal(calls, 1);
-    assert.ok(Date.now() - t0 < 3000, 'the >= 10 s sleep was interrupted');
+    assert.ok(Date.now() - t0 < 60_000, 'the >= 60 s sleep was interrupted (half of it as the bound: the machine is shared)');
   });
 
   it('an error thrown after the abort comes out as AbortError, not retried', async () => {
