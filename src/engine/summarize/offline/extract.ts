@@ -2,6 +2,7 @@ import type { AgentMessage, AssistantMessage } from '../../session/types';
 import { clip, code, firstLine, isQuestion, sentences, squash, trimEndChars, unique } from './text';
 import { constraintSentences } from './userText';
 import { isTextBlock, textOfContent } from '../../session/contentBlocks';
+import type { Messages } from '../../context/messageSpan';
 
 /**
  * What the offline summarizer reads out of a span of messages, turn by turn:
@@ -164,6 +165,27 @@ export function sameTarget(target: string | undefined, cwd: string | undefined):
 export interface ExtractOptions {
   /** The session's working directory: paths under it count as the same as their relative form. */
   cwd?: string;
+}
+
+/** Extractions of spans read on demand, by span (see extractionOf). */
+const extractions = new WeakMap<object, { cwd: string; x: Extraction }>();
+
+/**
+ * The extraction of `messages`, made once per span read on demand: the
+ * offline summarizer and the retention facts of one compaction read the
+ * same span, and a 1 GB span is walked (and its 100 MB of turns built) once
+ * instead of twice. An array is extracted each time (its caller may change
+ * it). The result is shared: readers never change it.
+ */
+export function extractionOf(messages: Messages, options: ExtractOptions = {}): Extraction {
+  if (Array.isArray(messages)) return extract(messages as readonly AgentMessage[], options);
+  // An empty and an absent cwd read the same (sameTarget).
+  const cwd = options.cwd || '';
+  const known = extractions.get(messages);
+  if (known && known.cwd === cwd) return known.x;
+  const x = extract(messages, options);
+  extractions.set(messages, { cwd, x });
+  return x;
 }
 
 export function extract(messages: Iterable<AgentMessage>, options: ExtractOptions = {}): Extraction {

@@ -5,7 +5,7 @@ import { BRANCH_SUMMARY_PREAMBLE, TURN_PREFIX_HEADINGS } from '../prompts';
 import { throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
 import {
   callPath,
-  extract,
+  extractionOf,
   isModifying,
   isShell,
   sameTarget,
@@ -562,18 +562,33 @@ function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefined): st
   return out.join('\n');
 }
 
+/**
+ * The earlier checkpoints a summary builds on (summaries inside the span, the
+ * previous one), and the extraction as the summary reads it: a span that
+ * continues a turn the previous checkpoint split has that turn's request as
+ * its first turn's (a copy of that turn: the extraction is shared).
+ */
+function withEarlier(x: Extraction, request: SummaryRequest): { x: Extraction; earlier: Earlier } {
+  const earlierTexts = [...x.embedded, ...(request.kind === 'update' && request.previousSummary ? [request.previousSummary] : [])];
+  const earlier = readEarlier(earlierTexts);
+  if (!earlier.openRequest || !x.turns.length || x.turns[0].request !== null) return { x, earlier };
+  const turns = x.turns.slice();
+  turns[0] = { ...turns[0], request: earlier.openRequest };
+  return { x: { ...x, turns }, earlier };
+}
+
 /** The offline summary text for a request (pure and deterministic). */
 export function offlineSummaryText(request: SummaryRequest): string {
-  const x = extract(request.messages, { cwd: request.cwd });
+  // Shared with the retention facts of the same span (extractionOf): read here, never changed.
+  const shared = extractionOf(request.messages, { cwd: request.cwd });
   const focus = focusOf(request.customInstructions);
   const pinned = request.kind === 'history' || request.kind === 'update' ? (request.pinned?.trim() ?? '') : '';
   const budgetChars = Math.min(Math.max(1, request.maxOutputTokens), SUMMARY_MAX_TOKENS) * 4 - (pinned ? pinned.length + 2 : 0);
+  let checkpoint: { x: Extraction; earlier: Earlier } | undefined;
   const render = (caps: Caps) => {
-    if (request.kind === 'turnPrefix') return buildTurnPrefix(x, caps, request.cwd);
-    const earlierTexts = [...x.embedded, ...(request.kind === 'update' && request.previousSummary ? [request.previousSummary] : [])];
-    const earlier = readEarlier(earlierTexts);
-    // The span continues a turn the previous checkpoint split: that turn's request is the one being worked on.
-    if (earlier.openRequest && x.turns.length && x.turns[0].request === null) x.turns[0].request = earlier.openRequest;
+    if (request.kind === 'turnPrefix') return buildTurnPrefix(shared, caps, request.cwd);
+    checkpoint ??= withEarlier(shared, request);
+    const { x, earlier } = checkpoint;
     return build({ x, earlier, kind: request.kind, focus, openTurnRequest: request.openTurnRequest, cwd: request.cwd }, caps);
   };
   let caps = FULL_CAPS;

@@ -1,0 +1,98 @@
+import * as assert from 'node:assert/strict';
+import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
+import { buildSummaryRequest, mergeSplitTurnSummary, TURN_PREFIX_HEADINGS } from '../../../src/engine/summarize/prompts';
+import { extractionOf } from '../../../src/engine/summarize/offline/extract';
+import { checkRetention, compactionSource, deriveFacts } from '../../../src/engine/summarize/retention';
+import { arraySpan, type MessageSpan } from '../../../src/engine/context/messageSpan';
+import { loadSession } from '../../../src/engine/session/loadSession';
+import { proposeCompaction } from '../../../src/engine/operations/compact';
+import type { AgentMessage } from '../../../src/engine/session/types';
+import { jsonlFixtures } from '../../support/fixtures';
+import { plainMessages } from './helpers';
+
+/** A span that counts how often it is walked oldest first (what an extraction does). */
+function countingSpan(messages: readonly AgentMessage[]): { span: MessageSpan; walks: () => number } {
+  const inner = arraySpan(messages.map((message, i) => ({ entryId: `e${i}`, message })));
+  let walks = 0;
+  const span: MessageSpan = {
+    get length() {
+      return inner.length;
+    },
+    [Symbol.iterator]() {
+      walks++;
+      return inner[Symbol.iterator]();
+    },
+    backward: () => inner.backward(),
+    entryIdAt: (i) => inner.entryIdAt(i),
+  };
+  return { span, walks: () => walks };
+}
+
+describe('one reading of a compaction span for the offline summary and its facts (issue 20 item 5)', () => {
+  let messages: AgentMessage[];
+  before(async () => {
+    messages = await plainMessages();
+  });
+
+  it('walks the span once for both, and gives the facts of a fresh reading', async () => {
+    const { span, walks } = countingSpan(messages);
+    const summarizer = createOfflineSummarizer();
+    const { text } = await summarizer.summarize(buildSummaryRequest({ kind: 'history', messages: span, maxOutputTokens: 8192, cwd: '/w' }));
+    assert.equal(walks(), 1);
+    const facts = deriveFacts({ messages: span, cwd: '/w' });
+    assert.equal(walks(), 1, 'the facts read the summarizer’s extraction');
+    const fresh = deriveFacts({ messages: countingSpan(messages).span, cwd: '/w' });
+    assert.deepEqual(facts, fresh);
+    // An empty and an absent cwd read the same; another cwd is another reading.
+    deriveFacts({ messages: span, cwd: '/elsewhere' });
+    assert.equal(walks(), 2);
+    assert.ok(text.length > 0);
+  });
+
+  it('an array is read each time (its caller may change it)', () => {
+    assert.notEqual(extractionOf(messages), extractionOf(messages));
+  });
+
+  it('a span continuing a split turn: the summary takes the earlier request, the shared reading is left as it was', async () => {
+    const firstAnswer = messages.findIndex((m) => m.role === 'assistant');
+    const rest = messages.slice(firstAnswer); // starts with work, not with a request
+    const openRequest = 'Port the parser to TypeScript and keep the old tests passing.';
+    const turnContext = `${TURN_PREFIX_HEADINGS.request}\n${openRequest}\n\n${TURN_PREFIX_HEADINGS.progress}\n- (none)`;
+    const previousSummary = mergeSplitTurnSummary('## Goal\n- Port the parser', turnContext);
+    const request = (m: readonly AgentMessage[] | MessageSpan) =>
+      buildSummaryRequest({ kind: 'update', messages: m, previousSummary, maxOutputTokens: 8192 });
+    const { span } = countingSpan(rest);
+    const before = structuredClone(extractionOf(span));
+    assert.equal(before.turns[0].request, null);
+    const shared = await createOfflineSummarizer().summarize(request(span));
+    const alone = await createOfflineSummarizer().summarize(request([...rest]));
+    assert.equal(shared.text, alone.text);
+    assert.ok(shared.text.includes('Port the parser to TypeScript'), shared.text);
+    assert.deepEqual(extractionOf(span), before);
+    assert.deepEqual(deriveFacts({ messages: span }), deriveFacts({ messages: countingSpan(rest).span }));
+  });
+
+  it('a compaction gives the facts and retention of a fresh reading, on every session fixture', async function () {
+    this.timeout(120_000);
+    let compared = 0;
+    for (const file of jsonlFixtures()) {
+      const index = await loadSession(file).catch(() => undefined);
+      if (!index) continue; // not a session (a fixture of plain message lines)
+      for (const keepRecentTokens of [1, 200, 5000]) {
+        const p = await proposeCompaction({
+          file,
+          index,
+          summarizer: createOfflineSummarizer(),
+          compaction: { keepRecentTokens },
+          estimator: 'chars',
+        });
+        if (p.kind !== 'proposal') continue;
+        const facts = deriveFacts(compactionSource(p.plan));
+        assert.deepEqual(p.facts, facts, `${file}, keep ${keepRecentTokens}`);
+        assert.deepEqual(p.retention, checkRetention(p.summary, facts, { cwd: index.header.cwd }));
+        compared++;
+      }
+    }
+    assert.ok(compared > 20, `compared ${compared} compactions`);
+  });
+});
