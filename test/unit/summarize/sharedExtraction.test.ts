@@ -49,6 +49,47 @@ describe('one reading of a compaction span for the offline summary and its facts
     assert.ok(text.length > 0);
   });
 
+  it('an extraction keeps one object for every result whose output it does not keep, and the same reading as before', () => {
+    const long = 'x'.repeat(300);
+    const call = (id: string, path: string): AgentMessage =>
+      ({
+        role: 'assistant',
+        content: [{ type: 'toolCall', id, name: 'read', arguments: { path } }],
+        stopReason: 'toolUse',
+      }) as unknown as AgentMessage;
+    const result = (id: string, text: string, isError = false): AgentMessage =>
+      ({ role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text }], isError }) as unknown as AgentMessage;
+    const x = extractionOf([
+      { role: 'user', content: 'Read the files.' } as AgentMessage,
+      call('c1', 'src/a.ts'),
+      result('c1', long),
+      call('c2', 'src/a.ts'),
+      result('c2', long),
+      call('c3', 'src/b.ts'),
+      result('c3', long, true),
+      call('c4', 'src/b.ts'),
+      result('c4', 'short'),
+      { role: 'user', content: 'Thanks.' } as AgentMessage,
+    ]);
+    const [first, second] = x.turns;
+    const [a, b, c, d] = first.calls;
+    assert.equal(a.result, b.result);
+    assert.deepEqual(a.result, { isError: false, text: '' });
+    assert.deepEqual(c.result, { isError: true, text: '' });
+    assert.deepEqual(d.result, { isError: false, text: 'short' });
+    assert.deepEqual(
+      first.calls.map((k) => [k.name, k.tool, k.path, k.target]),
+      [
+        ['read', 'read', 'src/a.ts', 'src/a.ts'],
+        ['read', 'read', 'src/a.ts', 'src/a.ts'],
+        ['read', 'read', 'src/b.ts', 'src/b.ts'],
+        ['read', 'read', 'src/b.ts', 'src/b.ts'],
+      ],
+    );
+    assert.deepEqual([second.calls, second.userRuns, first.userRuns], [[], [], []]);
+    assert.equal(x.problems.length, 1);
+  });
+
   it('an array is read each time (its caller may change it)', () => {
     assert.notEqual(extractionOf(messages), extractionOf(messages));
   });

@@ -117,6 +117,12 @@ export function callPath(call: Call): string | undefined {
 /** Longest tool output a call keeps (longer ones are never quoted: see the offline summarizer's shortOutput). */
 const SHORT_RESULT_CHARS = 200;
 
+/** The results of calls whose output is not kept (most of a long span's), one object each for all of them. */
+const NO_TEXT_OK = Object.freeze({ isError: false, text: '' });
+const NO_TEXT_ERROR = Object.freeze({ isError: true, text: '' });
+/** What a finished turn holds when it ran nothing (shared: only the open turn is ever added to). */
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+
 /** Splits a sentence at its first reason connective: [choice, reason]. */
 function splitReason(sentence: string): [string, string] {
   const lower = sentence.toLowerCase();
@@ -200,6 +206,15 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
     messageCount: 0,
   };
   const byId = new Map<string, Call>();
+  // A 1 GB span calls the same tools on the same files thousands of times: their names and paths are kept once.
+  const strings = new Map<string, string>();
+  const once = (text: string | undefined): string | undefined => {
+    if (text === undefined) return undefined;
+    const known = strings.get(text);
+    if (known !== undefined) return known;
+    strings.set(text, text);
+    return text;
+  };
   const allCalls: Call[] = [];
   let turn: Turn | null = null;
   let order = 0;
@@ -222,9 +237,15 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
     failures.delete(key);
   };
   const open = (request: string | null, requestIndex = -1): Turn => {
+    if (turn) close(turn);
     const t: Turn = { request, requestIndex, calls: [], userRuns: [], answer: null, lastStop: 'none' };
     x.turns.push(t);
     return t;
+  };
+  // A finished turn's lists in arrays of their size (a growing array keeps room for more).
+  const close = (t: Turn) => {
+    t.calls = t.calls.length ? t.calls.slice() : NONE;
+    t.userRuns = t.userRuns.length ? t.userRuns.slice() : NONE;
   };
 
   let index = -1;
@@ -273,10 +294,11 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
           if (!b || typeof b !== 'object') continue;
           if (b.type === 'toolCall') {
             hasCalls = true;
-            const tool = String(b.name).toLowerCase();
-            const path = argString(b.arguments, PATH_ARGS);
-            const target = path ?? argString(b.arguments, TARGET_ARGS);
-            const call: Call = { name: b.name, path, tool, target, order: order++, messageIndex: index };
+            const tool = once(String(b.name).toLowerCase())!;
+            const path = once(argString(b.arguments, PATH_ARGS));
+            const target = path ?? once(argString(b.arguments, TARGET_ARGS));
+            const name = typeof b.name === 'string' ? once(b.name)! : b.name;
+            const call: Call = { name, path, tool, target, order: order++, messageIndex: index };
             turn.calls.push(call);
             allCalls.push(call);
             if (typeof b.id === 'string') byId.set(b.id, call);
@@ -314,7 +336,8 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
         const call = byId.get(m.toolCallId);
         const text = textOfContent(m.content);
         if (!call) break;
-        call.result = { isError: !!m.isError, text: text.trim().length > SHORT_RESULT_CHARS ? '' : text };
+        const kept = text.trim().length > SHORT_RESULT_CHARS ? '' : text;
+        call.result = kept ? { isError: !!m.isError, text: kept } : m.isError ? NO_TEXT_ERROR : NO_TEXT_OK;
         const key = familyKey(call.tool, call.target);
         if (m.isError) {
           const what = `${code(call.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} failed`;
@@ -329,6 +352,7 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
         break;
     }
   }
+  if (turn) close(turn);
   x.messageCount = index + 1;
   // A failed model request is resolved by any later assistant message that did not fail.
   for (const e of modelErrors) if (lastGoodAssistant > e.index) e.problem.resolved = true;
