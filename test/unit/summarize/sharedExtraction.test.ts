@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
 import { buildSummaryRequest, mergeSplitTurnSummary, TURN_PREFIX_HEADINGS } from '../../../src/engine/summarize/prompts';
-import { extractionOf } from '../../../src/engine/summarize/offline/extract';
+import { extract, extractionOf } from '../../../src/engine/summarize/offline/extract';
 import { checkRetention, compactionSource, deriveFacts } from '../../../src/engine/summarize/retention';
 import { arraySpan, type MessageSpan } from '../../../src/engine/context/messageSpan';
 import { loadSession } from '../../../src/engine/session/loadSession';
@@ -88,6 +88,32 @@ describe('one reading of a compaction span for the offline summary and its facts
     );
     assert.deepEqual([second.calls, second.userRuns, first.userRuns], [[], [], []]);
     assert.equal(x.problems.length, 1);
+  });
+
+  it('without answers: the same reading, an answered turn marked by an empty answer', () => {
+    const full = extract(messages);
+    const lean = extract(messages, { answers: false });
+    assert.ok(full.turns.some((t) => t.answer));
+    assert.deepEqual(lean, { ...full, turns: full.turns.map((t) => ({ ...t, answer: t.answer === null ? null : '' })) });
+  });
+
+  it("a user's command output is kept only when short (a longer one is never quoted)", async () => {
+    const run = (command: string, output: string): AgentMessage =>
+      ({ role: 'bashExecution', command, output, exitCode: 0, cancelled: false, truncated: false }) as unknown as AgentMessage;
+    const span = [
+      { role: 'user', content: 'Check the build.' } as AgentMessage,
+      run('npm test', 'ok\n'),
+      run('npm run build', 'y'.repeat(500)),
+    ];
+    const x = extract(span);
+    assert.deepEqual(
+      x.turns[0].userRuns.map((r) => r.output),
+      ['ok\n', ''],
+    );
+    const { text } = await createOfflineSummarizer().summarize(
+      buildSummaryRequest({ kind: 'history', messages: span, maxOutputTokens: 8192 }),
+    );
+    assert.ok(text.includes('`npm test` (by the user) → ok') && text.includes('`npm run build` (by the user)'), text);
   });
 
   it('an array is read each time (its caller may change it)', () => {

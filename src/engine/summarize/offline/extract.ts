@@ -32,8 +32,9 @@ export interface Turn {
   /** Index (in the messages read) of the request's message, or -1. */
   requestIndex: number;
   calls: Call[];
+  /** `output` is the user's command output when it is short (SHORT_RESULT_CHARS), else empty (like a call's result). */
   userRuns: { command: string; exitCode: number | null | undefined; output: string; cancelled: boolean }[];
-  /** The assistant's final text when the turn ended with an answer. */
+  /** The assistant's final text when the turn ended with an answer ('' when read without answers: ExtractOptions.answers). */
   answer: string | null;
   /** How the last assistant message of the turn stopped. */
   lastStop: AssistantMessage['stopReason'] | 'none';
@@ -171,10 +172,16 @@ export function sameTarget(target: string | undefined, cwd: string | undefined):
 export interface ExtractOptions {
   /** The session's working directory: paths under it count as the same as their relative form. */
   cwd?: string;
+  /**
+   * Keep the text of each turn's final answer (default true). The retention
+   * facts only ask whether a turn was answered: without, an answered turn's
+   * `answer` is '' (a 1 GB span's answers are tens of MB).
+   */
+  answers?: boolean;
 }
 
 /** Extractions of spans read on demand, by span (see extractionOf). */
-const extractions = new WeakMap<object, { cwd: string; x: Extraction }>();
+const extractions = new WeakMap<object, { cwd: string; answers: boolean; x: Extraction }>();
 
 /**
  * The extraction of `messages`, made once per span read on demand: the
@@ -187,10 +194,12 @@ export function extractionOf(messages: Messages, options: ExtractOptions = {}): 
   if (Array.isArray(messages)) return extract(messages as readonly AgentMessage[], options);
   // An empty and an absent cwd read the same (sameTarget).
   const cwd = options.cwd || '';
+  const answers = options.answers ?? true;
   const known = extractions.get(messages);
-  if (known && known.cwd === cwd) return known.x;
+  // A reading with the answers serves one without them, not the other way round.
+  if (known && known.cwd === cwd && (known.answers || !answers)) return known.x;
   const x = extract(messages, options);
-  extractions.set(messages, { cwd, x });
+  extractions.set(messages, { cwd, answers, x });
   return x;
 }
 
@@ -206,6 +215,7 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
     messageCount: 0,
   };
   const byId = new Map<string, Call>();
+  const keepAnswers = options.answers ?? true;
   // A 1 GB span calls the same tools on the same files thousands of times: their names and paths are kept once.
   const strings = new Map<string, string>();
   const once = (text: string | undefined): string | undefined => {
@@ -263,7 +273,8 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
         if (m.excludeFromContext) break;
         turn ??= open(null);
         const output = typeof m.output === 'string' ? m.output : '';
-        turn.userRuns.push({ command: m.command, exitCode: m.exitCode, output, cancelled: !!m.cancelled });
+        const kept = output.trim().length > SHORT_RESULT_CHARS ? '' : output;
+        turn.userRuns.push({ command: m.command, exitCode: m.exitCode, output: kept, cancelled: !!m.cancelled });
         if (!m.cancelled && typeof m.exitCode === 'number' && m.exitCode !== 0) {
           const lines = output
             .trim()
@@ -328,7 +339,7 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
           .filter(isTextBlock)
           .map((b) => b.text)
           .join('\n');
-        if ((m.stopReason === 'stop' || m.stopReason === undefined) && !hasCalls && reply.trim()) turn.answer = reply;
+        if ((m.stopReason === 'stop' || m.stopReason === undefined) && !hasCalls && reply.trim()) turn.answer = keepAnswers ? reply : '';
         else if (hasCalls) turn.answer = null;
         break;
       }

@@ -97,7 +97,8 @@ function identifiers(parts: { x: Extraction; messages: MessageSpan }[], cwd: str
 
 /** The facts of a span, deduplicated (same kind and text), in FACT_KINDS order. */
 export function deriveFacts(source: FactSource): Fact[] {
-  const opts = { cwd: source.cwd };
+  // Whether a turn was answered is all the facts read of its answer.
+  const opts = { cwd: source.cwd, answers: false };
   const messages = spanOf(source.messages);
   // The offline summarizer's reading of the same span when it made one (extractionOf).
   const x = extractionOf(messages, opts);
