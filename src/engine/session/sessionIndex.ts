@@ -9,6 +9,7 @@ import { MAX_PARSED_ENTRY_BYTES } from './entryLimits';
 import type { EntryRecord } from './entryRecord';
 import { ChildTable } from './childTable';
 import { IdTable } from './idTable';
+import { RecordTable } from './recordTable';
 import type { TokenCounts } from './tokenCounts';
 import { breakCycles, reportDuplicates } from './treeRepair';
 import type { SessionEntry, SessionHeader } from './types';
@@ -20,7 +21,8 @@ export interface SessionIndexInit {
   header: SessionHeader;
   /** Version as written in the header (1 when absent). */
   version: number;
-  records: EntryRecord[];
+  /** The records in file order (a streamed load fills a table as it reads). */
+  records: EntryRecord[] | RecordTable;
   diagnostics: Diagnostic[];
   /** Bytes read up to the end of the last complete line. A cut-off last line lies past it. */
   committedSize: number;
@@ -65,7 +67,7 @@ export class SessionIndex {
    * torn line has stayed unchanged tells a dead writer from a live one.
    */
   incompleteSince: number | undefined;
-  private readonly records: EntryRecord[];
+  private readonly records: RecordTable;
   private readonly byId = new IdTable();
   private parents: Int32Array;
   private childTable: ChildTable | undefined;
@@ -81,7 +83,7 @@ export class SessionIndex {
     this.file = init.file;
     this.header = init.header;
     this.version = init.version;
-    this.records = init.records;
+    this.records = init.records instanceof RecordTable ? init.records : RecordTable.of(init.records);
     this.diagnostics = init.diagnostics;
     this.committedSize = init.committedSize;
     this.lineCount = init.lineCount;
@@ -92,7 +94,7 @@ export class SessionIndex {
     this.leafOverride = init.leaf;
     this.incompleteSince = this.hasIncompleteLine ? performance.now() : undefined;
     this.parents = new Int32Array(0);
-    this.parsed = new EntryCache(init.entryCache ?? DEFAULT_ENTRY_CACHE_LIMITS, (i) => (this.records[i].entry = undefined));
+    this.parsed = new EntryCache(init.entryCache ?? DEFAULT_ENTRY_CACHE_LIMITS, (i) => this.records.setEntry(i, undefined));
     this.lines = new LineBlockReader(init.file);
     this.indexRecords(0);
   }
@@ -113,11 +115,12 @@ export class SessionIndex {
 
   get leafId(): string | null {
     const leaf = this.leafIndex;
-    return leaf >= 0 ? this.records[leaf].id : null;
+    return leaf >= 0 ? this.records.id(leaf) : null;
   }
 
+  /** The record of an entry (a view of the index's columns: its `entry` and `mayHoldFileOps` write through). */
   record(index: number): EntryRecord {
-    return this.records[index];
+    return this.records.view(index);
   }
 
   indexOf(id: string): number {
@@ -133,8 +136,8 @@ export class SessionIndex {
     let hi = this.records.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const start = this.records[mid].start;
-      if (start === offset) return this.records[mid].id === id ? mid : -1;
+      const start = this.records.start(mid);
+      if (start === offset) return this.records.id(mid) === id ? mid : -1;
       if (start < offset) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -154,14 +157,16 @@ export class SessionIndex {
    * session's line are read a block at a time (see LineBlockReader).
    */
   entry(index: number): SessionEntry {
-    const rec = this.records[index];
-    if (rec.entry === undefined) {
-      rec.entry = this.parseRecord(rec);
+    const t = this.records;
+    let e = t.entry(index);
+    if (e === undefined) {
+      e = this.parseRecord(index);
+      t.setEntry(index, e);
       this.keepParsed(index);
     } else if (this.parsed.has(index)) {
-      this.parsed.touch(index, rec.end - rec.start);
+      this.parsed.touch(index, t.end(index) - t.start(index));
     }
-    return rec.entry;
+    return e;
   }
 
   /**
@@ -172,18 +177,20 @@ export class SessionIndex {
    * gigabytes of garbage (measured: 0.9 GB peak RSS instead of 0.3 GB).
    */
   transientEntry(index: number): SessionEntry {
-    const rec = this.records[index];
-    if (rec.entry !== undefined) return this.entry(index);
-    const entry = this.parseRecord(rec);
+    if (this.records.entry(index) !== undefined) return this.entry(index);
+    const entry = this.parseRecord(index);
     // A line that did not parse keeps its placeholder (its problem is reported once).
-    if (this.version < 2 || isPlaceholderEntry(entry)) rec.entry = entry;
+    if (this.version < 2 || isPlaceholderEntry(entry)) this.records.setEntry(index, entry);
     return entry;
   }
 
-  private parseRecord(rec: EntryRecord): SessionEntry {
+  private parseRecord(index: number): SessionEntry {
+    const t = this.records;
+    const start = t.start(index);
+    const end = t.end(index);
     // A line too long to parse is never read (parseEntryLine gives its placeholder).
-    const text = rec.chunk || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES ? undefined : this.lines.text(rec.start, rec.end);
-    return parseEntryLine(rec, this.file, this.version, this.diagnostics, text);
+    const text = t.chunk(index) || end - start > MAX_PARSED_ENTRY_BYTES ? undefined : this.lines.text(start, end);
+    return parseEntryLine(t.view(index), this.file, this.version, this.diagnostics, text);
   }
 
   /** File opens made to read entry lines one by one (for the bench). */
@@ -193,9 +200,9 @@ export class SessionIndex {
 
   /** Puts an entry parsed on demand in the bounded cache (a line that did not parse keeps its placeholder: it was reported once). */
   private keepParsed(index: number): void {
-    const rec = this.records[index];
-    if (this.version < 2 || isPlaceholderEntry(rec.entry!)) return;
-    this.parsed.touch(index, rec.end - rec.start);
+    const t = this.records;
+    if (this.version < 2 || isPlaceholderEntry(t.entry(index)!)) return;
+    this.parsed.touch(index, t.end(index) - t.start(index));
   }
 
   /**
@@ -208,11 +215,12 @@ export class SessionIndex {
     const keep = options.keep ?? true;
     const onDisk: EntryRecord[] = [];
     const at = new Map<EntryRecord, number>();
+    const t = this.records;
     for (const i of indexes) {
-      const rec = this.records[i];
-      if (rec.entry !== undefined) continue;
-      if (rec.chunk || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES) this.entry(i);
+      if (t.entry(i) !== undefined) continue;
+      if (t.chunk(i) || t.end(i) - t.start(i) > MAX_PARSED_ENTRY_BYTES) this.entry(i);
       else {
+        const rec = t.view(i);
         onDisk.push(rec);
         at.set(rec, i);
       }
@@ -235,9 +243,10 @@ export class SessionIndex {
    */
   forgetParsed(indexes: readonly number[]): void {
     if (this.version < 2) return; // a version 1 file's entries were migrated in memory: their lines are not them
+    const t = this.records;
     for (const i of indexes) {
-      const rec = this.records[i];
-      if (rec.entry !== undefined && rec.end > rec.start && !isPlaceholderEntry(rec.entry)) rec.entry = undefined;
+      const e = t.entry(i);
+      if (e !== undefined && t.end(i) > t.start(i) && !isPlaceholderEntry(e)) t.setEntry(i, undefined);
     }
   }
 
@@ -246,22 +255,24 @@ export class SessionIndex {
    * see fileOpHints.ts). Decides an undecided hint from the line's bytes.
    */
   mayHoldFileOps(index: number): boolean {
-    const rec = this.records[index];
-    if (rec.mayHoldFileOps === undefined) {
-      if (rec.entry !== undefined) rec.mayHoldFileOps = entryMayHoldFileOps(rec.entry);
-      else resolveFileOpHints(this.file, [rec]);
+    const t = this.records;
+    if (t.hint(index) === undefined) {
+      const e = t.entry(index);
+      if (e !== undefined) t.setHint(index, entryMayHoldFileOps(e));
+      else resolveFileOpHints(this.file, [t.view(index)]);
     }
-    return rec.mayHoldFileOps!;
+    return t.hint(index)!;
   }
 
   /** Decides the undecided hints of many entries at once, reading their bytes in file order. */
   decideFileOpHints(indexes: readonly number[]): void {
     const pending: EntryRecord[] = [];
+    const t = this.records;
     for (const i of indexes) {
-      const rec = this.records[i];
-      if (rec.mayHoldFileOps !== undefined) continue;
-      if (rec.entry !== undefined) rec.mayHoldFileOps = entryMayHoldFileOps(rec.entry);
-      else pending.push(rec);
+      if (t.hint(i) !== undefined) continue;
+      const e = t.entry(i);
+      if (e !== undefined) t.setHint(i, entryMayHoldFileOps(e));
+      else pending.push(t.view(i));
     }
     resolveFileOpHints(this.file, pending);
   }
@@ -365,8 +376,7 @@ export class SessionIndex {
   }
 
   private applyLabel(map: Map<string, string>, i: number): void {
-    const rec = this.records[i];
-    const e = rec.type === 'label' ? this.entryOfType(i, 'label') : undefined;
+    const e = this.records.type(i) === 'label' ? this.entryOfType(i, 'label') : undefined;
     if (!e) return;
     if (typeof e.targetId !== 'string') return;
     if (typeof e.label === 'string' && e.label.length > 0) map.set(e.targetId, e.label);
@@ -378,7 +388,7 @@ export class SessionIndex {
     let duplicates: number[] | undefined;
     for (let i = first; i < n; i++) {
       const size = this.byId.size;
-      this.byId.set(this.records[i].id, i);
+      this.byId.set(this.records.id(i), i);
       if (this.byId.size === size) (duplicates ??= []).push(i);
     }
     if (duplicates) reportDuplicates(this.records, duplicates, this.file, this.diagnostics);
@@ -388,20 +398,20 @@ export class SessionIndex {
     const unique = this.byId.size === n;
     const from = first > 0 && unique ? first : 0;
     for (let i = from; i < n; i++) {
-      const pid = this.records[i].parentId;
+      const pid = this.records.parentId(i);
       if (pid === null) {
         parents[i] = -1;
         continue;
       }
       // Most entries continue the one before them: with every id unique, no lookup is needed.
-      const p = unique && i > 0 && this.records[i - 1].id === pid ? i - 1 : this.byId.get(pid);
+      const p = unique && i > 0 && this.records.id(i - 1) === pid ? i - 1 : this.byId.get(pid);
       if (p === undefined) {
         parents[i] = -1;
         if (i >= first && !this.partial) {
           this.diagnostics.push({
             file: this.file,
-            line: this.records[i].line,
-            message: `entry "${this.records[i].id}" points to parent "${pid}", which is not in the file; shown as a root`,
+            line: this.records.line(i),
+            message: `entry "${this.records.id(i)}" points to parent "${pid}", which is not in the file; shown as a root`,
           });
         }
       } else {
