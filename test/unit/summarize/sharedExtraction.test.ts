@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
 import { buildSummaryRequest, mergeSplitTurnSummary, TURN_PREFIX_HEADINGS } from '../../../src/engine/summarize/prompts';
 import { extract, extractionOf } from '../../../src/engine/summarize/offline/extract';
@@ -9,6 +11,8 @@ import { proposeCompaction } from '../../../src/engine/operations/compact';
 import type { AgentMessage } from '../../../src/engine/session/types';
 import { jsonlFixtures } from '../../support/fixtures';
 import { plainMessages } from './helpers';
+
+setFlagsFromString('--expose-gc');
 
 /** A span that counts how often it is walked oldest first (what an extraction does). */
 function countingSpan(messages: readonly AgentMessage[]): { span: MessageSpan; walks: () => number } {
@@ -114,6 +118,30 @@ describe('one reading of a compaction span for the offline summary and its facts
       buildSummaryRequest({ kind: 'history', messages: span, maxOutputTokens: 8192 }),
     );
     assert.ok(text.includes('`npm test` (by the user) → ok') && text.includes('`npm run build` (by the user)'), text);
+  });
+
+  it("what it keeps of a failed call's output does not keep the output (a line cut from 30 outputs of 4 MB)", () => {
+    const gc = runInNewContext('gc') as () => void;
+    const failing = (k: number): AgentMessage[] =>
+      [
+        { role: 'assistant', content: [{ type: 'toolCall', id: `c${k}`, name: 'bash', arguments: { command: `make t${k}` } }] },
+        {
+          role: 'toolResult',
+          toolCallId: `c${k}`,
+          toolName: 'bash',
+          // A fresh string, as JSON.parse makes a result's text.
+          content: [{ type: 'text', text: JSON.parse(JSON.stringify(`error: cannot-build-target-t${k}\n${'x'.repeat(4 << 20)}`)) }],
+          isError: true,
+        },
+      ] as unknown as AgentMessage[];
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept = [];
+    for (let k = 0; k < 30; k++) kept.push(extract(failing(k)));
+    gc();
+    const grownMB = (process.memoryUsage().heapUsed - before) / 1048576;
+    assert.equal(kept[29].problems[0].error, 'error: cannot-build-target-t29');
+    assert.ok(grownMB < 10, `30 extractions hold ${grownMB.toFixed(1)} MB`);
   });
 
   it('an array is read each time (its caller may change it)', () => {

@@ -3,6 +3,7 @@ import { clip, code, firstLine, isQuestion, sentences, squash, trimEndChars, uni
 import { constraintSentences } from './userText';
 import { isTextBlock, textOfContent } from '../../session/contentBlocks';
 import type { Messages } from '../../context/messageSpan';
+import { detachedText } from '../../text/detachedText';
 
 /**
  * What the offline summarizer reads out of a span of messages, turn by turn:
@@ -149,11 +150,16 @@ function decisionOf(sentence: string): Decision | null {
   const [choice, reason] = splitReason(sentence);
   const strong = CHOICE_CUES.test(sentence);
   if (!strong && !(INTENT_CUES.test(choice) && reason)) return null;
-  return { title: clip(trimEndChars(choice, '.:;,'), 160), rationale: reason ? clip(trimEndChars(reason, '.'), 200) : '' };
+  // Detached from the message text they were cut from (kept for the whole span).
+  return {
+    title: detachedText(clip(trimEndChars(choice, '.:;,'), 160)),
+    rationale: reason ? detachedText(clip(trimEndChars(reason, '.'), 200)) : '',
+  };
 }
 
 export function errorLine(text: string): string {
-  return clip(firstLine(text) || squash(text), 200) || 'an error without a message';
+  // Detached: a line cut from a tool's output would keep the whole output alive (engine/text/detachedText.ts).
+  return detachedText(clip(firstLine(text) || squash(text), 200)) || 'an error without a message';
 }
 
 /**
@@ -265,8 +271,8 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
       case 'user': {
         const text = textOfContent(m.content);
         if (!text.trim()) break;
-        turn = open(text.length > 20_000 ? text.slice(0, 20_000) : text, index);
-        x.constraints.push(...constraintSentences(turn.request!).map((s) => clip(s, 240)));
+        turn = open(text.length > 20_000 ? detachedText(text.slice(0, 20_000)) : text, index);
+        x.constraints.push(...constraintSentences(turn.request!).map((s) => detachedText(clip(s, 240))));
         break;
       }
       case 'bashExecution': {
@@ -282,7 +288,7 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
             .filter((l) => l.trim());
           fail(familyKey('bash', m.command.trim()), {
             what: `${code(clip(m.command, 100))} (run by the user) exited with code ${m.exitCode}`,
-            error: lines.length ? clip(lines[lines.length - 1], 200) : `exit code ${m.exitCode}`,
+            error: lines.length ? detachedText(clip(lines[lines.length - 1], 200)) : `exit code ${m.exitCode}`,
             resolved: false,
             order: order++,
             messageIndex: index,
