@@ -151,7 +151,8 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     usage = r.usage;
   }
   const text = summary + formatFileLists(lists);
-  const facts = deriveFacts(compactionSource(plan));
+  // The spans the summarizer read: an offline summary's reading of them is shared, not made again.
+  const facts = deriveFacts(compactionSource(plan, { history, prefix }));
   return {
     kind: 'proposal',
     index,

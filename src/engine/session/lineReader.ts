@@ -9,6 +9,7 @@ import { entryMayHoldFileOps, FileOpScanner } from './fileOpHints';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
 import { MAX_PARSED_ENTRY_BYTES, oversizedEntryMessage, oversizedLineMessage } from './entryLimits';
 import type { EntryRecord } from './entryRecord';
+import { lastRecordId, type RecordSink } from './recordTable';
 import { entryTypeOf } from './entryKinds';
 import { isRecord } from './jsonObject';
 import type { SessionEntry, SessionHeader } from './types';
@@ -96,7 +97,7 @@ export function completeLines(buf: Buffer, from: number, firstLine = 2): Complet
 export function readCutOffLine(
   ctx: ReadContext,
   tail: CompleteLines,
-  records: EntryRecord[],
+  records: RecordSink,
   report = true,
   diagnostics?: Diagnostic[],
 ): { committedSize: number } {
@@ -198,7 +199,7 @@ export function readRecords(
   from: number,
   to: number,
   firstLine: number,
-  records: EntryRecord[],
+  records: RecordSink,
   diagnostics: Diagnostic[],
 ): number {
   const { buf, file, version } = ctx;
@@ -218,7 +219,7 @@ export function readRecords(
     if ((line & 0x3fff) === 0) ctx.signal?.throwIfAborted();
     if (fast) {
       // Most entries continue the one before: its id string is shared (one string less made and kept per entry).
-      const prev = records.length ? records[records.length - 1].id : undefined;
+      const prev = lastRecordId(records);
       const scanned = scanMessageLine(buf, start, end, prev);
       if (scanned) {
         const role = version < 3 && scanned.role === 'hookMessage' ? 'custom' : scanned.role;

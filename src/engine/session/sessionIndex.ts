@@ -12,6 +12,7 @@ import { MAX_PARSED_ENTRY_BYTES } from './entryLimits';
 import type { EntryRecord } from './entryRecord';
 import { ChildTable } from './childTable';
 import { IdTable } from './idTable';
+import { RecordTable } from './recordTable';
 import type { TokenCounts } from './tokenCounts';
 import { breakCycles, reportDuplicates } from './treeRepair';
 import type { SessionEntry, SessionHeader } from './types';
@@ -45,7 +46,8 @@ export interface SessionIndexInit {
   header: SessionHeader;
   /** Version as written in the header (1 when absent). */
   version: number;
-  records: EntryRecord[];
+  /** The records in file order (a streamed load fills a table as it reads). */
+  records: EntryRecord[] | RecordTable;
   diagnostics: Diagnostic[];
   /** Bytes read up to the end of the last complete line. A cut-off last line lies past it. */
   committedSize: number;
@@ -90,7 +92,7 @@ export class SessionIndex {
    * torn line has stayed unchanged tells a dead writer from a live one.
    */
   incompleteSince: number | undefined;
-  private readonly records: EntryRecord[];
+  private readonly records: RecordTable;
   private readonly byId = new IdTable();
   private parents: Int32Array;
   private childTable: ChildTable | undefined;
@@ -110,7 +112,7 @@ export class SessionIndex {
     this.file = init.file;
     this.header = init.header;
     this.version = init.version;
-    this.records = init.records;
+    this.records = init.records instanceof RecordTable ? init.records : RecordTable.of(init.records);
     this.diagnostics = init.diagnostics;
     this.committedSize = init.committedSize;
     this.lineCount = init.lineCount;
@@ -121,7 +123,7 @@ export class SessionIndex {
     this.leafOverride = init.leaf;
     this.incompleteSince = this.hasIncompleteLine ? performance.now() : undefined;
     this.parents = new Int32Array(0);
-    this.parsed = new EntryCache(init.entryCache ?? DEFAULT_ENTRY_CACHE_LIMITS, (i) => (this.records[i].entry = undefined));
+    this.parsed = new EntryCache(init.entryCache ?? DEFAULT_ENTRY_CACHE_LIMITS, (i) => this.records.setEntry(i, undefined));
     this.indexRecords(0);
   }
 
@@ -141,11 +143,12 @@ export class SessionIndex {
 
   get leafId(): string | null {
     const leaf = this.leafIndex;
-    return leaf >= 0 ? this.records[leaf].id : null;
+    return leaf >= 0 ? this.records.id(leaf) : null;
   }
 
+  /** The record of an entry (a view of the index's columns: its `entry` and `mayHoldFileOps` write through). */
   record(index: number): EntryRecord {
-    return this.records[index];
+    return this.records.view(index);
   }
 
   indexOf(id: string): number {
@@ -161,8 +164,8 @@ export class SessionIndex {
     let hi = this.records.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const start = this.records[mid].start;
-      if (start === offset) return this.records[mid].id === id ? mid : -1;
+      const start = this.records.start(mid);
+      if (start === offset) return this.records.id(mid) === id ? mid : -1;
       if (start < offset) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -185,14 +188,16 @@ export class SessionIndex {
    * programming error in the caller. Never reads the file.
    */
   entry(index: number): SessionEntry {
-    const rec = this.records[index];
-    if (rec.entry === undefined) {
-      rec.entry = this.parseRecord(rec);
+    const t = this.records;
+    let e = t.entry(index);
+    if (e === undefined) {
+      e = this.parseRecord(index);
+      t.setEntry(index, e);
       this.keepParsed(index);
     } else if (this.parsed.has(index)) {
-      this.parsed.touch(index, rec.end - rec.start);
+      this.parsed.touch(index, t.end(index) - t.start(index));
     }
-    return rec.entry;
+    return e;
   }
 
   /**
@@ -203,23 +208,26 @@ export class SessionIndex {
    * gigabytes of garbage (measured: 0.9 GB peak RSS instead of 0.3 GB).
    */
   transientEntry(index: number): SessionEntry {
-    const rec = this.records[index];
-    if (rec.entry !== undefined) return this.entry(index);
-    const entry = this.parseRecord(rec);
+    const t = this.records;
+    if (t.entry(index) !== undefined) return this.entry(index);
+    const entry = this.parseRecord(index);
     // What may not leave memory stays (a placeholder: its problem is reported once).
-    rec.entry = entry;
-    if (this.mayDrop(rec)) rec.entry = undefined;
+    t.setEntry(index, entry);
+    if (this.mayDrop(index)) t.setEntry(index, undefined);
     return entry;
   }
 
-  private parseRecord(rec: EntryRecord): SessionEntry {
+  private parseRecord(index: number): SessionEntry {
+    const t = this.records;
+    const start = t.start(index);
+    const end = t.end(index);
     // A line too long to parse is never read (parseEntryLine gives its placeholder).
     let text: string | undefined;
-    if (!rec.chunk && rec.end - rec.start <= MAX_PARSED_ENTRY_BYTES) {
-      if (!this.syncLines || this.syncReadsBlocked > 0) throw new EntryNotLoadedError(this.file, rec.line, rec.id);
-      text = this.syncLines.text(rec.start, rec.end);
+    if (!t.chunk(index) && end - start <= MAX_PARSED_ENTRY_BYTES) {
+      if (!this.syncLines || this.syncReadsBlocked > 0) throw new EntryNotLoadedError(this.file, t.line(index), t.id(index));
+      text = this.syncLines.text(start, end);
     }
-    return parseEntryLine(rec, this.file, this.version, this.diagnostics, text);
+    return parseEntryLine(t.view(index), this.file, this.version, this.diagnostics, text);
   }
 
   /**
@@ -244,15 +252,14 @@ export class SessionIndex {
 
   /** Whether entry(index) answers without a load (the entry is parsed, or its bytes are in memory). */
   isLoaded(index: number): boolean {
-    const rec = this.records[index];
-    return rec.entry !== undefined || rec.chunk !== null || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES;
+    const t = this.records;
+    return t.entry(index) !== undefined || t.chunk(index) !== null || t.end(index) - t.start(index) > MAX_PARSED_ENTRY_BYTES;
   }
 
   /** Puts an entry parsed on demand in the bounded cache (a line that did not parse keeps its placeholder: it was reported once). */
   private keepParsed(index: number): void {
-    const rec = this.records[index];
-    if (!this.mayDrop(rec)) return;
-    this.parsed.touch(index, rec.end - rec.start);
+    if (!this.mayDrop(index)) return;
+    this.parsed.touch(index, this.records.end(index) - this.records.start(index));
   }
 
   /**
@@ -262,8 +269,14 @@ export class SessionIndex {
    * than messages are parsed by every load and stay: the pure functions that
    * read them (labels, compactions, summaries, edits) never need a load.
    */
-  private mayDrop(rec: EntryRecord): boolean {
-    return this.version >= 2 && rec.end > rec.start && (rec.type === 'message' || rec.chunk !== null) && !isPlaceholderEntry(rec.entry!);
+  private mayDrop(index: number): boolean {
+    const t = this.records;
+    return (
+      this.version >= 2 &&
+      t.end(index) > t.start(index) &&
+      (t.type(index) === 'message' || t.chunk(index) !== null) &&
+      !isPlaceholderEntry(t.entry(index)!)
+    );
   }
 
   /**
@@ -279,20 +292,19 @@ export class SessionIndex {
     const keep = options.keep ?? true;
     const pinned: number[] = [];
     const onDisk: EntryRecord[] = [];
-    const at = new Map<EntryRecord, number>();
+    const t = this.records;
+    const queued = new Set<number>();
     // Pinned first, so nothing this operation needs is evicted while the reads are in flight.
     for (const i of indexes) {
-      const rec = this.records[i];
-      if (rec === undefined) throw new RangeError(`entry index ${i} is not in ${this.file} (${this.records.length} entries)`);
+      if (!Number.isInteger(i) || i < 0 || i >= t.length)
+        throw new RangeError(`entry index ${i} is not in ${this.file} (${t.length} entries)`);
       this.pin(i, keep);
       pinned.push(i);
-      if (rec.entry !== undefined || at.has(rec)) continue;
-      if (rec.chunk || rec.end - rec.start > MAX_PARSED_ENTRY_BYTES)
-        rec.entry = parseEntryLine(rec, this.file, this.version, this.diagnostics);
-      else {
-        onDisk.push(rec);
-        at.set(rec, i);
-      }
+      if (t.entry(i) !== undefined || queued.has(i)) continue;
+      queued.add(i);
+      if (t.chunk(i) || t.end(i) - t.start(i) > MAX_PARSED_ENTRY_BYTES)
+        t.setEntry(i, parseEntryLine(t.view(i), this.file, this.version, this.diagnostics));
+      else onDisk.push(t.view(i));
     }
     let released = false;
     const release = () => {
@@ -336,8 +348,7 @@ export class SessionIndex {
       pin.keep ||= keep;
       return;
     }
-    const rec = this.records[index];
-    const lazy = rec.entry === undefined || this.parsed.has(index);
+    const lazy = this.records.entry(index) === undefined || this.parsed.has(index);
     this.parsed.remove(index);
     this.pins.set(index, { count: 1, lazy, keep });
   }
@@ -346,10 +357,10 @@ export class SessionIndex {
     const pin = this.pins.get(index)!;
     if (--pin.count > 0) return;
     this.pins.delete(index);
-    const rec = this.records[index];
-    if (!pin.lazy || rec.entry === undefined || !this.mayDrop(rec)) return;
-    if (pin.keep) this.parsed.touch(index, rec.end - rec.start);
-    else rec.entry = undefined;
+    const t = this.records;
+    if (!pin.lazy || t.entry(index) === undefined || !this.mayDrop(index)) return;
+    if (pin.keep) this.parsed.touch(index, t.end(index) - t.start(index));
+    else t.setEntry(index, undefined);
   }
 
   /**
@@ -360,10 +371,9 @@ export class SessionIndex {
    */
   forgetParsed(indexes: readonly number[]): void {
     for (const i of indexes) {
-      const rec = this.records[i];
-      if (rec.entry === undefined || this.pins.has(i) || !this.mayDrop(rec)) continue;
+      if (this.records.entry(i) === undefined || this.pins.has(i) || !this.mayDrop(i)) continue;
       this.parsed.remove(i);
-      rec.entry = undefined;
+      this.records.setEntry(i, undefined);
     }
   }
 
@@ -374,7 +384,7 @@ export class SessionIndex {
    * (decideFileOpHints), else EntryNotLoadedError.
    */
   mayHoldFileOps(index: number): boolean {
-    const rec = this.records[index];
+    const rec = this.records.view(index);
     if (!decideFileOpHintInMemory(rec) && (!this.syncLines || this.syncReadsBlocked > 0 || !this.decideHintSync(rec)))
       throw new EntryNotLoadedError(this.file, rec.line, rec.id, 'the file-operation hint of entry');
     return rec.mayHoldFileOps!;
@@ -391,7 +401,7 @@ export class SessionIndex {
   async decideFileOpHints(indexes: readonly number[], options: LineReadOptions = {}): Promise<void> {
     await resolveFileOpHints(
       this.file,
-      indexes.map((i) => this.records[i]),
+      indexes.map((i) => this.records.view(i)),
       options,
     );
   }
@@ -402,7 +412,7 @@ export class SessionIndex {
    * placeholder of that type), else undefined.
    */
   entryOfType<T extends SessionEntry['type']>(index: number, type: T): EntryOfType<T> | undefined {
-    if (type !== 'unknown' && this.records[index].type !== type) return undefined;
+    if (type !== 'unknown' && this.records.type(index) !== type) return undefined;
     const e = this.entry(index);
     return isEntryOfType(e, type) ? e : undefined;
   }
@@ -496,8 +506,7 @@ export class SessionIndex {
   }
 
   private applyLabel(map: Map<string, string>, i: number): void {
-    const rec = this.records[i];
-    const e = rec.type === 'label' ? this.entryOfType(i, 'label') : undefined;
+    const e = this.records.type(i) === 'label' ? this.entryOfType(i, 'label') : undefined;
     if (!e) return;
     if (typeof e.targetId !== 'string') return;
     if (typeof e.label === 'string' && e.label.length > 0) map.set(e.targetId, e.label);
@@ -509,7 +518,7 @@ export class SessionIndex {
     let duplicates: number[] | undefined;
     for (let i = first; i < n; i++) {
       const size = this.byId.size;
-      this.byId.set(this.records[i].id, i);
+      this.byId.set(this.records.id(i), i);
       if (this.byId.size === size) (duplicates ??= []).push(i);
     }
     if (duplicates) reportDuplicates(this.records, duplicates, this.file, this.diagnostics);
@@ -519,20 +528,20 @@ export class SessionIndex {
     const unique = this.byId.size === n;
     const from = first > 0 && unique ? first : 0;
     for (let i = from; i < n; i++) {
-      const pid = this.records[i].parentId;
+      const pid = this.records.parentId(i);
       if (pid === null) {
         parents[i] = -1;
         continue;
       }
       // Most entries continue the one before them: with every id unique, no lookup is needed.
-      const p = unique && i > 0 && this.records[i - 1].id === pid ? i - 1 : this.byId.get(pid);
+      const p = unique && i > 0 && this.records.id(i - 1) === pid ? i - 1 : this.byId.get(pid);
       if (p === undefined) {
         parents[i] = -1;
         if (i >= first && !this.partial) {
           this.diagnostics.push({
             file: this.file,
-            line: this.records[i].line,
-            message: `entry "${this.records[i].id}" points to parent "${pid}", which is not in the file; shown as a root`,
+            line: this.records.line(i),
+            message: `entry "${this.records.id(i)}" points to parent "${pid}", which is not in the file; shown as a root`,
           });
         }
       } else {

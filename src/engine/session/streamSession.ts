@@ -5,7 +5,7 @@ import { SessionFormatError, type Diagnostic } from './diagnostics';
 import { SessionIndex } from './sessionIndex';
 import { MAX_PARSED_ENTRY_BYTES, oversizedEntryMessage, oversizedLineMessage } from './entryLimits';
 import { passLongLine, scanLongLine, type LongLine } from './longLine';
-import type { EntryRecord } from './entryRecord';
+import { RecordTable, type RecordSink } from './recordTable';
 import type { SessionHeader } from './types';
 
 const CHUNK = 4 * 1024 * 1024;
@@ -24,7 +24,8 @@ export async function streamSession(
 ): Promise<SessionIndex | undefined> {
   const fh = await openRegularFile(file);
   try {
-    const records: EntryRecord[] = [];
+    // Filled as the file is read: no object per entry (recordTable.ts).
+    const records = new RecordTable();
     const diagnostics: Diagnostic[] = [];
     const read = await streamLines(fh, {
       file,
@@ -61,7 +62,7 @@ export interface StreamLinesOptions {
   lineCount: number;
   /** The file's version, when reading on after its header (from > 0). */
   version?: number;
-  records: EntryRecord[];
+  records: RecordSink;
   diagnostics: Diagnostic[];
   signal?: AbortSignal;
   chunkSize?: number;
@@ -220,7 +221,7 @@ export async function streamLines(fh: FileHandle, o: StreamLinesOptions): Promis
 }
 
 /** The record of a line too long to parse (its content is never read), or a diagnostic when its fields are not where Pi writes them. */
-function addLongLine(long: LongLine, line: number, version: number, records: EntryRecord[], diagnostics: Diagnostic[], file: string): void {
+function addLongLine(long: LongLine, line: number, version: number, records: RecordSink, diagnostics: Diagnostic[], file: string): void {
   const scanned = scanLongLine(long);
   if (!scanned) {
     diagnostics.push({ file, line, message: `${oversizedLineMessage(long.end - long.start)}; line skipped` });

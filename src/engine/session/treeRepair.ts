@@ -1,20 +1,20 @@
 import type { Diagnostic } from './diagnostics';
-import type { EntryRecord } from './entryRecord';
+import type { RecordColumns } from './recordTable';
 
 /** What SessionIndex does with a tree that is not one (duplicate ids, parentId cycles): reported by file and line, then repaired as Pi shows it. */
 
 /** Reports each entry whose id an earlier entry already had (rare: found in one pass). */
-export function reportDuplicates(records: readonly EntryRecord[], duplicates: number[], file: string, diagnostics: Diagnostic[]): void {
+export function reportDuplicates(records: RecordColumns, duplicates: number[], file: string, diagnostics: Diagnostic[]): void {
   const wanted = new Set(duplicates);
   const seen = new Map<string, number>();
   for (let i = 0; i < records.length; i++) {
-    const id = records[i].id;
+    const id = records.id(i);
     const previous = seen.get(id);
     if (previous !== undefined && wanted.has(i)) {
       diagnostics.push({
         file,
-        line: records[i].line,
-        message: `duplicate entry id "${id}" (also on line ${records[previous].line}); the later entry wins, as in Pi`,
+        line: records.line(i),
+        message: `duplicate entry id "${id}" (also on line ${records.line(previous)}); the later entry wins, as in Pi`,
       });
     }
     seen.set(id, i);
@@ -22,13 +22,7 @@ export function reportDuplicates(records: readonly EntryRecord[], duplicates: nu
 }
 
 /** A parentId cycle would make every path walk endless: cut each cycle at the entry the walk first meets again. */
-export function breakCycles(
-  parents: Int32Array,
-  from: number,
-  records: readonly EntryRecord[],
-  file: string,
-  diagnostics: Diagnostic[],
-): void {
+export function breakCycles(parents: Int32Array, from: number, records: RecordColumns, file: string, diagnostics: Diagnostic[]): void {
   const n = parents.length;
   const state = new Uint8Array(n); // 0 unseen, 1 on the current walk, 2 known to reach a root
   for (let i = 0; i < from; i++) state[i] = 2;
@@ -45,8 +39,8 @@ export function breakCycles(
     if (c >= 0 && state[c] === 1) {
       diagnostics.push({
         file,
-        line: records[c].line,
-        message: `entry "${records[c].id}" is part of a parentId cycle; shown as a root`,
+        line: records.line(c),
+        message: `entry "${records.id(c)}" is part of a parentId cycle; shown as a root`,
       });
       parents[c] = -1;
     }

@@ -2,6 +2,8 @@ import type { AgentMessage, AssistantMessage } from '../../session/types';
 import { clip, code, firstLine, isQuestion, sentences, squash, trimEndChars, unique } from './text';
 import { constraintSentences } from './userText';
 import { isTextBlock, textOfContent } from '../../session/contentBlocks';
+import type { Messages } from '../../context/messageSpan';
+import { detachedText } from '../../text/detachedText';
 
 /**
  * What the offline summarizer reads out of a span of messages, turn by turn:
@@ -31,8 +33,9 @@ export interface Turn {
   /** Index (in the messages read) of the request's message, or -1. */
   requestIndex: number;
   calls: Call[];
+  /** `output` is the user's command output when it is short (SHORT_RESULT_CHARS), else empty (like a call's result). */
   userRuns: { command: string; exitCode: number | null | undefined; output: string; cancelled: boolean }[];
-  /** The assistant's final text when the turn ended with an answer. */
+  /** The assistant's final text when the turn ended with an answer ('' when read without answers: ExtractOptions.answers). */
   answer: string | null;
   /** How the last assistant message of the turn stopped. */
   lastStop: AssistantMessage['stopReason'] | 'none';
@@ -116,6 +119,12 @@ export function callPath(call: Call): string | undefined {
 /** Longest tool output a call keeps (longer ones are never quoted: see the offline summarizer's shortOutput). */
 const SHORT_RESULT_CHARS = 200;
 
+/** The results of calls whose output is not kept (most of a long span's), one object each for all of them. */
+const NO_TEXT_OK = Object.freeze({ isError: false, text: '' });
+const NO_TEXT_ERROR = Object.freeze({ isError: true, text: '' });
+/** What a finished turn holds when it ran nothing (shared: only the open turn is ever added to). */
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+
 /** Splits a sentence at its first reason connective: [choice, reason]. */
 function splitReason(sentence: string): [string, string] {
   const lower = sentence.toLowerCase();
@@ -141,11 +150,16 @@ function decisionOf(sentence: string): Decision | null {
   const [choice, reason] = splitReason(sentence);
   const strong = CHOICE_CUES.test(sentence);
   if (!strong && !(INTENT_CUES.test(choice) && reason)) return null;
-  return { title: clip(trimEndChars(choice, '.:;,'), 160), rationale: reason ? clip(trimEndChars(reason, '.'), 200) : '' };
+  // Detached from the message text they were cut from (kept for the whole span).
+  return {
+    title: detachedText(clip(trimEndChars(choice, '.:;,'), 160)),
+    rationale: reason ? detachedText(clip(trimEndChars(reason, '.'), 200)) : '',
+  };
 }
 
 export function errorLine(text: string): string {
-  return clip(firstLine(text) || squash(text), 200) || 'an error without a message';
+  // Detached: a line cut from a tool's output would keep the whole output alive (engine/text/detachedText.ts).
+  return detachedText(clip(firstLine(text) || squash(text), 200)) || 'an error without a message';
 }
 
 /**
@@ -164,6 +178,35 @@ export function sameTarget(target: string | undefined, cwd: string | undefined):
 export interface ExtractOptions {
   /** The session's working directory: paths under it count as the same as their relative form. */
   cwd?: string;
+  /**
+   * Keep the text of each turn's final answer (default true). The retention
+   * facts only ask whether a turn was answered: without, an answered turn's
+   * `answer` is '' (a 1 GB span's answers are tens of MB).
+   */
+  answers?: boolean;
+}
+
+/** Extractions of spans read on demand, by span (see extractionOf). */
+const extractions = new WeakMap<object, { cwd: string; answers: boolean; x: Extraction }>();
+
+/**
+ * The extraction of `messages`, made once per span read on demand: the
+ * offline summarizer and the retention facts of one compaction read the
+ * same span, and a 1 GB span is walked (and its 100 MB of turns built) once
+ * instead of twice. An array is extracted each time (its caller may change
+ * it). The result is shared: readers never change it.
+ */
+export function extractionOf(messages: Messages, options: ExtractOptions = {}): Extraction {
+  if (Array.isArray(messages)) return extract(messages as readonly AgentMessage[], options);
+  // An empty and an absent cwd read the same (sameTarget).
+  const cwd = options.cwd || '';
+  const answers = options.answers ?? true;
+  const known = extractions.get(messages);
+  // A reading with the answers serves one without them, not the other way round.
+  if (known && known.cwd === cwd && (known.answers || !answers)) return known.x;
+  const x = extract(messages, options);
+  extractions.set(messages, { cwd, answers, x });
+  return x;
 }
 
 export function extract(messages: Iterable<AgentMessage>, options: ExtractOptions = {}): Extraction {
@@ -178,6 +221,16 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
     messageCount: 0,
   };
   const byId = new Map<string, Call>();
+  const keepAnswers = options.answers ?? true;
+  // A 1 GB span calls the same tools on the same files thousands of times: their names and paths are kept once.
+  const strings = new Map<string, string>();
+  const once = (text: string | undefined): string | undefined => {
+    if (text === undefined) return undefined;
+    const known = strings.get(text);
+    if (known !== undefined) return known;
+    strings.set(text, text);
+    return text;
+  };
   const allCalls: Call[] = [];
   let turn: Turn | null = null;
   let order = 0;
@@ -200,9 +253,15 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
     failures.delete(key);
   };
   const open = (request: string | null, requestIndex = -1): Turn => {
+    if (turn) close(turn);
     const t: Turn = { request, requestIndex, calls: [], userRuns: [], answer: null, lastStop: 'none' };
     x.turns.push(t);
     return t;
+  };
+  // A finished turn's lists in arrays of their size (a growing array keeps room for more).
+  const close = (t: Turn) => {
+    t.calls = t.calls.length ? t.calls.slice() : NONE;
+    t.userRuns = t.userRuns.length ? t.userRuns.slice() : NONE;
   };
 
   let index = -1;
@@ -212,15 +271,16 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
       case 'user': {
         const text = textOfContent(m.content);
         if (!text.trim()) break;
-        turn = open(text.length > 20_000 ? text.slice(0, 20_000) : text, index);
-        x.constraints.push(...constraintSentences(turn.request!).map((s) => clip(s, 240)));
+        turn = open(text.length > 20_000 ? detachedText(text.slice(0, 20_000)) : text, index);
+        x.constraints.push(...constraintSentences(turn.request!).map((s) => detachedText(clip(s, 240))));
         break;
       }
       case 'bashExecution': {
         if (m.excludeFromContext) break;
         turn ??= open(null);
         const output = typeof m.output === 'string' ? m.output : '';
-        turn.userRuns.push({ command: m.command, exitCode: m.exitCode, output, cancelled: !!m.cancelled });
+        const kept = output.trim().length > SHORT_RESULT_CHARS ? '' : output;
+        turn.userRuns.push({ command: m.command, exitCode: m.exitCode, output: kept, cancelled: !!m.cancelled });
         if (!m.cancelled && typeof m.exitCode === 'number' && m.exitCode !== 0) {
           const lines = output
             .trim()
@@ -228,7 +288,7 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
             .filter((l) => l.trim());
           fail(familyKey('bash', m.command.trim()), {
             what: `${code(clip(m.command, 100))} (run by the user) exited with code ${m.exitCode}`,
-            error: lines.length ? clip(lines[lines.length - 1], 200) : `exit code ${m.exitCode}`,
+            error: lines.length ? detachedText(clip(lines[lines.length - 1], 200)) : `exit code ${m.exitCode}`,
             resolved: false,
             order: order++,
             messageIndex: index,
@@ -251,10 +311,11 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
           if (!b || typeof b !== 'object') continue;
           if (b.type === 'toolCall') {
             hasCalls = true;
-            const tool = String(b.name).toLowerCase();
-            const path = argString(b.arguments, PATH_ARGS);
-            const target = path ?? argString(b.arguments, TARGET_ARGS);
-            const call: Call = { name: b.name, path, tool, target, order: order++, messageIndex: index };
+            const tool = once(String(b.name).toLowerCase())!;
+            const path = once(argString(b.arguments, PATH_ARGS));
+            const target = path ?? once(argString(b.arguments, TARGET_ARGS));
+            const name = typeof b.name === 'string' ? once(b.name)! : b.name;
+            const call: Call = { name, path, tool, target, order: order++, messageIndex: index };
             turn.calls.push(call);
             allCalls.push(call);
             if (typeof b.id === 'string') byId.set(b.id, call);
@@ -284,7 +345,7 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
           .filter(isTextBlock)
           .map((b) => b.text)
           .join('\n');
-        if ((m.stopReason === 'stop' || m.stopReason === undefined) && !hasCalls && reply.trim()) turn.answer = reply;
+        if ((m.stopReason === 'stop' || m.stopReason === undefined) && !hasCalls && reply.trim()) turn.answer = keepAnswers ? reply : '';
         else if (hasCalls) turn.answer = null;
         break;
       }
@@ -292,7 +353,8 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
         const call = byId.get(m.toolCallId);
         const text = textOfContent(m.content);
         if (!call) break;
-        call.result = { isError: !!m.isError, text: text.trim().length > SHORT_RESULT_CHARS ? '' : text };
+        const kept = text.trim().length > SHORT_RESULT_CHARS ? '' : text;
+        call.result = kept ? { isError: !!m.isError, text: kept } : m.isError ? NO_TEXT_ERROR : NO_TEXT_OK;
         const key = familyKey(call.tool, call.target);
         if (m.isError) {
           const what = `${code(call.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} failed`;
@@ -307,6 +369,7 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
         break;
     }
   }
+  if (turn) close(turn);
   x.messageCount = index + 1;
   // A failed model request is resolved by any later assistant message that did not fail.
   for (const e of modelErrors) if (lastGoodAssistant > e.index) e.problem.resolved = true;

@@ -5,7 +5,7 @@ import { BRANCH_SUMMARY_PREAMBLE, TURN_PREFIX_HEADINGS } from '../prompts';
 import { throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
 import {
   callPath,
-  extract,
+  extractionOf,
   isModifying,
   isShell,
   sameTarget,
@@ -375,6 +375,30 @@ interface Parts {
   /** The request of the turn the compaction splits (its start is summarized apart, its rest kept). */
   openTurnRequest?: string;
   cwd?: string;
+  /** What every render of one summary computes alike, kept from the first (a 1 GB span's objectives are tens of MB). */
+  memo: { objectives?: string[] };
+}
+
+/**
+ * The objectives of the span and of the earlier checkpoints, newest first; a
+ * question only while it is still open (answered ones are in Done).
+ */
+function objectivesOf(turns: readonly Turn[], lastOpen: boolean, earlier: Earlier): string[] {
+  const lastTurn = turns.length ? turns[turns.length - 1] : null;
+  const goals: string[] = [];
+  for (let k = turns.length - 1; k >= 0; k--) {
+    const t = turns[k];
+    if (!t.request) continue;
+    const isLast = t === lastTurn;
+    if (requestIsQuestion(t.request)) {
+      if (isLast && lastOpen) goals.push(`Answer the user's question: ${clip(t.request, 200)}`);
+      continue;
+    }
+    if (isSocial(t.request)) continue; // "Thanks, that's all.": never an objective
+    if (!isLast && (onlyConstraints(t.request) || squash(t.request).length < 12)) continue; // "go on", "Prefer X.": not objectives
+    goals.push(objective(t.request, isLast ? 300 : 200));
+  }
+  return unique([...goals, ...earlier.summary.goal], sameSaying);
 }
 
 function build(parts: Parts, caps: Caps): string {
@@ -389,21 +413,7 @@ function build(parts: Parts, caps: Caps): string {
   const lastOpen = !!lastTurn && lastTurn.request !== null && lastTurn.answer === null;
   const unresolved = x.problems.filter((p) => !p.resolved);
 
-  // Goal: objectives, newest first; a question only while it is still open (answered ones are in Done).
-  const goals: string[] = [];
-  for (let k = turns.length - 1; k >= 0; k--) {
-    const t = turns[k];
-    if (!t.request) continue;
-    const isLast = t === lastTurn;
-    if (requestIsQuestion(t.request)) {
-      if (isLast && lastOpen) goals.push(`Answer the user's question: ${clip(t.request, 200)}`);
-      continue;
-    }
-    if (isSocial(t.request)) continue; // "Thanks, that's all.": never an objective
-    if (!isLast && (onlyConstraints(t.request) || squash(t.request).length < 12)) continue; // "go on", "Prefer X.": not objectives
-    goals.push(objective(t.request, isLast ? 300 : 200));
-  }
-  const allGoals = unique([...goals, ...earlier.summary.goal], sameSaying);
+  const allGoals = (parts.memo.objectives ??= objectivesOf(turns, lastOpen, earlier));
   s.goal = cut(pick([...allGoals].reverse(), caps.goal, focus).reverse());
   if (allGoals.length > caps.goal) s.goal.push(`(${allGoals.length - caps.goal} earlier objectives, see Done)`);
 
@@ -562,19 +572,35 @@ function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefined): st
   return out.join('\n');
 }
 
+/**
+ * The earlier checkpoints a summary builds on (summaries inside the span, the
+ * previous one), and the extraction as the summary reads it: a span that
+ * continues a turn the previous checkpoint split has that turn's request as
+ * its first turn's (a copy of that turn: the extraction is shared).
+ */
+function withEarlier(x: Extraction, request: SummaryRequest): { x: Extraction; earlier: Earlier } {
+  const earlierTexts = [...x.embedded, ...(request.kind === 'update' && request.previousSummary ? [request.previousSummary] : [])];
+  const earlier = readEarlier(earlierTexts);
+  if (!earlier.openRequest || !x.turns.length || x.turns[0].request !== null) return { x, earlier };
+  const turns = x.turns.slice();
+  turns[0] = { ...turns[0], request: earlier.openRequest };
+  return { x: { ...x, turns }, earlier };
+}
+
 /** The offline summary text for a request (pure and deterministic). */
 export function offlineSummaryText(request: SummaryRequest): string {
-  const x = extract(request.messages, { cwd: request.cwd });
+  // Shared with the retention facts of the same span (extractionOf): read here, never changed.
+  const shared = extractionOf(request.messages, { cwd: request.cwd });
   const focus = focusOf(request.customInstructions);
   const pinned = request.kind === 'history' || request.kind === 'update' ? (request.pinned?.trim() ?? '') : '';
   const budgetChars = Math.min(Math.max(1, request.maxOutputTokens), SUMMARY_MAX_TOKENS) * 4 - (pinned ? pinned.length + 2 : 0);
+  let checkpoint: { x: Extraction; earlier: Earlier } | undefined;
+  const memo = {};
   const render = (caps: Caps) => {
-    if (request.kind === 'turnPrefix') return buildTurnPrefix(x, caps, request.cwd);
-    const earlierTexts = [...x.embedded, ...(request.kind === 'update' && request.previousSummary ? [request.previousSummary] : [])];
-    const earlier = readEarlier(earlierTexts);
-    // The span continues a turn the previous checkpoint split: that turn's request is the one being worked on.
-    if (earlier.openRequest && x.turns.length && x.turns[0].request === null) x.turns[0].request = earlier.openRequest;
-    return build({ x, earlier, kind: request.kind, focus, openTurnRequest: request.openTurnRequest, cwd: request.cwd }, caps);
+    if (request.kind === 'turnPrefix') return buildTurnPrefix(shared, caps, request.cwd);
+    checkpoint ??= withEarlier(shared, request);
+    const { x, earlier } = checkpoint;
+    return build({ x, earlier, kind: request.kind, focus, openTurnRequest: request.openTurnRequest, cwd: request.cwd, memo }, caps);
   };
   let caps = FULL_CAPS;
   let text = render(caps);

@@ -1,7 +1,7 @@
 import type { PinnedEntry } from '../../compaction/pins';
 import { stripPinned } from '../../compaction/pins';
 import { parseSummary } from '../parseSummary';
-import { callPath, extract, isShell, sameTarget, type Extraction } from '../offline/extract';
+import { callPath, extractionOf, isShell, sameTarget, type Extraction } from '../offline/extract';
 import { clip, latest, unique } from '../offline/text';
 import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
 import { constraintSentences, isSocial } from '../offline/userText';
@@ -34,7 +34,7 @@ export interface Fact {
 }
 
 export interface FactSource {
-  /** The summarized messages, oldest first (a span is read on demand, once). */
+  /** The summarized messages, oldest first (a span is read on demand, once: the summarizer's span shares its reading). */
   messages: readonly SpanMessage[] | MessageSpan;
   /** A split turn's opening part: its request is still open (the rest of the turn is kept). */
   turnPrefix?: readonly SpanMessage[] | MessageSpan;
@@ -97,11 +97,13 @@ function identifiers(parts: { x: Extraction; messages: MessageSpan }[], cwd: str
 
 /** The facts of a span, deduplicated (same kind and text), in FACT_KINDS order. */
 export function deriveFacts(source: FactSource): Fact[] {
-  const opts = { cwd: source.cwd };
+  // Whether a turn was answered is all the facts read of its answer.
+  const opts = { cwd: source.cwd, answers: false };
   const messages = spanOf(source.messages);
-  const x = extract(messages, opts);
+  // The offline summarizer's reading of the same span when it made one (extractionOf).
+  const x = extractionOf(messages, opts);
   const prefix = source.turnPrefix?.length ? spanOf(source.turnPrefix) : null;
-  const px = prefix ? extract(prefix, opts) : null;
+  const px = prefix ? extractionOf(prefix, opts) : null;
   const facts: Fact[] = [];
   if (source.previousSummary?.text) {
     const prev = parseSummary(stripPinned(source.previousSummary.text));

@@ -9,7 +9,7 @@ import { estimatorByName } from '../../tokens/estimators';
 import { ArborUsageError } from '../../session/diagnostics';
 import type { SessionIndex } from '../../session/sessionIndex';
 import type { FactSource } from './facts';
-import { projectionSpan } from '../../context/messageSpan';
+import { projectionSpan, type MessageSpan } from '../../context/messageSpan';
 
 /**
  * What a summary summarized, as a FactSource: for a compaction being
@@ -17,11 +17,15 @@ import { projectionSpan } from '../../context/messageSpan';
  * branch summary entry already in a file (one Pi wrote, say).
  */
 
-export function compactionSource(plan: CompactionPlan): FactSource {
+/**
+ * `spans`: the spans the summarizer was given (history, turn prefix), so the
+ * facts share their reading (summarize/offline/extract.ts extractionOf).
+ */
+export function compactionSource(plan: CompactionPlan, spans?: { history: MessageSpan; prefix: MessageSpan }): FactSource {
   const p = plan.projection;
   return {
-    messages: projectionSpan(p, plan.summarizePositions),
-    turnPrefix: projectionSpan(p, plan.turnPrefixPositions),
+    messages: spans?.history ?? projectionSpan(p, plan.summarizePositions),
+    turnPrefix: spans?.prefix ?? projectionSpan(p, plan.turnPrefixPositions),
     pinned: plan.pinned,
     previousSummary: plan.previousSummary !== null ? { text: plan.previousSummary, entryId: plan.previousCompactionId } : null,
     modifiedFiles: plan.modifiedFiles,
