@@ -40,8 +40,8 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     throw usageError(navigateSpec, '--instructions and --replace-instructions go with --summarize');
   const estimator = estimatorFrom(p.flags);
   const summarizer = summarize ? summarizerFrom(p.flags) : undefined;
-  // TRANSITIONAL (issue #22 item 3): the run step's summarized branch is read by a synchronous walk; this command still opts in.
-  const index = await openSession(file, { syncLineReads: 'transitional' });
+  // The run step (proposeNavigation) loads what it reads: the branch left behind a batch at a time (loadBranchPlan).
+  const index = await openSession(file);
   reportDiagnostics(io, index);
   const signal = interruptSignal();
   const route = await writeRouteFor(index, p.flags, signal);

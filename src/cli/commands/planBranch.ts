@@ -2,7 +2,7 @@ import { intFlag, stringFlag } from '../args';
 import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { openSession, estimatorFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, type Io } from '../output';
-import { planBranch } from '../../engine/branch/planBranch';
+import { loadBranchPlan } from '../../engine/branch/loadBranchPlan';
 import { resolveBranchBudget } from '../../engine/operations/sessionSettings';
 import { summarizerContextWindow } from '../../engine/summarize/providers/createSummarizer';
 import { SUMMARIZER_CHOICE_OPTIONS, summarizerChoice } from '../summarizerArgs';
@@ -36,13 +36,12 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   const budgetFlag = intFlag(p.flags, 'budget');
   const estimator = estimatorFrom(p.flags);
   const summarizerWindow = summarizerContextWindow(summarizerChoice(p.flags));
-  // TRANSITIONAL (issue #22 item 3): planBranch walks the branch left behind, which may be the whole file; loading it
-  // needs a batched prepare step (pinning it whole would not be bounded), so this command still opts in.
-  const index = await openSession(file, { syncLineReads: 'transitional' });
+  const index = await openSession(file);
   reportDiagnostics(io, index);
   // The budget navigate --summarize would use with the same summarizer (one rule: engine/operations/branchBudget.ts).
   const budget = budgetFlag ?? (await resolveBranchBudget(index.header.cwd, summarizerWindow));
-  const plan = planBranch(index, { targetId: to, fromId: stringFlag(p.flags, 'from'), budget, estimator });
+  // The branch left behind is loaded a batch at a time, newest first, until the budget (loadBranchPlan).
+  const plan = await loadBranchPlan(index, { targetId: to, fromId: stringFlag(p.flags, 'from'), budget, estimator });
   const id = (i: number) => index.record(i).id;
   const result = {
     commonAncestorId: plan.commonAncestorId,

@@ -11,14 +11,15 @@ import type { WriteResult } from './protocol';
 export async function entriesWrittenByPi(index: SessionIndex, result: WriteResult, signal?: AbortSignal): Promise<SessionEntry[]> {
   const tail = await readAppended(index, { signal });
   if (tail.replaced) throw new StaleSessionError(`${index.file} was truncated or replaced while Pi wrote to it; reload it.`);
-  const out: SessionEntry[] = [];
+  const written: number[] = [];
   for (const id of result.entryIds) {
     const i = index.indexOf(id);
     if (i < 0)
       throw new StaleSessionError(
         `Pi reported entry ${id}, but ${index.file} does not hold it: is Pi writing another file? Reload the session.`,
       );
-    out.push(index.entry(i));
+    written.push(i);
   }
-  return out;
+  // Loaded (a message line of a large append stays on disk; the bookkeeping entries Pi writes for Arbor are in memory).
+  return index.withLoaded(written, () => written.map((i) => index.entry(i)), { signal });
 }

@@ -2,7 +2,8 @@ import { loadSession } from '../session/loadSession';
 import { appendEntries, newEntryId, type AppendOptions, type NewEntry } from '../session/writer';
 import { expectEntryOfType } from '../session/entryKinds';
 import { ArborUsageError } from '../session/diagnostics';
-import { planBranch, type BranchPlan } from '../branch/planBranch';
+import type { BranchPlan } from '../branch/planBranch';
+import { loadBranchPlan } from '../branch/loadBranchPlan';
 import { formatFileLists } from '../compaction/fileOps';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { buildSummaryRequest, withBranchPreamble } from '../summarize/prompts';
@@ -62,17 +63,18 @@ export type ProposeNavigationResult = NavigationProposal | { kind: 'cancelled'; 
 /** Plans a jump, runs `session_before_tree` hooks and the optional branch summary. Writes nothing. */
 export async function proposeNavigation(options: NavigateOptions): Promise<ProposeNavigationResult> {
   const signal = options.signal ?? new AbortController().signal;
-  // TRANSITIONAL (issue #22 item 3): the branch the summarizer walks is read on demand, synchronously (see syncLineReads.ts).
-  const index = options.index ?? (await loadSession(options.file, { signal })).allowSyncLineReads();
+  // Issue #22 item 3: what this step reads is loaded first (the branch a batch at a time: loadBranchPlan); no sync reads.
+  const index = options.index ?? (await loadSession(options.file, { signal }));
   if (!index.has(options.targetId)) throw new ArborUsageError(`entry "${options.targetId}" is not in ${index.file}`);
   const fromId = options.fromId === undefined ? index.leafId : options.fromId;
   if (fromId === options.targetId) return { kind: 'nothing', reason: `${options.targetId} is already the current leaf` };
   const budget = await resolveBranchBudget(index.header.cwd, options.summarizer?.contextWindow, withLiveSettings(options));
-  const plan = planBranch(index, {
+  const plan = await loadBranchPlan(index, {
     targetId: options.targetId,
     fromId: fromId ?? undefined,
     budget,
     estimator: estimatorByName(options.estimator ?? 'tokenizer'),
+    signal,
   });
 
   let customInstructions = options.customInstructions;
@@ -80,6 +82,9 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   let label = options.label;
   let hookSummary: { summary: string; usage?: Usage; details?: unknown } | undefined;
   if (options.hooks?.has('session_before_tree')) {
+    // Pi's hook takes the whole branch's entries: loaded for it (the array holds them while the hook runs, as Pi's does).
+    const branch = plan.entryIndexes;
+    const entriesToSummarize = await index.withLoaded(branch, () => branch.map((i) => index.entry(i)), { keep: false, signal });
     const results = await options.hooks.emit(
       'session_before_tree',
       {
@@ -88,7 +93,7 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
           targetId: options.targetId,
           oldLeafId: plan.oldLeafId,
           commonAncestorId: plan.commonAncestorId,
-          entriesToSummarize: plan.entryIndexes.map((i) => index.entry(i)),
+          entriesToSummarize,
           userWantsSummary: options.summarize,
           customInstructions,
           replaceInstructions,

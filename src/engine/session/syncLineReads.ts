@@ -6,9 +6,10 @@ const READ_BLOCK = 1024 * 1024;
 /**
  * TRANSITIONAL (issue #22 item 3): the synchronous on-demand line reads of
  * layers not yet converted to SessionIndex.load. A layer opts in explicitly
- * per index (SessionIndex.allowSyncLineReads): today the CLI and the
- * extension's context, compaction and branch flows; the tree and the panels
- * load asynchronously and run under SessionIndex.withoutSyncReads.
+ * per index (SessionIndex.allowSyncLineReads): today the CLI's compaction
+ * and summary-check commands and the extension's context, summary and
+ * compaction flows; the tree, the panels and a jump (loadBranchPlan) load
+ * asynchronously.
  *
  * The bytes of single lines of a streamed session, read through one reused
  * block aligned to 1 MB of the file: neighbouring lines asked for one by

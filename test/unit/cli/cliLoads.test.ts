@@ -9,10 +9,12 @@ import { promises as fsp, readdirSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fixturePath, repoRoot } from '../../support/fixtures';
-import { run } from '../../support/cliInProcess';
+import { json, run } from '../../support/cliInProcess';
+import { streamedCopy } from '../../support/streamedCopy';
 import { openSession } from '../../../src/cli/sessionArgs';
-import { AUTO_FULL_LIMIT, loadSession } from '../../../src/engine/session/loadSession';
+import { loadSession } from '../../../src/engine/session/loadSession';
 import { EntryNotLoadedError } from '../../../src/engine/session/entryNotLoaded';
+import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 
 const SESSIONS = [
   fixturePath('sessions', 'hostile', 'base.jsonl'),
@@ -25,19 +27,11 @@ const SESSIONS = [
  */
 const DEEP = fixturePath('sessions', 'hostile', 'deep-nesting.jsonl');
 
-/** The commands that read lines synchronously still (TRANSITIONAL), each opting in itself; docs/ARCHITECTURE.md lists them. */
-const OPTED_IN = ['checkSummary.ts', 'compact.ts', 'navigate.ts', 'planBranch.ts', 'planCompaction.ts'];
-
-/** A copy of `file` followed by blank lines, over the streaming limit (blank lines are skipped: the session is the same). */
-async function streamedCopy(file: string, dir: string): Promise<string> {
-  const out = path.join(dir, path.basename(file));
-  const text = await fsp.readFile(file);
-  assert.equal(text[text.length - 1], 0x0a, `${file} ends with a line break`);
-  const blank = Buffer.from(`${' '.repeat(64 * 1024 - 1)}\n`);
-  const copies = Math.ceil(AUTO_FULL_LIMIT / blank.length) + 1;
-  await fsp.writeFile(out, Buffer.concat([text, ...Array.from({ length: copies }, () => blank)]));
-  return out;
-}
+/**
+ * The commands that read lines synchronously still (TRANSITIONAL), each opting in itself; docs/ARCHITECTURE.md lists them.
+ * plan-branch and navigate load the branch left behind a batch at a time (engine/branch/loadBranchPlan.ts).
+ */
+const OPTED_IN = ['checkSummary.ts', 'compact.ts', 'planCompaction.ts'];
 
 describe('CLI entry loads (issue #22 item 3)', function () {
   this.timeout(120_000);
@@ -96,6 +90,8 @@ describe('CLI entry loads (issue #22 item 3)', function () {
       const whole = await loadSession(small);
       assert.ok(whole.isLoaded(whole.entryCount - 1), 'the small copy is read whole');
       const mid = whole.record(Math.floor(whole.entryCount / 2)).id;
+      const first = whole.record(0).id;
+      const user = firstUserMessage(whole);
       const commands = [
         ['tree'],
         ['tree', '--json'],
@@ -105,6 +101,10 @@ describe('CLI entry loads (issue #22 item 3)', function () {
         ['summary'],
         ['export'],
         ['restore', '--to', mid, '--dry-run', '--json', '--cwd', path.join(sub, 'no-project')],
+        ['plan-branch', '--to', first],
+        ['plan-branch', '--to', mid, '--json'],
+        ['plan-branch', '--to', first, '--budget', '60', '--json'],
+        ['plan-branch', '--to', user, '--budget', '0', '--json', '--estimator', 'chars'],
       ];
       for (const c of commands) {
         const a = await run([c[0], small, ...c.slice(1)]);
@@ -113,5 +113,46 @@ describe('CLI entry loads (issue #22 item 3)', function () {
         assert.equal(b.out, a.out.split('/x1/').join('/x2/'), c.join(' '));
       }
     });
+
+    it(`navigate writes the same jump on a streamed copy of ${path.basename(original)} (the branch loaded a batch at a time)`, async () => {
+      const sub = await fsp.mkdtemp(path.join(dir, 'nav-'));
+      const small = path.join(sub, path.basename(original));
+      await fsp.copyFile(original, small);
+      const streamed = await streamedCopy(original, await fsp.mkdtemp(path.join(sub, 's-')));
+      const whole = await loadSession(small);
+      const saved = process.env.PI_CODING_AGENT_DIR;
+      process.env.PI_CODING_AGENT_DIR = path.join(sub, 'no-pi');
+      try {
+        for (const to of [whole.record(0).id, firstUserMessage(whole)]) {
+          const args = ['--to', to, '--summarize', '--label', 'back'];
+          // Each jump on a fresh copy: new ids and the clock differ, what the jump says and summarizes does not.
+          const a = await json(['navigate', small, ...args]);
+          const b = await json(['navigate', streamed, ...args]);
+          assert.equal(b.moved, true);
+          for (const key of ['newLeafId', 'editorText', 'retention', 'via'] as const) assert.deepEqual(b[key], a[key], key);
+          assert.equal(b.summaryEntry.summary, a.summaryEntry.summary);
+          assert.deepEqual(b.summaryEntry.details, a.summaryEntry.details);
+          assert.deepEqual(
+            b.entries.map((e: { type: string }) => e.type),
+            a.entries.map((e: { type: string }) => e.type),
+          );
+          await fsp.copyFile(original, small);
+          await fsp.rm(streamed);
+          await streamedCopy(original, path.dirname(streamed));
+        }
+      } finally {
+        if (saved === undefined) delete process.env.PI_CODING_AGENT_DIR;
+        else process.env.PI_CODING_AGENT_DIR = saved;
+      }
+    });
   }
 });
+
+/** The first user message of a session: a jump there hands its text back (its line loaded for the landing). */
+function firstUserMessage(index: SessionIndex): string {
+  for (let i = 0; i < index.entryCount; i++) {
+    const rec = index.record(i);
+    if (rec.type === 'message' && rec.role === 'user') return rec.id;
+  }
+  throw new Error(`${index.file} has no user message`);
+}

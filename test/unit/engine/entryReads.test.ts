@@ -11,7 +11,7 @@ import { streamSession } from '../../../src/engine/session/streamSession';
 import { EntryCache } from '../../../src/engine/session/entryCache';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import { EntryNotLoadedError } from '../../../src/engine/session/entryNotLoaded';
-import { openLineFile, type OpenLineFile } from '../../../src/engine/session/lineFile';
+import { countingOpener } from '../../support/countingOpener';
 import { buildContext } from '../../../src/engine/context/buildContext';
 
 const ENTRIES = 6000;
@@ -53,23 +53,6 @@ describe('entry bodies of a streamed session', () => {
     await fsp.writeFile(file, lines.join('\n') + '\n');
     size = (await fsp.stat(file)).size;
   });
-
-  /** A counting wrapper around the production opener (the port tests use instead of a counter in the index). */
-  function countingOpener(): { open: OpenLineFile; opens: number; reads: number } {
-    const counts = { opens: 0, reads: 0 };
-    const open: OpenLineFile = async (f) => {
-      counts.opens++;
-      const fh = await openLineFile(f);
-      return {
-        read: (buf, off, len, pos) => {
-          counts.reads++;
-          return fh.read(buf, off, len, pos);
-        },
-        close: () => fh.close(),
-      };
-    };
-    return Object.assign(counts, { open });
-  }
 
   it('entry() never reads the file: an entry on disk that was not loaded is a loud programming error naming file and line', async () => {
     const index = (await streamSession(file))!;
