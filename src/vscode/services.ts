@@ -196,7 +196,15 @@ export class ArborServices {
   ): Promise<boolean> {
     // The newest reveal wins: an older one still retrying (a Compact's, seconds ago) gives up rather than take the selection back.
     const generation = ++this.revealGeneration;
-    const superseded = () => generation !== this.revealGeneration || options.unless?.() === true;
+    // The user (or a command) selected another row meanwhile: the view is theirs, a retry would pull it back.
+    // Compared by key: VS Code hands out the row's current object, which a refresh may have replaced.
+    const before = this.treeView.selection[0] && nodeKey(this.treeView.selection[0]);
+    const movedOn = () => {
+      const current = this.treeView.selection[0] && nodeKey(this.treeView.selection[0]);
+      const target = node();
+      return current !== undefined && current !== before && (!target || current !== nodeKey(target));
+    };
+    const superseded = () => generation !== this.revealGeneration || options.unless?.() === true || movedOn();
     let lastError: unknown;
     const started = Date.now();
     for (let attempt = 0; attempt === 0 || Date.now() - started < REVEAL_GIVE_UP_MS; attempt++) {

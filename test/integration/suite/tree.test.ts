@@ -148,4 +148,36 @@ describe('Sessions view', () => {
     const parent = services.tree.getParent(node)!;
     assert.strictEqual(parent.type, 'branch');
   });
+
+  it("a reveal still waiting gives up when another row is selected meanwhile (the view is the user's)", async () => {
+    const { services } = (await arborApi()).internals;
+    const file = await openCopy('03-tree', 'reveal-moved-on');
+    await children(await sessionNode(file));
+    await vscode.commands.executeCommand('arbor.sessions.focus');
+    // The reveal waits for VS Code's row requests to settle: held here until the user has moved on.
+    const tree = services.tree as { rowsSettled(timeoutMs?: number): Promise<boolean> };
+    const settle = tree.rowsSettled;
+    let release!: () => void;
+    const held = new Promise<boolean>((r) => (release = () => r(true)));
+    tree.rowsSettled = () => held;
+    let waiting: Promise<boolean>;
+    try {
+      waiting = services.revealRow(() => services.tree.nodeForEntry(file, 'a9dae875'), { select: true });
+      // The user selects the leaf's row meanwhile (VS Code's own reveal, as a click would: not through Arbor's reveals).
+      const leaf = services.tree.nodeForEntry(file, '2cbb1a68')!;
+      await waitFor(async () => {
+        await services.treeView.reveal(leaf, { select: true });
+        return (services.treeView.selection[0] as { entryId?: string } | undefined)?.entryId === '2cbb1a68';
+      }, 'the leaf selected');
+    } finally {
+      tree.rowsSettled = settle;
+      release();
+    }
+    assert.strictEqual(await waiting, false, 'the older reveal gave up');
+    assert.strictEqual(
+      (services.treeView.selection[0] as { entryId?: string } | undefined)?.entryId,
+      '2cbb1a68',
+      'the selection left alone',
+    );
+  });
 });
