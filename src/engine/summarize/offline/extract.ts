@@ -210,6 +210,19 @@ export function extractionOf(messages: Messages, options: ExtractOptions = {}): 
 }
 
 export function extract(messages: Iterable<AgentMessage>, options: ExtractOptions = {}): Extraction {
+  const extractor = createExtractor(options);
+  for (const m of messages) extractor.add(m);
+  return extractor.finish();
+}
+
+/** An extraction made message by message, oldest first (a reader that loads a span in batches feeds it as it goes). */
+export interface Extractor {
+  add(message: AgentMessage): void;
+  /** The extraction of the messages added; the extractor takes no more after it. */
+  finish(): Extraction;
+}
+
+export function createExtractor(options: ExtractOptions = {}): Extractor {
   const x: Extraction = {
     turns: [],
     constraints: [],
@@ -265,7 +278,9 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
   };
 
   let index = -1;
-  for (const m of messages) {
+  let finished = false;
+  const add = (m: AgentMessage): void => {
+    if (finished) throw new Error('the extraction is finished');
     index++;
     switch (m.role) {
       case 'user': {
@@ -368,17 +383,22 @@ export function extract(messages: Iterable<AgentMessage>, options: ExtractOption
       default:
         break;
     }
-  }
-  if (turn) close(turn);
-  x.messageCount = index + 1;
-  // A failed model request is resolved by any later assistant message that did not fail.
-  for (const e of modelErrors) if (lastGoodAssistant > e.index) e.problem.resolved = true;
-  // Calls of the last assistant message still waiting for a result.
-  const lastIndex = allCalls.length ? allCalls[allCalls.length - 1].messageIndex : -1;
-  x.pending = allCalls.filter((c) => !c.result && c.messageIndex === lastIndex && lastIndex >= lastGoodAssistant);
-  // Branch summaries carry no tool results: a call the assistant moved on from is not pending.
-  x.constraints = unique(x.constraints, (c) => c.toLowerCase());
-  x.decisions = unique(x.decisions, (d) => d.title.toLowerCase());
-  x.filesModified = unique(x.filesModified);
-  return x;
+  };
+  const finish = (): Extraction => {
+    if (finished) throw new Error('the extraction is finished');
+    finished = true;
+    if (turn) close(turn);
+    x.messageCount = index + 1;
+    // A failed model request is resolved by any later assistant message that did not fail.
+    for (const e of modelErrors) if (lastGoodAssistant > e.index) e.problem.resolved = true;
+    // Calls of the last assistant message still waiting for a result.
+    const lastIndex = allCalls.length ? allCalls[allCalls.length - 1].messageIndex : -1;
+    x.pending = allCalls.filter((c) => !c.result && c.messageIndex === lastIndex && lastIndex >= lastGoodAssistant);
+    // Branch summaries carry no tool results: a call the assistant moved on from is not pending.
+    x.constraints = unique(x.constraints, (c) => c.toLowerCase());
+    x.decisions = unique(x.decisions, (d) => d.title.toLowerCase());
+    x.filesModified = unique(x.filesModified);
+    return x;
+  };
+  return { add, finish };
 }
