@@ -1,3 +1,5 @@
+import { IdColumn, packedId } from './idColumn';
+
 /**
  * Entry ids to entry indexes, as a Map<string, number> would hold them
  * (set overwrites, size counts distinct ids), in an open-addressing table of
@@ -12,7 +14,8 @@
 const MAX_PROBE = 64;
 
 export class IdTable {
-  private keys: string[] = [];
+  /** The ids in the order they were first set (Pi's ids packed: idColumn.ts). */
+  private keys = new IdColumn(16);
   private values: Int32Array;
   private hashes: Int32Array;
   /** Slot -> 1 + the key's position in `keys`, 0 when empty. */
@@ -41,7 +44,7 @@ export class IdTable {
 
   get(id: string): number | undefined {
     if (this.map) return this.map.get(id);
-    const k = this.find(id, this.hash(id, this.basis));
+    const k = this.find(id, this.hash(id, this.basis), packedId(id));
     return k < 0 ? undefined : this.values[k];
   }
 
@@ -55,7 +58,7 @@ export class IdTable {
       return;
     }
     const h = this.hash(id, this.basis);
-    const found = this.find(id, h);
+    const found = this.find(id, h, packedId(id));
     if (found >= 0) {
       this.values[found] = value;
       return;
@@ -73,12 +76,12 @@ export class IdTable {
   }
 
   /** The key's position in `keys`, or -1 (a key is never placed more than MAX_PROBE slots past its own). */
-  private find(id: string, h: number): number {
+  private find(id: string, h: number, packed: number): number {
     const { slots, mask, keys } = this;
     for (let s = h & mask, probe = 0; probe <= MAX_PROBE; s = (s + 1) & mask, probe++) {
       const at = slots[s];
       if (at === 0) return -1;
-      if (this.hashes[at - 1] === h && keys[at - 1] === id) return at - 1;
+      if (this.hashes[at - 1] === h && keys.is(at - 1, id, packed)) return at - 1;
     }
     return -1;
   }
@@ -110,9 +113,9 @@ export class IdTable {
 
   private toMap(): void {
     const map = new Map<string, number>();
-    for (let k = 0; k < this.keys.length; k++) map.set(this.keys[k], this.values[k]);
+    for (let k = 0; k < this.keys.length; k++) map.set(this.keys.get(k)!, this.values[k]);
     this.map = map;
-    this.keys = [];
+    this.keys = new IdColumn(8);
     this.slots = new Int32Array(0);
     this.values = new Int32Array(0);
     this.hashes = new Int32Array(0);

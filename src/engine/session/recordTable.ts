@@ -1,14 +1,16 @@
 import type { EntryRecord } from './entryRecord';
 import type { SessionEntry } from './types';
+import { IdColumn } from './idColumn';
 
 /**
  * The records of a session index by column (issue 20 item 5): one array per
  * field, numbers and names in typed arrays outside the JS heap, instead of
  * one object per entry line. On a 1 GB session (5e5 entries) the objects took
- * about 110 bytes each in the heap; here an entry costs its id string and
- * about 30 bytes of heap, plus 30 bytes of typed arrays (which V8 does not
- * count when it sizes its heap). `view(i)` is the EntryRecord of one entry,
- * reading and writing these columns.
+ * about 110 bytes each in the heap; here an entry of Pi's ids (8 hex digits,
+ * packed: idColumn.ts) costs 8 bytes of heap (an empty slot for its parsed
+ * entry) plus about 40 bytes of typed arrays (which V8 does not count when
+ * it sizes its heap). `view(i)` is the EntryRecord of one entry, reading and
+ * writing these columns.
  */
 const NO_HINT = 2;
 
@@ -29,9 +31,10 @@ export interface RecordColumns {
 
 export class RecordTable implements RecordColumns {
   private count = 0;
-  private readonly ids: string[] = [];
-  private readonly parentIds: (string | null)[] = [];
-  private readonly entries: (SessionEntry | undefined)[] = [];
+  private readonly ids = new IdColumn();
+  private readonly parentIds = new IdColumn();
+  /** Entries held in memory, by position (created when the first one is set). */
+  private entries: (SessionEntry | undefined)[] | undefined;
   /** Line bytes held in memory (a whole-buffer load), by entry; absent for a streamed load's lines on disk. */
   private chunks: (Buffer | null)[] | undefined;
   /** Types and roles as codes into `names` (code 0: no role). */
@@ -60,9 +63,11 @@ export class RecordTable implements RecordColumns {
     const i = this.count;
     if (i === this.types.length) this.grow();
     this.ids.push(rec.id);
-    // The previous entry's id string, when the parent is it (most lines): one string for both.
-    this.parentIds.push(i > 0 && rec.parentId !== null && rec.parentId === this.ids[i - 1] ? this.ids[i - 1] : rec.parentId);
-    this.entries.push(rec.entry);
+    this.parentIds.push(rec.parentId);
+    if (rec.entry !== undefined || this.entries) {
+      this.entries ??= new Array<SessionEntry | undefined>(i).fill(undefined);
+      this.entries.push(rec.entry);
+    }
     if (rec.chunk !== null || this.chunks) {
       this.chunks ??= new Array<Buffer | null>(i).fill(null);
       this.chunks.push(rec.chunk);
@@ -78,19 +83,19 @@ export class RecordTable implements RecordColumns {
 
   /** The id of the last entry, or undefined when there is none. */
   lastId(): string | undefined {
-    return this.count ? this.ids[this.count - 1] : undefined;
+    return this.count ? this.ids.get(this.count - 1)! : undefined;
   }
 
   id(i: number): string {
-    return this.ids[i];
+    return this.ids.get(i)!;
   }
 
   parentId(i: number): string | null {
-    return this.parentIds[i];
+    return this.parentIds.get(i);
   }
 
   setParentId(i: number, parentId: string | null): void {
-    this.parentIds[i] = parentId;
+    this.parentIds.set(i, parentId);
   }
 
   type(i: number): string {
@@ -131,10 +136,12 @@ export class RecordTable implements RecordColumns {
   }
 
   entry(i: number): SessionEntry | undefined {
-    return this.entries[i];
+    return this.entries?.[i];
   }
 
   setEntry(i: number, entry: SessionEntry | undefined): void {
+    if (entry === undefined && !this.entries) return;
+    this.entries ??= new Array<SessionEntry | undefined>(this.count).fill(undefined);
     this.entries[i] = entry;
   }
 

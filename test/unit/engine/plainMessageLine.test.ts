@@ -16,6 +16,7 @@ import { mutate, mutationArb } from '../../support/sessionMutations';
 import { checkEntryText } from '../../../src/engine/session/parseLine';
 import { parsePlainMessageLine } from '../../../src/engine/session/plainMessageLine';
 import { IdTable } from '../../../src/engine/session/idTable';
+import { idArb } from '../../support/idArbitraries';
 
 const fixtures = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures');
 
@@ -83,20 +84,23 @@ describe('plain message lines read without JSON.parse', () => {
 describe('IdTable', () => {
   it('answers as a Map does: set overwrites, size counts distinct ids, get and has', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.string({ maxLength: 6 }), fc.integer({ min: -5, max: 1e6 })), { maxLength: 300 }), (ops) => {
-        const table = new IdTable();
-        const map = new Map<string, number>();
-        for (const [id, v] of ops) {
-          table.set(id, v);
-          map.set(id, v);
-          assert.equal(table.size, map.size);
-        }
-        for (const [id] of ops) {
-          assert.equal(table.get(id), map.get(id));
-          assert.equal(table.get(`${id}?`), map.get(`${id}?`));
-          assert.equal(table.has(`${id}?`), map.has(`${id}?`));
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(fc.string({ maxLength: 6 }), idArb), fc.integer({ min: -5, max: 1e6 })), { maxLength: 300 }),
+        (ops) => {
+          const table = new IdTable();
+          const map = new Map<string, number>();
+          for (const [id, v] of ops) {
+            table.set(id, v);
+            map.set(id, v);
+            assert.equal(table.size, map.size);
+          }
+          for (const [id] of ops) {
+            assert.equal(table.get(id), map.get(id));
+            assert.equal(table.get(`${id}?`), map.get(`${id}?`));
+            assert.equal(table.has(`${id}?`), map.has(`${id}?`));
+          }
+        },
+      ),
     );
   });
 
@@ -104,9 +108,12 @@ describe('IdTable', () => {
     // Every id in one of two hashes: probes run long, the table moves its ids to a Map and answers on.
     const table = new IdTable({ hash: (id) => id.length & 1 });
     const n = 5_000;
-    for (let i = 0; i < n; i++) table.set(`id${i}`, i);
-    for (let i = 0; i < n; i++) assert.equal(table.get(`id${i}`), i);
+    // Half of them of Pi's form (kept packed until the move).
+    const id = (i: number) => (i % 2 ? `id${i}` : i.toString(16).padStart(8, '0'));
+    for (let i = 0; i < n; i++) table.set(id(i), i);
+    for (let i = 0; i < n; i++) assert.equal(table.get(id(i)), i);
     assert.equal(table.size, n);
     assert.equal(table.get('id-1'), undefined);
+    assert.equal(table.get('ffffffff'), undefined);
   });
 });

@@ -8,6 +8,7 @@ import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import { streamSession } from '../../../src/engine/session/streamSession';
 import type { SessionEntry } from '../../../src/engine/session/types';
 import { jsonlFixtures } from '../../support/fixtures';
+import { idArb } from '../../support/idArbitraries';
 
 const fields = (r: EntryRecord) => ({
   id: r.id,
@@ -24,8 +25,9 @@ const fields = (r: EntryRecord) => ({
 
 const chunk = Buffer.from('{"type":"message"}');
 const recordArb: fc.Arbitrary<EntryRecord> = fc.record({
-  id: fc.string(),
-  parentId: fc.option(fc.string(), { nil: null }),
+  // Pi's ids (packed by the table) and any other.
+  id: idArb,
+  parentId: fc.option(idArb, { nil: null }),
   // Hostile files: any type and role, hundreds of distinct ones.
   type: fc.oneof(fc.constantFrom('message', 'label', 'compaction'), fc.string()),
   role: fc.option(fc.oneof(fc.constantFrom('user', 'assistant', 'toolResult'), fc.string()), { nil: undefined }),

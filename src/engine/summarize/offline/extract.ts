@@ -1,9 +1,11 @@
 import type { AgentMessage, AssistantMessage } from '../../session/types';
-import { clip, code, firstLine, isQuestion, sentences, squash, trimEndChars, unique } from './text';
+import { clip, code, firstLine, sentences, squash, unique } from './text';
 import { constraintSentences } from './userText';
 import { isTextBlock, textOfContent } from '../../session/contentBlocks';
 import type { Messages } from '../../context/messageSpan';
 import { detachedText } from '../../text/detachedText';
+import { decisionOf, type Decision } from './decisions';
+export type { Decision } from './decisions';
 
 /**
  * What the offline summarizer reads out of a span of messages, turn by turn:
@@ -52,13 +54,6 @@ export interface Problem {
   messageIndex: number;
 }
 
-export interface Decision {
-  title: string;
-  rationale: string;
-  /** Index of the message that stated it (-1 for one read from an earlier summary). */
-  messageIndex?: number;
-}
-
 export interface Extraction {
   turns: Turn[];
   constraints: string[];
@@ -77,23 +72,6 @@ const PATH_ARGS = ['path', 'file_path', 'filePath', 'file', 'filename'];
 const TARGET_ARGS = ['command', 'cmd', 'pattern', 'query', 'url', 'glob'];
 const MODIFYING_TOOLS = new Set(['write', 'edit', 'multiedit', 'multi_edit', 'create', 'apply_patch', 'str_replace', 'patch']);
 const SHELL_TOOLS = new Set(['bash', 'shell', 'exec']);
-
-/** Words that mark a choice (not narration). */
-const CHOICE_CUES =
-  /\b(?:decided|decide to|chose|choose|chosen|opted|opt for|going with|go with|instead of|rather than|switched to|switch to|settled on|picked)\b/i;
-/** Intentions, which count as decisions only with a stated reason. */
-const INTENT_CUES = /\b(?:I'll|I will|I'm going to|let's|we'll|we will|I'd rather)\b/i;
-const REASONS = [
-  ' because ',
-  ' since ',
-  ' so that ',
-  ' to avoid ',
-  ' as it ',
-  ' as the ',
-  ' given that ',
-  ' which keeps ',
-  ' which avoids ',
-];
 
 function argString(args: Record<string, unknown> | undefined, keys: readonly string[]): string | undefined {
   if (!args || typeof args !== 'object') return undefined;
@@ -124,38 +102,6 @@ const NO_TEXT_OK = Object.freeze({ isError: false, text: '' });
 const NO_TEXT_ERROR = Object.freeze({ isError: true, text: '' });
 /** What a finished turn holds when it ran nothing (shared: only the open turn is ever added to). */
 const NONE: never[] = Object.freeze([]) as unknown as never[];
-
-/** Splits a sentence at its first reason connective: [choice, reason]. */
-function splitReason(sentence: string): [string, string] {
-  const lower = sentence.toLowerCase();
-  let at = -1;
-  let len = 0;
-  for (const r of REASONS) {
-    const i = lower.indexOf(r);
-    if (i > 0 && (at < 0 || i < at)) {
-      at = i;
-      len = r.length;
-    }
-  }
-  if (at < 0) {
-    const dash = sentence.search(/ [–—] /);
-    if (dash > 0) return [sentence.slice(0, dash), sentence.slice(dash + 3)];
-    return [sentence, ''];
-  }
-  return [sentence.slice(0, at), sentence.slice(at + len)];
-}
-
-function decisionOf(sentence: string): Decision | null {
-  if (isQuestion(sentence)) return null;
-  const [choice, reason] = splitReason(sentence);
-  const strong = CHOICE_CUES.test(sentence);
-  if (!strong && !(INTENT_CUES.test(choice) && reason)) return null;
-  // Detached from the message text they were cut from (kept for the whole span).
-  return {
-    title: detachedText(clip(trimEndChars(choice, '.:;,'), 160)),
-    rationale: reason ? detachedText(clip(trimEndChars(reason, '.'), 200)) : '',
-  };
-}
 
 export function errorLine(text: string): string {
   // Detached: a line cut from a tool's output would keep the whole output alive (engine/text/detachedText.ts).
@@ -233,6 +179,7 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
     pending: [],
     messageCount: 0,
   };
+  // Calls waiting for their result, by call id (answered ones leave: a 1 GB span has a few hundred thousand calls).
   const byId = new Map<string, Call>();
   const keepAnswers = options.answers ?? true;
   // A 1 GB span calls the same tools on the same files thousands of times: their names and paths are kept once.
@@ -244,7 +191,8 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
     strings.set(text, text);
     return text;
   };
-  const allCalls: Call[] = [];
+  // The calls of the last assistant message that made any (what can still be pending at the end).
+  let lastCalls: Call[] = [];
   let turn: Turn | null = null;
   let order = 0;
   const modelErrors: { problem: Problem; index: number }[] = [];
@@ -330,9 +278,11 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
             const path = once(argString(b.arguments, PATH_ARGS));
             const target = path ?? once(argString(b.arguments, TARGET_ARGS));
             const name = typeof b.name === 'string' ? once(b.name)! : b.name;
-            const call: Call = { name, path, tool, target, order: order++, messageIndex: index };
+            // `result` is there from the start: set later, it would give every call an out-of-object property store.
+            const call: Call = { name, path, tool, target, result: undefined, order: order++, messageIndex: index };
             turn.calls.push(call);
-            allCalls.push(call);
+            if (lastCalls.length && lastCalls[0].messageIndex !== index) lastCalls = [];
+            lastCalls.push(call);
             if (typeof b.id === 'string') byId.set(b.id, call);
             if (path && MODIFYING_TOOLS.has(tool)) x.filesModified.push(sameTarget(path, options.cwd));
           } else if (b.type === 'text' && typeof b.text === 'string') {
@@ -366,6 +316,8 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
       }
       case 'toolResult': {
         const call = byId.get(m.toolCallId);
+        // The first result answers a call (a repeated one is not read again).
+        if (call) byId.delete(m.toolCallId);
         const text = textOfContent(m.content);
         if (!call) break;
         const kept = text.trim().length > SHORT_RESULT_CHARS ? '' : text;
@@ -392,8 +344,8 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
     // A failed model request is resolved by any later assistant message that did not fail.
     for (const e of modelErrors) if (lastGoodAssistant > e.index) e.problem.resolved = true;
     // Calls of the last assistant message still waiting for a result.
-    const lastIndex = allCalls.length ? allCalls[allCalls.length - 1].messageIndex : -1;
-    x.pending = allCalls.filter((c) => !c.result && c.messageIndex === lastIndex && lastIndex >= lastGoodAssistant);
+    const lastIndex = lastCalls.length ? lastCalls[0].messageIndex : -1;
+    x.pending = lastCalls.filter((c) => !c.result && lastIndex >= lastGoodAssistant);
     // Branch summaries carry no tool results: a call the assistant moved on from is not pending.
     x.constraints = unique(x.constraints, (c) => c.toLowerCase());
     x.decisions = unique(x.decisions, (d) => d.title.toLowerCase());
