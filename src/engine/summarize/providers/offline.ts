@@ -14,9 +14,9 @@ import {
   type Extraction,
   type Turn,
 } from '../offline/extract';
+import { distinctItems, pickDistinct, sameSaying, type DistinctItems, type ItemSource } from '../offline/distinctItems';
 import { backticked, clip, code, isQuestion, latest, sentences, squash, trimEndChars, unique } from '../offline/text';
 import { isConstraintSentence, isSocial, onlyConstraints } from '../offline/userText';
-import { normalizeText } from '../offline/normalize';
 import { focusOf, pick, type Focus } from '../offline/instructions';
 import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
 import { stripPinned } from '../../compaction/pins';
@@ -341,32 +341,6 @@ function resolvedBy(item: string, x: Extraction, cwd: string | undefined): boole
   );
 }
 
-/** A key under which two items say the same ("Read docs/a.md." and "Read `docs/a.md`"). */
-function sameSaying(item: string): string {
-  return trimEndChars(normalizeText(item), '.;:!');
-}
-
-/**
- * Items without repeats: an exact repeat (case, quotes, end punctuation aside)
- * and an item that is only the head of a later, longer one ("Read docs/a.md"
- * before "Read docs/a.md: it covers ...") are left out. Linear.
- */
-function withoutRepeats(items: readonly string[]): string[] {
-  const heads = new Set<string>();
-  for (const i of items) {
-    const k = sameSaying(i);
-    const colon = k.indexOf(': ');
-    if (colon > 0) heads.add(k.slice(0, colon));
-  }
-  const seen = new Set<string>();
-  return items.filter((i) => {
-    const k = sameSaying(i);
-    if (seen.has(k) || (heads.has(k) && !k.includes(': '))) return false;
-    seen.add(k);
-    return true;
-  });
-}
-
 interface Parts {
   x: Extraction;
   earlier: Earlier;
@@ -375,30 +349,40 @@ interface Parts {
   /** The request of the turn the compaction splits (its start is summarized apart, its rest kept). */
   openTurnRequest?: string;
   cwd?: string;
-  /** What every render of one summary computes alike, kept from the first (a 1 GB span's objectives are tens of MB). */
-  memo: { objectives?: string[] };
+  /** What every render of one summary computes alike, kept from the first. */
+  memo: { goals?: { source: ItemSource; distinct: DistinctItems } };
 }
 
 /**
  * The objectives of the span and of the earlier checkpoints, newest first; a
- * question only while it is still open (answered ones are in Done).
+ * question only while it is still open (answered ones are in Done). Made on
+ * demand (distinctItems.ts): the turns that state one, then the earlier goals.
  */
-function objectivesOf(turns: readonly Turn[], lastOpen: boolean, earlier: Earlier): string[] {
+function objectivesOf(turns: readonly Turn[], lastOpen: boolean, earlier: Earlier): ItemSource {
   const lastTurn = turns.length ? turns[turns.length - 1] : null;
-  const goals: string[] = [];
+  const stating: number[] = [];
   for (let k = turns.length - 1; k >= 0; k--) {
     const t = turns[k];
     if (!t.request) continue;
     const isLast = t === lastTurn;
     if (requestIsQuestion(t.request)) {
-      if (isLast && lastOpen) goals.push(`Answer the user's question: ${clip(t.request, 200)}`);
+      if (isLast && lastOpen) stating.push(k);
       continue;
     }
     if (isSocial(t.request)) continue; // "Thanks, that's all.": never an objective
     if (!isLast && (onlyConstraints(t.request) || squash(t.request).length < 12)) continue; // "go on", "Prefer X.": not objectives
-    goals.push(objective(t.request, isLast ? 300 : 200));
+    stating.push(k);
   }
-  return unique([...goals, ...earlier.summary.goal], sameSaying);
+  const turnsStating = Int32Array.from(stating);
+  const objectiveOf = (t: Turn) => {
+    const isLast = t === lastTurn;
+    if (requestIsQuestion(t.request!)) return `Answer the user's question: ${clip(t.request!, 200)}`;
+    return objective(t.request!, isLast ? 300 : 200);
+  };
+  return {
+    length: turnsStating.length + earlier.summary.goal.length,
+    at: (i) => (i < turnsStating.length ? objectiveOf(turns[turnsStating[i]]) : earlier.summary.goal[i - turnsStating.length]),
+  };
 }
 
 function build(parts: Parts, caps: Caps): string {
@@ -413,9 +397,15 @@ function build(parts: Parts, caps: Caps): string {
   const lastOpen = !!lastTurn && lastTurn.request !== null && lastTurn.answer === null;
   const unresolved = x.problems.filter((p) => !p.resolved);
 
-  const allGoals = (parts.memo.objectives ??= objectivesOf(turns, lastOpen, earlier));
-  s.goal = cut(pick([...allGoals].reverse(), caps.goal, focus).reverse());
-  if (allGoals.length > caps.goal) s.goal.push(`(${allGoals.length - caps.goal} earlier objectives, see Done)`);
+  const hasFocus = focus.terms.length > 0;
+  if (!parts.memo.goals) {
+    const source = objectivesOf(turns, lastOpen, earlier);
+    parts.memo.goals = { source, distinct: distinctItems(source, { key: sameSaying, focus }) };
+  }
+  const goals = parts.memo.goals;
+  const goalCount = goals.distinct.positions.length;
+  s.goal = cut(pickDistinct(goals.distinct, caps.goal, { focus: hasFocus, newestFirst: true }).map((i) => goals.source.at(i)));
+  if (goalCount > caps.goal) s.goal.push(`(${goalCount - caps.goal} earlier objectives, see Done)`);
 
   s.constraints = cut(pick(unique([...earlier.summary.constraints, ...x.constraints], sameSaying), caps.constraints, focus));
 
@@ -439,10 +429,16 @@ function build(parts: Parts, caps: Caps): string {
   const movedOn = turns.some((t) => t.answer);
   const earlierInProgress = earlier.summary.inProgress.filter((i) => movedOn || !finishedEarlier(i));
   const carriedDone = [...earlier.summary.done, ...earlier.summary.inProgress.filter((i) => movedOn || finishedEarlier(i))];
-  const doneAll = withoutRepeats([...carriedDone, ...finishedNow.map((t) => doneItem(t, caps.item, cwd))]);
-  s.done = cut(pick(doneAll, caps.done, focus));
-  if (doneAll.length > caps.done)
-    s.done.unshift(`${doneAll.length - caps.done} earlier ${doneAll.length - caps.done === 1 ? 'step' : 'steps'} completed (not listed)`);
+  // Without repeats (or an item that only heads a longer one), made on demand: a long span has tens of thousands.
+  const doneSource: ItemSource = {
+    length: carriedDone.length + finishedNow.length,
+    at: (i) => (i < carriedDone.length ? carriedDone[i] : doneItem(finishedNow[i - carriedDone.length], caps.item, cwd)),
+  };
+  const doneAll = distinctItems(doneSource, { key: sameSaying, dropHeads: true, focus });
+  const doneCount = doneAll.positions.length;
+  s.done = cut(pickDistinct(doneAll, caps.done, { focus: hasFocus }).map((i) => doneSource.at(i)));
+  if (doneCount > caps.done)
+    s.done.unshift(`${doneCount - caps.done} earlier ${doneCount - caps.done === 1 ? 'step' : 'steps'} completed (not listed)`);
 
   // In progress: the open request and its calls without results.
   const inProgress: string[] = movedOn ? [] : [...earlierInProgress];
