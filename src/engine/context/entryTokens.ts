@@ -46,7 +46,8 @@ export function entryTokens(index: SessionIndex, i: number, estimator: TokenEsti
     const rec = index.record(i);
     tokens = entryContextTypes.has(rec.type) ? estimateFromBytes(rec.end - rec.start) : 0;
   } else {
-    tokens = countEntryTokens(index.entry(i), est);
+    // Read for one use (a count over a whole path must not hold its entries: SessionIndex.transientEntry).
+    tokens = countEntryTokens(index.transientEntry(i), est);
   }
   counts.set(i, tokens);
   return tokens;

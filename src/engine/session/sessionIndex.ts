@@ -212,8 +212,7 @@ export class SessionIndex {
     if (t.entry(index) !== undefined) return this.entry(index);
     const entry = this.parseRecord(index);
     // What may not leave memory stays (a placeholder: its problem is reported once).
-    t.setEntry(index, entry);
-    if (this.mayDrop(index)) t.setEntry(index, undefined);
+    if (!this.mayDrop(index, entry)) t.setEntry(index, entry);
     return entry;
   }
 
@@ -269,13 +268,13 @@ export class SessionIndex {
    * than messages are parsed by every load and stay: the pure functions that
    * read them (labels, compactions, summaries, edits) never need a load.
    */
-  private mayDrop(index: number): boolean {
+  private mayDrop(index: number, entry = this.records.entry(index)!): boolean {
     const t = this.records;
     return (
       this.version >= 2 &&
       t.end(index) > t.start(index) &&
       (t.type(index) === 'message' || t.chunk(index) !== null) &&
-      !isPlaceholderEntry(t.entry(index)!)
+      !isPlaceholderEntry(entry)
     );
   }
 
@@ -399,11 +398,10 @@ export class SessionIndex {
 
   /** Decides the undecided hints of many entries at once, reading the bytes of those on disk in file order. */
   async decideFileOpHints(indexes: readonly number[], options: LineReadOptions = {}): Promise<void> {
-    await resolveFileOpHints(
-      this.file,
-      indexes.map((i) => this.records.view(i)),
-      options,
-    );
+    // Views of the undecided ones only (a path of 500,000 entries, mostly decided, would make as many objects).
+    const undecided: EntryRecord[] = [];
+    for (const i of indexes) if (this.records.hint(i) === undefined) undecided.push(this.records.view(i));
+    await resolveFileOpHints(this.file, undecided, options);
   }
 
   /**
