@@ -3,11 +3,11 @@ import { appendEntries, type AppendOptions, type NewEntry } from '../session/wri
 import { expectEntryOfType } from '../session/entryKinds';
 import type { CompactionPlan, CompactionSettings } from '../compaction/planCompaction';
 import { fileLists, formatFileLists } from '../compaction/fileOps';
-import { estimateProjectedContextTokens } from '../context/contextTokens';
+import { projectedContextTokensWalk } from '../context/contextTokens';
 import { Projection } from '../context/projection';
 import { currentSystemMessage, projectedSystemMessages } from '../context/systemMessage';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
-import { buildSummaryRequest, mergeSplitTurnSummary } from '../summarize/prompts';
+import { draftSummaryRequest, mergeSplitTurnSummary, type SummaryRequestOptions } from '../summarize/prompts';
 import { addOptionalUsage, recordableUsage, type Summarizer } from '../summarize/summarizer';
 import { redactKnownSecrets } from '../secrets/redact';
 import { StaleSessionError } from '../session/writeErrors';
@@ -24,7 +24,9 @@ import { withLiveSettings } from './liveSettings';
 import type { AgentMessage, CompactionEntry, Usage } from '../session/types';
 import { textOfContent } from '../session/contentBlocks';
 import { checkRetention, compactionSource, deriveFacts, type Fact, type RetentionReport } from '../summarize/retention';
-import { projectionSpan } from '../context/messageSpan';
+import { spanMessagesWalk } from '../context/messageSpan';
+import { runEntryWalk } from '../session/entryWalkLoads';
+import { conversationWalk, spanReadingWalk, type SpanReading } from '../summarize/spanReading';
 
 export interface CompactOptions extends SettingsOverrides {
   file: string;
@@ -73,8 +75,7 @@ export type ProposeCompactionResult = CompactionProposal | { kind: 'nothing'; re
  */
 export async function proposeCompaction(options: CompactOptions): Promise<ProposeCompactionResult> {
   const signal = options.signal ?? new AbortController().signal;
-  // TRANSITIONAL (issue #22 item 3): the span the summarizer walks is read on demand, synchronously (see syncLineReads.ts).
-  const index = options.index ?? (await loadSession(options.file, { signal })).allowSyncLineReads();
+  const index = options.index ?? (await loadSession(options.file, { signal }));
   const estimatorName = options.estimator ?? 'tokenizer';
   const estimator = estimatorByName(estimatorName);
   const { plan, settings } = await planSessionCompaction(index, {
@@ -85,19 +86,20 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   });
   if (plan.kind === 'nothing') return plan;
   const p = plan.projection;
-  // Read on demand (a 1 GB span is never held whole): the summarizer and the facts each walk it once.
-  const history = projectionSpan(p, plan.summarizePositions);
-  const prefix = projectionSpan(p, plan.turnPrefixPositions);
+  const cwd = index.header.cwd;
 
   if (options.hooks?.has('session_before_compact')) {
+    // A hook gets the messages as arrays (Pi's shape): only then is the span held whole.
+    const messagesToSummarize = await spanMessages(p, plan.summarizePositions, signal);
+    const turnPrefixMessages = await spanMessages(p, plan.turnPrefixPositions, signal);
+    const branchEntries = await index.withLoaded(p.path, () => p.path.map((i) => index.entry(i)), { keep: false, signal });
     const results = await options.hooks.emit(
       'session_before_compact',
       {
         file: index.file,
         preparation: {
-          // A hook gets the messages as arrays (Pi's shape): only then is the span held whole.
-          messagesToSummarize: [...history],
-          turnPrefixMessages: [...prefix],
+          messagesToSummarize,
+          turnPrefixMessages,
           isSplitTurn: plan.isSplitTurn,
           previousSummary: plan.previousSummary ?? undefined,
           fileOps: plan.fileOps,
@@ -105,7 +107,7 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
           firstKeptEntryId: plan.firstKeptEntryId,
           settings,
         },
-        branchEntries: p.path.map((i) => index.entry(i)),
+        branchEntries,
         customInstructions: options.customInstructions,
         reason: options.reason ?? 'manual',
         willRetry: false,
@@ -115,9 +117,15 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     );
     const decisive = results.find((r) => !!r && ('cancel' in r || 'compaction' in r));
     if (decisive && 'cancel' in decisive) return { kind: 'cancelled', reason: 'a session_before_compact hook cancelled the compaction' };
-    if (decisive && 'compaction' in decisive) return hookProposal(index, plan, decisive.compaction, settings, estimatorName);
+    if (decisive && 'compaction' in decisive) {
+      const spans = await readSpans(plan, { cwd, answers: false }, signal);
+      return hookProposal(index, plan, spans, decisive.compaction, settings, estimatorName);
+    }
   }
 
+  // The spans are read once, a batch at a time: the offline summarizer (which reads the turns' answers) and the facts
+  // share the reading; an LLM summarizer gets the serialized conversation, read newest first up to its budget.
+  const spans = await readSpans(plan, { cwd, answers: options.summarizer.provider === 'offline' }, signal);
   const lists = fileLists(plan.fileOps);
   // Pins are re-collected from the labels every time: an earlier checkpoint's Pinned part is not carried over.
   const pinned = formatPinnedBlock(plan.pinned);
@@ -127,32 +135,36 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     contextWindow: options.summarizer.contextWindow,
     includeThinking: options.includeThinking,
     customInstructions: options.customInstructions,
-    cwd: index.header.cwd,
+    cwd,
   };
   const kind = plan.previousSummary !== null ? 'update' : 'history';
   const checkpoint = { kind, previousSummary, pinned, files: lists, ...common } as const;
+  const summarize = async (request: SummaryRequestOptions, positions: readonly number[], reading: SpanReading) => {
+    const draft = draftSummaryRequest(request);
+    const conversation = await runEntryWalk(index, conversationWalk(p, positions, draft.conversation), { signal });
+    return options.summarizer.summarize(draft.complete(conversation, { extraction: reading.extraction }), signal);
+  };
   let summary: string;
   let usage: Usage | undefined;
-  if (plan.isSplitTurn && !isEmpty(prefix)) {
+  if (plan.isSplitTurn && spans.prefix.length > 0) {
     let historyText = previousSummary ?? '';
     let historyUsage: Usage | undefined;
-    if (!isEmpty(history)) {
-      const openTurnRequest = firstUserText(prefix);
-      const r = await options.summarizer.summarize(buildSummaryRequest({ ...checkpoint, messages: history, openTurnRequest }), signal);
+    if (spans.history.length > 0) {
+      const openTurnRequest = await firstUserText(p, plan.turnPrefixPositions, signal);
+      const r = await summarize({ ...checkpoint, openTurnRequest }, plan.summarizePositions, spans.history);
       historyText = r.text;
       historyUsage = r.usage;
     }
-    const t = await options.summarizer.summarize(buildSummaryRequest({ kind: 'turnPrefix', messages: prefix, ...common }), signal);
+    const t = await summarize({ kind: 'turnPrefix', ...common }, plan.turnPrefixPositions, spans.prefix);
     summary = mergeSplitTurnSummary(ensurePinned(historyText, pinned), t.text);
     usage = addOptionalUsage(historyUsage, t.usage);
   } else {
-    const r = await options.summarizer.summarize(buildSummaryRequest({ ...checkpoint, messages: history }), signal);
+    const r = await summarize(checkpoint, plan.summarizePositions, spans.history);
     summary = ensurePinned(r.text, pinned);
     usage = r.usage;
   }
   const text = summary + formatFileLists(lists);
-  // The spans the summarizer read: an offline summary's reading of them is shared, not made again.
-  const facts = deriveFacts(compactionSource(plan, { history, prefix }));
+  const facts = deriveFacts(compactionSource(plan, spans));
   return {
     kind: 'proposal',
     index,
@@ -167,8 +179,43 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     settings,
     estimator: estimatorName,
     facts,
-    retention: checkRetention(text, facts, { cwd: index.header.cwd }),
+    retention: checkRetention(text, facts, { cwd }),
   };
+}
+
+/** The readings of the plan's history and turn prefix (summarize/spanReading.ts), each read a batch at a time. */
+async function readSpans(
+  plan: CompactionPlan,
+  options: { cwd: string | undefined; answers: boolean },
+  signal: AbortSignal,
+): Promise<{ history: SpanReading; prefix: SpanReading }> {
+  const { index } = plan.projection;
+  const history = await runEntryWalk(index, spanReadingWalk(plan.projection, plan.summarizePositions, options), { signal });
+  const prefix = await runEntryWalk(index, spanReadingWalk(plan.projection, plan.turnPrefixPositions, options), { signal });
+  return { history, prefix };
+}
+
+/** The messages of `positions` as an array (for a hook, which gets Pi's arrays). */
+async function spanMessages(p: Projection, positions: readonly number[], signal: AbortSignal): Promise<AgentMessage[]> {
+  const out: AgentMessage[] = [];
+  await runEntryWalk(
+    p.index,
+    spanMessagesWalk(p, positions, 1, (m) => void out.push(m)),
+    { signal },
+  );
+  return out;
+}
+
+/** The text of the first user message of `positions` (a split turn's request), read up to it. */
+async function firstUserText(p: Projection, positions: readonly number[], signal: AbortSignal): Promise<string | undefined> {
+  let text: string | undefined;
+  const visit = (m: AgentMessage) => {
+    if (m.role !== 'user') return true;
+    text = textOfContent(m.content) || undefined;
+    return false;
+  };
+  await runEntryWalk(p.index, spanMessagesWalk(p, positions, 1, visit), { signal });
+  return text;
 }
 
 /** The index of `leafId` (undefined: the file's leaf; null: before the first entry). */
@@ -180,25 +227,16 @@ function leafIndexOf(index: SessionIndex, leafId: string | null | undefined): nu
   return i;
 }
 
-function isEmpty(messages: Iterable<AgentMessage>): boolean {
-  return !!messages[Symbol.iterator]().next().done;
-}
-
-/** The text of the first user message (a split turn's request). */
-function firstUserText(messages: Iterable<AgentMessage>): string | undefined {
-  for (const m of messages) if (m.role === 'user') return textOfContent(m.content) || undefined;
-  return undefined;
-}
-
 function hookProposal(
   index: SessionIndex,
   plan: CompactionPlan,
+  spans: { history: SpanReading; prefix: SpanReading },
   c: HookCompaction,
   settings: CompactionSettings,
   estimator: EstimatorName,
 ): CompactionProposal {
   const summary = String(c.summary ?? '');
-  const facts = deriveFacts(compactionSource(plan));
+  const facts = deriveFacts(compactionSource(plan, spans));
   return {
     kind: 'proposal',
     index,
@@ -239,12 +277,17 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
   const summary = redactKnownSecrets(options.summary ?? proposal.summary);
   if (!summary.trim()) throw new Error('the summary is empty; nothing was written');
   const projection = new Projection(index, index.indexOf(proposal.leafId));
+  const reads = { signal: options.signal };
   const tokensBefore = proposal.fromHook
     ? proposal.tokensBefore
-    : estimateProjectedContextTokens(projection, estimatorByName(proposal.estimator)).tokens;
+    : (await runEntryWalk(index, projectedContextTokensWalk(projection, estimatorByName(proposal.estimator)), reads)).tokens;
   const now = new Date();
-  // Spec 4.8: the context after the compaction still starts with the system message in effect.
-  const system = currentSystemMessage(projectedSystemMessages(projection));
+  // Spec 4.8: the context after the compaction still starts with the system message in effect (its entries loaded).
+  const systemEntries = projection.entries.filter((_, pos) => projection.roles(pos).includes('system'));
+  const system = await index.withLoaded(systemEntries, () => currentSystemMessage(projectedSystemMessages(projection)), {
+    keep: false,
+    signal: options.signal,
+  });
   const entry: NewEntry = {
     type: 'compaction',
     summary,
