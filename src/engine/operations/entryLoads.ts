@@ -1,11 +1,13 @@
-import { Projection } from '../engine/context/projection';
-import type { SessionIndex } from '../engine/session/sessionIndex';
+import { Projection } from '../context/projection';
+import type { SessionIndex } from '../session/sessionIndex';
 
 /**
- * What the CLI's commands load before the pure engine functions that read
- * entries (issue #22 item 3, docs/ARCHITECTURE.md "Where disk reads happen").
- * Loads use keep: false: a command reads its entries once, so they are
- * dropped at release instead of filling the bounded cache.
+ * What the CLI's commands and the extension's flows load before the pure
+ * engine functions that read entries all at once (issue #22 item 3,
+ * docs/ARCHITECTURE.md "Where disk reads happen"); a walk over a span loads it
+ * a batch at a time instead (session/entryWalkLoads.ts). Loads use keep:
+ * false: the entries are read once, so they are dropped at release instead of
+ * filling the bounded cache.
  */
 
 /** Every entry index of the session, in file order (not held as an array). */
