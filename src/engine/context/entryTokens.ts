@@ -5,7 +5,7 @@ import type { Projection } from './projection';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { SessionEntry } from '../session/types';
 import { TokenCounts } from '../session/tokenCounts';
-import type { EntryWalk } from '../session/entryWalk';
+import { entryRead, type EntryWalk } from '../session/entryWalk';
 
 /**
  * The one per-entry token counter (engine planning, the CLI and the editor's
@@ -84,8 +84,10 @@ export function projectedEntryTokens(projection: Projection, pos: number, estima
 export function* projectedEntryTokensWalk(projection: Projection, pos: number, estimator: TokenEstimator, step: 1 | -1): EntryWalk<number> {
   const entryIndex = projection.entries[pos];
   const own = !projection.editFor(pos) && !(pos > 0 && projection.index.record(entryIndex).type === 'compaction');
-  const known = own && (countsFor(projection.index, estimator.name).has(entryIndex) || isOversizedEntry(projection.index, entryIndex));
-  if (!known) yield* projection.read(pos, step);
+  if (!own) yield* projection.read(pos, step);
+  // An entry's own count reads the entry itself (not the projection's cached messages), unless it is known.
+  else if (!countsFor(projection.index, estimator.name).has(entryIndex) && !isOversizedEntry(projection.index, entryIndex))
+    yield entryRead(projection.entries, pos, step);
   return projectedEntryTokens(projection, pos, estimator);
 }
 

@@ -123,9 +123,11 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     }
   }
 
-  // The spans are read once, a batch at a time: the offline summarizer (which reads the turns' answers) and the facts
-  // share the reading; an LLM summarizer gets the serialized conversation, read newest first up to its budget.
-  const spans = await readSpans(plan, { cwd, answers: options.summarizer.provider === 'offline' }, signal);
+  // The spans are read a batch at a time. The offline summarizer reads their extraction (the turns' answers too): read
+  // first, shared with the facts. Another gets the serialized conversation, read newest first up to its budget, and
+  // the facts' reading is made after its answer (not held while the request is).
+  const readsExtraction = options.summarizer.readsExtraction === true;
+  let spans = readsExtraction ? await readSpans(plan, { cwd, answers: true }, signal) : undefined;
   const lists = fileLists(plan.fileOps);
   // Pins are re-collected from the labels every time: an earlier checkpoint's Pinned part is not carried over.
   const pinned = formatPinnedBlock(plan.pinned);
@@ -139,31 +141,32 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   };
   const kind = plan.previousSummary !== null ? 'update' : 'history';
   const checkpoint = { kind, previousSummary, pinned, files: lists, ...common } as const;
-  const summarize = async (request: SummaryRequestOptions, positions: readonly number[], reading: SpanReading) => {
+  const summarize = async (request: SummaryRequestOptions, positions: readonly number[], reading: SpanReading | undefined) => {
     const draft = draftSummaryRequest(request);
     const conversation = await runEntryWalk(index, conversationWalk(p, positions, draft.conversation), { signal });
-    return options.summarizer.summarize(draft.complete(conversation, { extraction: reading.extraction }), signal);
+    return options.summarizer.summarize(draft.complete(conversation, { extraction: reading?.extraction }), signal);
   };
   let summary: string;
   let usage: Usage | undefined;
-  if (plan.isSplitTurn && spans.prefix.length > 0) {
+  if (plan.isSplitTurn && (await hasMessages(p, plan.turnPrefixPositions, signal))) {
     let historyText = previousSummary ?? '';
     let historyUsage: Usage | undefined;
-    if (spans.history.length > 0) {
+    if (await hasMessages(p, plan.summarizePositions, signal)) {
       const openTurnRequest = await firstUserText(p, plan.turnPrefixPositions, signal);
-      const r = await summarize({ ...checkpoint, openTurnRequest }, plan.summarizePositions, spans.history);
+      const r = await summarize({ ...checkpoint, openTurnRequest }, plan.summarizePositions, spans?.history);
       historyText = r.text;
       historyUsage = r.usage;
     }
-    const t = await summarize({ kind: 'turnPrefix', ...common }, plan.turnPrefixPositions, spans.prefix);
+    const t = await summarize({ kind: 'turnPrefix', ...common }, plan.turnPrefixPositions, spans?.prefix);
     summary = mergeSplitTurnSummary(ensurePinned(historyText, pinned), t.text);
     usage = addOptionalUsage(historyUsage, t.usage);
   } else {
-    const r = await summarize(checkpoint, plan.summarizePositions, spans.history);
+    const r = await summarize(checkpoint, plan.summarizePositions, spans?.history);
     summary = ensurePinned(r.text, pinned);
     usage = r.usage;
   }
   const text = summary + formatFileLists(lists);
+  spans ??= await readSpans(plan, { cwd, answers: false }, signal);
   const facts = deriveFacts(compactionSource(plan, spans));
   return {
     kind: 'proposal',
@@ -204,6 +207,17 @@ async function spanMessages(p: Projection, positions: readonly number[], signal:
     { signal },
   );
   return out;
+}
+
+/** Whether `positions` hold a message (read up to the first). */
+async function hasMessages(p: Projection, positions: readonly number[], signal: AbortSignal): Promise<boolean> {
+  let found = false;
+  await runEntryWalk(
+    p.index,
+    spanMessagesWalk(p, positions, 1, () => (found = true) && false),
+    { signal },
+  );
+  return found;
 }
 
 /** The text of the first user message of `positions` (a split turn's request), read up to it. */

@@ -49,6 +49,11 @@ export interface Summarizer {
   readonly contextWindow: number;
   /** Output token limit of the model. */
   readonly maxOutputTokens: number;
+  /**
+   * Reads the span's extraction (SummaryRequest.extraction), not the prompt (the offline summarizer): a run step that
+   * reads a span a batch at a time makes it before the request. Others get the prompt alone.
+   */
+  readonly readsExtraction?: boolean;
   /** Must reject on abort at once, and on an empty, cut-off or tool-calling answer. */
   summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult>;
 }

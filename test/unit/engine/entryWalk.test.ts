@@ -9,11 +9,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { streamSession } from '../../../src/engine/session/streamSession';
 import { entryRead, walkInMemory, type EntryWalk } from '../../../src/engine/session/entryWalk';
-import { runEntryWalk } from '../../../src/engine/session/entryWalkLoads';
+import { runEntryWalk, WALK_BATCH_ENTRIES } from '../../../src/engine/session/entryWalkLoads';
 import { EntryNotLoadedError } from '../../../src/engine/session/entryNotLoaded';
 import { StaleSessionError } from '../../../src/engine/session/writeErrors';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import { countingOpener } from '../../support/countingOpener';
+import { generateSession } from '../../../bench/generateSession';
+import { loadSession } from '../../../src/engine/session/loadSession';
+import { Projection } from '../../../src/engine/context/projection';
+import { projectedContextTokensWalk } from '../../../src/engine/context/contextTokens';
+import { findCutPoint } from '../../../src/engine/compaction/cutPoint';
+import { estimatorByName } from '../../../src/engine/tokens/estimators';
 import { parsedMessages } from '../../support/parsedMessages';
 
 const ENTRIES = 2000;
@@ -56,13 +62,13 @@ describe('entry walks loaded a batch at a time (runEntryWalk)', function () {
     await fsp.rm(dir, { recursive: true, force: true });
   });
 
-  it('reads every entry of a long walk, both ways, in batches of 256, and holds none after', async () => {
+  it('reads every entry of a long walk, both ways, in batches (WALK_BATCH_ENTRIES), and holds none after', async () => {
     const index = (await streamSession(file))!;
     for (const step of [1, -1] as const) {
       const counter = countingOpener();
       const got = await runEntryWalk(index, ids(index, all, step), { open: counter.open });
       assert.deepEqual(got, step > 0 ? all.map(id) : all.map(id).reverse());
-      assert.equal(counter.opens, Math.ceil(ENTRIES / 256), `one load per batch (${step > 0 ? 'forward' : 'backward'})`);
+      assert.equal(counter.opens, Math.ceil(ENTRIES / WALK_BATCH_ENTRIES), `one load per batch (${step > 0 ? 'forward' : 'backward'})`);
       assert.equal(parsedMessages(index), 0, 'each batch was dropped (keep: false)');
     }
   });
@@ -157,5 +163,20 @@ describe('entry walks loaded a batch at a time (runEntryWalk)', function () {
       assert.ok(got.includes(id(100)) && got.includes(id(200)));
     }
     assert.equal(index.diagnostics.filter((d) => d.line === 102).length, 1, 'the broken line is reported once');
+  });
+
+  it('a count asked for after the projection cached the messages reads the entry (cut point after context tokens)', async () => {
+    const generated = path.join(dir, 'generated.jsonl');
+    await generateSession({ file: generated, targetBytes: 2 * 1024 * 1024, compactionEvery: 0 });
+    const chars = estimatorByName('chars');
+    const whole = await loadSession(generated);
+    const q = new Projection(whole, whole.leafIndex);
+    const expected = walkInMemory(findCutPoint(q, 0, q.length, 20_000, chars));
+    // Two walks, each with its own batches: the second must load what the first only cached the messages of.
+    const index = (await streamSession(generated))!;
+    const p = new Projection(index, index.leafIndex);
+    const tokens = await runEntryWalk(index, projectedContextTokensWalk(p, chars));
+    assert.deepEqual(tokens, walkInMemory(projectedContextTokensWalk(q, chars)));
+    assert.deepEqual(await runEntryWalk(index, findCutPoint(p, 0, p.length, 20_000, chars)), expected);
   });
 });

@@ -49,6 +49,7 @@ function recording(inner: Summarizer): Summarizer & { answers: string[]; request
     model: inner.model,
     contextWindow: inner.contextWindow,
     maxOutputTokens: inner.maxOutputTokens,
+    readsExtraction: inner.readsExtraction,
     answers,
     requests,
     async summarize(request, signal) {
