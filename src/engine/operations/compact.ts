@@ -118,16 +118,24 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     const decisive = results.find((r) => !!r && ('cancel' in r || 'compaction' in r));
     if (decisive && 'cancel' in decisive) return { kind: 'cancelled', reason: 'a session_before_compact hook cancelled the compaction' };
     if (decisive && 'compaction' in decisive) {
-      const spans = await readSpans(plan, { cwd, answers: false }, signal);
+      const spans = {
+        history: await readSpan(p, plan.summarizePositions, { cwd, answers: false }, signal),
+        prefix: await readSpan(p, plan.turnPrefixPositions, { cwd, answers: false }, signal),
+      };
       return hookProposal(index, plan, spans, decisive.compaction, settings, estimatorName);
     }
   }
 
-  // The spans are read a batch at a time. The offline summarizer reads their extraction (the turns' answers too): read
-  // first, shared with the facts. Another gets the serialized conversation, read newest first up to its budget, and
-  // the facts' reading is made after its answer (not held while the request is).
+  // The spans are read a batch at a time: the conversation newest first up to the request's budget, then (for the
+  // offline summarizer, which reads the turns' answers too) the span's reading, shared with the facts; another
+  // summarizer's facts are read after its answer (neither reading is held while the other is made).
   const readsExtraction = options.summarizer.readsExtraction === true;
-  let spans = readsExtraction ? await readSpans(plan, { cwd, answers: true }, signal) : undefined;
+  const readings = new Map<readonly number[], SpanReading>();
+  const reading = async (positions: readonly number[]) => {
+    let r = readings.get(positions);
+    if (!r) readings.set(positions, (r = await readSpan(p, positions, { cwd, answers: readsExtraction }, signal)));
+    return r;
+  };
   const lists = fileLists(plan.fileOps);
   // Pins are re-collected from the labels every time: an earlier checkpoint's Pinned part is not carried over.
   const pinned = formatPinnedBlock(plan.pinned);
@@ -141,10 +149,11 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   };
   const kind = plan.previousSummary !== null ? 'update' : 'history';
   const checkpoint = { kind, previousSummary, pinned, files: lists, ...common } as const;
-  const summarize = async (request: SummaryRequestOptions, positions: readonly number[], reading: SpanReading | undefined) => {
+  const summarize = async (request: SummaryRequestOptions, positions: readonly number[]) => {
     const draft = draftSummaryRequest(request);
     const conversation = await runEntryWalk(index, conversationWalk(p, positions, draft.conversation), { signal });
-    return options.summarizer.summarize(draft.complete(conversation, { extraction: reading?.extraction }), signal);
+    const extraction = readsExtraction ? (await reading(positions)).extraction : undefined;
+    return options.summarizer.summarize(draft.complete(conversation, { extraction }), signal);
   };
   let summary: string;
   let usage: Usage | undefined;
@@ -153,20 +162,20 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     let historyUsage: Usage | undefined;
     if (await hasMessages(p, plan.summarizePositions, signal)) {
       const openTurnRequest = await firstUserText(p, plan.turnPrefixPositions, signal);
-      const r = await summarize({ ...checkpoint, openTurnRequest }, plan.summarizePositions, spans?.history);
+      const r = await summarize({ ...checkpoint, openTurnRequest }, plan.summarizePositions);
       historyText = r.text;
       historyUsage = r.usage;
     }
-    const t = await summarize({ kind: 'turnPrefix', ...common }, plan.turnPrefixPositions, spans?.prefix);
+    const t = await summarize({ kind: 'turnPrefix', ...common }, plan.turnPrefixPositions);
     summary = mergeSplitTurnSummary(ensurePinned(historyText, pinned), t.text);
     usage = addOptionalUsage(historyUsage, t.usage);
   } else {
-    const r = await summarize(checkpoint, plan.summarizePositions, spans?.history);
+    const r = await summarize(checkpoint, plan.summarizePositions);
     summary = ensurePinned(r.text, pinned);
     usage = r.usage;
   }
   const text = summary + formatFileLists(lists);
-  spans ??= await readSpans(plan, { cwd, answers: false }, signal);
+  const spans = { history: await reading(plan.summarizePositions), prefix: await reading(plan.turnPrefixPositions) };
   const facts = deriveFacts(compactionSource(plan, spans));
   return {
     kind: 'proposal',
@@ -186,16 +195,14 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   };
 }
 
-/** The readings of the plan's history and turn prefix (summarize/spanReading.ts), each read a batch at a time. */
-async function readSpans(
-  plan: CompactionPlan,
+/** The reading of a span (summarize/spanReading.ts), read a batch at a time. */
+function readSpan(
+  p: Projection,
+  positions: readonly number[],
   options: { cwd: string | undefined; answers: boolean },
   signal: AbortSignal,
-): Promise<{ history: SpanReading; prefix: SpanReading }> {
-  const { index } = plan.projection;
-  const history = await runEntryWalk(index, spanReadingWalk(plan.projection, plan.summarizePositions, options), { signal });
-  const prefix = await runEntryWalk(index, spanReadingWalk(plan.projection, plan.turnPrefixPositions, options), { signal });
-  return { history, prefix };
+): Promise<SpanReading> {
+  return runEntryWalk(p.index, spanReadingWalk(p, positions, options), { signal });
 }
 
 /** The messages of `positions` as an array (for a hook, which gets Pi's arrays). */

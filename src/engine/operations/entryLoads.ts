@@ -45,7 +45,15 @@ export function contextEntries(index: SessionIndex, leafIndex: number): number[]
   return out;
 }
 
-/** Runs `use` with the context at `leafIndex` loaded (see contextEntries). */
-export function withContextLoaded<T>(index: SessionIndex, leafIndex: number, use: () => T | Promise<T>): Promise<T> {
-  return index.withLoaded(contextEntries(index, leafIndex), use, { keep: false });
+/**
+ * Runs `use` with the context at `leafIndex` loaded (see contextEntries). `keep`: the entries join the bounded cache at
+ * release (a caller that asks again, like the status bar after each append, reads them from memory); default false.
+ */
+export function withContextLoaded<T>(
+  index: SessionIndex,
+  leafIndex: number,
+  use: () => T | Promise<T>,
+  options: { keep?: boolean; signal?: AbortSignal } = {},
+): Promise<T> {
+  return index.withLoaded(contextEntries(index, leafIndex), use, { keep: options.keep ?? false, signal: options.signal });
 }
