@@ -5,10 +5,12 @@ import type { LineReadOptions } from './lineFile';
 /**
  * Entries a walk has loaded at a time (those read from disk), and at most this many bytes of their lines (at least one
  * entry). Small enough that a batch's parsed entries die young in V8's heap: 256 entries / 8 MB (loadBranchPlan's
- * batch) raised the peak of planning a 100 MB compaction by 10 MB over reading an entry at a time; 64 / 1 MB did not.
+ * batch) raised the peak of planning a 100 MB compaction by 10 MB over reading an entry at a time; 64 / 1 MB the peak
+ * of a 1 GB compaction's facts pass by about 100 MB (an LLM summarizer), 16 / 256 KB by about 30 MB (measured, one run
+ * each, in the noise of a shared box); 8 / 128 KB was no better and slower.
  */
-export const WALK_BATCH_ENTRIES = 64;
-export const WALK_BATCH_BYTES = 1024 * 1024;
+export const WALK_BATCH_ENTRIES = 16;
+export const WALK_BATCH_BYTES = 256 * 1024;
 
 export interface EntryWalkLoadOptions extends LineReadOptions {
   /** Batch bounds (default WALK_BATCH_ENTRIES and WALK_BATCH_BYTES); tests make them small. */
