@@ -4,21 +4,14 @@ import { estimatorByName, type EstimatorName, type TokenEstimator } from '../eng
 import type { Flags } from './args';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 
-export interface OpenSessionOptions extends Pick<LoadSessionOptions, 'onEntry'> {
-  /**
-   * TRANSITIONAL (issue #22 item 3, see syncLineReads.ts): the command reads lines synchronously on demand instead of
-   * loading them (SessionIndex.load). Only the commands docs/ARCHITECTURE.md lists as not converted pass it.
-   */
-  syncLineReads?: 'transitional';
-}
+export type OpenSessionOptions = Pick<LoadSessionOptions, 'onEntry'>;
 
 /**
  * A session as the CLI's commands read it: entries whose lines are on disk are loaded by the command
  * (`index.load` / `withLoaded`, see cliLoads.ts) before the pure engine functions that read them.
  */
 export async function openSession(file: string, options: OpenSessionOptions = {}): Promise<SessionIndex> {
-  const index = await loadSession(file, { onEntry: options.onEntry });
-  return options.syncLineReads === 'transitional' ? index.allowSyncLineReads() : index;
+  return loadSession(file, { onEntry: options.onEntry });
 }
 
 export function leafIndexFrom(index: SessionIndex, flags: Flags): number {

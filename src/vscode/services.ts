@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import type { HookBus } from '../engine/hooks/hookBus';
 import type { Summarizer } from '../engine/summarize/summarizer';
 import type { SessionModel, SessionStore } from './sessions/sessionStore';
-import { baseTitle, titleFactsFromIndex } from '../engine/tree/sessionTitle';
+import { baseTitle, titleFactsWalk } from '../engine/tree/sessionTitle';
+import { runEntryWalk } from '../engine/session/entryWalkLoads';
 import { loadIndex } from './sessions/loadIndex';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 import type { SessionTreeProvider } from './tree/treeProvider';
@@ -120,7 +121,7 @@ export class ArborServices {
     }
     try {
       const index = await loadIndex(file);
-      return { index, title: baseTitle(titleFactsFromIndex(index)) ?? path.basename(file) };
+      return { index, title: baseTitle(await runEntryWalk(index, titleFactsWalk(index))) ?? path.basename(file) };
     } catch {
       return undefined;
     }

@@ -1,7 +1,8 @@
 import { printJson, shortField, type Io } from '../output';
 import { openSummaryEntry, SUMMARY_ENTRY_OPTION } from './summary';
 import { FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
-import { checkRetention, deriveFacts, entrySource } from '../../engine/summarize/retention';
+import { checkRetention, deriveFacts, entrySourceWalk } from '../../engine/summarize/retention';
+import { runEntryWalk } from '../../engine/session/entryWalkLoads';
 import { entryFields } from '../../engine/session/entryKinds';
 import { printRetention, retentionJson } from '../retentionOutput';
 
@@ -19,9 +20,9 @@ export const checkSummarySpec: CommandSpec = {
  * which it drops. Exit 0 whatever it finds.
  */
 export async function checkSummaryCommand(argv: string[], io: Io): Promise<number> {
-  // TRANSITIONAL (issue #22 item 3): the summarized span's facts are read by a synchronous span walk (context/messageSpan.ts).
-  const { p, index, i } = await openSummaryEntry(checkSummarySpec, argv, io, { syncLineReads: 'transitional' });
-  const source = entrySource(index, i);
+  const { p, index, i } = await openSummaryEntry(checkSummarySpec, argv, io);
+  // The summarized span is read a batch at a time (the entry itself, a summary, is in memory).
+  const source = await runEntryWalk(index, entrySourceWalk(index, i));
   const entry = entryFields(index.entry(i));
   const report = checkRetention(String(entry.summary ?? ''), deriveFacts(source), { cwd: index.header.cwd });
   if (p.flags.json) {

@@ -40,8 +40,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
   const keep = intFlag(p.flags, 'keep-recent-tokens');
   const estimator = estimatorFrom(p.flags);
   const summarizer = summarizerFrom(p.flags);
-  // TRANSITIONAL (issue #22 item 3): the run step's summarized span is read by a synchronous span walk; this command still opts in.
-  const index = await openSession(file, { syncLineReads: 'transitional' });
+  const index = await openSession(file);
   reportDiagnostics(io, index);
   const signal = interruptSignal();
   // Before the summary is made: a running Pi without the bridge stops here (nothing to throw away later).

@@ -9,7 +9,7 @@ import {
   type CommandSpec,
 } from '../commandSpec';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
-import { withContextLoaded } from '../entryLoads';
+import { withContextLoaded } from '../../engine/operations/entryLoads';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { buildContext } from '../../engine/context/buildContext';
 import { estimateContextTokens } from '../../engine/context/contextTokens';

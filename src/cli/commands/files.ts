@@ -1,7 +1,7 @@
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { leafIndexFrom, openSession } from '../sessionArgs';
-import { withEveryEntry } from '../entryLoads';
+import { withEveryEntry } from '../../engine/operations/entryLoads';
 import { historyToEntry, sessionFiles } from '../../engine/files/sessionFiles';
 import type { FileHistory } from '../../engine/files/types';
 

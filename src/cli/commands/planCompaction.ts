@@ -49,8 +49,7 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   const reserve = intFlag(p.flags, 'reserve-tokens');
   const windowFlag = intFlag(p.flags, 'context-window');
   const estimator = estimatorFrom(p.flags);
-  // TRANSITIONAL (issue #22 item 3): the plan's span walk (context/messageSpan.ts) is synchronous; this command still opts in.
-  const index = await openSession(file, { syncLineReads: 'transitional' });
+  const index = await openSession(file);
   reportDiagnostics(io, index);
   const leafIndex = leafIndexFrom(index, p.flags);
   const planned = await planSessionCompaction(index, {

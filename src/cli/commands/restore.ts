@@ -3,7 +3,7 @@ import { assertWritable } from '../../engine/session/agents/readOnly';
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { openSession } from '../sessionArgs';
-import { withEveryEntry } from '../entryLoads';
+import { withEveryEntry } from '../../engine/operations/entryLoads';
 import { shownPath } from './files';
 import { ArborUsageError } from '../../engine/session/diagnostics';
 import { sessionCwd } from '../../engine/files/sessionFiles';

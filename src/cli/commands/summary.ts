@@ -2,7 +2,7 @@ import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
 import { stringFlag, type ParsedCommand } from '../args';
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, type CommandSpec, type OptionSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
-import { openSession, type OpenSessionOptions } from '../sessionArgs';
+import { openSession } from '../sessionArgs';
 import { parseSummary } from '../../engine/summarize/parseSummary';
 import { SECTION_TITLES, summarySections } from '../../engine/summarize/summarySections';
 import { summaryFileLists } from '../../engine/summarize/summaryFileLists';
@@ -29,10 +29,9 @@ export async function openSummaryEntry(
   spec: CommandSpec,
   argv: string[],
   io: Io,
-  options: Pick<OpenSessionOptions, 'syncLineReads'> = {},
 ): Promise<{ p: ParsedCommand; index: SessionIndex; i: number }> {
   const p = parseWith(spec, argv);
-  const index = await openSession(p.positionals[0], options);
+  const index = await openSession(p.positionals[0]);
   reportDiagnostics(io, index);
   const id = stringFlag(p.flags, 'entry');
   const i = id ? index.indexOf(id) : latestSummaryOnPath(index);

@@ -1,4 +1,5 @@
-import { projectedEntryTokens } from '../context/entryTokens';
+import { projectedEntryTokensWalk } from '../context/entryTokens';
+import type { EntryWalk } from '../session/entryWalk';
 import type { Projection } from '../context/projection';
 import type { TokenEstimator } from '../tokens/estimators';
 
@@ -46,8 +47,15 @@ function isIntrinsicallyVisible(p: Projection, pos: number): boolean {
  * (or, when only trailing tool results are left, the last valid cut point).
  * A trailing attempt that a context edit removed is not worth keeping alone.
  * Then step back over entries that add nothing, and decide if a turn is split.
+ * A walk (session/entryWalk.ts): it reads the entries it counts, newest first.
  */
-export function findCutPoint(p: Projection, start: number, end: number, keepRecentTokens: number, estimator: TokenEstimator): CutPoint {
+export function* findCutPoint(
+  p: Projection,
+  start: number,
+  end: number,
+  keepRecentTokens: number,
+  estimator: TokenEstimator,
+): EntryWalk<CutPoint> {
   const cutPoints: number[] = [];
   for (let pos = start; pos < end; pos++) if (isCutPointAt(p, pos)) cutPoints.push(pos);
   if (cutPoints.length === 0) return { firstKeptPos: start, turnStartPos: -1, isSplitTurn: false };
@@ -57,7 +65,7 @@ export function findCutPoint(p: Projection, start: number, end: number, keepRece
   let sum = 0;
   for (let pos = end - 1; pos >= start; pos--) {
     if (p.roles(pos).length === 0) continue;
-    const tokens = projectedEntryTokens(p, pos, estimator);
+    const tokens = yield* projectedEntryTokensWalk(p, pos, estimator, -1);
     if (tokens === 0) continue;
     sum += tokens;
     if (sum >= keepRecentTokens) {

@@ -2,6 +2,7 @@ import type { Projection } from '../context/projection';
 import type { SessionEntry } from '../session/types';
 import { messageRole, textOfContent } from '../session/contentBlocks';
 import { entryTypeOf } from '../session/entryKinds';
+import { entryRead, type EntryWalk } from '../session/entryWalk';
 
 /**
  * Pinned entries (issue 9): an entry whose current label is a pin is carried
@@ -12,7 +13,7 @@ import { entryTypeOf } from '../session/entryKinds';
  * A label is a pin when, trimmed and compared case-insensitively, it is
  * `pin` or `pinned`, starts with `pin:`, or starts with 📌.
  *
- * Pure: no I/O. Linear in the text sizes (indexOf scans only).
+ * Pure: no I/O (what it reads is loaded by the walk's driver). Linear in the text sizes (indexOf scans only).
  */
 
 export const PIN_EMOJI = '📌';
@@ -72,9 +73,9 @@ export function pinnedText(entry: SessionEntry): { kind: string; text: string } 
 /**
  * The pinned entries on the projection's path before `beforeEntryIndex` (the
  * first kept entry: pins in the kept part are still in the context word for
- * word), oldest first.
+ * word), oldest first. A walk (session/entryWalk.ts): it reads the pinned entries.
  */
-export function collectPins(p: Projection, beforeEntryIndex: number): PinnedEntry[] {
+export function* collectPins(p: Projection, beforeEntryIndex: number): EntryWalk<PinnedEntry[]> {
   const pinnedIds: [string, string][] = [];
   for (const [target, label] of p.index.labels()) if (isPinLabel(label)) pinnedIds.push([target, label]);
   if (!pinnedIds.length) return [];
@@ -86,6 +87,7 @@ export function collectPins(p: Projection, beforeEntryIndex: number): PinnedEntr
     const i = p.index.indexOf(id);
     const pos = i >= 0 ? pathPos.get(i) : undefined;
     if (pos === undefined || pos >= limit) continue;
+    yield entryRead([i], 0, 1);
     const { kind, text } = pinnedText(p.index.entry(i));
     if (!text.trim()) continue;
     found.push({ pos, pin: { id, label, kind, text } });

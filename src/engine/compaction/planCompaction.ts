@@ -1,12 +1,11 @@
 import { Projection } from '../context/projection';
-import { estimateProjectedContextTokens, shouldCompact, type ContextTokens } from '../context/contextTokens';
+import { projectedContextTokensWalk, shouldCompact, type ContextTokens } from '../context/contextTokens';
 import { findCutPoint } from './cutPoint';
 import { collectPins, type PinnedEntry } from './pins';
 import { addDetailsFileOps, addMessageFileOps, createFileOps, fileLists, type FileOps } from './fileOps';
 import type { SessionIndex } from '../session/sessionIndex';
-import type { AgentMessage } from '../session/types';
-import { projectionSpan } from '../context/messageSpan';
 import type { TokenEstimator } from '../tokens/estimators';
+import { entryRead, walkInMemory, type EntryWalk } from '../session/entryWalk';
 
 export interface CompactionSettings {
   enabled: boolean;
@@ -61,8 +60,15 @@ export type CompactionPlanResult = CompactionPlan | NothingToCompact;
  * summarized, the turn prefix of a split turn, the previous summary, the file
  * lists and tokensBefore. Parses only the entries it has to; the file-operation
  * hints of lines on disk must have been decided (planSessionCompaction does).
+ * Its entries must be in memory; the run step (planSessionCompaction) walks
+ * planCompactionWalk, which loads them a batch at a time.
  */
 export function planCompaction(index: SessionIndex, options: PlanCompactionOptions): CompactionPlanResult {
+  return walkInMemory(planCompactionWalk(index, options));
+}
+
+/** planCompaction as a walk (session/entryWalk.ts): the entries it reads are asked for as it goes. */
+export function* planCompactionWalk(index: SessionIndex, options: PlanCompactionOptions): EntryWalk<CompactionPlanResult> {
   const leafIndex = options.leafIndex ?? index.leafIndex;
   if (leafIndex < 0) return { kind: 'nothing', reason: 'the session has no entries' };
   if (index.record(leafIndex).type === 'compaction') {
@@ -73,9 +79,9 @@ export function planCompaction(index: SessionIndex, options: PlanCompactionOptio
   const hasPrevious = p.hasCompaction;
   const boundaryStart = hasPrevious ? 1 : 0;
   const boundaryEnd = p.length;
-  const contextTokens = estimateProjectedContextTokens(p, options.estimator);
+  const contextTokens = yield* projectedContextTokensWalk(p, options.estimator);
   options.signal?.throwIfAborted();
-  const cut = findCutPoint(p, boundaryStart, boundaryEnd, options.settings.keepRecentTokens, options.estimator);
+  const cut = yield* findCutPoint(p, boundaryStart, boundaryEnd, options.settings.keepRecentTokens, options.estimator);
   if (cut.firstKeptPos >= p.length) {
     return { kind: 'nothing', reason: 'nothing to summarize: no entries since the last compaction' };
   }
@@ -95,8 +101,8 @@ export function planCompaction(index: SessionIndex, options: PlanCompactionOptio
     previousCompactionId = prev.id;
     if (prev.fromHook !== true) addDetailsFileOps(prev.details, fileOps);
   }
-  for (const pos of summarizePositions) addPositionFileOps(p, pos, fileOps);
-  for (const pos of turnPrefixPositions) addPositionFileOps(p, pos, fileOps);
+  yield* addFileOps(p, [...summarizePositions, ...turnPrefixPositions], fileOps);
+  const pinned = yield* collectPins(p, p.entries[cut.firstKeptPos]);
   const lists = fileLists(fileOps);
   const rec = (pos: number) => index.record(p.entries[pos]);
 
@@ -117,7 +123,7 @@ export function planCompaction(index: SessionIndex, options: PlanCompactionOptio
     fileOps,
     readFiles: lists.readFiles,
     modifiedFiles: lists.modifiedFiles,
-    pinned: collectPins(p, p.entries[cut.firstKeptPos]),
+    pinned,
     shouldCompact:
       options.contextWindow === undefined ? null : shouldCompact(contextTokens.tokens, options.contextWindow, options.settings),
   };
@@ -133,16 +139,18 @@ function summarizedPositions(p: Projection, from: number, to: number): number[] 
   return out;
 }
 
-function addPositionFileOps(p: Projection, pos: number, ops: FileOps): void {
-  const i = p.entries[pos];
+/** The file operations of the messages at `positions`, oldest first: only the entries that may hold one are read. */
+function* addFileOps(p: Projection, positions: readonly number[], ops: FileOps): EntryWalk<void> {
   // Skip parsing lines that cannot hold a file operation.
-  if (p.index.record(i).type === 'message' && !p.editFor(pos) && !p.index.mayHoldFileOps(i)) return;
-  for (const m of p.transientMessages(pos)) addMessageFileOps(m, ops);
-}
-
-/** The messages to hand to a summarizer for the given positions (system prompts left out). */
-export function messagesAt(p: Projection, positions: readonly number[]): AgentMessage[] {
-  return [...projectionSpan(p, positions)];
+  const read = positions.filter((pos) => {
+    const i = p.entries[pos];
+    return !(p.index.record(i).type === 'message' && !p.editFor(pos) && !p.index.mayHoldFileOps(i));
+  });
+  const order = read.map((pos) => p.entries[pos]);
+  for (let k = 0; k < read.length; k++) {
+    yield entryRead(order, k, 1);
+    for (const m of p.transientMessages(read[k])) addMessageFileOps(m, ops);
+  }
 }
 
 /** Entry ids for positions, for reports and the CLI. */

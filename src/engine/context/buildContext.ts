@@ -1,6 +1,7 @@
 import { Projection } from './projection';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { AgentMessage } from '../session/types';
+import { entryRead, walkInMemory, type EntryWalk } from '../session/entryWalk';
 
 export interface ModelRef {
   provider: string;
@@ -32,6 +33,14 @@ export function buildContext(index: SessionIndex, leafIndex: number = index.leaf
  * Walks backwards so only the newest candidates are parsed.
  */
 export function contextSettings(index: SessionIndex, path: readonly number[]): { model: ModelRef | null; thinkingLevel: string } {
+  return walkInMemory(contextSettingsWalk(index, path));
+}
+
+/** contextSettings as a walk (session/entryWalk.ts): it reads the newest assistant message on the path. */
+export function* contextSettingsWalk(
+  index: SessionIndex,
+  path: readonly number[],
+): EntryWalk<{ model: ModelRef | null; thinkingLevel: string }> {
   let model: ModelRef | null | undefined;
   let thinkingLevel: string | undefined;
   for (let k = path.length - 1; k >= 0 && (model === undefined || thinkingLevel === undefined); k--) {
@@ -42,6 +51,7 @@ export function contextSettings(index: SessionIndex, path: readonly number[]): {
       const e = index.entryOfType(path[k], 'model_change');
       model = { provider: String(e?.provider), modelId: String(e?.modelId) };
     } else if (model === undefined && rec.type === 'message' && rec.role === 'assistant') {
+      yield entryRead(path, k, -1);
       const m = index.entryOfType(path[k], 'message')?.message;
       const assistant = m?.role === 'assistant' ? m : undefined;
       model = { provider: String(assistant?.provider), modelId: String(assistant?.model) };

@@ -1,8 +1,9 @@
 import { Projection } from './projection';
-import { estimateProjectedContextTokens, type ContextTokens } from './contextTokens';
+import { estimateProjectedContextTokens, projectedContextTokensWalk, type ContextTokens } from './contextTokens';
 import type { TokenEstimator } from '../tokens/estimators';
 import type { SessionIndex } from '../session/sessionIndex';
-import { projectedEntryTokens } from './entryTokens';
+import { projectedEntryTokensWalk } from './entryTokens';
+import { walkInMemory, type EntryWalk } from '../session/entryWalk';
 import { formatTokens } from '../tokens/formatTokens';
 
 /**
@@ -34,8 +35,16 @@ export interface CompactionNumbers {
 // An entry's path never changes once written (the file is append-only): its numbers are cached per index.
 const afterCache = new WeakMap<SessionIndex, Map<string, number>>();
 
-/** Before and after of the compaction entry at `entryIndex`. */
+/**
+ * Before and after of the compaction entry at `entryIndex`, from entries in memory or from the cache a run step
+ * filled (compactionNumbersWalk through runEntryWalk: the tree's pages, the summary panel).
+ */
 export function compactionNumbers(index: SessionIndex, entryIndex: number, estimator: TokenEstimator): CompactionNumbers {
+  return walkInMemory(compactionNumbersWalk(index, entryIndex, estimator));
+}
+
+/** compactionNumbers as a walk (session/entryWalk.ts): the "after" reads the context the compaction left, once per index. */
+export function* compactionNumbersWalk(index: SessionIndex, entryIndex: number, estimator: TokenEstimator): EntryWalk<CompactionNumbers> {
   const entry = index.entry(entryIndex);
   if (entry.type !== 'compaction') throw new Error(`entry ${index.record(entryIndex).id} is not a compaction`);
   let cache = afterCache.get(index);
@@ -43,7 +52,7 @@ export function compactionNumbers(index: SessionIndex, entryIndex: number, estim
   const key = `${estimator.name}:${entryIndex}`;
   let after = cache.get(key);
   if (after === undefined) {
-    after = contextTokensAt(index, entryIndex, estimator).tokens;
+    after = (yield* projectedContextTokensWalk(new Projection(index, entryIndex), estimator)).tokens;
     cache.set(key, after);
   }
   return { tokensBefore: typeof entry.tokensBefore === 'number' ? entry.tokensBefore : undefined, tokensAfter: after };
@@ -57,12 +66,20 @@ export function proposedTokensAfter(
   proposal: { projection: Projection; summary: string; tokensBefore: number; firstKeptEntryId: string },
   estimator: TokenEstimator,
 ): number {
+  return walkInMemory(proposedTokensAfterWalk(proposal, estimator));
+}
+
+/** proposedTokensAfter as a walk (session/entryWalk.ts): it reads the kept entries whose counts are not known yet. */
+export function* proposedTokensAfterWalk(
+  proposal: { projection: Projection; summary: string; tokensBefore: number; firstKeptEntryId: string },
+  estimator: TokenEstimator,
+): EntryWalk<number> {
   const p = proposal.projection;
   let after = estimator.estimate({ role: 'compactionSummary', summary: proposal.summary, tokensBefore: proposal.tokensBefore });
   const firstKeptPos = p.entries.findIndex((i) => p.index.record(i).id === proposal.firstKeptEntryId);
   if (firstKeptPos >= 0)
     for (let pos = firstKeptPos; pos < p.length; pos++)
-      if (p.index.record(p.entries[pos]).type !== 'compaction') after += projectedEntryTokens(p, pos, estimator);
+      if (p.index.record(p.entries[pos]).type !== 'compaction') after += yield* projectedEntryTokensWalk(p, pos, estimator, 1);
   return after;
 }
 

@@ -2,6 +2,7 @@ import type { SessionIndex } from '../session/sessionIndex';
 import { entryContextMessages } from './entryMessages';
 import type { TokenEstimator } from '../tokens/estimators';
 import { usageTotal, validUsage } from './contextTokens';
+import { entryRead, walkInMemory, type EntryWalk } from '../session/entryWalk';
 
 export interface SeriesPoint {
   entryIndex: number;
@@ -18,9 +19,20 @@ export interface SeriesPoint {
  * entries it keeps. Linear in the path length. An approximation between
  * reports (bash output excluded from the context, context edits and system
  * prompts are not modelled): the status bar's exact number for the leaf
- * comes from contextUse.
+ * comes from contextUse. Its entries must be in memory; the context panel
+ * walks contextSeriesWalk through runEntryWalk (the path a batch at a time).
  */
 export function contextSeries(index: SessionIndex, leafIndex: number, estimator: TokenEstimator, signal?: AbortSignal): SeriesPoint[] {
+  return walkInMemory(contextSeriesWalk(index, leafIndex, estimator, signal));
+}
+
+/** contextSeries as a walk (session/entryWalk.ts): every entry of the path, root first. */
+export function* contextSeriesWalk(
+  index: SessionIndex,
+  leafIndex: number,
+  estimator: TokenEstimator,
+  signal?: AbortSignal,
+): EntryWalk<SeriesPoint[]> {
   if (leafIndex < 0) return [];
   const path = index.pathTo(leafIndex);
   const points: SeriesPoint[] = [];
@@ -28,14 +40,16 @@ export function contextSeries(index: SessionIndex, leafIndex: number, estimator:
   const prefix = new Float64Array(path.length + 1);
   const position = new Map<string, number>();
   let tokens = 0;
-  path.forEach((i, k) => {
+  for (let k = 0; k < path.length; k++) {
+    const i = path[k];
     if (k % 1024 === 0) signal?.throwIfAborted();
+    yield entryRead(path, k, 1);
     const e = index.entry(i);
     position.set(e.id, k);
     const messages = entryContextMessages(e);
     if (!messages.length) {
       prefix[k + 1] = prefix[k];
-      return;
+      continue;
     }
     let own = 0;
     for (const m of messages) own += estimator.estimate(m);
@@ -45,11 +59,11 @@ export function contextSeries(index: SessionIndex, leafIndex: number, estimator:
       const kept = first === undefined ? 0 : prefix[k] - prefix[first];
       tokens = own + kept;
       points.push({ entryIndex: i, tokens, marker: 'compaction' });
-      return;
+      continue;
     }
     const usage = validUsage(messages[messages.length - 1]);
     tokens = usage ? usageTotal(usage) : tokens + own;
     points.push({ entryIndex: i, tokens, ...(e.type === 'branch_summary' ? { marker: 'branch_summary' as const } : {}) });
-  });
+  }
   return points;
 }

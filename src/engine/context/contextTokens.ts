@@ -2,7 +2,8 @@ import { mergeSystemMessages } from './systemMessage';
 import type { Projection } from './projection';
 import type { AgentMessage, SystemMessage, Usage } from '../session/types';
 import type { TokenEstimator } from '../tokens/estimators';
-import { projectedEntryTokens } from './entryTokens';
+import { projectedEntryTokensWalk } from './entryTokens';
+import { walkInMemory, type EntryWalk } from '../session/entryWalk';
 
 export interface ContextTokens {
   tokens: number;
@@ -49,9 +50,15 @@ export function estimateContextTokens(messages: readonly AgentMessage[], estimat
  * usage recorded before the latest compaction or context edit on the path is
  * stale, and then the whole context is estimated (the current system prompt
  * once, plus every non-system message). Parses only what it needs: it walks
- * back from the leaf to the last valid usage.
+ * back from the leaf to the last valid usage. Its entries must be in memory;
+ * a run step walks projectedContextTokensWalk instead (runEntryWalk).
  */
 export function estimateProjectedContextTokens(projection: Projection, estimator: TokenEstimator): ContextTokens {
+  return walkInMemory(projectedContextTokensWalk(projection, estimator));
+}
+
+/** estimateProjectedContextTokens as a walk (session/entryWalk.ts): newest first, stopping at the last valid usage. */
+export function* projectedContextTokensWalk(projection: Projection, estimator: TokenEstimator): EntryWalk<ContextTokens> {
   const { index, path } = projection;
   let latestInvalidating = -1;
   for (let k = path.length - 1; k >= 0; k--) {
@@ -68,10 +75,11 @@ export function estimateProjectedContextTokens(projection: Projection, estimator
   for (let pos = projection.length - 1; pos >= 0; pos--) {
     const roles = projection.roles(pos);
     if (roles.length === 0) continue;
+    yield* projection.read(pos, -1);
     const msgs = projection.messages(pos);
     if (!msgs.some((m) => validUsage(m))) {
       // No usage here: the entry's count (cached per entry) is what it adds.
-      trailing += projectedEntryTokens(projection, pos, estimator);
+      trailing += yield* projectedEntryTokensWalk(projection, pos, estimator, -1);
       messagesAfter += msgs.length;
       continue;
     }
@@ -89,24 +97,25 @@ export function estimateProjectedContextTokens(projection: Projection, estimator
             lastUsageIndex: totalMessages - messagesAfter - 1,
           };
         }
-        return wholeEstimate(projection, estimator);
+        return yield* wholeEstimate(projection, estimator);
       }
       trailing += estimator.estimate(msgs[j]);
       messagesAfter++;
     }
   }
-  return wholeEstimate(projection, estimator);
+  return yield* wholeEstimate(projection, estimator);
 }
 
-function wholeEstimate(projection: Projection, estimator: TokenEstimator): ContextTokens {
+function* wholeEstimate(projection: Projection, estimator: TokenEstimator): EntryWalk<ContextTokens> {
   const systems: SystemMessage[] = [];
   let tokens = 0;
   for (let pos = 0; pos < projection.length; pos++) {
     const roles = projection.roles(pos);
     if (roles.length === 0) continue;
+    yield* projection.read(pos, 1);
     const msgs = projection.messages(pos);
     if (!msgs.some((m) => m.role === 'system')) {
-      tokens += projectedEntryTokens(projection, pos, estimator);
+      tokens += yield* projectedEntryTokensWalk(projection, pos, estimator, 1);
       continue;
     }
     for (const m of msgs) {

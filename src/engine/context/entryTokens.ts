@@ -5,6 +5,7 @@ import type { Projection } from './projection';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { SessionEntry } from '../session/types';
 import { TokenCounts } from '../session/tokenCounts';
+import { entryRead, type EntryWalk } from '../session/entryWalk';
 
 /**
  * The one per-entry token counter (engine planning, the CLI and the editor's
@@ -78,6 +79,17 @@ export function projectedEntryTokens(projection: Projection, pos: number, estima
   let tokens = 0;
   for (const m of projection.messages(pos)) tokens += estimator.estimate(m);
   return tokens;
+}
+
+/** projectedEntryTokens in a walk (session/entryWalk.ts): the entry is asked for unless its count is known without it. */
+export function* projectedEntryTokensWalk(projection: Projection, pos: number, estimator: TokenEstimator, step: 1 | -1): EntryWalk<number> {
+  const entryIndex = projection.entries[pos];
+  const own = !projection.editFor(pos) && !(pos > 0 && projection.index.record(entryIndex).type === 'compaction');
+  if (!own) yield* projection.read(pos, step);
+  // An entry's own count reads the entry itself (not the projection's cached messages), unless it is known.
+  else if (!countsFor(projection.index, estimator.name).has(entryIndex) && !isOversizedEntry(projection.index, entryIndex))
+    yield entryRead(projection.entries, pos, step);
+  return projectedEntryTokens(projection, pos, estimator);
 }
 
 /** Copies the counts made on one index to another (a preview to the full index), by position map. */

@@ -1,22 +1,6 @@
 import type { Projection } from './projection';
 import type { AgentMessage } from '../session/types';
-
-/**
- * The messages of a summarized span, read on demand: a 1 GB span is never
- * held whole. Iterating reads them oldest first, `backward()` newest first
- * (what a bounded summarizer prompt keeps); `entryIdAt` names the entry a
- * message came from. Each read parses the entries again (the projection's
- * cache is bounded), so a consumer keeps only what it extracts.
- */
-export interface MessageSpan extends Iterable<AgentMessage> {
-  readonly length: number;
-  backward(): Iterable<AgentMessage>;
-  /** The id of the entry message `i` came from, or null. */
-  entryIdAt(i: number): string | null;
-}
-
-/** Messages as a summarizer or an extractor reads them: an array, or a span read on demand. */
-export type Messages = readonly AgentMessage[] | MessageSpan;
+import { entryRead, walkInMemory, type EntryWalk } from '../session/entryWalk';
 
 /** A message with the entry it came from. */
 export interface SpanMessage {
@@ -24,67 +8,36 @@ export interface SpanMessage {
   message: AgentMessage;
 }
 
-function* reversed<T>(items: readonly T[]): Generator<T> {
-  for (let i = items.length - 1; i >= 0; i--) yield items[i];
-}
-
-/** The messages newest first. */
-export function backwardOf(messages: Messages): Iterable<AgentMessage> {
-  return Array.isArray(messages) ? reversed(messages as readonly AgentMessage[]) : (messages as MessageSpan).backward();
-}
-
-/** A span over messages already in memory (with their entries). */
-export function arraySpan(items: readonly SpanMessage[]): MessageSpan {
-  return {
-    length: items.length,
-    *[Symbol.iterator]() {
-      for (const m of items) yield m.message;
-    },
-    *backward() {
-      for (let i = items.length - 1; i >= 0; i--) yield items[i].message;
-    },
-    entryIdAt: (i) => (i >= 0 && i < items.length ? items[i].entryId : null),
-  };
-}
-
 /**
- * The messages of projected `positions` (system prompts left out), read from
- * the projection each time they are walked. Holds one position number per
- * message (noted on the first walk), not the messages.
+ * A walk (session/entryWalk.ts) over the messages of projected `positions`
+ * (system prompts left out): oldest first (step 1) or newest first (-1),
+ * each handed to `visit` with the entry it came from; a visit that returns
+ * false ends the walk. Nothing is kept: a 1 GB span is read a batch at a time
+ * by the run step, and a fold (the offline extractor, the conversation
+ * collector) keeps what it needs.
  */
-export function projectionSpan(p: Projection, positions: readonly number[]): MessageSpan {
-  let at: number[] | null = null;
-  let count: number | undefined;
-  const own = (pos: number) => p.transientMessages(pos).filter((m) => m.role !== 'system');
-  function* forward(note: number[] | null): Generator<AgentMessage> {
-    for (const pos of positions) {
-      for (const m of own(pos)) {
-        note?.push(pos);
-        yield m;
-      }
-    }
-    if (note) at = note;
+export function* spanMessagesWalk(
+  p: Projection,
+  positions: readonly number[],
+  step: 1 | -1,
+  visit: (message: AgentMessage, entryIndex: number) => boolean | void,
+): EntryWalk<void> {
+  const order = positions.map((pos) => p.entries[pos]);
+  for (let k = step > 0 ? 0 : order.length - 1; k >= 0 && k < order.length; k += step) {
+    if (!p.isCached(positions[k])) yield entryRead(order, k, step);
+    const own = p.transientMessages(positions[k]).filter((m) => m.role !== 'system');
+    for (let j = step > 0 ? 0 : own.length - 1; j >= 0 && j < own.length; j += step) if (visit(own[j], order[k]) === false) return;
   }
-  const positionsOf = (): number[] => {
-    if (!at) {
-      const walk = forward([]);
-      while (!walk.next().done);
-    }
-    return at!;
-  };
-  return {
-    // From the roles (no message body is parsed), or from a walk when one was made.
-    get length() {
-      if (!at && count === undefined) count = positions.reduce((n, pos) => n + p.roles(pos).filter((r) => r !== 'system').length, 0);
-      return at ? at.length : count!;
-    },
-    [Symbol.iterator]: () => forward(at ? null : []),
-    *backward() {
-      for (let k = positions.length - 1; k >= 0; k--) yield* reversed(own(positions[k]));
-    },
-    entryIdAt: (i) => {
-      const list = positionsOf();
-      return i >= 0 && i < list.length ? p.index.record(p.entries[list[i]]).id : null;
-    },
-  };
+}
+
+/** How many messages the span holds, from the roles (no message body is parsed). */
+export function spanLength(p: Projection, positions: readonly number[]): number {
+  return positions.reduce((n, pos) => n + p.roles(pos).filter((r) => r !== 'system').length, 0);
+}
+
+/** The messages of `positions` as an array, oldest first, from entries in memory (tests, and small spans in hand). */
+export function messagesAt(p: Projection, positions: readonly number[]): AgentMessage[] {
+  const out: AgentMessage[] = [];
+  walkInMemory(spanMessagesWalk(p, positions, 1, (m) => void out.push(m)));
+  return out;
 }

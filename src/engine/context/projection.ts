@@ -1,6 +1,7 @@
 import { applyContextEdit, entryContextMessages, entryContextRoles } from './entryMessages';
 import type { SessionIndex } from '../session/sessionIndex';
 import type { AgentMessage, ContextEditEntry, SessionEntry } from '../session/types';
+import { entryRead, type EntryWalk } from '../session/entryWalk';
 
 /** How many positions' parsed messages a projection keeps (the oldest read go first). */
 const MESSAGE_CACHE_POSITIONS = 4096;
@@ -116,6 +117,20 @@ export class Projection {
     const i = this.entries[pos];
     if (this.index.record(i).type === 'compaction' && pos > 0) return [];
     return applyContextEdit(entryContextMessages(entryAt(i)), this.editFor(pos));
+  }
+
+  /**
+   * For a walk (session/entryWalk.ts) about to read messages(pos) or
+   * transientMessages(pos), going on in `step`'s direction: asks for the
+   * entry unless its messages are cached.
+   */
+  *read(pos: number, step: 1 | -1): EntryWalk<void> {
+    if (!this.isCached(pos)) yield entryRead(this.entries, pos, step);
+  }
+
+  /** Whether the messages at `pos` are cached (reading them reads no entry). */
+  isCached(pos: number): boolean {
+    return this.messageCache.has(pos);
   }
 
   /** Every context message, in order, with the entry index that produced it. */

@@ -72,16 +72,20 @@ export function changesBy(history: FileHistoryResult, entryIds: ReadonlySet<stri
   return out;
 }
 
+/** The entries among `indexes` that countChangedFiles reads (assistant messages and tool results): load them before it. */
+export function changeEntries(index: SessionIndex, indexes: readonly number[]): number[] {
+  return indexes.filter((i) => {
+    const r = index.record(i);
+    return r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult');
+  });
+}
+
 /**
  * How many files some entries change (successful writes and edits), from
  * those entries alone: only assistant messages and tool results are parsed.
  */
 export function countChangedFiles(index: SessionIndex, indexes: readonly number[]): number {
-  const relevant = indexes.filter((i) => {
-    const r = index.record(i);
-    return r.type === 'message' && (r.role === 'assistant' || r.role === 'toolResult');
-  });
-  const h = fileHistory(entriesAt(index, relevant), { cwd: sessionCwd(index), agent: index.agent });
+  const h = fileHistory(entriesAt(index, changeEntries(index, indexes)), { cwd: sessionCwd(index), agent: index.agent });
   let n = 0;
   for (const f of h.files.values()) if (f.changes.length) n++;
   return n;

@@ -3,11 +3,11 @@ import { appendEntries, type AppendOptions, type NewEntry } from '../session/wri
 import { expectEntryOfType } from '../session/entryKinds';
 import type { CompactionPlan, CompactionSettings } from '../compaction/planCompaction';
 import { fileLists, formatFileLists } from '../compaction/fileOps';
-import { estimateProjectedContextTokens } from '../context/contextTokens';
+import { projectedContextTokensWalk } from '../context/contextTokens';
 import { Projection } from '../context/projection';
 import { currentSystemMessage, projectedSystemMessages } from '../context/systemMessage';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
-import { buildSummaryRequest, mergeSplitTurnSummary } from '../summarize/prompts';
+import { draftSummaryRequest, mergeSplitTurnSummary, type SummaryRequestOptions } from '../summarize/prompts';
 import { addOptionalUsage, recordableUsage, type Summarizer } from '../summarize/summarizer';
 import { redactKnownSecrets } from '../secrets/redact';
 import { StaleSessionError } from '../session/writeErrors';
@@ -24,7 +24,9 @@ import { withLiveSettings } from './liveSettings';
 import type { AgentMessage, CompactionEntry, Usage } from '../session/types';
 import { textOfContent } from '../session/contentBlocks';
 import { checkRetention, compactionSource, deriveFacts, type Fact, type RetentionReport } from '../summarize/retention';
-import { projectionSpan } from '../context/messageSpan';
+import { spanMessagesWalk } from '../context/messageSpan';
+import { runEntryWalk } from '../session/entryWalkLoads';
+import { conversationWalk, spanReadingWalk, type SpanReading } from '../summarize/spanReading';
 
 export interface CompactOptions extends SettingsOverrides {
   file: string;
@@ -73,8 +75,7 @@ export type ProposeCompactionResult = CompactionProposal | { kind: 'nothing'; re
  */
 export async function proposeCompaction(options: CompactOptions): Promise<ProposeCompactionResult> {
   const signal = options.signal ?? new AbortController().signal;
-  // TRANSITIONAL (issue #22 item 3): the span the summarizer walks is read on demand, synchronously (see syncLineReads.ts).
-  const index = options.index ?? (await loadSession(options.file, { signal })).allowSyncLineReads();
+  const index = options.index ?? (await loadSession(options.file, { signal }));
   const estimatorName = options.estimator ?? 'tokenizer';
   const estimator = estimatorByName(estimatorName);
   const { plan, settings } = await planSessionCompaction(index, {
@@ -85,19 +86,20 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   });
   if (plan.kind === 'nothing') return plan;
   const p = plan.projection;
-  // Read on demand (a 1 GB span is never held whole): the summarizer and the facts each walk it once.
-  const history = projectionSpan(p, plan.summarizePositions);
-  const prefix = projectionSpan(p, plan.turnPrefixPositions);
+  const cwd = index.header.cwd;
 
   if (options.hooks?.has('session_before_compact')) {
+    // A hook gets the messages as arrays (Pi's shape): only then is the span held whole.
+    const messagesToSummarize = await spanMessages(p, plan.summarizePositions, signal);
+    const turnPrefixMessages = await spanMessages(p, plan.turnPrefixPositions, signal);
+    const branchEntries = await index.withLoaded(p.path, () => p.path.map((i) => index.entry(i)), { keep: false, signal });
     const results = await options.hooks.emit(
       'session_before_compact',
       {
         file: index.file,
         preparation: {
-          // A hook gets the messages as arrays (Pi's shape): only then is the span held whole.
-          messagesToSummarize: [...history],
-          turnPrefixMessages: [...prefix],
+          messagesToSummarize,
+          turnPrefixMessages,
           isSplitTurn: plan.isSplitTurn,
           previousSummary: plan.previousSummary ?? undefined,
           fileOps: plan.fileOps,
@@ -105,7 +107,7 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
           firstKeptEntryId: plan.firstKeptEntryId,
           settings,
         },
-        branchEntries: p.path.map((i) => index.entry(i)),
+        branchEntries,
         customInstructions: options.customInstructions,
         reason: options.reason ?? 'manual',
         willRetry: false,
@@ -115,9 +117,25 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     );
     const decisive = results.find((r) => !!r && ('cancel' in r || 'compaction' in r));
     if (decisive && 'cancel' in decisive) return { kind: 'cancelled', reason: 'a session_before_compact hook cancelled the compaction' };
-    if (decisive && 'compaction' in decisive) return hookProposal(index, plan, decisive.compaction, settings, estimatorName);
+    if (decisive && 'compaction' in decisive) {
+      const spans = {
+        history: await readSpan(p, plan.summarizePositions, { cwd, answers: false }, signal),
+        prefix: await readSpan(p, plan.turnPrefixPositions, { cwd, answers: false }, signal),
+      };
+      return hookProposal(index, plan, spans, decisive.compaction, settings, estimatorName);
+    }
   }
 
+  // The spans are read a batch at a time: the conversation newest first up to the request's budget, then (for the
+  // offline summarizer, which reads the turns' answers too) the span's reading, shared with the facts; another
+  // summarizer's facts are read after its answer (neither reading is held while the other is made).
+  const readsExtraction = options.summarizer.readsExtraction === true;
+  const readings = new Map<readonly number[], SpanReading>();
+  const reading = async (positions: readonly number[]) => {
+    let r = readings.get(positions);
+    if (!r) readings.set(positions, (r = await readSpan(p, positions, { cwd, answers: readsExtraction }, signal)));
+    return r;
+  };
   const lists = fileLists(plan.fileOps);
   // Pins are re-collected from the labels every time: an earlier checkpoint's Pinned part is not carried over.
   const pinned = formatPinnedBlock(plan.pinned);
@@ -127,32 +145,38 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     contextWindow: options.summarizer.contextWindow,
     includeThinking: options.includeThinking,
     customInstructions: options.customInstructions,
-    cwd: index.header.cwd,
+    cwd,
   };
   const kind = plan.previousSummary !== null ? 'update' : 'history';
   const checkpoint = { kind, previousSummary, pinned, files: lists, ...common } as const;
+  const summarize = async (request: SummaryRequestOptions, positions: readonly number[]) => {
+    const draft = draftSummaryRequest(request);
+    const conversation = await runEntryWalk(index, conversationWalk(p, positions, draft.conversation), { signal });
+    const extraction = readsExtraction ? (await reading(positions)).extraction : undefined;
+    return options.summarizer.summarize(draft.complete(conversation, { extraction }), signal);
+  };
   let summary: string;
   let usage: Usage | undefined;
-  if (plan.isSplitTurn && !isEmpty(prefix)) {
+  if (plan.isSplitTurn && (await hasMessages(p, plan.turnPrefixPositions, signal))) {
     let historyText = previousSummary ?? '';
     let historyUsage: Usage | undefined;
-    if (!isEmpty(history)) {
-      const openTurnRequest = firstUserText(prefix);
-      const r = await options.summarizer.summarize(buildSummaryRequest({ ...checkpoint, messages: history, openTurnRequest }), signal);
+    if (await hasMessages(p, plan.summarizePositions, signal)) {
+      const openTurnRequest = await firstUserText(p, plan.turnPrefixPositions, signal);
+      const r = await summarize({ ...checkpoint, openTurnRequest }, plan.summarizePositions);
       historyText = r.text;
       historyUsage = r.usage;
     }
-    const t = await options.summarizer.summarize(buildSummaryRequest({ kind: 'turnPrefix', messages: prefix, ...common }), signal);
+    const t = await summarize({ kind: 'turnPrefix', ...common }, plan.turnPrefixPositions);
     summary = mergeSplitTurnSummary(ensurePinned(historyText, pinned), t.text);
     usage = addOptionalUsage(historyUsage, t.usage);
   } else {
-    const r = await options.summarizer.summarize(buildSummaryRequest({ ...checkpoint, messages: history }), signal);
+    const r = await summarize(checkpoint, plan.summarizePositions);
     summary = ensurePinned(r.text, pinned);
     usage = r.usage;
   }
   const text = summary + formatFileLists(lists);
-  // The spans the summarizer read: an offline summary's reading of them is shared, not made again.
-  const facts = deriveFacts(compactionSource(plan, { history, prefix }));
+  const spans = { history: await reading(plan.summarizePositions), prefix: await reading(plan.turnPrefixPositions) };
+  const facts = deriveFacts(compactionSource(plan, spans));
   return {
     kind: 'proposal',
     index,
@@ -167,8 +191,52 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     settings,
     estimator: estimatorName,
     facts,
-    retention: checkRetention(text, facts, { cwd: index.header.cwd }),
+    retention: checkRetention(text, facts, { cwd }),
   };
+}
+
+/** The reading of a span (summarize/spanReading.ts), read a batch at a time. */
+function readSpan(
+  p: Projection,
+  positions: readonly number[],
+  options: { cwd: string | undefined; answers: boolean },
+  signal: AbortSignal,
+): Promise<SpanReading> {
+  return runEntryWalk(p.index, spanReadingWalk(p, positions, options), { signal });
+}
+
+/** The messages of `positions` as an array (for a hook, which gets Pi's arrays). */
+async function spanMessages(p: Projection, positions: readonly number[], signal: AbortSignal): Promise<AgentMessage[]> {
+  const out: AgentMessage[] = [];
+  await runEntryWalk(
+    p.index,
+    spanMessagesWalk(p, positions, 1, (m) => void out.push(m)),
+    { signal },
+  );
+  return out;
+}
+
+/** Whether `positions` hold a message (read up to the first). */
+async function hasMessages(p: Projection, positions: readonly number[], signal: AbortSignal): Promise<boolean> {
+  let found = false;
+  await runEntryWalk(
+    p.index,
+    spanMessagesWalk(p, positions, 1, () => (found = true) && false),
+    { signal },
+  );
+  return found;
+}
+
+/** The text of the first user message of `positions` (a split turn's request), read up to it. */
+async function firstUserText(p: Projection, positions: readonly number[], signal: AbortSignal): Promise<string | undefined> {
+  let text: string | undefined;
+  const visit = (m: AgentMessage) => {
+    if (m.role !== 'user') return true;
+    text = textOfContent(m.content) || undefined;
+    return false;
+  };
+  await runEntryWalk(p.index, spanMessagesWalk(p, positions, 1, visit), { signal });
+  return text;
 }
 
 /** The index of `leafId` (undefined: the file's leaf; null: before the first entry). */
@@ -180,25 +248,16 @@ function leafIndexOf(index: SessionIndex, leafId: string | null | undefined): nu
   return i;
 }
 
-function isEmpty(messages: Iterable<AgentMessage>): boolean {
-  return !!messages[Symbol.iterator]().next().done;
-}
-
-/** The text of the first user message (a split turn's request). */
-function firstUserText(messages: Iterable<AgentMessage>): string | undefined {
-  for (const m of messages) if (m.role === 'user') return textOfContent(m.content) || undefined;
-  return undefined;
-}
-
 function hookProposal(
   index: SessionIndex,
   plan: CompactionPlan,
+  spans: { history: SpanReading; prefix: SpanReading },
   c: HookCompaction,
   settings: CompactionSettings,
   estimator: EstimatorName,
 ): CompactionProposal {
   const summary = String(c.summary ?? '');
-  const facts = deriveFacts(compactionSource(plan));
+  const facts = deriveFacts(compactionSource(plan, spans));
   return {
     kind: 'proposal',
     index,
@@ -239,12 +298,17 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
   const summary = redactKnownSecrets(options.summary ?? proposal.summary);
   if (!summary.trim()) throw new Error('the summary is empty; nothing was written');
   const projection = new Projection(index, index.indexOf(proposal.leafId));
+  const reads = { signal: options.signal };
   const tokensBefore = proposal.fromHook
     ? proposal.tokensBefore
-    : estimateProjectedContextTokens(projection, estimatorByName(proposal.estimator)).tokens;
+    : (await runEntryWalk(index, projectedContextTokensWalk(projection, estimatorByName(proposal.estimator)), reads)).tokens;
   const now = new Date();
-  // Spec 4.8: the context after the compaction still starts with the system message in effect.
-  const system = currentSystemMessage(projectedSystemMessages(projection));
+  // Spec 4.8: the context after the compaction still starts with the system message in effect (its entries loaded).
+  const systemEntries = projection.entries.filter((_, pos) => projection.roles(pos).includes('system'));
+  const system = await index.withLoaded(systemEntries, () => currentSystemMessage(projectedSystemMessages(projection)), {
+    keep: false,
+    signal: options.signal,
+  });
   const entry: NewEntry = {
     type: 'compaction',
     summary,

@@ -9,6 +9,7 @@ import type { AgentMessage } from '../session/types';
 import { defaultCompactionSettings, type PiSettings } from '../settings/piSettings';
 import type { ResolvedContextWindow } from '../summarize/providers/models';
 import { recordedContextWindow } from '../session/agents/agentKind';
+import { withContextLoaded } from './entryLoads';
 
 /**
  * Context use of a session at a leaf (spec 3): the one figure (engine/context/contextNumbers.ts), the window and its source,
@@ -50,12 +51,19 @@ export interface ContextUseOptions {
   env?: NodeJS.ProcessEnv;
   /** Count every context message too (slow on a big session). */
   messages?: boolean;
+  /** The context's entries join the bounded cache after (a caller that asks again reads them from memory: the status bar). */
+  keepEntries?: boolean;
 }
 
+/** The use at `leafIndex`: the context's entries are loaded first (withContextLoaded) and released after. */
 export async function contextUse(index: SessionIndex, leafIndex: number, options: ContextUseOptions): Promise<ContextUse> {
   const { estimator } = options;
-  const ctx = buildContext(index, leafIndex);
-  const tokens = contextTokensAt(index, leafIndex, estimator);
+  const { ctx, tokens } = await withContextLoaded(
+    index,
+    leafIndex,
+    () => ({ ctx: buildContext(index, leafIndex), tokens: contextTokensAt(index, leafIndex, estimator) }),
+    { keep: options.keepEntries },
+  );
   let settings: CompactionSettings = defaultCompactionSettings();
   let settingsError: string | undefined;
   try {

@@ -1,5 +1,6 @@
-import { contextSettings, type ModelRef } from '../context/buildContext';
-import { planCompaction, type CompactionPlanResult, type CompactionSettings } from '../compaction/planCompaction';
+import { contextSettingsWalk, type ModelRef } from '../context/buildContext';
+import { planCompactionWalk, type CompactionPlanResult, type CompactionSettings } from '../compaction/planCompaction';
+import { runEntryWalk } from '../session/entryWalkLoads';
 import type { SessionIndex } from '../session/sessionIndex';
 import { Projection } from '../context/projection';
 import type { TokenEstimator } from '../tokens/estimators';
@@ -30,12 +31,15 @@ export async function planSessionCompaction(
   contextWindow: number | undefined;
 }> {
   const leafIndex = options.leafIndex ?? index.leafIndex;
-  const model = contextSettings(index, index.pathTo(leafIndex)).model;
+  const model = (await runEntryWalk(index, contextSettingsWalk(index, index.pathTo(leafIndex)), { signal: options.signal })).model;
   const { compaction: settings } = await resolveSettings(index.header.cwd, model, options);
   const contextWindow = options.contextWindowFor?.(model);
   // The plan (pure) reads the file-operation hints of the projected entries: a streamed load leaves a tool result's
   // undecided, and deciding it reads the line's bytes, so it is done here, asynchronously, before planning.
   if (leafIndex >= 0) await index.decideFileOpHints(new Projection(index, leafIndex).entries, { signal: options.signal });
-  const plan = planCompaction(index, { settings, estimator: options.estimator, leafIndex, contextWindow, signal: options.signal });
+  // The entries the plan reads (the newest back to the cut, and to the last provider usage; the summarized ones that may
+  // hold a file operation; the pinned ones) are loaded a batch at a time as the plan walks them, and dropped after.
+  const walk = planCompactionWalk(index, { settings, estimator: options.estimator, leafIndex, contextWindow, signal: options.signal });
+  const plan = await runEntryWalk(index, walk, { signal: options.signal });
   return { plan, settings, model, leafIndex, contextWindow };
 }

@@ -1,11 +1,11 @@
 // Over 400 lines: the index is one data structure whose arrays every method shares; repairs are in treeRepair.ts, line
 // reading in lineBlocks.ts and lineReader.ts.
 import { isPlaceholderEntry, parseEntryLine } from './parseLine';
-import { decideFileOpHintInMemory, entryLineMayHoldFileOps, resolveFileOpHints } from './fileOpHints';
+import { decideFileOpHintInMemory, resolveFileOpHints } from './fileOpHints';
 import { readLinesOnDisk } from './lineBlocks';
 import type { LineReadOptions } from './lineFile';
 import { EntryNotLoadedError } from './entryNotLoaded';
-import { SyncLineReader } from './syncLineReads';
+import { StaleSessionError } from './writeErrors';
 import { DEFAULT_ENTRY_CACHE_LIMITS, EntryCache, type EntryCacheLimits } from './entryCache';
 import type { Diagnostic } from './diagnostics';
 import { MAX_PARSED_ENTRY_BYTES } from './entryLimits';
@@ -32,6 +32,13 @@ export interface LoadEntriesOptions extends LineReadOptions {
    * cache's upkeep and keeps memory to one batch).
    */
   keep?: boolean;
+  /**
+   * true: a line whose bytes are gone (the file shrank) or that holds another
+   * entry than the one indexed there (the file was rewritten) throws
+   * StaleSessionError naming the file and line, instead of giving the entry's
+   * placeholder (a walk over a span must not summarize a file that changed under it).
+   */
+  strict?: boolean;
 }
 
 interface Pin {
@@ -101,10 +108,6 @@ export class SessionIndex {
   private readonly parsed: EntryCache;
   /** Entries held by unreleased loads (see load): never evicted nor forgotten while pinned. */
   private readonly pins = new Map<number, Pin>();
-  /** TRANSITIONAL: set by allowSyncLineReads for layers not yet converted to load(); undefined by default. */
-  private syncLines: SyncLineReader | undefined;
-  /** Depth of withoutSyncReads scopes: inside one, an entry not loaded throws even when sync reads are allowed. */
-  private syncReadsBlocked = 0;
   /** Tokens of each counted entry's own messages, by estimator name, then entry index (context/entryTokens.ts). */
   readonly tokenCounts = new Map<string, TokenCounts>();
 
@@ -220,33 +223,9 @@ export class SessionIndex {
     const t = this.records;
     const start = t.start(index);
     const end = t.end(index);
-    // A line too long to parse is never read (parseEntryLine gives its placeholder).
-    let text: string | undefined;
-    if (!t.chunk(index) && end - start <= MAX_PARSED_ENTRY_BYTES) {
-      if (!this.syncLines || this.syncReadsBlocked > 0) throw new EntryNotLoadedError(this.file, t.line(index), t.id(index));
-      text = this.syncLines.text(start, end);
-    }
-    return parseEntryLine(t.view(index), this.file, this.version, this.diagnostics, text);
-  }
-
-  /**
-   * TRANSITIONAL (issue #22 item 3, see syncLineReads.ts): lets entry() read
-   * a line that was not loaded synchronously, for a layer not yet converted
-   * to load(). Opted into per index by that layer; never by the engine.
-   */
-  allowSyncLineReads(): this {
-    this.syncLines ??= new SyncLineReader(this.file);
-    return this;
-  }
-
-  /** Runs `render` (synchronous) with sync line reads refused: what it reads must have been loaded (the tree, the panels). */
-  withoutSyncReads<T>(render: () => T): T {
-    this.syncReadsBlocked++;
-    try {
-      return render();
-    } finally {
-      this.syncReadsBlocked--;
-    }
+    // A line too long to parse is never read (parseEntryLine gives its placeholder); a line on disk must have been loaded.
+    if (!t.chunk(index) && end - start <= MAX_PARSED_ENTRY_BYTES) throw new EntryNotLoadedError(this.file, t.line(index), t.id(index));
+    return parseEntryLine(t.view(index), this.file, this.version, this.diagnostics);
   }
 
   /** Whether entry(index) answers without a load (the entry is parsed, or its bytes are in memory). */
@@ -317,10 +296,17 @@ export class SessionIndex {
         onDisk,
         (rec, block, start, end) => {
           // A concurrent load may have read it meanwhile (a bad line is reported once).
-          rec.entry ??= parseEntryLine(rec, this.file, this.version, this.diagnostics, block.toString('utf8', start, end));
+          if (rec.entry !== undefined) return;
+          const entry = parseEntryLine(rec, this.file, this.version, this.diagnostics, block.toString('utf8', start, end));
+          if (options.strict && !isPlaceholderEntry(entry) && String(entry.id) !== rec.id)
+            throw this.changedUnder(rec, 'holds another entry now');
+          rec.entry = entry;
         },
         // Bytes gone (the file shrank): the placeholder, reported as unreadable.
-        (rec) => (rec.entry ??= parseEntryLine(rec, this.file, this.version, this.diagnostics)),
+        (rec) => {
+          if (options.strict && rec.entry === undefined) throw this.changedUnder(rec, 'is gone (the file shrank)');
+          rec.entry ??= parseEntryLine(rec, this.file, this.version, this.diagnostics);
+        },
         options,
       );
     } catch (err) {
@@ -328,6 +314,12 @@ export class SessionIndex {
       throw err;
     }
     return { release };
+  }
+
+  private changedUnder(rec: EntryRecord, what: string): StaleSessionError {
+    return new StaleSessionError(
+      `${this.file} changed while it was being read: line ${rec.line} (entry "${rec.id}") ${what}; reload the session and try again`,
+    );
   }
 
   /** Loads `indexes` (see load), runs `use`, and releases them, whatever `use` does. */
@@ -384,16 +376,8 @@ export class SessionIndex {
    */
   mayHoldFileOps(index: number): boolean {
     const rec = this.records.view(index);
-    if (!decideFileOpHintInMemory(rec) && (!this.syncLines || this.syncReadsBlocked > 0 || !this.decideHintSync(rec)))
-      throw new EntryNotLoadedError(this.file, rec.line, rec.id, 'the file-operation hint of entry');
+    if (!decideFileOpHintInMemory(rec)) throw new EntryNotLoadedError(this.file, rec.line, rec.id, 'the file-operation hint of entry');
     return rec.mayHoldFileOps!;
-  }
-
-  /** TRANSITIONAL: decides a hint from the line read synchronously (see allowSyncLineReads). */
-  private decideHintSync(rec: EntryRecord): boolean {
-    const text = this.syncLines!.text(rec.start, rec.end);
-    rec.mayHoldFileOps = text === undefined || entryLineMayHoldFileOps(rec.role, text);
-    return true;
   }
 
   /** Decides the undecided hints of many entries at once, reading the bytes of those on disk in file order. */

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR } from './summaryHeadings';
-import type { Messages } from '../context/messageSpan';
+import type { AgentMessage } from '../session/types';
+import type { Extraction } from './offline/extract';
 import { boundFileLists, boundPart, partBudget } from './promptParts';
-import { serializeConversation } from './serialize';
+import { serializeConversation, type SerializeOptions } from './serialize';
 import type { SummaryKind, SummaryRequest } from './summarizer';
 
 /**
@@ -10,9 +11,8 @@ import type { SummaryKind, SummaryRequest } from './summarizer';
  * own. Pure: no I/O; the only non-determinism is the fresh `requestId`.
  */
 
-export interface BuildSummaryRequestOptions {
+export interface SummaryRequestOptions {
   kind: SummaryKind;
-  messages: Messages;
   /** The checkpoint being updated ('update' only; ignored by the other kinds). */
   previousSummary?: string;
   /** Extra focus from the user (`/compact <instructions>`, branch-summary instructions). */
@@ -33,6 +33,10 @@ export interface BuildSummaryRequestOptions {
   cwd?: string;
   /** 'history' / 'update' of a split turn: the request of the turn that continues after this span (summarized apart). */
   openTurnRequest?: string;
+}
+
+export interface BuildSummaryRequestOptions extends SummaryRequestOptions {
+  messages: readonly AgentMessage[];
 }
 
 /** Prefixed to every branch summary: the user went down another path and came back. */
@@ -184,8 +188,26 @@ function fence(tag: string, body: string): string {
   return `<${tag}>\n${body}\n</${tag}>`;
 }
 
-/** Builds one summarization request (system prompt + user prompt) with a fresh request id. */
+/** Builds one summarization request (system prompt + user prompt) with a fresh request id, from messages in hand. */
 export function buildSummaryRequest(options: BuildSummaryRequestOptions): SummaryRequest {
+  const draft = draftSummaryRequest(options);
+  return draft.complete(serializeConversation(options.messages, draft.conversation), { messages: options.messages });
+}
+
+/**
+ * A request before its conversation: the parts around it are made, and so is
+ * the budget the conversation is serialized to (`conversation`). A run step
+ * that reads a span a batch at a time serializes it to that budget
+ * (summarize/spanReading.ts conversationWalk) and completes the request with
+ * the text and the span's extraction (what the offline summarizer reads);
+ * buildSummaryRequest does both from messages in hand.
+ */
+export interface SummaryRequestDraft {
+  conversation: SerializeOptions & { maxChars: number };
+  complete(conversation: string, span: { messages?: readonly AgentMessage[]; extraction?: Extraction }): SummaryRequest;
+}
+
+export function draftSummaryRequest(options: SummaryRequestOptions): SummaryRequestDraft {
   const previousSummary = options.previousSummary?.trim() ? options.previousSummary : undefined;
   // An update without an earlier checkpoint is a plain history summary.
   const kind: SummaryKind = options.kind === 'update' && !previousSummary ? 'history' : options.kind;
@@ -216,24 +238,27 @@ export function buildSummaryRequest(options: BuildSummaryRequestOptions): Summar
   // The conversation comes first; it is bounded by what the window leaves after the rest (never a session-sized string).
   const otherChars = SUMMARY_SYSTEM_PROMPT.length + parts.reduce((n, p) => n + p.length + 2, 0);
   const maxChars = conversationCharBudget(options.contextWindow, options.maxOutputTokens, otherChars);
-  const conversation = serializeConversation(options.messages, { includeThinking: options.includeThinking, maxChars });
-  parts.unshift(fence('conversation', conversation));
-
-  const request: SummaryRequest = {
-    kind,
-    systemPrompt: SUMMARY_SYSTEM_PROMPT,
-    prompt: parts.join('\n\n'),
-    messages: options.messages,
-    maxOutputTokens: options.maxOutputTokens,
-    requestId: randomUUID(),
+  return {
+    conversation: { includeThinking: options.includeThinking, maxChars },
+    complete(conversation, span) {
+      const request: SummaryRequest = {
+        kind,
+        systemPrompt: SUMMARY_SYSTEM_PROMPT,
+        prompt: [fence('conversation', conversation), ...parts].join('\n\n'),
+        maxOutputTokens: options.maxOutputTokens,
+        requestId: randomUUID(),
+      };
+      if (span.messages) request.messages = span.messages;
+      if (span.extraction) request.extraction = span.extraction;
+      if (kind === 'update' && previousSummary) request.previousSummary = previousSummary;
+      if (custom) request.customInstructions = custom;
+      if (pinned) request.pinned = pinned;
+      if (files) request.files = files;
+      if (options.cwd) request.cwd = options.cwd;
+      if (checkpoint && options.openTurnRequest?.trim()) request.openTurnRequest = options.openTurnRequest;
+      return request;
+    },
   };
-  if (kind === 'update' && previousSummary) request.previousSummary = previousSummary;
-  if (custom) request.customInstructions = custom;
-  if (pinned) request.pinned = pinned;
-  if (files) request.files = files;
-  if (options.cwd) request.cwd = options.cwd;
-  if (checkpoint && options.openTurnRequest?.trim()) request.openTurnRequest = options.openTurnRequest;
-  return request;
 }
 
 /** Prefixes a branch summary with BRANCH_SUMMARY_PREAMBLE (spec 6.4). */

@@ -1,6 +1,5 @@
 import type { AgentMessage, UserContentBlock } from '../session/types';
 import { isTextBlock, isThinkingBlock, isToolCallBlock } from '../session/contentBlocks';
-import { backwardOf, type Messages } from '../context/messageSpan';
 
 export const TOOL_RESULT_MAX_CHARS = 2000;
 
@@ -130,46 +129,69 @@ export function leftOutNote(omitted: number, total: number): string {
  *
  * With `maxChars`, the text never exceeds that many characters (a huge
  * session never becomes one string): the newest messages that fit are kept,
- * walked from the end, and a leftOutNote says how many older ones are not
- * shown; a newest message larger than the budget alone is cut. Linear.
+ * walked from the end (a ConversationCollector), and a leftOutNote says how
+ * many older ones are not shown; a newest message larger than the budget
+ * alone is cut. Linear.
  */
-export function serializeConversation(messages: Messages, options: SerializeOptions = {}): string {
+export function serializeConversation(messages: readonly AgentMessage[], options: SerializeOptions = {}): string {
+  const includeThinking = options.includeThinking ?? true;
+  const max = options.toolResultMaxChars ?? TOOL_RESULT_MAX_CHARS;
+  if (options.maxChars === undefined) return messages.flatMap((m) => messageParts(m, includeThinking, max)).join('\n\n');
+  const collector = collectConversation({ ...options, maxChars: options.maxChars });
+  for (let i = messages.length - 1; i >= 0 && collector.add(messages[i]); i--);
+  return collector.finish(messages.length);
+}
+
+/**
+ * The bounded serialization as a fold fed newest first (a run step that reads
+ * a span a batch at a time feeds it as it goes, and stops when `add` says the
+ * budget is reached): `finish` takes how many messages the span holds.
+ */
+export interface ConversationCollector {
+  /** Takes the next older message; false once the budget is reached (the message was not taken, and no more are). */
+  add(message: AgentMessage): boolean;
+  finish(total: number): string;
+}
+
+export function collectConversation(options: SerializeOptions & { maxChars: number }): ConversationCollector {
   const includeThinking = options.includeThinking ?? true;
   const max = options.toolResultMaxChars ?? TOOL_RESULT_MAX_CHARS;
   const budget = options.maxChars;
-  if (budget === undefined) return [...messages].flatMap((m) => messageParts(m, includeThinking, max)).join('\n\n');
   const kept: string[][] = [];
   const sizes: number[] = [];
   let used = 0;
   let all = true;
   let newestMessage: AgentMessage | undefined;
-  // Read from the end, so a span read on demand is parsed only as far back as the budget reaches.
-  for (const m of backwardOf(messages)) {
-    newestMessage ??= m;
-    const parts = messageParts(m, includeThinking, max);
-    // Each part counts its "\n\n" separator; the first part of the text has none.
-    const size = parts.reduce((n, p) => n + p.length + 2, 0);
-    if (used + size > budget + 2) {
-      all = false;
-      break;
-    }
-    kept.push(parts);
-    sizes.push(size);
-    used += size;
-  }
-  if (all) return kept.reverse().flat().join('\n\n');
-  // Room for the note: the oldest kept messages give way to it.
-  while (kept.length && used + LEFT_OUT_NOTE_ROOM > budget) {
-    used -= sizes.pop()!;
-    kept.pop();
-  }
-  // Counted only now: a span read on demand is walked once more, without keeping what it reads.
-  const total = messages.length;
-  const note = leftOutNote(total - kept.length, total);
-  const body = kept.reverse().flat();
-  if (body.length) return [note, ...body].join('\n\n');
-  // Not even the newest message fits: its beginning, cut to the budget.
-  const newest = messageParts(newestMessage!, includeThinking, max).join('\n\n');
-  const end = cutEnd(newest, budget - LEFT_OUT_NOTE_ROOM);
-  return `${leftOutNote(total - 1, total)}\n\n${newest.slice(0, end)}\n[message cut here: ${newest.length - end} more characters not shown]`;
+  return {
+    add(m) {
+      if (!all) return false;
+      newestMessage ??= m;
+      const parts = messageParts(m, includeThinking, max);
+      // Each part counts its "\n\n" separator; the first part of the text has none.
+      const size = parts.reduce((n, p) => n + p.length + 2, 0);
+      if (used + size > budget + 2) {
+        all = false;
+        return false;
+      }
+      kept.push(parts);
+      sizes.push(size);
+      used += size;
+      return true;
+    },
+    finish(total) {
+      if (all) return kept.reverse().flat().join('\n\n');
+      // Room for the note: the oldest kept messages give way to it.
+      while (kept.length && used + LEFT_OUT_NOTE_ROOM > budget) {
+        used -= sizes.pop()!;
+        kept.pop();
+      }
+      const note = leftOutNote(total - kept.length, total);
+      const body = kept.reverse().flat();
+      if (body.length) return [note, ...body].join('\n\n');
+      // Not even the newest message fits: its beginning, cut to the budget.
+      const newest = messageParts(newestMessage!, includeThinking, max).join('\n\n');
+      const end = cutEnd(newest, budget - LEFT_OUT_NOTE_ROOM);
+      return `${leftOutNote(total - 1, total)}\n\n${newest.slice(0, end)}\n[message cut here: ${newest.length - end} more characters not shown]`;
+    },
+  };
 }

@@ -1,21 +1,24 @@
 import type { Usage } from '../session/types';
-import type { Messages } from '../context/messageSpan';
+import type { AgentMessage } from '../session/types';
+import type { Extraction } from './offline/extract';
 
 /** Which summary is being asked for. */
 export type SummaryKind = 'history' | 'update' | 'turnPrefix' | 'branch';
 
 /**
  * One summarization call. The logic builds it (pure); a Summarizer turns it
- * into text. `messages` is there for summarizers that work on structure (the
- * offline one); LLM summarizers send `systemPrompt` + `prompt`.
+ * into text. `messages` / `extraction` are there for summarizers that work on
+ * structure (the offline one); LLM summarizers send `systemPrompt` + `prompt`.
  */
 export interface SummaryRequest {
   kind: SummaryKind;
   systemPrompt: string;
   /** The complete user prompt: serialized conversation, previous summary, instructions. */
   prompt: string;
-  /** The span's messages (read on demand for a compaction: iterate, do not hold them). */
-  messages: Messages;
+  /** The span's messages when they are in hand (a branch summary's); a compaction's span is never held whole. */
+  messages?: readonly AgentMessage[];
+  /** The span's offline extraction, made by the run step as it read the span (summarize/spanReading.ts); else made from `messages`. */
+  extraction?: Extraction;
   previousSummary?: string;
   customInstructions?: string;
   /** Output budget in tokens (from the model's output limit). */
@@ -46,6 +49,11 @@ export interface Summarizer {
   readonly contextWindow: number;
   /** Output token limit of the model. */
   readonly maxOutputTokens: number;
+  /**
+   * Reads the span's extraction (SummaryRequest.extraction), not the prompt (the offline summarizer): a run step that
+   * reads a span a batch at a time makes it before the request. Others get the prompt alone.
+   */
+  readonly readsExtraction?: boolean;
   /** Must reject on abort at once, and on an empty, cut-off or tool-calling answer. */
   summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult>;
 }

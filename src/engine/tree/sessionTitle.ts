@@ -1,6 +1,7 @@
 import { contentText } from './entryPreview';
 import { oneLine } from './oneLine';
 import { isAgentWrittenRequest } from '../session/agents/peekFacts';
+import { entryRead, walkInMemory, type EntryWalk } from '../session/entryWalk';
 import type { SessionIndex } from '../session/sessionIndex';
 
 /**
@@ -104,9 +105,18 @@ export function titleLine(t: SessionTitle, fallback: string, options: { timeFirs
   return options.timeFirst ? `${t.differs.replace(/^started /, '')} · ${title}` : `${title} (${t.differs})`;
 }
 
-/** The title facts of a loaded session: record types are scanned, only the entries used are parsed. */
+/** The title facts of a session whose entries are in memory (see titleFactsWalk). */
 export function titleFactsFromIndex(index: SessionIndex): TitleFacts {
-  const request = (i: number): string | undefined => {
+  return walkInMemory(titleFactsWalk(index));
+}
+
+/**
+ * The title facts of a loaded session as a walk (session/entryWalk.ts): record types are scanned, only the entries
+ * used are read (the newest name, the first and the latest user requests).
+ */
+export function* titleFactsWalk(index: SessionIndex): EntryWalk<TitleFacts> {
+  const request = function* (i: number): EntryWalk<string | undefined> {
+    yield entryRead([i], 0, 1);
     const m = index.entryOfType(i, 'message')?.message;
     const text = contentText(m?.role === 'user' ? m.content : undefined);
     return isAgentWrittenRequest(index.agent, text) ? undefined : titleText(text) || undefined;
@@ -120,26 +130,38 @@ export function titleFactsFromIndex(index: SessionIndex): TitleFacts {
     if (name === undefined && rec.type === 'session_info') {
       const n: unknown = index.entryOfType(i, 'session_info')?.name;
       if (typeof n === 'string' && n.trim()) name = titleText(n);
-    } else if (latestRequest === undefined && rec.type === 'message' && rec.role === 'user') latestRequest = request(i);
+    } else if (latestRequest === undefined && rec.type === 'message' && rec.role === 'user') latestRequest = yield* request(i);
   }
   let firstRequest: string | undefined;
   for (let i = 0; i < index.entryCount && firstRequest === undefined; i++) {
     const rec = index.record(i);
-    if (rec.type === 'message' && rec.role === 'user') firstRequest = request(i);
+    if (rec.type === 'message' && rec.role === 'user') firstRequest = yield* request(i);
   }
   const started = Date.parse(String(index.header.timestamp ?? ''));
   return { name, firstRequest, latestRequest, startedMs: Number.isNaN(started) ? undefined : started };
 }
 
-/** The title facts after entries from `first` on were appended: only the new entries are read. */
+/** The title facts after entries from `first` on were appended, from entries in memory (see titleFactsAfterAppendWalk). */
 export function titleFactsAfterAppend(index: SessionIndex, first: number, facts: TitleFacts): TitleFacts {
+  return walkInMemory(titleFactsAfterAppendWalk(index, first, facts));
+}
+
+/** The title facts after entries from `first` on were appended, as a walk: only the new entries are read. */
+export function* titleFactsAfterAppendWalk(index: SessionIndex, first: number, facts: TitleFacts): EntryWalk<TitleFacts> {
   const next = { ...facts };
+  const users: number[] = [];
+  for (let i = Math.max(0, first); i < index.entryCount; i++) {
+    const rec = index.record(i);
+    if (rec.type === 'message' && rec.role === 'user') users.push(i);
+  }
+  let k = 0;
   for (let i = Math.max(0, first); i < index.entryCount; i++) {
     const rec = index.record(i);
     if (rec.type === 'session_info') {
       const n: unknown = index.entryOfType(i, 'session_info')?.name;
       if (typeof n === 'string' && n.trim()) next.name = titleText(n);
     } else if (rec.type === 'message' && rec.role === 'user') {
+      yield entryRead(users, k++, 1);
       const m = index.entryOfType(i, 'message')?.message;
       const text = titleText(contentText(m?.role === 'user' ? m.content : undefined)) || undefined;
       if (text) {

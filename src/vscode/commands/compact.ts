@@ -128,13 +128,13 @@ export async function compactSession(
     }
   }
   const proposalId = arbor.panel.newProposalId();
-  const view = viewFromProposal(proposal, proposalId, model.title ?? model.file, author, customInstructions);
+  const view = await viewFromProposal(proposal, proposalId, model.title ?? model.file, author, customInstructions);
   arbor.panel.showProposal(view, {
     apply: async (summary) => {
       const entryId = await applyProposal(arbor, model, proposal, summary, { force: route.via === 'file' && route.forced });
       if (!entryId) return undefined;
       const index = await arbor.store.ensureLoaded(model);
-      const written = viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);
+      const written = await viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);
       written.author = author;
       return written;
     },

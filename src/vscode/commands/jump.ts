@@ -204,7 +204,7 @@ export async function jumpCommand(
     );
     await arbor.revealLeaf(model.file);
     const summaryEntryId = nav.summaryEntry?.id;
-    if (summaryEntryId && options.showSummary) showWritten(arbor, model, summaryEntryId);
+    if (summaryEntryId && options.showSummary) await showWritten(arbor, model, summaryEntryId);
     void announce(arbor, model, nav.editorText, summaryEntryId, options);
     const files = await restoreFilesAfterJump(arbor, model.file, nav.newLeafId, options.summarize === undefined, options.restoreFiles);
     return { kind: 'jumped', newLeafId: nav.newLeafId, summaryEntryId, written: ids, editorText: nav.editorText, files };
@@ -214,9 +214,9 @@ export async function jumpCommand(
   }
 }
 
-function showWritten(arbor: ArborServices, model: SessionModel, entryId: string): void {
+async function showWritten(arbor: ArborServices, model: SessionModel, entryId: string): Promise<void> {
   if (!model.index) return;
-  arbor.panel.show(viewFromEntry(model.index, entryId, model.title ?? model.file, readConfig().estimator));
+  arbor.panel.show(await viewFromEntry(model.index, entryId, model.title ?? model.file, readConfig().estimator));
 }
 
 /** Tells the user where they are; a user-message target's text comes back for editing. */
@@ -242,6 +242,6 @@ async function announce(
   } else if (choice === 'Copy Message' && editorText) {
     await vscode.env.clipboard.writeText(editorText);
   } else if (choice === 'Show Summary' && summaryEntryId) {
-    showWritten(arbor, model, summaryEntryId);
+    await showWritten(arbor, model, summaryEntryId);
   }
 }

@@ -27,7 +27,7 @@ export async function showSummaryCommand(arbor: ArborServices, node?: unknown): 
     entryId = index.record(latest).id;
   }
   try {
-    const view = viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);
+    const view = await viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);
     arbor.panel.show(view);
     return view;
   } catch (err) {

@@ -16,6 +16,7 @@ import { askModal, showInfo } from '../platform/notify';
 import { log } from '../platform/logging';
 import { engineEnv } from '../platform/settings';
 import { cachedSessionFiles } from './sessionFilesCache';
+import { withEveryEntry } from '../../engine/operations/entryLoads';
 import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
 import type { FileStepDocuments } from './fileDocuments';
 
@@ -53,13 +54,16 @@ async function planRestore(model: SessionModel, targetIndex: number): Promise<Pl
   const index = model.index;
   if (!index) return undefined;
   const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && d.isDirty).map((d) => d.uri.fsPath));
-  const plan = await planEngineRestore(index, targetIndex, {
-    root: sessionCwd(index),
-    session: model.file,
-    files: cachedSessionFiles(index),
-    env: engineEnv(),
-    hold: (abs) => (dirty.has(abs) ? restoreReasons.unsaved().text : undefined),
-  });
+  // The histories read every entry (as `arbor restore` does): loaded for the plan, released after.
+  const plan = await withEveryEntry(index, () =>
+    planEngineRestore(index, targetIndex, {
+      root: sessionCwd(index),
+      session: model.file,
+      files: cachedSessionFiles(index),
+      env: engineEnv(),
+      hold: (abs) => (dirty.has(abs) ? restoreReasons.unsaved().text : undefined),
+    }),
+  );
   return { ...plan, decisions: plan.decisions.filter((d) => d.action !== 'unchanged') };
 }
 

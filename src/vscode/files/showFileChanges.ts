@@ -7,6 +7,7 @@ import type { ArborServices } from '../services';
 import type { SessionModel } from '../sessions/sessionStore';
 import { showInfo } from '../platform/notify';
 import { cachedSessionFiles } from './sessionFilesCache';
+import { withEveryEntry } from '../../engine/operations/entryLoads';
 import type { FileStepDocuments } from './fileDocuments';
 import { parseCommandTarget } from '../tree/commandTarget';
 
@@ -88,8 +89,10 @@ export async function showFileChangesCommand(
     void showInfo('Arbor: select an entry or a branch in the Sessions view to see its file changes.');
     return undefined;
   }
-  const history = historyToEntry(scope.index, scope.last, cachedSessionFiles(scope.index));
-  const files = changesBy(history, scope.entryIds);
+  // The histories read every entry (as `arbor files` does): loaded for the call, released after.
+  const files = await withEveryEntry(scope.index, () =>
+    changesBy(historyToEntry(scope.index, scope.last, cachedSessionFiles(scope.index)), scope.entryIds),
+  );
   const result: ShowFileChangesResult = {
     files: files.map((f) => ({ path: f.path, changes: f.changes.map((c) => ({ entryId: c.entryId, kind: c.kind })) })),
   };

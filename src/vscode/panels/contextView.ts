@@ -1,5 +1,6 @@
 import type { SessionIndex } from '../../engine/session/sessionIndex';
-import { contextSeries } from '../../engine/context/contextSeries';
+import { contextSeriesWalk } from '../../engine/context/contextSeries';
+import { runEntryWalk } from '../../engine/session/entryWalkLoads';
 import { estimatorByName } from '../../engine/tokens/estimators';
 import type { ContextView } from '../../webview/protocol';
 import { contextUse } from '../status/contextInfo';
@@ -33,7 +34,9 @@ export async function buildContextView(index: SessionIndex, leafIndex: number, s
       tokens: m.tokens,
     };
   });
-  const series = contextSeries(index, leafIndex, estimator).map((p) => ({
+  // The whole path, read a batch at a time.
+  const points = await runEntryWalk(index, contextSeriesWalk(index, leafIndex, estimator));
+  const series = points.map((p) => ({
     entryId: index.record(p.entryIndex).id,
     tokens: p.tokens,
     ...(p.marker ? { marker: p.marker } : {}),

@@ -2,12 +2,12 @@ import type { SessionIndex } from '../../engine/session/sessionIndex';
 
 /**
  * Loads `indexes` (asynchronously: the extension host never waits on a read
- * of entry lines), then runs `render` with synchronous reads refused, so a
- * render that reads an entry it did not ask for fails loudly instead of
- * blocking. The entries are released (to the bounded cache) after.
+ * of entry lines), then runs `render`: a render that reads an entry it did
+ * not ask for fails loudly (EntryNotLoadedError) instead of blocking. The
+ * entries are released (to the bounded cache) after.
  */
 export function renderLoaded<T>(index: SessionIndex, indexes: Iterable<number>, render: () => T, signal?: AbortSignal): Promise<T> {
-  return index.withLoaded(indexes, () => index.withoutSyncReads(render), { signal });
+  return index.withLoaded(indexes, render, { signal });
 }
 
 /** renderLoaded for one entry by id (none loaded when the id is not in the session: `render` reports it). */

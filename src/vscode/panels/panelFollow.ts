@@ -76,7 +76,7 @@ export class PanelFollower implements vscode.Disposable {
     }
     const id = index.record(latest).id;
     if (view.file === model.file && view.entryId === id) return;
-    panel.show(viewFromEntry(index, id, model.title ?? model.file, readConfig().estimator), { reveal: false });
+    panel.show(await viewFromEntry(index, id, model.title ?? model.file, readConfig().estimator), { reveal: false });
   }
 }
 

@@ -16,18 +16,25 @@ import {
   canPutBack,
   checkRetention,
   deriveFacts,
-  entrySource,
+  entrySourceWalk,
   putBack,
   type Fact,
   type RetentionReport,
 } from '../../engine/summarize/retention';
 import { entryPreview } from '../../engine/tree/entryPreview';
 import { oneLine } from '../../engine/tree/oneLine';
-import { compactionNumbers, proposedTokensAfter } from '../../engine/context/contextNumbers';
+import { compactionNumbersWalk, proposedTokensAfterWalk } from '../../engine/context/contextNumbers';
+import { entryRead, type EntryWalk } from '../../engine/session/entryWalk';
+import { runEntryWalk } from '../../engine/session/entryWalkLoads';
 export { usageView } from './usageView';
 import { usageView } from './usageView';
 
-/** Builds what the summary panel shows, from an entry in a file or from a compaction proposal. */
+/**
+ * Builds what the summary panel shows, from an entry in a file or from a compaction proposal. What it reads of the
+ * session (the summarized span's facts, the replaced entries' previews, the token numbers) is read by walks
+ * (engine/session/entryWalk.ts) that the builders drive through runEntryWalk: a batch of entries loaded at a time,
+ * never a synchronous read on the extension host.
+ */
 
 /** A retention report as the panel's checklist: missing facts first (restorable ones marked), then kept ones. */
 export function retentionItems(report: RetentionReport): RetentionItem[] {
@@ -66,14 +73,26 @@ export function fileLinks(paths: readonly string[], cwd: string): FileLink[] {
   });
 }
 
-function replacedEntry(index: SessionIndex, i: number): ReplacedEntry {
-  const p = entryPreview(index.entry(i));
-  const id = index.record(i).id;
-  const label = index.labelOf(id);
-  return { id, title: p.title, text: oneLine(p.text, 120), ...(label ? { label: oneLine(label, 120) } : {}) };
+/** The replaced entries as the panel lists them, a walk over them oldest first. */
+function* replacedEntries(index: SessionIndex, entries: readonly number[]): EntryWalk<ReplacedEntry[]> {
+  const out: ReplacedEntry[] = [];
+  for (let k = 0; k < entries.length; k++) {
+    yield entryRead(entries, k, 1);
+    const i = entries[k];
+    const p = entryPreview(index.entry(i));
+    const id = index.record(i).id;
+    const label = index.labelOf(id);
+    out.push({ id, title: p.title, text: oneLine(p.text, 120), ...(label ? { label: oneLine(label, 120) } : {}) });
+  }
+  return out;
 }
 
-export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle: string, estimator: EstimatorName): SummaryView {
+/** The panel's view of a summary entry in the file (its span read a batch at a time). */
+export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle: string, estimator: EstimatorName): Promise<SummaryView> {
+  return runEntryWalk(index, entryViewWalk(index, entryId, sessionTitle, estimator));
+}
+
+function* entryViewWalk(index: SessionIndex, entryId: string, sessionTitle: string, estimator: EstimatorName): EntryWalk<SummaryView> {
   const i = index.indexOf(entryId);
   if (i < 0) throw new Error(`entry ${entryId} is not in ${index.file}`);
   const e = index.entry(i);
@@ -98,43 +117,58 @@ export function viewFromEntry(index: SessionIndex, entryId: string, sessionTitle
     summarizerNote: e.usage === undefined && e.fromHook !== true ? 'no model call recorded (an offline summary records none)' : undefined,
     fromHook: e.fromHook === true,
     author: e.fromHook === true ? 'hook' : undefined,
-    retention: retentionItems(checkRetention(markdown, deriveFacts(entrySource(index, i)), { cwd })),
+    retention: retentionItems(checkRetention(markdown, deriveFacts(yield* entrySourceWalk(index, i)), { cwd })),
   };
   if (e.type === 'compaction') {
     const replaced = compactedEntries(index, i);
-    const numbers = compactionNumbers(index, i, estimatorByName(estimator));
+    const numbers = yield* compactionNumbersWalk(index, i, estimatorByName(estimator));
     base.tokensBefore = numbers.tokensBefore;
     base.tokensAfter = numbers.tokensAfter;
     base.replaced = {
       count: replaced.length,
-      entries: replaced.map((x) => replacedEntry(index, x)),
+      entries: yield* replacedEntries(index, replaced),
       firstKeptEntryId: String(e.firstKeptEntryId ?? ''),
     };
   } else {
     const collected = summarizedBranchEntries(index, i);
-    base.replaced = { count: collected.length, entries: collected.map((x) => replacedEntry(index, x)), fromId: String(e.fromId ?? '') };
+    base.replaced = { count: collected.length, entries: yield* replacedEntries(index, collected), fromId: String(e.fromId ?? '') };
   }
   return base;
 }
 
+/** The panel's review of a compaction proposal (the kept and replaced entries read a batch at a time). */
 export function viewFromProposal(
   proposal: CompactionProposal,
   proposalId: string,
   sessionTitle: string,
   author: string,
   customInstructions: string | undefined,
-): SummaryView {
+): Promise<SummaryView> {
+  return runEntryWalk(proposal.index, proposalViewWalk(proposal, proposalId, sessionTitle, author, customInstructions));
+}
+
+function* proposalViewWalk(
+  proposal: CompactionProposal,
+  proposalId: string,
+  sessionTitle: string,
+  author: string,
+  customInstructions: string | undefined,
+): EntryWalk<SummaryView> {
   const parsed = parseSummary(proposal.summary);
   const lists = summaryFileLists(proposal.details, parsed);
   const cwd = proposal.index.header.cwd;
   const { plan } = proposal;
   const p = plan.projection;
   // After: the summary plus everything kept (from firstKeptEntryId to the leaf), by the one number function.
-  const after = proposedTokensAfter(
+  const after = yield* proposedTokensAfterWalk(
     { projection: p, summary: proposal.summary, tokensBefore: proposal.tokensBefore, firstKeptEntryId: proposal.firstKeptEntryId },
     estimatorByName(proposal.estimator),
   );
   const positions = [...plan.summarizePositions, ...plan.turnPrefixPositions];
+  const replaced = yield* replacedEntries(
+    p.index,
+    positions.map((pos) => p.entries[pos]),
+  );
   return {
     mode: 'review',
     kind: 'compaction',
@@ -156,7 +190,7 @@ export function viewFromProposal(
     retention: retentionItems(proposal.retention),
     replaced: {
       count: positions.length,
-      entries: positions.map((pos) => replacedEntry(p.index, p.entries[pos])),
+      entries: replaced,
       firstKeptEntryId: proposal.firstKeptEntryId,
     },
   };

@@ -5,7 +5,6 @@ import { baseTitle, sessionTitles, type SessionTitle, type TitleFacts } from '..
 import { PAGE_SIZE } from '../../engine/tree/pages';
 import { SessionLayout } from '../../engine/tree/layout';
 import { loadTailPreview } from '../../engine/session/tailPreview';
-import { allowUnconvertedReads } from './loadIndex';
 import { log } from '../platform/logging';
 import type { AgentKind } from '../../engine/session/agents/agentKind';
 
@@ -118,12 +117,10 @@ export async function previewWhileLoading(
   fullDone: Promise<undefined>,
 ): Promise<{ index: SessionIndex; layout: SessionLayout } | undefined> {
   for (const bytes of PREVIEW_BYTES) {
-    const preview = loadTailPreview(model.file, { bytes })
-      .then((p) => p && allowUnconvertedReads(p))
-      .catch((err) => {
-        log().debug(`preview of ${model.file} failed: ${String(err)}`);
-        return undefined;
-      });
+    const preview = loadTailPreview(model.file, { bytes }).catch((err) => {
+      log().debug(`preview of ${model.file} failed: ${String(err)}`);
+      return undefined;
+    });
     const first = await Promise.race([fullDone, preview]);
     if (!first || model.index) return undefined;
     const layout = new SessionLayout(first);

@@ -10,7 +10,8 @@ import { otherAgentSessions } from '../../engine/session/agents/discovery';
 import { NotRegularFileError, statRegularFile } from '../../engine/session/sessionFile';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { SessionLayout } from '../../engine/tree/layout';
-import { baseTitle, titleFactsAfterAppend, titleFactsFromIndex, type SessionTitle } from '../../engine/tree/sessionTitle';
+import { baseTitle, titleFactsAfterAppendWalk, titleFactsWalk, type SessionTitle } from '../../engine/tree/sessionTitle';
+import { runEntryWalk } from '../../engine/session/entryWalkLoads';
 import { listTitles, peekInto, newSessionModel, previewWhileLoading, PREVIEW_MIN_BYTES, type SessionModel } from './sessionModel';
 import { OwnWrites } from './ownWrites';
 import { forgetOpened, openedFiles, rememberOpened, workspaceSessionDirs } from './sessionDirs';
@@ -224,7 +225,7 @@ export class SessionStore implements vscode.Disposable {
           `loaded ${model.file}: ${index.entryCount} entries, ${index.size} bytes; indexed in ${(t1 - t0).toFixed(0)} ` +
             `ms, laid out in ${(performance.now() - t1).toFixed(0)} ms`,
         );
-        model.titleFacts = titleFactsFromIndex(index);
+        model.titleFacts = await runEntryWalk(index, titleFactsWalk(index));
         model.title = baseTitle(model.titleFacts) ?? model.title;
         for (const d of index.diagnostics.slice(0, 20)) log().warn(`${d.file}:${d.line}: ${d.message}`);
         return index;
@@ -318,7 +319,7 @@ export class SessionStore implements vscode.Disposable {
         this.changed.fire(model);
         return 0;
       }
-      this.absorb(model, model.index, before);
+      await this.absorb(model, model.index, before);
       return result.added;
     });
   }
@@ -338,7 +339,7 @@ export class SessionStore implements vscode.Disposable {
       try {
         return await fn(index);
       } finally {
-        if (model.index === index) this.absorb(model, index, before);
+        if (model.index === index) await this.absorb(model, index, before);
       }
     });
   }
@@ -348,7 +349,7 @@ export class SessionStore implements vscode.Disposable {
   }
 
   /** Takes entries from `before` on (just read or written) into the model: own or foreign, layout, title. */
-  private absorb(model: SessionModel, index: SessionIndex, before: number): void {
+  private async absorb(model: SessionModel, index: SessionIndex, before: number): Promise<void> {
     model.size = index.size;
     if (index.entryCount === before) return;
     const { foreign, divergence } = this.own.sort(model.file, index, before);
@@ -364,8 +365,14 @@ export class SessionStore implements vscode.Disposable {
     const piLeaf = this.piLeafOf(model.file);
     const piLeafMoved = typeof piLeaf === 'string' && index.indexOf(piLeaf) !== model.layout?.leafIndex;
     if (!model.layout || model.layout.index !== index || piLeafMoved || !model.layout.extend()) model.layout = this.layoutOf(model, index);
-    model.titleFacts = titleFactsAfterAppend(index, before, model.titleFacts ?? titleFactsFromIndex(index));
-    model.title = baseTitle(model.titleFacts) ?? model.title;
+    // The appended user messages are read (loaded a batch at a time); a file that changed meanwhile keeps the title.
+    try {
+      const facts = model.titleFacts ?? (await runEntryWalk(index, titleFactsWalk(index)));
+      model.titleFacts = await runEntryWalk(index, titleFactsAfterAppendWalk(index, before, facts));
+      model.title = baseTitle(model.titleFacts) ?? model.title;
+    } catch (err) {
+      log().warn(`${model.file}: its title was not updated: ${err instanceof Error ? err.message : String(err)}`);
+    }
     this.changed.fire(model);
   }
 

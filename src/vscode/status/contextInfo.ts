@@ -32,5 +32,7 @@ export async function contextUse(
     piSettings: () => loadSessionPiSettings(index.header.cwd, config),
     env: engineEnv(config),
     messages: options.messages,
+    // Asked again after every append (the status bar): the context stays in the bounded cache, only new lines are read.
+    keepEntries: true,
   });
 }

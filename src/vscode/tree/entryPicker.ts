@@ -40,27 +40,25 @@ export async function pickEntry(
   const leaf = index.leafIndex;
   // Loaded first (asynchronously: the extension host never waits on a read); the items read nothing else.
   const items = await index.withLoaded(shown, () =>
-    index.withoutSyncReads(() =>
-      shown.map((i): EntryPick => {
-        const p = cachedPreview(index, i);
-        const e = index.entry(i);
-        const label = index.labelOf(index.record(i).id);
-        const when = typeof e.timestamp === 'string' ? relativeTime(Date.parse(e.timestamp)) : '';
-        return {
-          label: `$(${ICON_IDS[p.kind]}) ${p.text || p.title}`,
-          description: [
-            i === leaf ? '● current' : '',
-            p.title,
-            label ? `#${label}` : '',
-            model.layout!.isOnActivePath(i) ? '' : 'side branch',
-            when,
-          ]
-            .filter(Boolean)
-            .join(' · '),
-          entryId: index.record(i).id,
-        };
-      }),
-    ),
+    shown.map((i): EntryPick => {
+      const p = cachedPreview(index, i);
+      const e = index.entry(i);
+      const label = index.labelOf(index.record(i).id);
+      const when = typeof e.timestamp === 'string' ? relativeTime(Date.parse(e.timestamp)) : '';
+      return {
+        label: `$(${ICON_IDS[p.kind]}) ${p.text || p.title}`,
+        description: [
+          i === leaf ? '● current' : '',
+          p.title,
+          label ? `#${label}` : '',
+          model.layout!.isOnActivePath(i) ? '' : 'side branch',
+          when,
+        ]
+          .filter(Boolean)
+          .join(' · '),
+        entryId: index.record(i).id,
+      };
+    }),
   );
   const picked = await vscode.window.showQuickPick(items, {
     title: `${options.title} (${model.title ?? model.file})`,

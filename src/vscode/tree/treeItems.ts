@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { agentName, type AgentKind } from '../../engine/session/agents/agentKind';
 import type { PiState } from '../../engine/livePi/protocol';
-import { countChangedFiles } from '../../engine/files/sessionFiles';
+import { branchChanges, branchNameEntry } from './branchRows';
 import * as path from 'node:path';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
@@ -302,7 +302,7 @@ export function branchItem(node: BranchNode, ctx: EntryItemContext): vscode.Tree
   const { index, layout } = ctx;
   const line = layout.lineFrom(node.start);
   // Name the branch after its first user message (what the user asked on it), else its first entry.
-  const named = line.find((i) => index.record(i).type === 'message' && index.record(i).role === 'user') ?? node.start;
+  const named = branchNameEntry(index, line, node.start);
   const preview = cachedPreview(index, named);
   const item = new vscode.TreeItem(preview.text || preview.title, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = nodeKey(node);
@@ -310,7 +310,7 @@ export function branchItem(node: BranchNode, ctx: EntryItemContext): vscode.Tree
   const labels = line.map((i) => index.labelOf(index.record(i).id)).filter(Boolean);
   const latest = index.entry(layout.latestUnder(node.start));
   const desc = [`branch · ${size} entr${size === 1 ? 'y' : 'ies'}`];
-  const changedFiles = countChangedFiles(index, line);
+  const changedFiles = branchChanges(index, layout, node.start);
   if (changedFiles) desc.push(`${changedFiles} file${changedFiles === 1 ? '' : 's'} changed`);
   if (labels.length) desc.push(`#${labels[0]}`);
   if (latest.timestamp) desc.push(relativeTime(Date.parse(latest.timestamp)));

@@ -7,7 +7,10 @@ import { log } from '../platform/logging';
 import type { ArborNode, BranchNode, EntryNode, MoreNode, SessionNode } from './nodes';
 import { nodeKey } from './nodes';
 import { branchItem, entryItem, entryTooltip, lastActivityOf, moreItem, noticeItem, sessionItem, type EntryItemContext } from './treeItems';
-import type { EstimatorName } from '../../engine/tokens/estimators';
+import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
+import { compactionNumbersWalk } from '../../engine/context/contextNumbers';
+import { runEntryWalk } from '../../engine/session/entryWalkLoads';
+import { branchRowEntries, countBranchChanges } from './branchRows';
 import type { LayoutNode } from '../../engine/tree/layout';
 import { LinePages } from '../../engine/tree/pages';
 import { adoptPreviewWork } from './adoptPreview';
@@ -227,8 +230,16 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
       // VS Code asks for every row next: load them in one pass over the file (neighbouring lines, one read).
       await this.hold(model.file, String(line), index, [
         ...shown,
-        ...shown.flatMap((i) => layout.branchesAt(i).map((b) => layout.latestUnder(b))),
+        ...shown.flatMap((i) => layout.branchesAt(i).flatMap((b) => branchRowEntries(index, layout, b))),
       ]);
+      // What rows read beyond their own entry: a compaction's before/after (its context, walked a batch at a time), a
+      // branch row's changed files. Computed here, once, and kept for the rows.
+      this.estimator ??= readConfig().estimator;
+      const estimator = estimatorByName(this.estimator);
+      for (const i of shown) {
+        if (!passesFilter(index, i, this.currentFilter)) for (const b of layout.branchesAt(i)) await countBranchChanges(index, layout, b);
+        else if (index.record(i).type === 'compaction') await runEntryWalk(index, compactionNumbersWalk(index, i, estimator));
+      }
       if (this.data(model)?.index !== index) continue;
       const rows: ArborNode[] = hiddenBefore > 0 ? [this.moreNode(model, line, 'earlier')] : [];
       for (const i of shown) {
@@ -240,6 +251,19 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
       return rows;
     }
     return [];
+  }
+
+  /** Branch rows starting at `starts`, with what they read loaded and held (see branchRows.ts) under `part`. */
+  private async branchRows(model: SessionModel, data: TreeData, part: string, starts: readonly number[]): Promise<BranchNode[]> {
+    const { index, layout } = data;
+    for (const s of starts) await countBranchChanges(index, layout, s);
+    await this.hold(
+      model.file,
+      part,
+      index,
+      starts.flatMap((s) => branchRowEntries(index, layout, s)),
+    );
+    return starts.map((s) => this.branchNode(model, s));
   }
 
   /**
@@ -487,7 +511,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
       case 'session': {
         if (data.index.entryCount === 0) return [{ type: 'notice', file: model.file, message: 'No entries yet', severity: 'info' }];
         // A preview's roots other than its main line are mostly lines cut where the preview starts: not shown.
-        const extra = data.preview ? [] : data.layout.extraRoots.map((r) => this.branchNode(model, r));
+        const extra = data.preview ? [] : await this.branchRows(model, data, 'roots', data.layout.extraRoots);
         const rows = [...(await this.pageOf(model, -1)), ...extra];
         // Once the rows are the answer: a waiter reveals one of them, and a reveal racing the answer selects nothing.
         if (!data.preview && this.data(model)?.index === data.index) this.wakeFullRowsWaiters(model.file);
@@ -496,7 +520,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
       case 'entry': {
         const pos = this.positionIn(data, node);
         if (pos < 0 || !passesFilter(data.index, pos, this.currentFilter)) return [];
-        return data.layout.branchesAt(pos).map((c) => this.branchNode(model, c));
+        return this.branchRows(model, data, `branches ${pos}`, data.layout.branchesAt(pos));
       }
       case 'branch': {
         const pos = this.positionIn(data, node);

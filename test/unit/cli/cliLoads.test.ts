@@ -27,12 +27,6 @@ const SESSIONS = [
  */
 const DEEP = fixturePath('sessions', 'hostile', 'deep-nesting.jsonl');
 
-/**
- * The commands that read lines synchronously still (TRANSITIONAL), each opting in itself; docs/ARCHITECTURE.md lists them.
- * plan-branch and navigate load the branch left behind a batch at a time (engine/branch/loadBranchPlan.ts).
- */
-const OPTED_IN = ['checkSummary.ts', 'compact.ts', 'planCompaction.ts'];
-
 describe('CLI entry loads (issue #22 item 3)', function () {
   this.timeout(120_000);
   let dir: string;
@@ -55,14 +49,11 @@ describe('CLI entry loads (issue #22 item 3)', function () {
     lease.release();
   });
 
-  it('only the commands not converted yet opt into sync line reads, each by itself', () => {
-    const commands = path.join(repoRoot, 'src', 'cli', 'commands');
-    const optedIn = readdirSync(commands).filter((f) => /syncLineReads: 'transitional'/.test(readFileSync(path.join(commands, f), 'utf8')));
-    assert.deepEqual(optedIn.sort(), OPTED_IN);
-    assert.doesNotMatch(
-      readFileSync(path.join(repoRoot, 'src', 'cli', 'sessionArgs.ts'), 'utf8'),
-      /loadSession\([^)]*\)\.allowSyncLineReads/,
-    );
+  it('no code reads a line synchronously (the transitional opt-in is gone)', () => {
+    const src = path.join(repoRoot, 'src');
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    for (const f of files)
+      assert.doesNotMatch(readFileSync(path.join(src, f), 'utf8'), /allowSyncLineReads|syncLineReads|SyncLineReader|withoutSyncReads/, f);
   });
 
   it('arbor tree loads the rows it makes from the index (a streamed deep-nesting.jsonl)', async () => {

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { streamSession } from '../../../src/engine/session/streamSession';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { countingOpener } from '../../support/countingOpener';
+import { parsedMessages } from '../../support/parsedMessages';
 import { EntryNotLoadedError } from '../../../src/engine/session/entryNotLoaded';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import { BranchMessageWalk, planBranch } from '../../../src/engine/branch/planBranch';
@@ -61,12 +62,6 @@ function sessionLines(): string[] {
     parent = id(i);
   }
   return lines;
-}
-
-function parsedMessages(index: SessionIndex): number {
-  let n = 0;
-  for (let i = 0; i < index.entryCount; i++) if (index.record(i).type === 'message' && index.record(i).entry !== undefined) n++;
-  return n;
 }
 
 describe('the branch left behind, loaded a batch at a time (issue #22 item 3)', function () {

@@ -155,12 +155,6 @@ describe('entry bodies of a streamed session', () => {
     assert.equal(counter.opens, 1);
     for (const i of all) assert.equal(typeof index.mayHoldFileOps(i), 'boolean');
   });
-
-  it('withoutSyncReads refuses the transitional sync reads (allowSyncLineReads) of a render that did not load', async () => {
-    const index = (await streamSession(file))!.allowSyncLineReads();
-    assert.throws(() => index.withoutSyncReads(() => index.entry(9)), EntryNotLoadedError);
-    assert.equal(index.entry(9).id, 'm0000009');
-  });
 });
 
 describe('EntryCache', () => {

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { proposeCompaction } from '../../../src/engine/operations/compact';
-import { messagesAt } from '../../../src/engine/compaction/planCompaction';
+import { messagesAt } from '../../../src/engine/context/messageSpan';
 import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
 import { parseSummary } from '../../../src/engine/summarize/parseSummary';
 import { DEFAULT_PI_SETTINGS } from '../../../src/engine/settings/piSettings';

@@ -6,7 +6,9 @@ import * as path from 'node:path';
 import { streamSession } from '../../../src/engine/session/streamSession';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import { Projection } from '../../../src/engine/context/projection';
-import { projectionSpan } from '../../../src/engine/context/messageSpan';
+import { spanMessagesWalk } from '../../../src/engine/context/messageSpan';
+import { runEntryWalk } from '../../../src/engine/session/entryWalkLoads';
+import { loadSession } from '../../../src/engine/session/loadSession';
 import { EntryNotLoadedError } from '../../../src/engine/session/entryNotLoaded';
 
 const ENTRIES = 3000;
@@ -36,12 +38,13 @@ describe('entries read for one use (transientEntry, transientMessages)', () => {
     await fsp.writeFile(file, lines.join('\n') + '\n');
   });
 
-  it('gives the content entry() gives, and keeps none of what it parsed', async () => {
-    const index = (await streamSession(file))!.allowSyncLineReads();
-    const reference = (await streamSession(file))!.allowSyncLineReads();
+  it('gives the content entry() gives, and keeps none of what it parsed (a file read whole)', async () => {
+    const index = await loadSession(file);
+    const reference = await loadSession(file);
     const kept = parsedCount(index);
     for (let i = 0; i < index.entryCount; i++) assert.deepEqual(index.transientEntry(i), reference.entry(i), `entry ${i}`);
-    assert.equal(parsedCount(index), kept + 1, 'only the placeholder of the line that did not parse is kept');
+    // Read whole, the line that does not parse is no entry (the loader reported it).
+    assert.equal(parsedCount(index), kept, 'none of what it parsed is kept');
   });
 
   it('reads nothing on its own: an unloaded line is EntryNotLoadedError, a loaded one is returned', async () => {
@@ -56,34 +59,43 @@ describe('entries read for one use (transientEntry, transientMessages)', () => {
   });
 
   it('returns an entry already parsed as that same object', async () => {
-    const index = (await streamSession(file))!.allowSyncLineReads();
+    const index = await loadSession(file);
     const e = index.entry(5);
     assert.equal(index.transientEntry(5), e);
   });
 
-  it('reports a line that does not parse once, however often it is read', async () => {
-    const index = (await streamSession(file))!.allowSyncLineReads();
+  it('reports a line that does not parse once, however often it is loaded and read (its placeholder stays)', async () => {
+    const index = (await streamSession(file))!;
     const last = index.entryCount - 1;
+    for (let k = 0; k < 3; k++)
+      await index.withLoaded([last], () => assert.equal(index.transientEntry(last).id, 'broken1'), { keep: false });
     for (let k = 0; k < 3; k++) assert.equal(index.transientEntry(last).id, 'broken1');
     index.entry(last);
     assert.equal(index.diagnostics.filter((d) => d.line === ENTRIES + 2).length, 1);
   });
 
   it('a walk over a span, forward and back, leaves the index and the projection as they were', async () => {
-    const index = (await streamSession(file))!.allowSyncLineReads();
+    const index = (await streamSession(file))!;
     const kept = parsedCount(index);
     const p = new Projection(index, index.leafIndex);
     const positions = Array.from({ length: p.length }, (_, pos) => pos);
-    const span = projectionSpan(p, positions);
     let forward = 0;
-    for (const m of span) forward += m.role === 'user' || m.role === 'assistant' ? 1 : 0;
+    await runEntryWalk(
+      index,
+      spanMessagesWalk(p, positions, 1, (m) => void (forward += m.role === 'user' || m.role === 'assistant' ? 1 : 0)),
+    );
     let backward = 0;
-    for (const m of span.backward()) backward += m.role === 'user' || m.role === 'assistant' ? 1 : 0;
+    await runEntryWalk(
+      index,
+      spanMessagesWalk(p, positions, -1, (m) => void (backward += m.role === 'user' || m.role === 'assistant' ? 1 : 0)),
+    );
     assert.equal(forward, ENTRIES + 1);
     assert.equal(backward, forward);
     assert.equal(parsedCount(index), kept + 1);
     // A cached position is read from the cache: the same message objects.
-    const cached = p.messages(10);
-    assert.equal(p.transientMessages(10)[0], cached[0]);
+    await index.withLoaded([p.entries[10]], () => {
+      const cached = p.messages(10);
+      assert.equal(p.transientMessages(10)[0], cached[0]);
+    });
   });
 });

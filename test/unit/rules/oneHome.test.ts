@@ -55,9 +55,9 @@ describe('one home per shared rule (src/engine)', () => {
     },
     { rule: 'the latest summary on a path', pattern: /function latestSummary/, home: ['src/engine/tree/latestSummary.ts'] },
     {
-      rule: 'compaction planning for a session',
-      pattern: /(?<!function )\bplanCompaction\(/,
-      home: ['src/engine/operations/sessionCompactionPlan.ts'],
+      rule: 'compaction planning for a session (the walk; planCompaction runs it over entries in memory)',
+      pattern: /(?<!function\*? )\bplanCompaction(Walk)?\(/,
+      home: ['src/engine/compaction/planCompaction.ts', 'src/engine/operations/sessionCompactionPlan.ts'],
     },
     {
       rule: 'the context use (figure, window, threshold state) at a leaf',

@@ -11,6 +11,7 @@ import {
   MIN_CONVERSATION_CHARS,
   SUMMARY_SYSTEM_PROMPT,
 } from '../../../src/engine/summarize/prompts';
+import { messagesAt } from '../../../src/engine/context/messageSpan';
 import { leftOutNote, serializeConversation } from '../../../src/engine/summarize/serialize';
 import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
 import type { Summarizer, SummaryRequest } from '../../../src/engine/summarize/summarizer';
@@ -102,7 +103,8 @@ describe('the serialized conversation is bounded (issue 20: a 1 GB session compa
     if (r.kind !== 'compacted') return;
     assert.ok(requests.length >= 1);
     const history = requests[0];
-    assert.ok(serializeConversation(history.messages).length > 10 * 16_000 * 3, 'the span is far larger than the window');
+    const span = messagesAt(r.proposal.plan.projection, r.proposal.plan.summarizePositions);
+    assert.ok(serializeConversation(span).length > 10 * 16_000 * 3, 'the span is far larger than the window');
     assert.ok(history.prompt.length + history.systemPrompt.length <= (16_000 - 2_000) * 3, String(history.prompt.length));
     assert.ok(conversationOf(history.prompt).startsWith('[The '));
     assert.match(r.entry.summary, /^## Goal\n/);

@@ -5,9 +5,13 @@ import * as path from 'node:path';
 import { generateSession } from '../../../bench/generateSession';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { Projection } from '../../../src/engine/context/projection';
-import { projectionSpan, arraySpan, backwardOf } from '../../../src/engine/context/messageSpan';
+import { spanLength, spanMessagesWalk } from '../../../src/engine/context/messageSpan';
 import { extract } from '../../../src/engine/summarize/offline/extract';
 import { serializeConversation } from '../../../src/engine/summarize/serialize';
+import { conversationWalk, readingOf, spanReadingWalk } from '../../../src/engine/summarize/spanReading';
+import { walkInMemory } from '../../../src/engine/session/entryWalk';
+import { runEntryWalk } from '../../../src/engine/session/entryWalkLoads';
+import { countingOpener } from '../../support/countingOpener';
 import type { AgentMessage } from '../../../src/engine/session/types';
 
 const FIXTURES = path.join(__dirname, '../../../../test/fixtures/pi-oracle');
@@ -22,7 +26,7 @@ function plainMessages(p: Projection): { entryId: string; message: AgentMessage 
   return out;
 }
 
-describe('a summarized span read on demand (issue 20: a 1 GB session compacts)', () => {
+describe('a summarized span read by a walk (issue 20: a 1 GB session compacts; issue 22 item 3: loaded a batch at a time)', () => {
   const files = [
     ...['01-plain', '02-compaction', '03-tree', '04-split-turn', '05-misc'].map((f) => path.join(FIXTURES, 'fixtures', `${f}.jsonl`)),
     path.join(FIXTURES, 'fixtures-pi16', '01-pi16.jsonl'),
@@ -34,55 +38,51 @@ describe('a summarized span read on demand (issue 20: a 1 GB session compacts)',
         const p = new Projection(index, leaf);
         const positions = Array.from({ length: p.length }, (_, k) => k);
         const want = plainMessages(p);
-        const span = projectionSpan(p, positions);
-        assert.equal(span.length, want.length, `length before a walk, leaf ${leaf}`);
-        assert.deepEqual(
-          [...backwardOf(span)],
-          [...want].reverse().map((m) => m.message),
-        );
-        assert.deepEqual(
-          [...span],
-          want.map((m) => m.message),
-        );
-        assert.equal(span.length, want.length);
-        for (let i = -1; i <= want.length; i++) assert.equal(span.entryIdAt(i), want[i]?.entryId ?? null, `message ${i}, leaf ${leaf}`);
-        const array = arraySpan(want);
-        assert.deepEqual([...array], [...span]);
-        assert.deepEqual([...array.backward()], [...span.backward()]);
-        assert.equal(serializeConversation(span, { maxChars: 3000 }), serializeConversation([...span], { maxChars: 3000 }));
+        assert.equal(spanLength(p, positions), want.length, `length from the roles, leaf ${leaf}`);
+        const walked = (step: 1 | -1) => {
+          const out: { entryId: string; message: AgentMessage }[] = [];
+          walkInMemory(spanMessagesWalk(p, positions, step, (message, i) => void out.push({ entryId: index.record(i).id, message })));
+          return out;
+        };
+        assert.deepEqual(walked(-1), [...want].reverse());
+        assert.deepEqual(walked(1), want);
+        const reading = walkInMemory(spanReadingWalk(p, positions, {}));
+        const inHand = readingOf(want);
+        assert.equal(reading.length, want.length);
+        assert.deepEqual(reading.extraction, inHand.extraction);
+        for (let i = -1; i <= want.length; i++) assert.equal(reading.entryIdAt(i), inHand.entryIdAt(i), `message ${i}, leaf ${leaf}`);
+        for (const maxChars of [100, 3000, 1e6]) {
+          const messages = want.map((m) => m.message);
+          assert.equal(walkInMemory(conversationWalk(p, positions, { maxChars })), serializeConversation(messages, { maxChars }));
+        }
       }
     });
   }
 
-  it('a walk over a large span keeps only a bounded number of parsed positions', async () => {
+  it('a walk over a large streamed span loads it a batch at a time; a bounded conversation reads only the newest batch', async () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-span-'));
     try {
       const file = path.join(dir, 'long.jsonl');
       await generateSession({ file, targetBytes: 12 * 1024 * 1024, compactionEvery: 0 });
-      // The compaction run step's span, read on demand (TRANSITIONAL, see syncLineReads.ts).
-      const index = (await loadSession(file)).allowSyncLineReads();
+      const index = await loadSession(file);
       const p = new Projection(index, index.leafIndex);
-      const span = projectionSpan(
-        p,
-        Array.from({ length: p.length }, (_, k) => k),
-      );
-      let n = 0;
-      for (const m of span) if (m) n++;
-      assert.equal(n, span.length);
-      const cache = (p as unknown as { messageCache: Map<number, unknown> }).messageCache;
+      const positions = Array.from({ length: p.length }, (_, k) => k);
+      const counter = countingOpener();
+      const reading = await runEntryWalk(index, spanReadingWalk(p, positions, {}), { open: counter.open });
+      assert.equal(reading.length, spanLength(p, positions));
       assert.ok(p.length > 5000, String(p.length));
-      assert.ok(cache.size <= 4096, String(cache.size));
-      // A serialization bounded to a few messages reads only the newest ones (the rest is never parsed into the cache).
-      const q = new Projection(index, index.leafIndex);
-      const text = serializeConversation(
-        projectionSpan(
-          q,
-          Array.from({ length: q.length }, (_, k) => k),
-        ),
-        { maxChars: 5000 },
-      );
+      assert.ok(counter.opens >= Math.floor(p.length / 256) / 2, `${counter.opens} loads for ${p.length} entries`);
+      const cache = (p as unknown as { messageCache: Map<number, unknown> }).messageCache;
+      assert.equal(cache.size, 0, 'a walk for one use caches no message');
+      const parsed = () =>
+        Array.from({ length: index.entryCount }, (_, i) => index.record(i)).filter((r) => r.type === 'message' && r.entry);
+      assert.equal(parsed().length, 0, 'the batches were dropped');
+      // A serialization bounded to a few messages reads only the newest ones.
+      const newest = countingOpener();
+      const text = await runEntryWalk(index, conversationWalk(p, positions, { maxChars: 5000 }), { open: newest.open });
       assert.ok(text.length <= 5000);
-      assert.ok((q as unknown as { messageCache: Map<number, unknown> }).messageCache.size < 100);
+      assert.equal(newest.opens, 1, 'one batch');
+      assert.ok(newest.bytes <= 8 * 1024 * 1024 + 4 * 1024 * 1024, String(newest.bytes));
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as assert from 'node:assert/strict';
 import { proposeCompaction } from '../../../src/engine/operations/compact';
-import { messagesAt } from '../../../src/engine/compaction/planCompaction';
+import { messagesAt } from '../../../src/engine/context/messageSpan';
 import { formatPinnedBlock } from '../../../src/engine/compaction/pins';
 import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
 import { buildSummaryRequest } from '../../../src/engine/summarize/prompts';
@@ -49,6 +49,7 @@ function recording(inner: Summarizer): Summarizer & { answers: string[]; request
     model: inner.model,
     contextWindow: inner.contextWindow,
     maxOutputTokens: inner.maxOutputTokens,
+    readsExtraction: inner.readsExtraction,
     answers,
     requests,
     async summarize(request, signal) {

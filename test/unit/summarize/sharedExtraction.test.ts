@@ -2,10 +2,18 @@ import * as assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
-import { buildSummaryRequest, mergeSplitTurnSummary, TURN_PREFIX_HEADINGS } from '../../../src/engine/summarize/prompts';
-import { extract, extractionOf } from '../../../src/engine/summarize/offline/extract';
+import {
+  buildSummaryRequest,
+  draftSummaryRequest,
+  mergeSplitTurnSummary,
+  TURN_PREFIX_HEADINGS,
+} from '../../../src/engine/summarize/prompts';
+import { extract } from '../../../src/engine/summarize/offline/extract';
 import { checkRetention, compactionSource, deriveFacts } from '../../../src/engine/summarize/retention';
-import { arraySpan, type MessageSpan } from '../../../src/engine/context/messageSpan';
+import { readingOf, spanReadingWalk } from '../../../src/engine/summarize/spanReading';
+import { serializeConversation } from '../../../src/engine/summarize/serialize';
+import { runEntryWalk } from '../../../src/engine/session/entryWalkLoads';
+import type { SummaryRequest } from '../../../src/engine/summarize/summarizer';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { proposeCompaction } from '../../../src/engine/operations/compact';
 import type { AgentMessage } from '../../../src/engine/session/types';
@@ -14,43 +22,33 @@ import { plainMessages } from './helpers';
 
 setFlagsFromString('--expose-gc');
 
-/** A span that counts how often it is walked oldest first (what an extraction does). */
-function countingSpan(messages: readonly AgentMessage[]): { span: MessageSpan; walks: () => number } {
-  const inner = arraySpan(messages.map((message, i) => ({ entryId: `e${i}`, message })));
-  let walks = 0;
-  const span: MessageSpan = {
-    get length() {
-      return inner.length;
-    },
-    [Symbol.iterator]() {
-      walks++;
-      return inner[Symbol.iterator]();
-    },
-    backward: () => inner.backward(),
-    entryIdAt: (i) => inner.entryIdAt(i),
-  };
-  return { span, walks: () => walks };
+/** The items of a span in hand, with made-up entry ids. */
+const itemsOf = (messages: readonly AgentMessage[]) => messages.map((message, i) => ({ entryId: `e${i}`, message }));
+
+/** A request whose span was read by a run step: the serialized conversation and the extraction, not the messages. */
+function readRequest(options: Omit<Parameters<typeof buildSummaryRequest>[0], 'cwd'> & { cwd?: string }): SummaryRequest {
+  const draft = draftSummaryRequest(options);
+  const reading = readingOf(itemsOf(options.messages), { cwd: options.cwd });
+  return draft.complete(serializeConversation(options.messages, draft.conversation), { extraction: reading.extraction });
 }
 
-describe('one reading of a compaction span for the offline summary and its facts (issue 20 item 5)', () => {
+describe('one reading of a compaction span for the offline summary and its facts (issue 20 item 5, issue 22 item 3)', () => {
   let messages: AgentMessage[];
   before(async () => {
     messages = await plainMessages();
   });
 
-  it('walks the span once for both, and gives the facts of a fresh reading', async () => {
-    const { span, walks } = countingSpan(messages);
+  it('a request carrying the span as read (conversation + extraction) summarizes as one carrying the messages', async () => {
     const summarizer = createOfflineSummarizer();
-    const { text } = await summarizer.summarize(buildSummaryRequest({ kind: 'history', messages: span, maxOutputTokens: 8192, cwd: '/w' }));
-    assert.equal(walks(), 1);
-    const facts = deriveFacts({ messages: span, cwd: '/w' });
-    assert.equal(walks(), 1, 'the facts read the summarizer’s extraction');
-    const fresh = deriveFacts({ messages: countingSpan(messages).span, cwd: '/w' });
-    assert.deepEqual(facts, fresh);
-    // An empty and an absent cwd read the same; another cwd is another reading.
-    deriveFacts({ messages: span, cwd: '/elsewhere' });
-    assert.equal(walks(), 2);
-    assert.ok(text.length > 0);
+    const fromMessages = await summarizer.summarize(buildSummaryRequest({ kind: 'history', messages, maxOutputTokens: 8192, cwd: '/w' }));
+    const read = readRequest({ kind: 'history', messages, maxOutputTokens: 8192, cwd: '/w' });
+    assert.equal(read.messages, undefined, 'the messages are not carried');
+    assert.equal((await summarizer.summarize(read)).text, fromMessages.text);
+    assert.equal(read.prompt, buildSummaryRequest({ kind: 'history', messages, maxOutputTokens: 8192, cwd: '/w' }).prompt);
+    // The facts of a reading are those of the messages in hand (a reading with the answers serves the facts too).
+    const reading = readingOf(itemsOf(messages), { cwd: '/w' });
+    assert.deepEqual(deriveFacts({ messages: reading, cwd: '/w' }), deriveFacts({ messages: itemsOf(messages), cwd: '/w' }));
+    assert.ok(fromMessages.text.length > 0);
   });
 
   it('an extraction keeps one object for every result whose output it does not keep, and the same reading as before', () => {
@@ -63,7 +61,7 @@ describe('one reading of a compaction span for the offline summary and its facts
       }) as unknown as AgentMessage;
     const result = (id: string, text: string, isError = false): AgentMessage =>
       ({ role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text }], isError }) as unknown as AgentMessage;
-    const x = extractionOf([
+    const x = extract([
       { role: 'user', content: 'Read the files.' } as AgentMessage,
       call('c1', 'src/a.ts'),
       result('c1', long),
@@ -144,27 +142,22 @@ describe('one reading of a compaction span for the offline summary and its facts
     assert.ok(grownMB < 10, `30 extractions hold ${grownMB.toFixed(1)} MB`);
   });
 
-  it('an array is read each time (its caller may change it)', () => {
-    assert.notEqual(extractionOf(messages), extractionOf(messages));
-  });
-
   it('a span continuing a split turn: the summary takes the earlier request, the shared reading is left as it was', async () => {
     const firstAnswer = messages.findIndex((m) => m.role === 'assistant');
     const rest = messages.slice(firstAnswer); // starts with work, not with a request
     const openRequest = 'Port the parser to TypeScript and keep the old tests passing.';
     const turnContext = `${TURN_PREFIX_HEADINGS.request}\n${openRequest}\n\n${TURN_PREFIX_HEADINGS.progress}\n- (none)`;
     const previousSummary = mergeSplitTurnSummary('## Goal\n- Port the parser', turnContext);
-    const request = (m: readonly AgentMessage[] | MessageSpan) =>
-      buildSummaryRequest({ kind: 'update', messages: m, previousSummary, maxOutputTokens: 8192 });
-    const { span } = countingSpan(rest);
-    const before = structuredClone(extractionOf(span));
+    const options = { kind: 'update', messages: rest, previousSummary, maxOutputTokens: 8192 } as const;
+    const read = readRequest(options);
+    const before = structuredClone(read.extraction!);
     assert.equal(before.turns[0].request, null);
-    const shared = await createOfflineSummarizer().summarize(request(span));
-    const alone = await createOfflineSummarizer().summarize(request([...rest]));
+    const shared = await createOfflineSummarizer().summarize(read);
+    const alone = await createOfflineSummarizer().summarize(buildSummaryRequest(options));
     assert.equal(shared.text, alone.text);
     assert.ok(shared.text.includes('Port the parser to TypeScript'), shared.text);
-    assert.deepEqual(extractionOf(span), before);
-    assert.deepEqual(deriveFacts({ messages: span }), deriveFacts({ messages: countingSpan(rest).span }));
+    assert.deepEqual(read.extraction, before);
+    assert.deepEqual(deriveFacts({ messages: readingOf(itemsOf(rest)) }), deriveFacts({ messages: itemsOf(rest) }));
   });
 
   it('a compaction gives the facts and retention of a fresh reading, on every session fixture', async function () {
@@ -182,7 +175,11 @@ describe('one reading of a compaction span for the offline summary and its facts
           estimator: 'chars',
         });
         if (p.kind !== 'proposal') continue;
-        const facts = deriveFacts(compactionSource(p.plan));
+        // A fresh reading of the spans, without the answers (what the facts read).
+        const fresh = (positions: number[]) =>
+          runEntryWalk(index, spanReadingWalk(p.plan.projection, positions, { cwd: index.header.cwd, answers: false }));
+        const spans = { history: await fresh(p.plan.summarizePositions), prefix: await fresh(p.plan.turnPrefixPositions) };
+        const facts = deriveFacts(compactionSource(p.plan, spans));
         assert.deepEqual(p.facts, facts, `${file}, keep ${keepRecentTokens}`);
         assert.deepEqual(p.retention, checkRetention(p.summary, facts, { cwd: index.header.cwd }));
         compared++;

@@ -2,7 +2,6 @@ import type { AgentMessage, AssistantMessage } from '../../session/types';
 import { clip, code, firstLine, sentences, squash, unique } from './text';
 import { constraintSentences } from './userText';
 import { isTextBlock, textOfContent } from '../../session/contentBlocks';
-import type { Messages } from '../../context/messageSpan';
 import { detachedText } from '../../text/detachedText';
 import { decisionOf, type Decision } from './decisions';
 export type { Decision } from './decisions';
@@ -130,29 +129,6 @@ export interface ExtractOptions {
    * `answer` is '' (a 1 GB span's answers are tens of MB).
    */
   answers?: boolean;
-}
-
-/** Extractions of spans read on demand, by span (see extractionOf). */
-const extractions = new WeakMap<object, { cwd: string; answers: boolean; x: Extraction }>();
-
-/**
- * The extraction of `messages`, made once per span read on demand: the
- * offline summarizer and the retention facts of one compaction read the
- * same span, and a 1 GB span is walked (and its 100 MB of turns built) once
- * instead of twice. An array is extracted each time (its caller may change
- * it). The result is shared: readers never change it.
- */
-export function extractionOf(messages: Messages, options: ExtractOptions = {}): Extraction {
-  if (Array.isArray(messages)) return extract(messages as readonly AgentMessage[], options);
-  // An empty and an absent cwd read the same (sameTarget).
-  const cwd = options.cwd || '';
-  const answers = options.answers ?? true;
-  const known = extractions.get(messages);
-  // A reading with the answers serves one without them, not the other way round.
-  if (known && known.cwd === cwd && (known.answers || !answers)) return known.x;
-  const x = extract(messages, options);
-  extractions.set(messages, { cwd, answers, x });
-  return x;
 }
 
 export function extract(messages: Iterable<AgentMessage>, options: ExtractOptions = {}): Extraction {

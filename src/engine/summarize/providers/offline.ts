@@ -5,7 +5,7 @@ import { BRANCH_SUMMARY_PREAMBLE, TURN_PREFIX_HEADINGS } from '../prompts';
 import { throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResult } from '../summarizer';
 import {
   callPath,
-  extractionOf,
+  extract,
   isModifying,
   isShell,
   sameTarget,
@@ -585,8 +585,10 @@ function withEarlier(x: Extraction, request: SummaryRequest): { x: Extraction; e
 
 /** The offline summary text for a request (pure and deterministic). */
 export function offlineSummaryText(request: SummaryRequest): string {
-  // Shared with the retention facts of the same span (extractionOf): read here, never changed.
-  const shared = extractionOf(request.messages, { cwd: request.cwd });
+  // A compaction's span was read by its run step (shared with the retention facts): read here, never changed.
+  if (!request.extraction && !request.messages)
+    throw new Error("the offline summarizer reads a span's extraction or its messages: the request has neither");
+  const shared = request.extraction ?? extract(request.messages!, { cwd: request.cwd });
   const focus = focusOf(request.customInstructions);
   const pinned = request.kind === 'history' || request.kind === 'update' ? (request.pinned?.trim() ?? '') : '';
   const budgetChars = Math.min(Math.max(1, request.maxOutputTokens), SUMMARY_MAX_TOKENS) * 4 - (pinned ? pinned.length + 2 : 0);
@@ -617,6 +619,7 @@ export function createOfflineSummarizer(options: OfflineSummarizerOptions = {}):
     model: OFFLINE_MODEL,
     contextWindow: options.contextWindow ?? FALLBACK_MODEL_INFO.contextWindow,
     maxOutputTokens: options.maxOutputTokens ?? FALLBACK_MODEL_INFO.maxOutputTokens,
+    readsExtraction: true,
     async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       throwIfAborted(signal);
       const text = offlineSummaryText(request);

@@ -1,11 +1,12 @@
 import type { PinnedEntry } from '../../compaction/pins';
 import { stripPinned } from '../../compaction/pins';
 import { parseSummary } from '../parseSummary';
-import { callPath, extractionOf, isShell, sameTarget, type Extraction } from '../offline/extract';
+import { callPath, isShell, sameTarget, type Extraction } from '../offline/extract';
 import { clip, latest, unique } from '../offline/text';
 import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands, recentPaths } from '../offline/recent';
 import { constraintSentences, isSocial } from '../offline/userText';
-import { arraySpan, type MessageSpan, type SpanMessage } from '../../context/messageSpan';
+import type { SpanMessage } from '../../context/messageSpan';
+import { readingOf, type SpanReading } from '../spanReading';
 export type { SpanMessage } from '../../context/messageSpan';
 
 /**
@@ -34,10 +35,13 @@ export interface Fact {
 }
 
 export interface FactSource {
-  /** The summarized messages, oldest first (a span is read on demand, once: the summarizer's span shares its reading). */
-  messages: readonly SpanMessage[] | MessageSpan;
+  /**
+   * The summarized messages, oldest first: in hand, or a span's reading (summarize/spanReading.ts, made as the run
+   * step read the span, shared with the summarizer).
+   */
+  messages: readonly SpanMessage[] | SpanReading;
   /** A split turn's opening part: its request is still open (the rest of the turn is kept). */
-  turnPrefix?: readonly SpanMessage[] | MessageSpan;
+  turnPrefix?: readonly SpanMessage[] | SpanReading;
   pinned?: readonly PinnedEntry[];
   /** The checkpoint the summary updates: its constraints still hold. */
   previousSummary?: { text: string; entryId: string | null } | null;
@@ -51,12 +55,12 @@ export interface FactSource {
 /** Longest fact text kept (a request pasted with a log is cut; the check looks at its start). */
 const FACT_MAX_CHARS = 2000;
 
-const idAt = (messages: MessageSpan, i: number | undefined) => (i !== undefined ? messages.entryIdAt(i) : null);
+const idAt = (messages: SpanReading, i: number | undefined) => (i !== undefined ? messages.entryIdAt(i) : null);
 
-const spanOf = (m: readonly SpanMessage[] | MessageSpan): MessageSpan =>
-  Array.isArray(m) ? arraySpan(m as readonly SpanMessage[]) : (m as MessageSpan);
+const readingFor = (m: readonly SpanMessage[] | SpanReading, options: { cwd?: string; answers: boolean }): SpanReading =>
+  Array.isArray(m) ? readingOf(m as readonly SpanMessage[], options) : (m as SpanReading);
 
-function fromExtraction(x: Extraction, messages: MessageSpan, out: Fact[]): void {
+function fromExtraction(x: Extraction, messages: SpanReading, out: Fact[]): void {
   for (const t of x.turns) {
     if (t.request)
       for (const c of constraintSentences(t.request)) out.push({ kind: 'constraint', text: c, entryId: idAt(messages, t.requestIndex) });
@@ -70,7 +74,7 @@ function fromExtraction(x: Extraction, messages: MessageSpan, out: Fact[]): void
 }
 
 /** The request of the last turn when that turn has no final answer (and is not a pleasantry). */
-function openRequest(x: Extraction, messages: MessageSpan, always: boolean): Fact | null {
+function openRequest(x: Extraction, messages: SpanReading, always: boolean): Fact | null {
   const last = x.turns.length ? x.turns[x.turns.length - 1] : null;
   if (!last?.request || isSocial(last.request)) return null;
   if (!always && last.answer !== null) return null;
@@ -78,7 +82,7 @@ function openRequest(x: Extraction, messages: MessageSpan, always: boolean): Fac
 }
 
 /** The commands and paths of the last turns (history and turn prefix together), the newest RECENT_IDENTIFIERS of each. */
-function identifiers(parts: { x: Extraction; messages: MessageSpan }[], cwd: string | undefined, known: Set<string>): Fact[] {
+function identifiers(parts: { x: Extraction; messages: SpanReading }[], cwd: string | undefined, known: Set<string>): Fact[] {
   const turns = parts.flatMap((p) => p.x.turns);
   const idOf = new Map<string, string | null>();
   for (const p of parts) {
@@ -99,11 +103,11 @@ function identifiers(parts: { x: Extraction; messages: MessageSpan }[], cwd: str
 export function deriveFacts(source: FactSource): Fact[] {
   // Whether a turn was answered is all the facts read of its answer.
   const opts = { cwd: source.cwd, answers: false };
-  const messages = spanOf(source.messages);
-  // The offline summarizer's reading of the same span when it made one (extractionOf).
-  const x = extractionOf(messages, opts);
-  const prefix = source.turnPrefix?.length ? spanOf(source.turnPrefix) : null;
-  const px = prefix ? extractionOf(prefix, opts) : null;
+  // A span's reading is the one the summarizer was given (its extraction, with or without the answers, serves here).
+  const messages = readingFor(source.messages, opts);
+  const x = messages.extraction;
+  const prefix = source.turnPrefix?.length ? readingFor(source.turnPrefix, opts) : null;
+  const px = prefix ? prefix.extraction : null;
   const facts: Fact[] = [];
   if (source.previousSummary?.text) {
     const prev = parseSummary(stripPinned(source.previousSummary.text));

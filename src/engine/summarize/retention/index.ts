@@ -3,4 +3,4 @@ export { deriveFacts, FACT_KINDS, type Fact, type FactKind, type FactSource, typ
 export { checkRetention, type RetentionReport, type CheckOptions } from './check';
 export { putBack, canPutBack, RESTORABLE_KINDS } from './putBack';
 export { constraintSentences, isConstraintSentence, isSocial, onlyConstraints } from '../offline/userText';
-export { compactionSource, branchSource, entrySource } from './spans';
+export { compactionSource, branchSource, entrySource, entrySourceWalk } from './spans';

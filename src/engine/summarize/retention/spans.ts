@@ -1,6 +1,6 @@
 import type { CompactionPlan } from '../../compaction/planCompaction';
 import type { BranchPlan } from '../../branch/planBranch';
-import { prepareBranchMessages } from '../../branch/planBranch';
+import { BranchMessageWalk } from '../../branch/planBranch';
 import { summarizedBranchEntries } from '../../branch/summarizedBranch';
 import { compactedSpan } from '../../compaction/compactedSpan';
 import { collectPins } from '../../compaction/pins';
@@ -9,7 +9,8 @@ import { estimatorByName } from '../../tokens/estimators';
 import { ArborUsageError } from '../../session/diagnostics';
 import type { SessionIndex } from '../../session/sessionIndex';
 import type { FactSource } from './facts';
-import { projectionSpan, type MessageSpan } from '../../context/messageSpan';
+import { spanReadingWalk, type SpanReading } from '../spanReading';
+import { entryRead, walkInMemory, type EntryWalk } from '../../session/entryWalk';
 
 /**
  * What a summary summarized, as a FactSource: for a compaction being
@@ -17,15 +18,12 @@ import { projectionSpan, type MessageSpan } from '../../context/messageSpan';
  * branch summary entry already in a file (one Pi wrote, say).
  */
 
-/**
- * `spans`: the spans the summarizer was given (history, turn prefix), so the
- * facts share their reading (summarize/offline/extract.ts extractionOf).
- */
-export function compactionSource(plan: CompactionPlan, spans?: { history: MessageSpan; prefix: MessageSpan }): FactSource {
+/** `spans`: the readings of the spans the summarizer was given (history, turn prefix), made by the run step. */
+export function compactionSource(plan: CompactionPlan, spans: { history: SpanReading; prefix: SpanReading }): FactSource {
   const p = plan.projection;
   return {
-    messages: spans?.history ?? projectionSpan(p, plan.summarizePositions),
-    turnPrefix: spans?.prefix ?? projectionSpan(p, plan.turnPrefixPositions),
+    messages: spans.history,
+    turnPrefix: spans.prefix,
     pinned: plan.pinned,
     previousSummary: plan.previousSummary !== null ? { text: plan.previousSummary, entryId: plan.previousCompactionId } : null,
     modifiedFiles: plan.modifiedFiles,
@@ -43,13 +41,12 @@ export function branchSource(index: SessionIndex, plan: BranchPlan): FactSource 
 }
 
 /** The span a compaction entry in the file summarized (engine/compaction/compactedSpan.ts), as a FactSource. */
-function entryCompactionSource(index: SessionIndex, i: number): FactSource {
+function* entryCompactionSource(index: SessionIndex, i: number): EntryWalk<FactSource> {
   const span = compactedSpan(index, i);
   if (!span) return { messages: [], cwd: index.header.cwd };
   const p = span.projection;
-  const messages = projectionSpan(p, span.positions);
   const ops = createFileOps();
-  for (const m of messages) addMessageFileOps(m, ops);
+  const messages = yield* spanReadingWalk(p, span.positions, { cwd: index.header.cwd, answers: false }, (m) => addMessageFileOps(m, ops));
   let previousSummary: FactSource['previousSummary'] = null;
   if (p.hasCompaction) {
     const prev = index.entryOfType(p.entries[0], 'compaction');
@@ -58,15 +55,22 @@ function entryCompactionSource(index: SessionIndex, i: number): FactSource {
   }
   return {
     messages,
-    pinned: collectPins(p, span.keptIndex),
+    pinned: yield* collectPins(p, span.keptIndex),
     previousSummary,
     modifiedFiles: fileLists(ops).modifiedFiles,
     cwd: index.header.cwd,
   };
 }
 
-function entryBranchSource(index: SessionIndex, i: number): FactSource {
-  const prepared = prepareBranchMessages(index, summarizedBranchEntries(index, i), 0, estimatorByName('chars'));
+function* entryBranchSource(index: SessionIndex, i: number): EntryWalk<FactSource> {
+  // Every message of the branch, newest first (no budget): the walk takes them one at a time as they are read.
+  const entries = summarizedBranchEntries(index, i);
+  const walk = new BranchMessageWalk(index, entries, 0, estimatorByName('chars'));
+  for (let k = entries.length - 1; k >= 0; k--) {
+    yield entryRead(entries, k, -1);
+    walk.take(1);
+  }
+  const prepared = walk.result();
   return {
     messages: prepared.messages.map((m) => ({ entryId: index.record(m.entryIndex).id, message: m.message })),
     modifiedFiles: fileLists(prepared.fileOps).modifiedFiles,
@@ -75,10 +79,15 @@ function entryBranchSource(index: SessionIndex, i: number): FactSource {
   };
 }
 
-/** The span of a compaction or branch summary entry already in the file. */
+/** The span of a compaction or branch summary entry already in the file, from entries in memory (see entrySourceWalk). */
 export function entrySource(index: SessionIndex, entryIndex: number): FactSource {
+  return walkInMemory(entrySourceWalk(index, entryIndex));
+}
+
+/** entrySource as a walk (session/entryWalk.ts): a run step reads the span a batch at a time (runEntryWalk). */
+export function* entrySourceWalk(index: SessionIndex, entryIndex: number): EntryWalk<FactSource> {
   const type = index.record(entryIndex).type;
-  if (type === 'compaction') return entryCompactionSource(index, entryIndex);
-  if (type === 'branch_summary') return entryBranchSource(index, entryIndex);
+  if (type === 'compaction') return yield* entryCompactionSource(index, entryIndex);
+  if (type === 'branch_summary') return yield* entryBranchSource(index, entryIndex);
   throw new ArborUsageError(`entry "${index.record(entryIndex).id}" is a ${type}, not a compaction or branch summary`);
 }

@@ -1,11 +1,13 @@
-import { Projection } from '../engine/context/projection';
-import type { SessionIndex } from '../engine/session/sessionIndex';
+import { Projection } from '../context/projection';
+import type { SessionIndex } from '../session/sessionIndex';
 
 /**
- * What the CLI's commands load before the pure engine functions that read
- * entries (issue #22 item 3, docs/ARCHITECTURE.md "Where disk reads happen").
- * Loads use keep: false: a command reads its entries once, so they are
- * dropped at release instead of filling the bounded cache.
+ * What the CLI's commands and the extension's flows load before the pure
+ * engine functions that read entries all at once (issue #22 item 3,
+ * docs/ARCHITECTURE.md "Where disk reads happen"); a walk over a span loads it
+ * a batch at a time instead (session/entryWalkLoads.ts). Loads use keep:
+ * false: the entries are read once, so they are dropped at release instead of
+ * filling the bounded cache.
  */
 
 /** Every entry index of the session, in file order (not held as an array). */
@@ -43,7 +45,15 @@ export function contextEntries(index: SessionIndex, leafIndex: number): number[]
   return out;
 }
 
-/** Runs `use` with the context at `leafIndex` loaded (see contextEntries). */
-export function withContextLoaded<T>(index: SessionIndex, leafIndex: number, use: () => T | Promise<T>): Promise<T> {
-  return index.withLoaded(contextEntries(index, leafIndex), use, { keep: false });
+/**
+ * Runs `use` with the context at `leafIndex` loaded (see contextEntries). `keep`: the entries join the bounded cache at
+ * release (a caller that asks again, like the status bar after each append, reads them from memory); default false.
+ */
+export function withContextLoaded<T>(
+  index: SessionIndex,
+  leafIndex: number,
+  use: () => T | Promise<T>,
+  options: { keep?: boolean; signal?: AbortSignal } = {},
+): Promise<T> {
+  return index.withLoaded(contextEntries(index, leafIndex), use, { keep: options.keep ?? false, signal: options.signal });
 }
