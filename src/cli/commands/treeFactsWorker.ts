@@ -54,62 +54,58 @@ export const FACTS_WORKER_ARG = '--arbor-tree-facts';
 const BATCH = 4096;
 const KIND_CODES = new Map<EntryKind, number>(ENTRY_KINDS.map((k, i) => [k, i]));
 
-/** The rows of a batch as they are added: numbers straight into typed arrays (sent as they are), strings joined once. */
 class Batcher {
-  private count = 0;
-  private readonly starts = new Float64Array(BATCH);
-  private readonly kinds = new Uint8Array(BATCH);
-  private readonly tokens = new Float64Array(BATCH);
-  private readonly idEnds = new Int32Array(BATCH);
-  private readonly typeEnds = new Int32Array(BATCH);
-  private readonly textEnds = new Int32Array(BATCH);
+  private starts: number[] = [];
   private ids: string[] = [];
   private types: string[] = [];
+  private kinds: number[] = [];
   private texts: string[] = [];
-  private idChars = 0;
-  private typeChars = 0;
-  private textChars = 0;
+  private tokens: number[] = [];
 
   constructor(private readonly send: (m: FactsMessage) => void) {}
 
   get size(): number {
-    return this.count;
+    return this.starts.length;
   }
 
   add(start: number, id: string, type: string, kind: EntryKind, text: string, tokens: number): void {
-    const k = this.count++;
-    this.starts[k] = start;
-    this.kinds[k] = KIND_CODES.get(kind) ?? KIND_CODES.get('unknown')!;
-    this.tokens[k] = tokens;
+    this.starts.push(start);
     this.ids.push(id);
-    this.idEnds[k] = this.idChars += id.length;
     this.types.push(type);
-    this.typeEnds[k] = this.typeChars += type.length;
+    this.kinds.push(KIND_CODES.get(kind) ?? KIND_CODES.get('unknown')!);
     this.texts.push(text);
-    this.textEnds[k] = this.textChars += text.length;
+    this.tokens.push(tokens);
   }
 
   flush(through: number): void {
-    const n = this.count;
     const batch: FactsBatch = {
       type: 'facts',
-      starts: this.starts.slice(0, n),
+      starts: Float64Array.from(this.starts),
       ids: this.ids.join(''),
-      idEnds: this.idEnds.slice(0, n),
+      idEnds: ends(this.ids),
       types: this.types.join(''),
-      typeEnds: this.typeEnds.slice(0, n),
-      kinds: this.kinds.slice(0, n),
+      typeEnds: ends(this.types),
+      kinds: Uint8Array.from(this.kinds),
       texts: this.texts.join(''),
-      textEnds: this.textEnds.slice(0, n),
-      tokens: this.tokens.slice(0, n),
+      textEnds: ends(this.texts),
+      tokens: Float64Array.from(this.tokens),
       through,
     };
-    this.count = this.idChars = this.typeChars = this.textChars = 0;
+    this.starts = [];
     this.ids = [];
     this.types = [];
+    this.kinds = [];
     this.texts = [];
+    this.tokens = [];
     this.send(batch);
   }
+}
+
+function ends(parts: string[]): Int32Array {
+  const out = new Int32Array(parts.length);
+  let at = 0;
+  for (let k = 0; k < parts.length; k++) out[k] = at += parts[k].length;
+  return out;
 }
 
 /** Reads the file's lines in [from, to) and sends the rows of its entries (see the module comment). */

@@ -35,24 +35,23 @@ function bucketOfBytes(bytes, start, end, mask) {
 }
 
 /**
- * The hash of text[start, end) read as bytes (each character its own byte:
- * the same hash as its UTF-8 while it is ASCII), as an unsigned 32-bit
- * number, or -1 when a character is not ASCII. Its low bits are the bucket
- * (bucketOfBytes gives the same for the same bytes); the counter keeps
- * recent lookups by its high bits.
+ * The bucket of text[start, end) read as bytes (each character its own byte:
+ * the same bucket as its UTF-8 while it is ASCII), or -1 when a character is
+ * not ASCII.
  * @param {string} text
  * @param {number} start
  * @param {number} end
+ * @param {number} mask
  * @returns {number}
  */
-function hashOfAscii(text, start, end) {
+function bucketOfAscii(text, start, end, mask) {
   let h = OFFSET;
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x80) return -1;
     h = Math.imul(h ^ c, PRIME);
   }
-  return finish(h) >>> 0;
+  return finish(h) & mask;
 }
 
-module.exports = { bucketOfBytes, hashOfAscii };
+module.exports = { bucketOfBytes, bucketOfAscii };

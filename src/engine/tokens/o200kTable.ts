@@ -15,7 +15,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { endianness } from 'node:os';
 import * as path from 'node:path';
-import { bucketOfBytes, hashOfAscii } from './o200kHash';
+import { bucketOfAscii, bucketOfBytes } from './o200kHash';
 
 export const O200K_TABLE_FILE = 'o200k.bin';
 const MAGIC = 0x626b326f; // "o2kb", little-endian
@@ -38,18 +38,6 @@ export interface RankTable {
 
 /** What rankOfAscii returns for text with a character that is not ASCII. */
 export const NOT_ASCII = -2;
-
-/**
- * rankOfAscii keeps its recent answers for pre-tokens of up to HOT_CHARS
- * characters in HOT_SLOTS slots (about 100 KB, which stays in the CPU's
- * cache, where the table's 2.7 MB does not): a slot is picked by the hash's
- * high bits and holds the characters it answers for, so a hit is an answer
- * the table gave for the same characters. Most pre-tokens of a session are
- * words it has seen before.
- */
-const HOT_SLOTS = 4096;
-const HOT_SHIFT = 20; // 32 - log2(HOT_SLOTS)
-const HOT_CHARS = 16;
 
 /**
  * Where the table may be: next to the bundle (dist/extension.js, dist/cli.js),
@@ -105,12 +93,11 @@ export function loadRankTable(file = findTable()): RankTable {
     }
     return -1;
   }
-  const hotHash = new Int32Array(HOT_SLOTS);
-  const hotLen = new Uint8Array(HOT_SLOTS); // 0: empty
-  const hotRank = new Int32Array(HOT_SLOTS);
-  const hotChars = new Uint8Array(HOT_SLOTS * HOT_CHARS);
-  /** Rank of the ASCII text[start, start + len) in bucket b, or -1. */
-  function asciiRankIn(b: number, text: string, start: number, len: number): number {
+  function rankOfAscii(text: string, start: number, end: number): number {
+    // The characters are the bytes while they are ASCII.
+    const b = bucketOfAscii(text, start, end, mask);
+    if (b < 0) return NOT_ASCII;
+    const len = end - start;
     for (let p = bucketStarts[b], last = bucketStarts[b + 1]; p < last; p += 4 + records[p]) {
       if (records[p] !== len) continue;
       let i = 0;
@@ -118,26 +105,6 @@ export function loadRankTable(file = findTable()): RankTable {
       if (i === len) return records[p + 1] | (records[p + 2] << 8) | (records[p + 3] << 16);
     }
     return -1;
-  }
-  function rankOfAscii(text: string, start: number, end: number): number {
-    // The characters are the bytes while they are ASCII.
-    const h = hashOfAscii(text, start, end);
-    if (h < 0) return NOT_ASCII;
-    const len = end - start;
-    if (len === 0 || len > HOT_CHARS) return asciiRankIn(h & mask, text, start, len);
-    const slot = h >>> HOT_SHIFT;
-    const at = slot * HOT_CHARS;
-    if (hotLen[slot] === len && hotHash[slot] === (h | 0)) {
-      let i = 0;
-      while (i < len && hotChars[at + i] === text.charCodeAt(start + i)) i++;
-      if (i === len) return hotRank[slot];
-    }
-    const r = asciiRankIn(h & mask, text, start, len);
-    hotLen[slot] = len;
-    hotHash[slot] = h | 0;
-    hotRank[slot] = r;
-    for (let i = 0; i < len; i++) hotChars[at + i] = text.charCodeAt(start + i);
-    return r;
   }
   // The generator hashed the file with the same function (o200kHash.js): every byte (a token each) must be found.
   const byte = new Uint8Array(1);
