@@ -19,6 +19,9 @@
  * explain. Set ARBOR_TREE_BENCH=wide,linear,deep,nested,huge to choose
  * (default wide,linear,deep,nested,huge) and ARBOR_TREE_RUNS=N to run each
  * command N times and report the median time and the largest peak RSS.
+ * ARBOR_TREE_BEFORE=path/to/cli.js (another build, such as main's) runs each
+ * command with that CLI too, in the same run, just before this build's: a
+ * change is measured against the same baseline and the same load.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
@@ -170,28 +173,39 @@ function figures(r: Run): string {
   );
 }
 
+/**
+ * The baseline and each command, N rounds of them (ARBOR_TREE_RUNS) taken in turn rather than each N times in a row,
+ * so that a change in the machine's load falls on all of them alike; each reported by its median.
+ */
 async function report(name: string, file: string, runs: [string, string[]][]): Promise<void> {
   const mb = statSync(file).size / 1048576;
   process.stdout.write(`\n${name} (${mb.toFixed(0)} MB)\n`);
   const n = Number(process.env.ARBOR_TREE_RUNS ?? 1);
-  const base =
-    mb < 450
-      ? median(await sequence(n, () => timed([process.execPath, '--max-old-space-size=4096', '-e', baselineScript, file])))
-      : undefined;
-  if (base) process.stdout.write(`  ${'baseline: read + JSON.parse every line'.padEnd(38)} ${figures(base)}\n`);
-  for (const [label, args] of runs) {
-    const r = median(await sequence(n, () => timed([process.execPath, cli, ...args])));
+  const before = process.env.ARBOR_TREE_BEFORE;
+  const clis: [string, string][] = before
+    ? [
+        ['before: ', before],
+        ['after:  ', cli],
+      ]
+    : [['', cli]];
+  const commands: [string, string[]][] = [];
+  if (mb < 450) commands.push(['baseline: read + JSON.parse every line', ['--max-old-space-size=4096', '-e', baselineScript, file]]);
+  for (const [label, args] of runs) for (const [which, script] of clis) commands.push([which + label, [script, ...args]]);
+  const measured: Run[][] = commands.map(() => []);
+  for (let round = 0; round < n; round++) {
+    for (const [k, [, args]] of commands.entries()) measured[k].push(await timed([process.execPath, ...args]));
+  }
+  const base = mb < 450 ? median(measured[0]) : undefined;
+  for (const [k, [label]] of commands.entries()) {
+    const r = median(measured[k]);
+    if (base && k === 0) {
+      process.stdout.write(`  ${label.padEnd(38)} ${figures(r)}\n`);
+      continue;
+    }
     const ratio = base ? `  ${(r.ms / base.ms).toFixed(2)}x baseline time, ${(r.cpuS / base.cpuS).toFixed(2)}x its CPU` : '';
     process.stdout.write(`  ${label.padEnd(38)} ${figures(r)}  exit ${r.code}  ${(r.outBytes / 1048576).toFixed(1)} MB out${ratio}\n`);
     if (r.stderr) process.stdout.write(`    stderr: ${r.stderr.split('\n')[0]}\n`);
   }
-}
-
-/** `n` runs one after the other. */
-async function sequence(n: number, run: () => Promise<Run>): Promise<Run[]> {
-  const out: Run[] = [];
-  for (let k = 0; k < n; k++) out.push(await run());
-  return out;
 }
 
 /** A session whose second entry is one message of `mb` MB (a pasted blob), in Pi's key order. */

@@ -1,7 +1,8 @@
 // Over 400 lines: one streaming reader whose buffer, offsets and incomplete-line handling are shared by every path
 // through it; splitting it would pass that state around.
 import { closeSync, readSync } from 'node:fs';
-import { checkEntryText } from './parseLine';
+import { checkEntryText, type LineCheck } from './parseLine';
+import { parsePlainMessageLine } from './plainMessageLine';
 import { headerShapeProblem } from './entryShape';
 import { openRegularFileSync } from './sessionFile';
 import { scanMessageLine } from './lineScanner';
@@ -227,7 +228,10 @@ export function readRecords(
         if (end - start > MAX_PARSED_ENTRY_BYTES) diagnostics.push({ file, line, message: oversizedEntryMessage(end - start) });
         if (ctx.onEntry && end - start <= MAX_PARSED_ENTRY_BYTES) {
           // The visitor gets the parsed entry when it is the one the scan read (a repeated key, which JSON.parse reads last, makes it another: not visited).
-          const parsed = checkEntryText(buf.toString('utf8', start, end), version);
+          // A plain message line is read without JSON.parse (plainMessageLine.ts: the same entry); any other is parsed and checked.
+          const text = buf.toString('utf8', start, end);
+          const plain = parsePlainMessageLine(text, version);
+          const parsed: LineCheck = plain ? { ok: true, entry: plain } : checkEntryText(text, version);
           if (
             parsed.ok &&
             parsed.entry.type === 'message' &&

@@ -135,6 +135,19 @@ describe('loading with an entry visitor', () => {
     for (const [label, read] of readers(buf)) await assertSameWithVisitor(read, label);
   });
 
+  it('visits plain message lines (read without JSON.parse) and the near-plain ones (escapes, surrogates, odd types) as the index reads them', async () => {
+    // test/fixtures/plain-message-lines: lines the plain reader takes and lines written to fool it, as the entries of one session.
+    const header = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
+    const body = readFileSync(path.join(fixtures, '..', 'plain-message-lines', 'lines.jsonl'), 'utf8');
+    const buf = Buffer.from(`${header}\n${body}`);
+    let visits = 0;
+    for (const [label, read] of readers(buf)) {
+      await assertSameWithVisitor(read, `plain-message-lines, ${label}`);
+      await read(() => visits++);
+    }
+    assert.ok(visits > 4 * 23, `${visits} visits`);
+  });
+
   it('builds the same index on every session fixture (v1, v2, BOM and CRLF, truncated, cycles, hostile text)', async () => {
     for (const name of [
       'bom-crlf',
