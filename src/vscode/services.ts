@@ -191,6 +191,9 @@ export class ArborServices {
   private revealGeneration = 0;
 
   /** Reveals a row of the Sessions view (see above); `node` is asked again before each try. Best effort: never throws. */
+  /** The row the newest selecting reveal asked VS Code to select (see revealRow's moved-on check). */
+  private lastRevealed: { key: string; generation: number } | undefined;
+
   async revealRow(
     node: () => ArborNode | undefined,
     options: { select?: boolean; focus?: boolean; expand?: boolean; unless?: () => boolean },
@@ -203,7 +206,9 @@ export class ArborServices {
     const movedOn = () => {
       const current = this.treeView.selection[0] && nodeKey(this.treeView.selection[0]);
       const target = node();
-      return current !== undefined && current !== before && (!target || current !== nodeKey(target));
+      // An older reveal's row, selected late (VS Code resolved it after this one began), is not the user's choice.
+      const olderReveal = this.lastRevealed !== undefined && this.lastRevealed.generation < generation && this.lastRevealed.key === current;
+      return current !== undefined && current !== before && !olderReveal && (!target || current !== nodeKey(target));
     };
     const superseded = () => generation !== this.revealGeneration || options.unless?.() === true || movedOn();
     let lastError: unknown;
@@ -221,6 +226,7 @@ export class ArborServices {
       // A selection that arrived after the previous try's check.
       if (attempt > 0 && select && this.isSelected(n)) return true;
       try {
+        if (select) this.lastRevealed = { key: nodeKey(n), generation };
         await this.treeView.reveal(n, { select, focus: options.focus ?? false, expand: options.expand ?? false });
         // VS Code logs, and does not throw, when a parent of the node cannot be resolved (its rows were being refreshed):
         // the reveal then resolves having done nothing. A selected row is the proof it happened.
