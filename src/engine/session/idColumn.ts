@@ -25,13 +25,12 @@ export function packedId(id: string): number {
   return n;
 }
 
-const HEX = '0123456789abcdef';
+/** Each byte as two lowercase hex digits. */
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-/** The id whose number `n` is (packedId's inverse). */
+/** The id whose number `n` is (packedId's inverse); made on every read of a packed id, so four lookups, not eight. */
 export function idOfPacked(n: number): string {
-  let s = '';
-  for (let shift = 28; shift >= 0; shift -= 4) s += HEX[(n >>> shift) & 15];
-  return s;
+  return BYTE_HEX[n >>> 24] + BYTE_HEX[(n >>> 16) & 255] + BYTE_HEX[(n >>> 8) & 255] + BYTE_HEX[n & 255];
 }
 
 export class IdColumn {

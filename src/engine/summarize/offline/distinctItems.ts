@@ -1,4 +1,4 @@
-import { mentionsFocus, type Focus } from './instructions';
+import { mentionsFocus, pickPositions, type Focus } from './instructions';
 import { normalizeText } from './normalize';
 import { trimEndChars } from './text';
 
@@ -131,29 +131,8 @@ export function distinctItems(items: ItemSource, options: DistinctOptions): Dist
  */
 export function pickDistinct(items: DistinctItems, n: number, options: { focus: boolean; newestFirst?: boolean }): number[] {
   const count = items.positions.length;
-  if (n <= 0) return [];
-  // Order k of the list pick reads -> index into the kept items.
+  // Position k of the list pick reads -> index into the kept items.
   const at = (k: number) => (options.newestFirst ? count - 1 - k : k);
-  const chosen = new Uint8Array(count);
-  let taken = 0;
-  if (count <= n) chosen.fill(1);
-  else {
-    if (options.focus) {
-      for (let k = count - 1; k >= 0 && taken < n; k--) {
-        if (items.focused[at(k)]) {
-          chosen[k] = 1;
-          taken++;
-        }
-      }
-    }
-    for (let k = count - 1; k >= 0 && taken < n; k--) {
-      if (!chosen[k]) {
-        chosen[k] = 1;
-        taken++;
-      }
-    }
-  }
-  const out: number[] = [];
-  for (let k = 0; k < count; k++) if (chosen[k]) out.push(items.positions[at(k)]);
-  return options.newestFirst ? out.reverse() : out;
+  const chosen = pickPositions(count, n, options.focus ? (k) => items.focused[at(k)] === 1 : undefined).map((k) => items.positions[at(k)]);
+  return options.newestFirst ? chosen.reverse() : chosen;
 }

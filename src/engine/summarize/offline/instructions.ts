@@ -66,11 +66,29 @@ export function mentionsFocus(item: string, focus: Focus): boolean {
  * then the newest others, in their original order. Without focus: the newest `n`.
  */
 export function pick<T>(items: readonly T[], n: number, focus: Focus, text: (t: T) => string = (t) => String(t)): T[] {
+  const mentions = focus.terms.length ? (i: number) => mentionsFocus(text(items[i]), focus) : undefined;
+  return pickPositions(items.length, n, mentions).map((i) => items[i]);
+}
+
+/**
+ * pick's rule over positions 0..count-1 (a list made on demand picks by it
+ * too: distinctItems.ts): the chosen ones in ascending order. `mentions` is
+ * asked newest first, and only until `n` are found.
+ */
+export function pickPositions(count: number, n: number, mentions: ((i: number) => boolean) | undefined): number[] {
   if (n <= 0) return [];
-  if (items.length <= n) return items.slice();
-  if (!focus.terms.length) return items.slice(items.length - n);
-  const chosen = new Set<number>();
-  for (let i = items.length - 1; i >= 0 && chosen.size < n; i--) if (mentionsFocus(text(items[i]), focus)) chosen.add(i);
-  for (let i = items.length - 1; i >= 0 && chosen.size < n; i--) chosen.add(i);
-  return items.filter((_, i) => chosen.has(i));
+  const all = (from: number) => Array.from({ length: count - from }, (_, k) => from + k);
+  if (count <= n) return all(0);
+  if (!mentions) return all(count - n);
+  const chosen = new Uint8Array(count);
+  let taken = 0;
+  const take = (i: number) => {
+    chosen[i] = 1;
+    taken++;
+  };
+  for (let i = count - 1; i >= 0 && taken < n; i--) if (mentions(i)) take(i);
+  for (let i = count - 1; i >= 0 && taken < n; i--) if (!chosen[i]) take(i);
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) if (chosen[i]) out.push(i);
+  return out;
 }
