@@ -6,7 +6,7 @@ import * as path from 'path';
 import { runCommand, screenshot, showActivityView } from '../support/vscode/browser';
 import { fixturePath } from '../support/fixtures';
 import { e2e } from './context';
-import { collapseAll, expandRow, row, sidebar } from './sessionsView';
+import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
 
 describe('Claude Code sessions in the Sessions view', function () {
   this.timeout(180_000);
@@ -32,9 +32,8 @@ describe('Claude Code sessions in the Sessions view', function () {
     const session = row(page, 'Fix the greeting in hello.txt');
     await session.waitFor({ timeout: 60_000 });
     assert.match(await session.innerText(), /Claude Code/);
-    await session.click({ button: 'right' });
+    await contextMenuItem(page, session, 'Show Context');
     const menu = page.locator('.context-view');
-    await menu.locator('.action-item', { hasText: 'Show Context' }).first().waitFor();
     const items = await menu.locator('.action-item').allInnerTexts();
     assert.ok(!items.some((t) => /Compact/.test(t)), items.join(' | '));
     await screenshot(page, 'agents-01-claude-row-menu');

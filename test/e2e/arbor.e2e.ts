@@ -10,7 +10,7 @@ import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView, webviewWith } from '../support/vscode/browser';
 import { e2e } from './context';
-import { collapseAll, expandRow, row, sidebar } from './sessionsView';
+import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
 
 const sessionsDir = () => path.join(e2e.workspacePath, '.pi', 'sessions');
 
@@ -256,9 +256,7 @@ describe('Arbor in VS Code (UI)', function () {
       .filter({ hasNotText: 'branch ·' })
       .first();
     await target.waitFor();
-    await target.click({ button: 'right' });
-    const jump = page.locator('.context-view .action-item', { hasText: 'Jump Here' }).first();
-    await jump.waitFor();
+    const jump = await contextMenuItem(page, target, 'Jump Here');
     await jump.click();
     // before() renamed this session as Pi's /name does: within arbor.liveWriteSeconds of that write Arbor asks first
     // (another writer may be live), on a fast run. Whichever state comes, the jump's question follows.

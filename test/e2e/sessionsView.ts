@@ -26,3 +26,23 @@ export async function expandRow(target: Locator): Promise<void> {
   for (let k = 0; k < 100 && (await target.getAttribute('aria-expanded')) !== 'true'; k++) await new Promise((r) => setTimeout(r, 100));
   if ((await target.getAttribute('aria-expanded')) !== 'true') throw new Error(`row not expanded: ${await target.innerText()}`);
 }
+
+/**
+ * Opens a row's context menu and waits for the item with that text. Headless Chromium now and then loses a
+ * right-click on a row the tree is re-rendering (after a refresh or an append): the menu never opens, or
+ * closes at once. Each try waits for the menu item (a state), then closes whatever opened and clicks again.
+ */
+export async function contextMenuItem(page: Page, target: Locator, item: string, tries = 4): Promise<Locator> {
+  const menuItem = page.locator('.context-view .action-item', { hasText: item }).first();
+  for (let attempt = 1; ; attempt++) {
+    await target.scrollIntoViewIfNeeded();
+    await target.click({ button: 'right' });
+    try {
+      await menuItem.waitFor({ timeout: 10_000 });
+      return menuItem;
+    } catch (err) {
+      if (attempt >= tries) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
