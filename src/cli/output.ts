@@ -1,3 +1,4 @@
+import { jsonLines } from './jsonLines';
 import { formatDiagnostic } from '../engine/session/diagnostics';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 
@@ -97,8 +98,27 @@ export function sanitizedIo(io: Io): Io {
   return { out: (t) => io.out(sanitizeOutput(t)), err: (t) => io.err(sanitizeOutput(t)), ready: io.ready };
 }
 
-export function printJson(io: Io, value: unknown): void {
-  io.out(JSON.stringify(value, null, 2));
+/** Characters of JSON written per chunk (a chunk is whole lines). */
+const JSON_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Prints JSON.stringify(value, null, 2), made and written a chunk of lines at
+ * a time (jsonLines.ts), waiting for the output to take each chunk: a result
+ * listing 5e5 entry ids is never one string, nor queued whole.
+ */
+export async function printJson(io: Io, value: unknown): Promise<void> {
+  let lines: string[] = [];
+  let chars = 0;
+  for (const line of jsonLines(value)) {
+    lines.push(line);
+    chars += line.length + 1;
+    if (chars < JSON_CHUNK_CHARS) continue;
+    io.out(lines.join('\n'));
+    lines = [];
+    chars = 0;
+    await io.ready?.();
+  }
+  if (lines.length) io.out(lines.join('\n'));
 }
 
 /** Lines that were skipped or repaired in memory are reported on stderr, named by file and line. */

@@ -26,7 +26,12 @@ export async function checkSummaryCommand(argv: string[], io: Io): Promise<numbe
   const entry = entryFields(index.entry(i));
   const report = checkRetention(String(entry.summary ?? ''), deriveFacts(source), { cwd: index.header.cwd });
   if (p.flags.json) {
-    printJson(io, { entryId: entry.id, type: entry.type, summarizedMessages: source.messages.length, retention: retentionJson(report) });
+    await printJson(io, {
+      entryId: entry.id,
+      type: entry.type,
+      summarizedMessages: source.messages.length,
+      retention: retentionJson(report),
+    });
     return 0;
   }
   io.out(`${entry.type} ${shortField(String(entry.id))}: ${source.messages.length} summarized messages`);

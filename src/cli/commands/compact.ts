@@ -4,7 +4,7 @@ import { printJson, reportDiagnostics, type Io, shortField } from '../output';
 import { SUMMARIZER_OPTIONS, interruptSignal, summarizerFrom } from '../summarizerArgs';
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { compactSession } from '../../engine/operations/compact';
-import { entryIdsAt } from '../../engine/compaction/planCompaction';
+import { entryIdList } from '../entryIdList';
 import { counted } from '../../engine/text/plural';
 import { WRITE_ROUTE_OPTIONS, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
 import { printRetention, retentionJson } from '../retentionOutput';
@@ -58,16 +58,16 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
   });
   if (result.kind !== 'compacted') {
     if (p.flags.json)
-      printJson(io, { nothingToCompact: result.kind === 'nothing', cancelled: result.kind === 'cancelled', reason: result.reason });
+      await printJson(io, { nothingToCompact: result.kind === 'nothing', cancelled: result.kind === 'cancelled', reason: result.reason });
     else io.out(`nothing written: ${result.reason}`);
     return 0;
   }
   const { entry, proposal } = result;
   if (p.flags.json) {
-    printJson(io, {
+    await printJson(io, {
       entry,
-      summarizedEntryIds: entryIdsAt(proposal.plan.projection, proposal.plan.summarizePositions),
-      turnPrefixEntryIds: entryIdsAt(proposal.plan.projection, proposal.plan.turnPrefixPositions),
+      summarizedEntryIds: entryIdList(proposal.plan.projection, proposal.plan.summarizePositions),
+      turnPrefixEntryIds: entryIdList(proposal.plan.projection, proposal.plan.turnPrefixPositions),
       isSplitTurn: proposal.plan.isSplitTurn,
       provider: summarizer.provider,
       model: summarizer.model,

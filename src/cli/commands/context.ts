@@ -81,7 +81,7 @@ async function printContext(p: ParsedCommand, io: Io, index: SessionIndex, leafI
     isOversizedEntry(index, m.entryIndex) ? entryTokens(index, m.entryIndex, estimator) : estimator.estimate(m.message);
   const messages = ctx.messages.map((m) => ({ entryId: index.record(m.entryIndex).id, role: m.message.role, tokens: rowTokens(m) }));
   if (p.flags.json) {
-    printJson(io, {
+    await printJson(io, {
       leafId: ctx.leafId,
       model: ctx.model,
       thinkingLevel: ctx.thinkingLevel,

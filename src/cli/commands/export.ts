@@ -51,7 +51,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const written = await writeExportFile(out, pieces, target);
-  if (p.flags.json) printJson(io, { out: written.path, format, leaf: leafId ?? index.leafId, bytes: written.bytes });
+  if (p.flags.json) await printJson(io, { out: written.path, format, leaf: leafId ?? index.leafId, bytes: written.bytes });
   else io.err(`wrote ${out}`);
   return 0;
 }

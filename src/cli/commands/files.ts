@@ -44,7 +44,7 @@ export async function filesCommand(argv: string[], io: Io): Promise<number> {
   const history = await withEveryEntry(index, () => historyToEntry(index, leaf, sessionFiles(index)));
   const files = [...history.files.values()].filter((f) => f.changes.length > 0).map(fileSummary);
   if (p.flags.json) {
-    printJson(io, { leafId: leaf >= 0 ? index.record(leaf).id : null, files });
+    await printJson(io, { leafId: leaf >= 0 ? index.record(leaf).id : null, files });
     return 0;
   }
   if (!files.length) {

@@ -35,7 +35,7 @@ export async function labelCommand(argv: string[], io: Io): Promise<number> {
   const route = await writeRouteFor(index, p.flags);
   const result = await setLabel({ index, entryId, label: clear ? null : (label ?? null), route });
   if (p.flags.json) {
-    printJson(io, { entryId, label: result.label, written: result.entry ?? null, via: route.via });
+    await printJson(io, { entryId, label: result.label, written: result.entry ?? null, via: route.via });
     return 0;
   }
   const what = result.label === null ? 'cleared the label of' : `labelled`;

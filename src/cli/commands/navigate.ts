@@ -60,12 +60,12 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
     signal,
   });
   if ('kind' in result) {
-    if (p.flags.json) printJson(io, { moved: false, reason: result.reason });
+    if (p.flags.json) await printJson(io, { moved: false, reason: result.reason });
     else io.out(`nothing written: ${result.reason}`);
     return 0;
   }
   if (p.flags.json) {
-    printJson(io, {
+    await printJson(io, {
       moved: true,
       newLeafId: result.newLeafId,
       editorText: result.editorText,

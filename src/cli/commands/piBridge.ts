@@ -41,7 +41,7 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
   const bundle = bundledBridgePath();
   if (action === 'install' && !file) {
     const r = await installBridge(agentDir, bundle);
-    if (p.flags.json) printJson(io, r);
+    if (p.flags.json) await printJson(io, r);
     else if (r.action === 'unchanged') io.out(`the bridge ${r.version} is already installed: ${r.file}`);
     else {
       io.out(
@@ -55,7 +55,7 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
   }
   if (action === 'uninstall' && !file) {
     const r = await uninstallBridge(agentDir);
-    if (p.flags.json) printJson(io, r);
+    if (p.flags.json) await printJson(io, r);
     else io.out(r.removed ? `removed ${r.file} (a running Pi keeps it until it restarts)` : `the bridge is not installed (${r.file})`);
     return 0;
   }
@@ -67,7 +67,7 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
       const cwd = await sessionCwd(file);
       const live = await findLivePi(path.resolve(file), { agentDir, cwd });
       if (p.flags.json) {
-        printJson(io, {
+        await printJson(io, {
           installed,
           live: live.kind === 'bridge' ? live.state : null,
           piWithoutBridge: live.kind === 'unbridged' ? live.processes.map((x) => ({ pid: x.pid, cwd: x.cwd })) : [],
@@ -89,7 +89,7 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
     }
     const bridges = await liveBridges(agentDir);
     if (p.flags.json) {
-      printJson(io, { installed, live: bridges.map((b) => b.state) });
+      await printJson(io, { installed, live: bridges.map((b) => b.state) });
       return 0;
     }
     io.out(`bridge: ${installText(installed)}`);

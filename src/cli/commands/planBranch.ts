@@ -55,7 +55,7 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
     editorText: plan.editorText,
   };
   if (p.flags.json) {
-    printJson(io, result);
+    await printJson(io, result);
     return 0;
   }
   io.out(`jump from ${plan.oldLeafId} to ${to}`);

@@ -10,7 +10,7 @@ import {
 } from '../commandSpec';
 import { openSession, estimatorFrom, leafIndexFrom } from '../sessionArgs';
 import { printJson, reportDiagnostics, type Io } from '../output';
-import { entryIdsAt } from '../../engine/compaction/planCompaction';
+import { entryIdList } from '../entryIdList';
 import { planSessionCompaction } from '../../engine/operations/sessionCompactionPlan';
 import { compactionThreshold } from '../../engine/context/contextTokens';
 import { contextWindowForModel } from '../contextWindow';
@@ -61,7 +61,7 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   const { plan, settings: compaction } = planned;
   const contextWindow = planned.contextWindow!;
   if (plan.kind === 'nothing') {
-    if (p.flags.json) printJson(io, { nothingToCompact: true, reason: plan.reason });
+    if (p.flags.json) await printJson(io, { nothingToCompact: true, reason: plan.reason });
     else io.out(`nothing to compact: ${plan.reason}`);
     return 0;
   }
@@ -70,8 +70,8 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
     isSplitTurn: plan.isSplitTurn,
     turnStartEntryId: plan.turnStartEntryId,
     tokensBefore: plan.tokensBefore,
-    summarizeEntryIds: entryIdsAt(plan.projection, plan.summarizePositions),
-    turnPrefixEntryIds: entryIdsAt(plan.projection, plan.turnPrefixPositions),
+    summarizeEntryIds: entryIdList(plan.projection, plan.summarizePositions),
+    turnPrefixEntryIds: entryIdList(plan.projection, plan.turnPrefixPositions),
     previousSummary: plan.previousSummary,
     readFiles: plan.readFiles,
     modifiedFiles: plan.modifiedFiles,
@@ -79,7 +79,7 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
     settings: { ...compaction, contextWindow, estimator: estimator.name },
   };
   if (p.flags.json) {
-    printJson(io, result);
+    await printJson(io, result);
     return 0;
   }
   io.out(`compaction plan for leaf ${plan.leafId} (keepRecentTokens ${compaction.keepRecentTokens}, ${estimator.name} estimate)`);

@@ -84,7 +84,7 @@ export async function restoreCommand(argv: string[], io: Io): Promise<number> {
     ...(applied.backupDir ? { backup: applied.backupDir } : {}),
     ...(applied.failure ? { failure: applied.failure } : {}),
   };
-  if (p.flags.json) printJson(io, report);
+  if (p.flags.json) await printJson(io, report);
   else {
     const verb = dryRun ? 'would ' : '';
     for (const f of report.restored) io.out(`${verb}restore ${shownPath(f)}`);
@@ -101,7 +101,7 @@ export async function restoreCommand(argv: string[], io: Io): Promise<number> {
 async function undoCommand(io: Io, session: string, root: string, json: boolean): Promise<number> {
   const r = await undoLastRestore({ root, session });
   if (json) {
-    printJson(
+    await printJson(
       io,
       r.undone
         ? {

@@ -90,7 +90,7 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
     if (r.skippedLines.length) skipped.push({ file: t.file, lines: r.skippedLines });
   }
   if (json) {
-    printJson(io, { query, sessions: targets.length, scannedBytes, complete, hits, skippedLines: skipped });
+    await printJson(io, { query, sessions: targets.length, scannedBytes, complete, hits, skippedLines: skipped });
     return 0;
   }
   let last: string | undefined;

@@ -26,7 +26,7 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
   const listed = await listedSessions([dir], await otherAgentSessions(cwd));
   if (p.flags.json) {
     const sessions = listed.map(({ title, titleLine, ...s }) => ({ ...s, title: title.title === undefined ? null : titleLine }));
-    printJson(io, { dir, sessions });
+    await printJson(io, { dir, sessions });
     return 0;
   }
   io.out(`${dir}: ${listed.length} session${listed.length === 1 ? '' : 's'}`);

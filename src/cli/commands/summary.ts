@@ -58,7 +58,7 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
   const text = String(entry.summary ?? '');
   const parsed = parseSummary(text);
   if (p.flags.json) {
-    printJson(io, {
+    await printJson(io, {
       entryId: entry.id,
       type: entry.type,
       tokensBefore: entry.tokensBefore ?? null,

@@ -13,7 +13,7 @@ export const upgradeSpec: CommandSpec = {
 export async function upgradeCommand(argv: string[], io: Io): Promise<number> {
   const p = parseWith(upgradeSpec, argv);
   const r = await upgradeSessionFile(p.positionals[0]);
-  if (p.flags.json) printJson(io, r);
+  if (p.flags.json) await printJson(io, r);
   else if (!r.backup) io.out(`${r.file} is already version ${r.fromVersion}; nothing to do`);
   else io.out(`upgraded ${r.file} from version ${r.fromVersion} to 3 (${r.entries} entries); the original is kept as ${r.backup}`);
   return 0;

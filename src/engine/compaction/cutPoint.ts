@@ -56,11 +56,11 @@ export function* findCutPoint(
   keepRecentTokens: number,
   estimator: TokenEstimator,
 ): EntryWalk<CutPoint> {
-  const cutPoints: number[] = [];
-  for (let pos = start; pos < end; pos++) if (isCutPointAt(p, pos)) cutPoints.push(pos);
-  if (cutPoints.length === 0) return { firstKeptPos: start, turnStartPos: -1, isSplitTurn: false };
+  // The cut points are looked for where needed (no list of them: on a 1 GB span it would hold 5e5 positions).
+  const first = nextCutPoint(p, start, end);
+  if (first < 0) return { firstKeptPos: start, turnStartPos: -1, isSplitTurn: false };
 
-  let cut = cutPoints[0];
+  let cut = first;
   let exceeded = false;
   let sum = 0;
   for (let pos = end - 1; pos >= start; pos--) {
@@ -70,7 +70,8 @@ export function* findCutPoint(
     sum += tokens;
     if (sum >= keepRecentTokens) {
       exceeded = true;
-      cut = cutPoints.find((c) => c >= pos) ?? cutPoints[cutPoints.length - 1];
+      const next = nextCutPoint(p, pos, end);
+      cut = next >= 0 ? next : lastCutPoint(p, start, end);
       break;
     }
   }
@@ -94,6 +95,18 @@ export function* findCutPoint(
     }
   }
   return { firstKeptPos: cut, turnStartPos: turnStart, isSplitTurn: !startsTurn && turnStart !== -1 };
+}
+
+/** The first valid cut point in [from, end), or -1. */
+function nextCutPoint(p: Projection, from: number, end: number): number {
+  for (let pos = from; pos < end; pos++) if (isCutPointAt(p, pos)) return pos;
+  return -1;
+}
+
+/** The last valid cut point in [start, end), or -1. */
+function lastCutPoint(p: Projection, start: number, end: number): number {
+  for (let pos = end - 1; pos >= start; pos--) if (isCutPointAt(p, pos)) return pos;
+  return -1;
 }
 
 /** Everything after the cut is a failed assistant attempt that an edit omitted, plus metadata. */

@@ -18,6 +18,8 @@ export interface PlanCompactionOptions {
   estimator: TokenEstimator;
   /** Entry index of the leaf to plan for (default: the session's leaf). */
   leafIndex?: number;
+  /** The projection at leafIndex, when the caller has made it already. */
+  projection?: Projection;
   /** When given, the plan says whether the context crosses the auto-compaction threshold. */
   contextWindow?: number;
   signal?: AbortSignal;
@@ -75,7 +77,7 @@ export function* planCompactionWalk(index: SessionIndex, options: PlanCompaction
     return { kind: 'nothing', reason: 'the session already ends in a compaction' };
   }
   options.signal?.throwIfAborted();
-  const p = new Projection(index, leafIndex);
+  const p = options.projection?.leaf === leafIndex ? options.projection : new Projection(index, leafIndex);
   const hasPrevious = p.hasCompaction;
   const boundaryStart = hasPrevious ? 1 : 0;
   const boundaryEnd = p.length;
@@ -101,7 +103,7 @@ export function* planCompactionWalk(index: SessionIndex, options: PlanCompaction
     previousCompactionId = prev.id;
     if (prev.fromHook !== true) addDetailsFileOps(prev.details, fileOps);
   }
-  yield* addFileOps(p, [...summarizePositions, ...turnPrefixPositions], fileOps);
+  yield* addFileOps(p, [summarizePositions, turnPrefixPositions], fileOps);
   const pinned = yield* collectPins(p, p.entries[cut.firstKeptPos]);
   const lists = fileLists(fileOps);
   const rec = (pos: number) => index.record(p.entries[pos]);
@@ -131,21 +133,31 @@ export function* planCompactionWalk(index: SessionIndex, options: PlanCompaction
 
 /** Positions in [from, to) that contribute messages to a summary (compactions and system prompts never do). */
 function summarizedPositions(p: Projection, from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let pos = from; pos < to; pos++) {
-    if (p.index.record(p.entries[pos]).type === 'compaction') continue;
-    if (p.roles(pos).some((r) => r !== 'system')) out.push(pos);
-  }
+  const summarized = (pos: number) => p.index.record(p.entries[pos]).type !== 'compaction' && !onlySystem(p.roles(pos));
+  // Counted first, then filled: one array of its size (a growing one of 5e5 positions leaves its copies to V8's full collection).
+  let n = 0;
+  for (let pos = from; pos < to; pos++) if (summarized(pos)) n++;
+  const out = new Array<number>(n);
+  let k = 0;
+  for (let pos = from; pos < to; pos++) if (summarized(pos)) out[k++] = pos;
   return out;
 }
 
+/** Whether every role is 'system' (none: true). */
+function onlySystem(roles: readonly string[]): boolean {
+  for (const r of roles) if (r !== 'system') return false;
+  return true;
+}
+
 /** The file operations of the messages at `positions`, oldest first: only the entries that may hold one are read. */
-function* addFileOps(p: Projection, positions: readonly number[], ops: FileOps): EntryWalk<void> {
+function* addFileOps(p: Projection, positions: readonly (readonly number[])[], ops: FileOps): EntryWalk<void> {
   // Skip parsing lines that cannot hold a file operation.
-  const read = positions.filter((pos) => {
-    const i = p.entries[pos];
-    return !(p.index.record(i).type === 'message' && !p.editFor(pos) && !p.index.mayHoldFileOps(i));
-  });
+  const read: number[] = [];
+  for (const list of positions)
+    for (const pos of list) {
+      const i = p.entries[pos];
+      if (!(p.index.record(i).type === 'message' && !p.editFor(pos) && !p.index.mayHoldFileOps(i))) read.push(pos);
+    }
   const order = read.map((pos) => p.entries[pos]);
   for (let k = 0; k < read.length; k++) {
     yield entryRead(order, k, 1);

@@ -86,8 +86,8 @@ export function* projectedContextTokensWalk(projection: Projection, estimator: T
     for (let j = msgs.length - 1; j >= 0; j--) {
       const usage = validUsage(msgs[j]);
       if (usage) {
-        const entryId = index.record(projection.entries[pos]).id;
-        const usagePathPos = path.findIndex((i) => index.record(i).id === entryId);
+        // The entry's place on the path (entry indexes compared: no id made per entry).
+        const usagePathPos = path.lastIndexOf(projection.entries[pos]);
         if (usagePathPos > latestInvalidating) {
           const usageTokens = usageTotal(usage);
           return {

@@ -19,6 +19,8 @@ const MESSAGE_CACHE_POSITIONS = 4096;
  */
 export class Projection {
   readonly index: SessionIndex;
+  /** The entry index of the leaf it projects. */
+  readonly leaf: number;
   /** Entry indexes of the path, root first. */
   readonly path: readonly number[];
   /** Entry indexes in projected order. */
@@ -33,6 +35,7 @@ export class Projection {
 
   constructor(index: SessionIndex, leafIndex: number) {
     this.index = index;
+    this.leaf = leafIndex;
     const path = index.pathTo(leafIndex);
     this.path = path;
     let compactionPos = -1;
@@ -76,6 +79,8 @@ export class Projection {
   }
 
   editFor(pos: number): ContextEditEntry | undefined {
+    // Most paths have no edit: no id is made to look one up.
+    if (this.edits.size === 0) return undefined;
     return this.edits.get(this.index.record(this.entries[pos]).id);
   }
 

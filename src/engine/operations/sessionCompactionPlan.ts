@@ -31,15 +31,25 @@ export async function planSessionCompaction(
   contextWindow: number | undefined;
 }> {
   const leafIndex = options.leafIndex ?? index.leafIndex;
-  const model = (await runEntryWalk(index, contextSettingsWalk(index, index.pathTo(leafIndex)), { signal: options.signal })).model;
+  // One projection (and one path) for the whole plan: on a 1 GB session each is an array of 5e5 entries.
+  const projection = leafIndex >= 0 ? new Projection(index, leafIndex) : undefined;
+  const path = projection?.path ?? [];
+  const model = (await runEntryWalk(index, contextSettingsWalk(index, path), { signal: options.signal })).model;
   const { compaction: settings } = await resolveSettings(index.header.cwd, model, options);
   const contextWindow = options.contextWindowFor?.(model);
   // The plan (pure) reads the file-operation hints of the projected entries: a streamed load leaves a tool result's
   // undecided, and deciding it reads the line's bytes, so it is done here, asynchronously, before planning.
-  if (leafIndex >= 0) await index.decideFileOpHints(new Projection(index, leafIndex).entries, { signal: options.signal });
+  if (projection) await index.decideFileOpHints(projection.entries, { signal: options.signal });
   // The entries the plan reads (the newest back to the cut, and to the last provider usage; the summarized ones that may
   // hold a file operation; the pinned ones) are loaded a batch at a time as the plan walks them, and dropped after.
-  const walk = planCompactionWalk(index, { settings, estimator: options.estimator, leafIndex, contextWindow, signal: options.signal });
+  const walk = planCompactionWalk(index, {
+    settings,
+    estimator: options.estimator,
+    leafIndex,
+    projection,
+    contextWindow,
+    signal: options.signal,
+  });
   const plan = await runEntryWalk(index, walk, { signal: options.signal });
   return { plan, settings, model, leafIndex, contextWindow };
 }

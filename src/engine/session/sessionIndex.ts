@@ -74,6 +74,9 @@ export interface SessionIndexInit {
   leaf?: number;
 }
 
+/** Undecided file-operation hints decided per read pass (decideFileOpHints). */
+const HINT_BATCH = 4096;
+
 /**
  * The tree of one session file: entries in file order, lookups by id, parents,
  * children, paths, labels and branch points. Indexes are integers into the
@@ -106,8 +109,8 @@ export class SessionIndex {
   private labelMap: Map<string, string> | undefined;
   /** Entries parsed on demand, bounded: the least recently used are dropped and parsed (or loaded) again when needed. */
   private readonly parsed: EntryCache;
-  /** Entries held by unreleased loads (see load): never evicted nor forgotten while pinned. */
-  private readonly pins = new Map<number, Pin>();
+  /** Entries held by unreleased loads (see load): never evicted nor forgotten while pinned. Made anew when it empties (see unpin). */
+  private pins = new Map<number, Pin>();
   /** Tokens of each counted entry's own messages, by estimator name, then entry index (context/entryTokens.ts). */
   readonly tokenCounts = new Map<string, TokenCounts>();
 
@@ -348,6 +351,9 @@ export class SessionIndex {
     const pin = this.pins.get(index)!;
     if (--pin.count > 0) return;
     this.pins.delete(index);
+    // A Map whose table is in V8's old generation is rehashed there: a walk's set and delete per entry would leave
+    // dead tables for the full collection; a new Map starts young.
+    if (this.pins.size === 0) this.pins = new Map();
     const t = this.records;
     if (!pin.lazy || t.entry(index) === undefined || !this.mayDrop(index)) return;
     if (pin.keep) this.parsed.touch(index, t.end(index) - t.start(index));
@@ -382,9 +388,16 @@ export class SessionIndex {
 
   /** Decides the undecided hints of many entries at once, reading the bytes of those on disk in file order. */
   async decideFileOpHints(indexes: readonly number[], options: LineReadOptions = {}): Promise<void> {
-    // Views of the undecided ones only (a path of 500,000 entries, mostly decided, would make as many objects).
-    const undecided: EntryRecord[] = [];
-    for (const i of indexes) if (this.records.hint(i) === undefined) undecided.push(this.records.view(i));
+    // Views of the undecided ones only (a path of 500,000 entries, mostly decided, would make as many objects), a
+    // bounded number at a time: views held across the reads would outlive V8's young generation.
+    let undecided: EntryRecord[] = [];
+    for (const i of indexes) {
+      if (this.records.hint(i) !== undefined) continue;
+      undecided.push(this.records.view(i));
+      if (undecided.length < HINT_BATCH) continue;
+      await resolveFileOpHints(this.file, undecided, options);
+      undecided = [];
+    }
     await resolveFileOpHints(this.file, undecided, options);
   }
 
@@ -410,13 +423,13 @@ export class SessionIndex {
 
   /** Indexes from the root down to `index`. Stops at a missing parent. */
   pathTo(index: number): number[] {
-    const path: number[] = [];
-    let current = index;
-    while (current >= 0) {
-      path.push(current);
-      current = this.parents[current];
-    }
-    return path.reverse();
+    // Counted first, then filled root first: a path of 5e5 entries is one array, not the copies a growing one leaves
+    // (each a large object that only V8's full collection frees).
+    let depth = 0;
+    for (let current = index; current >= 0; current = this.parents[current]) depth++;
+    const path = new Array<number>(depth);
+    for (let current = index; current >= 0; current = this.parents[current]) path[--depth] = current;
+    return path;
   }
 
   children(index: number): readonly number[] {

@@ -156,7 +156,9 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
     messageCount: 0,
   };
   // Calls waiting for their result, by call id (answered ones leave: a 1 GB span has a few hundred thousand calls).
-  const byId = new Map<string, Call>();
+  // Made anew when it empties: a Map's table once in V8's old generation is rehashed there, and a set and a delete per
+  // call would fill the old generation with dead tables.
+  let byId = new Map<string, Call>();
   const keepAnswers = options.answers ?? true;
   // A 1 GB span calls the same tools on the same files thousands of times: their names and paths are kept once.
   const strings = new Map<string, string>();
@@ -293,7 +295,7 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
       case 'toolResult': {
         const call = byId.get(m.toolCallId);
         // The first result answers a call (a repeated one is not read again).
-        if (call) byId.delete(m.toolCallId);
+        if (call && byId.delete(m.toolCallId) && byId.size === 0) byId = new Map();
         const text = textOfContent(m.content);
         if (!call) break;
         const kept = text.trim().length > SHORT_RESULT_CHARS ? '' : text;
