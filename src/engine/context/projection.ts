@@ -46,19 +46,21 @@ export class Projection {
       }
     }
     this.compactionPathPos = compactionPos;
-    let entries: number[];
+    let entries: readonly number[];
     if (compactionPos < 0) {
-      entries = path.slice();
+      // The path itself (both read-only): on a 1 GB session without a compaction a copy would be another 5e5 slots.
+      entries = path;
     } else {
       const compaction = index.entryOfType(path[compactionPos], 'compaction');
-      entries = [path[compactionPos]];
+      const projected = [path[compactionPos]];
       let found = false;
       for (let i = 0; i < compactionPos; i++) {
         const rec = index.record(path[i]);
         if (rec.id === compaction?.firstKeptEntryId) found = true;
-        if (found && !(rec.type === 'message' && rec.role === 'system')) entries.push(path[i]);
+        if (found && !(rec.type === 'message' && rec.role === 'system')) projected.push(path[i]);
       }
-      for (let i = compactionPos + 1; i < path.length; i++) entries.push(path[i]);
+      for (let i = compactionPos + 1; i < path.length; i++) projected.push(path[i]);
+      entries = projected;
     }
     this.entries = entries;
     this.edits = new Map();
