@@ -48,7 +48,7 @@ export async function treeCommand(argv: string[], io: Io, options: TreeOptions =
   try {
     const index = await openSession(file, { onEntry: rows.visit });
     reportDiagnostics(io, index);
-    await writeLines(io, style.json ? jsonLines(index, rows) : drawTree(index, rows));
+    await writeLines(io, style.json ? treeJsonLines(index, rows) : drawTree(index, rows));
   } finally {
     rows.close();
   }
@@ -153,7 +153,7 @@ function* fileOrder(index: SessionIndex): Generator<{ i: number }> {
 }
 
 /** `--json`: the same document as one JSON.stringify would give, made member by member. */
-function* jsonLines(index: SessionIndex, rows: RowSource): Generator<string | Promise<void>> {
+function* treeJsonLines(index: SessionIndex, rows: RowSource): Generator<string | Promise<void>> {
   const id = (i: number) => index.record(i).id;
   yield '{';
   yield `  "leafId": ${JSON.stringify(index.leafId)},`;

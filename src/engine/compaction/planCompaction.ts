@@ -77,7 +77,8 @@ export function* planCompactionWalk(index: SessionIndex, options: PlanCompaction
     return { kind: 'nothing', reason: 'the session already ends in a compaction' };
   }
   options.signal?.throwIfAborted();
-  const p = options.projection?.leaf === leafIndex ? options.projection : new Projection(index, leafIndex);
+  const given = options.projection;
+  const p = given?.index === index && given.leaf === leafIndex ? given : new Projection(index, leafIndex);
   const hasPrevious = p.hasCompaction;
   const boundaryStart = hasPrevious ? 1 : 0;
   const boundaryEnd = p.length;

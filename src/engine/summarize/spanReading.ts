@@ -56,11 +56,12 @@ export function* spanReadingWalk(
     }
     at[length++] = entryIndex;
   });
-  const entries = at.slice(0, length);
+  // Cut to its length (the closure below keeps `at` itself, so the grown array is replaced, not kept beside a copy).
+  at = at.slice(0, length);
   return {
     length,
     extraction: extractor.finish(),
-    entryIdAt: (i) => (i >= 0 && i < length ? p.index.record(entries[i]).id : null),
+    entryIdAt: (i) => (i >= 0 && i < length ? p.index.record(at[i]).id : null),
   };
 }
 

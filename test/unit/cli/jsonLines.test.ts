@@ -64,6 +64,42 @@ describe('printJson (streamed JSON output)', () => {
     );
   });
 
+  it('toJSON runs once with its key at every level; boxed primitives (any realm), BigInt and odd prototypes as JSON.stringify has them', async () => {
+    const vm = await import('node:vm');
+    const keys: string[] = [];
+    const logged = { toJSON: (key: string) => (keys.push(key), { key }) };
+    const cases: unknown[] = [
+      { a: { b: { toJSON: () => new Date(0) } } },
+      { toJSON: () => new Date(0) },
+      { a: { toJSON: () => Object.assign(new Number(3), { toJSON: () => 'x' }) } },
+      { a: [{ toJSON: () => Object.assign(new Number(3), { toJSON: () => 'x' }) }] },
+      {
+        a: vm.runInNewContext('new Number(7)'),
+        b: vm.runInNewContext('new String("s")'),
+        c: vm.runInNewContext('[1, {d: new Boolean(false)}]'),
+      },
+      { a: Object.setPrototypeOf(new Number(3), Object.prototype) },
+      { a: logged, b: [logged, [logged]], c: { d: logged, e: { f: logged } } },
+      { a: { toJSON: () => undefined }, b: [{ toJSON: () => undefined }], c: { d: { toJSON: () => undefined } } },
+      { [`__proto__`]: 1, '': { '': [] } },
+      Object.assign(Object.create(null), { x: [undefined, () => 1, Symbol('s')], y: undefined }),
+      // eslint-disable-next-line no-sparse-arrays
+      { holes: [1, , 3], nested: [[, 'x']] },
+    ];
+    for (const v of cases) {
+      keys.length = 0;
+      const expected = stringify(v);
+      const expectedKeys = [...keys];
+      keys.length = 0;
+      assert.equal((await printed(v)).text, `${expected}\n`, expected);
+      assert.deepEqual(keys, expectedKeys, 'toJSON called with the same keys, as often');
+    }
+    for (const bad of [{ a: Object(1n) }, Object(1n), { a: { b: 1n } }, { a: [1n] }]) {
+      assert.throws(() => stringify(bad), TypeError);
+      await assert.rejects(printed(bad), TypeError);
+    }
+  });
+
   it('a lazy list is written as the array it stands for, its items made one by one', async () => {
     let made = 0;
     const ids = new LazyJsonList(5, (i) => (made++, `id-${i}`));

@@ -60,3 +60,19 @@ describe('context numbers (one home)', () => {
     assert.equal(percentOfWindow(5, 0), 0);
   });
 });
+
+describe('context tokens: where the last usage stands on the path', () => {
+  it('a usage recorded after the latest context edit is current, even when a later line reuses its entry id for that edit', async () => {
+    // The file's leaf is the context edit (the later line with the id, which wins); the older line with the same id, an
+    // answer whose parent is that edit, is a leaf of its own: its path is root, edit, answer. Its usage came after the edit.
+    const index = await loadSession(fixturePath('sessions', 'duplicate-id-usage.jsonl'));
+    const answer = 1;
+    assert.deepEqual(
+      index.pathTo(answer).map((i) => index.record(i).type),
+      ['message', 'context_edit', 'message'],
+    );
+    const t = contextTokensAt(index, answer, estimatorByName('chars'));
+    assert.equal(t.usageTokens, 50010);
+    assert.equal(t.tokens, 50010);
+  });
+});
