@@ -74,6 +74,9 @@ type Written = { lines: string[] } | { node: object } | undefined;
 
 /** How the value of `key` is written at `level` (toJSON applied once, with the key). */
 function written(key: string, raw: unknown, level: number): Written {
+  // A string, number, boolean or null (5e5 entry ids): its text, no holder needed.
+  if (raw === null || typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean')
+    return { lines: [JSON.stringify(raw)] };
   if (level >= WALKED_LEVELS) {
     const lines = memberText(key, raw, false);
     return lines && { lines };
