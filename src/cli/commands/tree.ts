@@ -1,6 +1,6 @@
 import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { openSession, estimatorFrom } from '../sessionArgs';
-import { reportDiagnostics, shortField, type Io } from '../output';
+import { reportDiagnostics, shortField, writeLines, type Io, type LineSource } from '../output';
 import { AUTO_FULL_LIMIT } from '../../engine/session/loadSession';
 import { statRegularFile } from '../../engine/session/sessionFile';
 import type { EntryLease, SessionIndex } from '../../engine/session/sessionIndex';
@@ -17,17 +17,11 @@ export const treeSpec: CommandSpec = {
 
 /** Nesting levels drawn as guides; deeper rows show a depth marker instead (a 20,000-level session stays readable). */
 export const MAX_DRAWN_DEPTH = 8;
-/**
- * Output is written in chunks of about this many characters: small enough that a chunk (two bytes a
- * character once a row has a box-drawing guide) stays out of V8's large-object space, where joining
- * and scanning each 128 KB string cost ten times more (2.7 s of a 1e6-entry tree).
- */
-const CHUNK = 16 * 1024;
 /** Rows drawn at a time (their rows are awaited together when a worker makes them). */
 const BATCH = 2048;
 
 /** What the output is made of: lines, and promises to wait on before the lines after them (rows still being made). */
-type Output = Iterable<string | Promise<void>>;
+type Output = LineSource;
 
 export interface TreeOptions {
   /**
@@ -66,31 +60,6 @@ async function rowSourceFor(file: string, style: RowStyle, options: TreeOptions)
   const { size } = await statRegularFile(file);
   const workers = mode === 'worker' || size > AUTO_FULL_LIMIT ? WorkerRowFacts.start(file, size, style, options.workers) : undefined;
   return workers ?? new RowFacts(style);
-}
-
-/**
- * Lines gathered into chunks of about CHUNK characters and written as they
- * are made, never held whole; after each chunk, waits while the output
- * still holds earlier ones (a slow pipe), so memory stays bounded.
- */
-async function writeLines(io: Io, lines: Output): Promise<void> {
-  let buf: string[] = [];
-  let size = 0;
-  for (const text of lines) {
-    if (typeof text !== 'string') {
-      await text;
-      continue;
-    }
-    buf.push(text);
-    size += text.length + 1;
-    if (size < CHUNK) continue;
-    io.out(`${buf.join('\n')}\n`);
-    buf = [];
-    size = 0;
-    const waiting = io.ready?.();
-    if (waiting) await waiting;
-  }
-  if (buf.length) io.out(`${buf.join('\n')}\n`);
 }
 
 /** The lines of `"key": { ... }` or `"key": [ ... ]`, one member per line (a 1e6-entry session is never one string). */

@@ -134,13 +134,15 @@ export function* planCompactionWalk(index: SessionIndex, options: PlanCompaction
 
 /** Positions in [from, to) that contribute messages to a summary (compactions and system prompts never do). */
 function summarizedPositions(p: Projection, from: number, to: number): number[] {
-  const summarized = (pos: number) => p.index.record(p.entries[pos]).type !== 'compaction' && !onlySystem(p.roles(pos));
-  // Counted first, then filled: one array of its size (a growing one of 5e5 positions leaves its copies to V8's full collection).
+  // Gathered in a typed array, then copied into one array of its size (a growing one of 5e5 positions leaves its
+  // copies to V8's full collection); each position's roles are read once.
+  const found = new Int32Array(Math.max(0, to - from));
   let n = 0;
-  for (let pos = from; pos < to; pos++) if (summarized(pos)) n++;
+  for (let pos = from; pos < to; pos++) {
+    if (p.index.record(p.entries[pos]).type !== 'compaction' && !onlySystem(p.roles(pos))) found[n++] = pos;
+  }
   const out = new Array<number>(n);
-  let k = 0;
-  for (let pos = from; pos < to; pos++) if (summarized(pos)) out[k++] = pos;
+  for (let k = 0; k < n; k++) out[k] = found[k];
   return out;
 }
 
@@ -166,7 +168,12 @@ function* addFileOps(p: Projection, positions: readonly (readonly number[])[], o
   }
 }
 
-/** Entry ids for positions, for reports and the CLI. */
+/** The entry id at a projected position, for reports and the CLI. */
+export function entryIdAt(p: Projection, pos: number): string {
+  return p.index.record(p.entries[pos]).id;
+}
+
+/** Entry ids for positions. */
 export function entryIdsAt(p: Projection, positions: readonly number[]): string[] {
-  return positions.map((pos) => p.index.record(p.entries[pos]).id);
+  return positions.map((pos) => entryIdAt(p, pos));
 }
