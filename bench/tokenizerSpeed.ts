@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadRankTable } from '../src/engine/tokens/o200kTable';
 import { BpeCounter } from '../src/engine/tokens/bpeCount';
-import { messageParts } from '../src/engine/tokens/messageText';
+import { measureMessage } from '../src/engine/tokens/messageText';
 import type { AgentMessage } from '../src/engine/session/types';
 
 const repo = path.resolve(__dirname, '..', '..');
@@ -37,10 +37,13 @@ function messageTexts(file: string, maxBytes = Infinity): string[] {
       continue;
     }
     if (entry.type !== 'message' || !entry.message) continue;
-    for (const t of messageParts(entry.message).texts) {
+    // The texts the estimators measure, as they measure them.
+    const text = (t: string) => {
       out.push(t);
       bytes += Buffer.byteLength(t);
-    }
+      return 0;
+    };
+    measureMessage(entry.message, { text, image: 0 });
     if (bytes >= maxBytes) break;
   }
   return out;

@@ -6,6 +6,7 @@ import { statRegularFile } from '../../engine/session/sessionFile';
 import type { EntryLease, SessionIndex } from '../../engine/session/sessionIndex';
 import { RowFacts, type RowSource, type RowStyle } from './treeRowFacts';
 import { WorkerRowFacts } from './workerRowFacts';
+import { ENTRY_KINDS } from '../../engine/tree/entryPreview';
 
 export const treeSpec: CommandSpec = {
   name: 'tree',
@@ -17,6 +18,8 @@ export const treeSpec: CommandSpec = {
 
 /** Nesting levels drawn as guides; deeper rows show a depth marker instead (a 20,000-level session stays readable). */
 export const MAX_DRAWN_DEPTH = 8;
+/** Each kind as its column shows it (padded once, not on every row). */
+const KIND_COLUMN = new Map(ENTRY_KINDS.map((k) => [k, k.padEnd(13)]));
 /** Rows drawn at a time (their rows are awaited together when a worker makes them). */
 const BATCH = 2048;
 
@@ -229,12 +232,12 @@ function* drawTree(index: SessionIndex, rows: RowSource): Generator<string | Pro
   const labels = index.labels();
   const leaf = index.leafIndex;
   yield* rowLines(index, rows, treeRows(index), ({ i, prefix }) => {
-    const rec = index.record(i);
+    const id = index.record(i).id;
     const row = rows.row(index, i);
-    const label = labels.get(rec.id);
+    const label = labels.size ? labels.get(id) : undefined;
     let marks = row.tokens ? `${row.tokens} tok` : '';
     if (label) marks += `${marks ? ' ' : ''}[${shortField(label)}]`;
     if (i === leaf) marks += `${marks ? ' ' : ''}◀ leaf`;
-    return `${prefix}${shortField(rec.id)} ${row.kind.padEnd(13)} ${row.text}${marks ? `  ${marks}` : ''}`;
+    return `${prefix}${shortField(id)} ${KIND_COLUMN.get(row.kind) ?? row.kind.padEnd(13)} ${row.text}${marks ? `  ${marks}` : ''}`;
   });
 }

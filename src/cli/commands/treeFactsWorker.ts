@@ -17,6 +17,7 @@ import { entryTypeOf } from '../../engine/session/entryKinds';
 import { forEachEntryLine } from '../../engine/session/lineReader';
 import { ENTRY_KINDS, type EntryKind } from '../../engine/tree/entryPreview';
 import { describeRow, type RowStyle } from './treeRowFacts';
+import type { SessionEntry } from '../../engine/session/types';
 
 export interface FactsWorkerData {
   file: string;
@@ -108,15 +109,38 @@ function ends(parts: string[]): Int32Array {
   return out;
 }
 
-/** Reads the file's lines in [from, to) and sends the rows of its entries (see the module comment). */
-export function makeRows(data: FactsWorkerData, send: (m: FactsMessage) => void): void {
-  const batcher = new Batcher(send);
-  forEachEntryLine(data.file, {
+/** Sends one message; `sent` is called once it is written to the channel (or failed to be). */
+export type SendFacts = (m: FactsMessage, sent: () => void) => void;
+
+/**
+ * Batches sent and not yet written to the channel, at most, before the
+ * reading waits for them: a batch is written only while this process's event
+ * loop runs and the parent reads, so without waiting every row would queue
+ * up here and reach the parent only once the whole part was read.
+ */
+const MAX_UNSENT = 4;
+
+/** Reads the file's lines in [from, to) and sends the rows of its entries as it reads (see the module comment). */
+export async function makeRows(data: FactsWorkerData, send: SendFacts): Promise<void> {
+  let unsent = 0;
+  let drained: (() => void) | undefined;
+  const post = (m: FactsMessage) => {
+    unsent++;
+    send(m, () => {
+      unsent--;
+      if (unsent <= MAX_UNSENT && drained) {
+        drained();
+        drained = undefined;
+      }
+    });
+  };
+  const batcher = new Batcher(post);
+  await forEachEntryLine(data.file, {
     from: data.from,
     to: data.to,
     line: (text, start, version) => {
       // A plain message line is read without JSON.parse (the same entry, faster); any other is parsed and checked.
-      let entry = parsePlainMessageLine(text, version);
+      let entry: SessionEntry | undefined = parsePlainMessageLine(text, version);
       if (!entry) {
         const checked = checkEntryText(text, version);
         if (!checked.ok) return;
@@ -126,10 +150,13 @@ export function makeRows(data: FactsWorkerData, send: (m: FactsMessage) => void)
       batcher.add(start, entry.id, entryTypeOf(entry), row.kind, row.text, row.tokens);
       if (batcher.size >= BATCH) batcher.flush(start + 1);
     },
-    read: (through) => batcher.flush(through),
+    read: async (through) => {
+      batcher.flush(through);
+      if (unsent > MAX_UNSENT) await new Promise<void>((resolve) => (drained = resolve));
+    },
   });
   batcher.flush(Number.MAX_SAFE_INTEGER);
-  send({ type: 'done', through: Number.MAX_SAFE_INTEGER });
+  post({ type: 'done', through: Number.MAX_SAFE_INTEGER });
 }
 
 /** The data the parent handed this worker process (JSON after FACTS_WORKER_ARG), checked; undefined: not valid. */
@@ -144,7 +171,7 @@ export function factsWorkerData(d: unknown): FactsWorkerData | undefined {
 }
 
 /** Run as a worker (forked with FACTS_WORKER_ARG and the data): makes the rows and sends them to the parent. */
-function runAsWorker(): void {
+async function runAsWorker(): Promise<void> {
   const at = process.argv.indexOf(FACTS_WORKER_ARG);
   const send = process.send?.bind(process);
   if (!send || at < 2 || at + 1 >= process.argv.length) return;
@@ -155,7 +182,7 @@ function runAsWorker(): void {
   try {
     const data = factsWorkerData(JSON.parse(process.argv[at + 1]));
     if (!data) throw new Error('arbor tree worker: the data it was started with is not valid');
-    makeRows(data, (m) => send(m));
+    await makeRows(data, (m, sent) => send(m, undefined, undefined, () => sent()));
   } catch (err) {
     send({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies FactsMessage);
   }
@@ -163,4 +190,4 @@ function runAsWorker(): void {
   process.channel?.unref();
 }
 
-runAsWorker();
+void runAsWorker();

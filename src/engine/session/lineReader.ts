@@ -3,6 +3,7 @@
 import { closeSync, readSync } from 'node:fs';
 import { checkEntryText, type LineCheck } from './parseLine';
 import { parsePlainMessageLine } from './plainMessageLine';
+import { detachedText } from '../text/detachedText';
 import { headerShapeProblem } from './entryShape';
 import { openRegularFileSync } from './sessionFile';
 import { scanMessageLine } from './lineScanner';
@@ -205,7 +206,6 @@ export function readRecords(
 ): number {
   const { buf, file, version } = ctx;
   const fast = ctx.mode === 'fast';
-  const streamed = ctx.fileOffset !== undefined;
   const hints = fast ? new FileOpScanner(buf) : undefined;
   let pos = from;
   let line = firstLine - 1;
@@ -218,20 +218,28 @@ export function readRecords(
     pos = lineEnd + 1;
     if (end === start) continue;
     if ((line & 0x3fff) === 0) ctx.signal?.throwIfAborted();
+    let text: string | undefined; // the line's text, once decoded
     if (fast) {
       // Most entries continue the one before: its id string is shared (one string less made and kept per entry).
       const prev = lastRecordId(records);
+      // With a visitor, a plain message line (plainMessageLine.ts: the entry JSON.parse gives, each key once) is read once:
+      // its record is made from that entry, as the scan would make it; any other line is scanned as without a visitor.
+      text = ctx.onEntry && end - start <= MAX_PARSED_ENTRY_BYTES ? buf.toString('utf8', start, end) : undefined;
+      const plain = text === undefined ? undefined : parsePlainMessageLine(text, version);
+      if (plain) {
+        ctx.onEntry!(records.length, plain);
+        // Its ids are slices of the line: kept detached, as the scan's are (made from the bytes).
+        const parentId = plain.parentId === prev || plain.parentId === null ? plain.parentId : detachedText(plain.parentId);
+        records.push(messageRecord(ctx, hints!, { id: detachedText(plain.id), parentId, role: plain.message.role, line, start, end }));
+        continue;
+      }
       const scanned = scanMessageLine(buf, start, end, prev);
       if (scanned) {
         const role = version < 3 && scanned.role === 'hookMessage' ? 'custom' : scanned.role;
-        const off = ctx.fileOffset;
         if (end - start > MAX_PARSED_ENTRY_BYTES) diagnostics.push({ file, line, message: oversizedEntryMessage(end - start) });
-        if (ctx.onEntry && end - start <= MAX_PARSED_ENTRY_BYTES) {
+        if (text !== undefined) {
           // The visitor gets the parsed entry when it is the one the scan read (a repeated key, which JSON.parse reads last, makes it another: not visited).
-          // A plain message line is read without JSON.parse (plainMessageLine.ts: the same entry); any other is parsed and checked.
-          const text = buf.toString('utf8', start, end);
-          const plain = parsePlainMessageLine(text, version);
-          const parsed: LineCheck = plain ? { ok: true, entry: plain } : checkEntryText(text, version);
+          const parsed: LineCheck = checkEntryText(text, version);
           if (
             parsed.ok &&
             parsed.entry.type === 'message' &&
@@ -239,22 +247,11 @@ export function readRecords(
             parsed.entry.parentId === scanned.parentId &&
             parsed.entry.message.role === role
           ) {
-            ctx.onEntry(records.length, parsed.entry);
+            ctx.onEntry!(records.length, parsed.entry);
           }
         }
-        records.push({
-          id: scanned.id,
-          parentId: scanned.parentId === prev ? prev : scanned.parentId,
-          type: 'message',
-          role,
-          line,
-          chunk: off === undefined ? buf : null,
-          start: off === undefined ? start : off + start,
-          end: off === undefined ? end : off + end,
-          // Tool results are most of a session's bytes: a streamed load leaves them to the planner.
-          mayHoldFileOps: streamed && role === 'toolResult' ? undefined : hints!.mayHold(role, start, end),
-          entry: undefined,
-        });
+        const parentId = scanned.parentId === prev ? prev : scanned.parentId;
+        records.push(messageRecord(ctx, hints!, { id: scanned.id, parentId, role, line, start, end }));
         continue;
       }
     }
@@ -262,7 +259,7 @@ export function readRecords(
       diagnostics.push({ file, line, message: `${oversizedLineMessage(end - start)}; line skipped` });
       continue;
     }
-    const checked = checkEntryText(buf.toString('utf8', start, end), version);
+    const checked = checkEntryText(text ?? buf.toString('utf8', start, end), version);
     if (!checked.ok) {
       diagnostics.push({ file, line, message: checked.message });
       continue;
@@ -271,6 +268,28 @@ export function readRecords(
     records.push(recordFor(checked.entry, buf, { line, start, end }, ctx.fileOffset));
   }
   return line;
+}
+
+/** The record of a message line indexed in fast mode (its entry not kept): from the scan of its keys, or from its plain parse. */
+function messageRecord(
+  ctx: ReadContext,
+  hints: FileOpScanner,
+  m: { id: string; parentId: string | null; role: string; line: number; start: number; end: number },
+): EntryRecord {
+  const off = ctx.fileOffset;
+  return {
+    id: m.id,
+    parentId: m.parentId,
+    type: 'message',
+    role: m.role,
+    line: m.line,
+    chunk: off === undefined ? ctx.buf : null,
+    start: off === undefined ? m.start : off + m.start,
+    end: off === undefined ? m.end : off + m.end,
+    // Tool results are most of a session's bytes: a streamed load leaves them to the planner.
+    mayHoldFileOps: off !== undefined && m.role === 'toolResult' ? undefined : hints.mayHold(m.role, m.start, m.end),
+    entry: undefined,
+  };
 }
 
 export function recordFor(entry: SessionEntry, buf: Buffer, span: LineSpan, fileOffset?: number): EntryRecord {
@@ -334,8 +353,12 @@ export interface EntryLineRange {
   to: number;
   /** Each entry line (trimmed, not blank, short enough to parse): its text and the file offset where it starts. */
   line: (text: string, start: number, version: number) => void;
-  /** After each block: every line starting before `through` has been passed to `line`. */
-  read?: (through: number) => void;
+  /**
+   * After each block: every line starting before `through` has been passed
+   * to `line`. A promise it returns is waited for before the next block (a
+   * worker lets what it sent drain first).
+   */
+  read?: (through: number) => void | Promise<void>;
 }
 
 /**
@@ -348,7 +371,7 @@ export interface EntryLineRange {
  * 1 file (its entries are migrated as a whole by the loader) has no lines
  * read.
  */
-export function forEachEntryLine(file: string, range: EntryLineRange): number | undefined {
+export async function forEachEntryLine(file: string, range: EntryLineRange): Promise<number | undefined> {
   const fd = openRegularFileSync(file);
   try {
     let buf = Buffer.allocUnsafe(ENTRY_LINE_BLOCK);
@@ -398,7 +421,7 @@ export function forEachEntryLine(file: string, range: EntryLineRange): number | 
         pos = lineEnd + 1;
       }
       if (eof || past) {
-        range.read?.(Number.MAX_SAFE_INTEGER);
+        await range.read?.(Number.MAX_SAFE_INTEGER);
         return version;
       }
       if (skipping) {
@@ -422,7 +445,7 @@ export function forEachEntryLine(file: string, range: EntryLineRange): number | 
       } else buf.copy(buf, 0, pos, len);
       bufOffset += len - carry;
       len = carry;
-      range.read?.(bufOffset);
+      await range.read?.(bufOffset);
     }
   } finally {
     closeSync(fd);

@@ -1,5 +1,5 @@
 import { ROLE_FIELDS as SHAPE_ROLE_FIELDS, USAGE_FIELDS as SHAPE_USAGE_FIELDS } from './entryShape';
-import type { SessionEntry } from './types';
+import type { MessageEntry } from './types';
 
 /**
  * A message line as Pi writes its plain messages, read without JSON.parse
@@ -247,7 +247,7 @@ function readField(r: Reader, kind: FieldKind): boolean {
 }
 
 /** The entry of a plain message line (see the module comment), or undefined: parse the line. `version` is the file's (2 or later). */
-export function parsePlainMessageLine(line: string, version: number): SessionEntry | undefined {
+export function parsePlainMessageLine(line: string, version: number): MessageEntry | undefined {
   if (version < 2) return undefined;
   const r: Reader = { s: line, pos: 0, value: undefined };
   if (!expect(r, '{"type":"message","id":') || !readString(r)) return undefined;
@@ -275,5 +275,5 @@ export function parsePlainMessageLine(line: string, version: number): SessionEnt
   if (!expect(r, '}}') || r.pos !== line.length) return undefined;
   const required = REQUIRED.get(role)!;
   if ((seen & required) !== required) return undefined;
-  return { type: 'message', id, parentId, timestamp, message } as unknown as SessionEntry;
+  return { type: 'message', id, parentId, timestamp, message } as unknown as MessageEntry;
 }

@@ -26,14 +26,15 @@ export function breakCycles(parents: Int32Array, from: number, records: RecordCo
   const n = parents.length;
   const state = new Uint8Array(n); // 0 unseen, 1 on the current walk, 2 known to reach a root
   for (let i = 0; i < from; i++) state[i] = 2;
-  const chain: number[] = [];
+  // The walk's entries, chain[0, top): one array for every walk (emptying an array frees its store: a million walks made a million arrays).
+  const chain = new Int32Array(n - from);
   for (let i = from; i < n; i++) {
     if (state[i]) continue;
-    chain.length = 0;
+    let top = 0;
     let c = i;
     while (c >= 0 && state[c] === 0) {
       state[c] = 1;
-      chain.push(c);
+      chain[top++] = c;
       c = parents[c];
     }
     if (c >= 0 && state[c] === 1) {
@@ -44,6 +45,6 @@ export function breakCycles(parents: Int32Array, from: number, records: RecordCo
       });
       parents[c] = -1;
     }
-    for (const k of chain) state[k] = 2;
+    for (let k = 0; k < top; k++) state[chain[k]] = 2;
   }
 }

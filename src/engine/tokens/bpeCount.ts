@@ -7,22 +7,21 @@
  * (leftmost on a tie) first, and counts as many tokens as parts remain. A
  * lone surrogate is encoded as U+FFFD, as tiktoken receives it.
  *
- * Nothing is allocated per pre-token: only its end is found (preTokens.ts),
- * it is encoded into a scratch buffer and byte ranges of that are looked up
- * in the table; only a pre-token of CACHE_MIN_CHARS or more is made a string,
- * to keep its count.
+ * A pre-token of more than one character is looked up in a cache of counts
+ * (a string of it is made for that); one not counted yet is encoded into a
+ * scratch buffer whose byte ranges are looked up in the table.
  * The merge is quadratic in the pre-token's length; callers hand it text whose
  * pre-tokens are short (countText.ts).
  */
 import { NOT_ASCII, type RankTable } from './o200kTable';
 import { preTokenEnd } from './preTokens';
+import { detachedText } from '../text/detachedText';
 
 const NONE = 0x7fffffff;
-/** Pre-tokens of this many characters (up to CACHE_MAX_CHARS) are merged once and their count kept: a long repeated run costs one merge. */
-const CACHE_MIN_CHARS = 8;
+/** Pre-tokens of up to this many characters are counted once and their count kept (a long repeated run costs one merge). */
 const CACHE_MAX_CHARS = 256;
 /** Counts kept; the cache is emptied when it holds this many. */
-const CACHE_SIZE = 8192;
+const CACHE_SIZE = 32768;
 
 export class BpeCounter {
   private bytes = new Uint8Array(512);
@@ -47,26 +46,32 @@ export class BpeCounter {
   }
 
   /**
-   * Tokens of the pre-token text[from, to): 1 when it is a token (most words
-   * are: one lookup), else the parts left after merging, kept for a
-   * pre-token of CACHE_MIN_CHARS to CACHE_MAX_CHARS (a repeated long run
-   * costs one merge).
+   * Tokens of the pre-token text[from, to), kept for a pre-token of up to
+   * CACHE_MAX_CHARS: most pre-tokens of a session recur (words, paths,
+   * indentation), and a Map lookup of the pre-token costs less than finding
+   * it in the rank table (a hash of its characters, then a bucket's records).
    */
   private countPreToken(text: string, from: number, to: number): number {
+    if (to - from > CACHE_MAX_CHARS) return this.countUncached(text, from, to);
+    const key = text.slice(from, to);
+    let parts = this.cache.get(key);
+    if (parts === undefined) {
+      parts = this.countUncached(text, from, to);
+      if (this.cache.size >= CACHE_SIZE) this.cache.clear();
+      // Kept detached: a slice would keep the whole text it was cut from (a tool result of megabytes) alive.
+      this.cache.set(detachedText(key), parts);
+    }
+    return parts;
+  }
+
+  /** 1 when the pre-token is a token (most words are: one lookup), else the parts left after merging. */
+  private countUncached(text: string, from: number, to: number): number {
     // An ASCII pre-token is looked up from the text itself (no UTF-8 copy unless it must be merged).
     const ascii = this.table.rankOfAscii(text, from, to);
     if (ascii >= 0) return 1;
     const n = this.encode(text, from, to);
     if (ascii === NOT_ASCII && this.table.rank(this.bytes, 0, n) >= 0) return 1;
-    if (to - from < CACHE_MIN_CHARS || to - from > CACHE_MAX_CHARS) return this.merge(n);
-    const key = text.slice(from, to);
-    let parts = this.cache.get(key);
-    if (parts === undefined) {
-      parts = this.merge(n);
-      if (this.cache.size >= CACHE_SIZE) this.cache.clear();
-      this.cache.set(key, parts);
-    }
-    return parts;
+    return this.merge(n);
   }
 
   /** UTF-8 of text[from, to) into the scratch bytes (a lone surrogate as U+FFFD): their length. */

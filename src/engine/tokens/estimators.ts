@@ -1,4 +1,4 @@
-import { IMAGE_TOKENS, messageParts } from './messageText';
+import { IMAGE_TOKENS, measureMessage, type MessageMeasure } from './messageText';
 import { countTextTokens } from './countText';
 import { BpeCounter } from './bpeCount';
 import { loadRankTable } from './o200kTable';
@@ -12,15 +12,13 @@ export interface TokenEstimator {
   estimate(message: AgentMessage): number;
 }
 
+/** Characters, an image as 4800 (Pi's estimate counts each image as 1200 tokens). */
+const CHARACTERS: MessageMeasure = { text: (t) => t.length, image: IMAGE_TOKENS * 4 };
+
 /** Pi's estimate, for exact parity: characters / 4, rounded up, per message. */
 export const charsEstimator: TokenEstimator = {
   name: 'chars',
-  estimate(message) {
-    const parts = messageParts(message);
-    let chars = parts.images * IMAGE_TOKENS * 4;
-    for (const t of parts.texts) chars += t.length;
-    return Math.ceil(chars / 4);
-  },
+  estimate: (message) => Math.ceil(measureMessage(message, CHARACTERS) / 4),
 };
 
 let counter: BpeCounter | undefined;
@@ -56,15 +54,13 @@ export function preloadTokenizer(): boolean {
   return true;
 }
 
+/** o200k tokens, an image as Pi counts it. */
+const TOKENS: MessageMeasure = { text: (t) => (t ? countTokens(t) : 0), image: IMAGE_TOKENS };
+
 /** A real BPE count (o200k, the same counts as OpenAI's tiktoken) of the same pieces, for accuracy; bounded on pathological text (countText.ts). */
 export const tokenizerEstimator: TokenEstimator = {
   name: 'tokenizer',
-  estimate(message) {
-    const parts = messageParts(message);
-    let tokens = parts.images * IMAGE_TOKENS;
-    for (const t of parts.texts) if (t) tokens += countTokens(t);
-    return tokens;
-  },
+  estimate: (message) => measureMessage(message, TOKENS),
 };
 
 export function estimatorByName(name: EstimatorName | string | undefined): TokenEstimator {

@@ -4,56 +4,56 @@ import type { AgentMessage, UserContentBlock } from '../session/types';
 export const IMAGE_TOKENS = 1200;
 
 /**
- * The text pieces of a message that count toward its size, and its images.
- * Both estimators measure the same pieces; they differ only in how they
- * turn text into a number.
+ * How an estimator measures a message: each text piece that counts toward
+ * its size, and each image at a fixed size. Both estimators measure the same
+ * pieces; they differ only in how they turn text into a number.
  */
-export interface MessageParts {
-  texts: string[];
-  images: number;
+export interface MessageMeasure {
+  text(text: string): number;
+  image: number;
 }
 
-function contentParts(content: string | UserContentBlock[] | undefined, parts: MessageParts): void {
-  if (typeof content === 'string') {
-    parts.texts.push(content);
-    return;
-  }
-  if (!Array.isArray(content)) return;
+function measureContent(content: string | UserContentBlock[] | undefined, measure: MessageMeasure): number {
+  if (typeof content === 'string') return measure.text(content);
+  if (!Array.isArray(content)) return 0;
+  let size = 0;
   for (const block of content) {
     if (!block || typeof block !== 'object') continue;
-    if (block.type === 'text' && typeof block.text === 'string' && block.text) parts.texts.push(block.text);
-    else if (block.type === 'image') parts.images++;
+    if (block.type === 'text' && typeof block.text === 'string' && block.text) size += measure.text(block.text);
+    else if (block.type === 'image') size += measure.image;
   }
+  return size;
 }
 
-export function messageParts(message: AgentMessage): MessageParts {
-  const parts: MessageParts = { texts: [], images: 0 };
+/** The size of a message: the sum of its pieces as `measure` measures them (no list of them is made: this runs for every entry of a tree). */
+export function measureMessage(message: AgentMessage, measure: MessageMeasure): number {
   switch (message.role) {
-    case 'system':
-      contentParts(message.content, parts);
-      for (const section of Object.values(message.sections ?? {})) if (section) parts.texts.push(section);
-      if (message.toolsAdded) parts.texts.push(JSON.stringify(message.toolsAdded));
-      break;
+    case 'system': {
+      let size = measureContent(message.content, measure);
+      for (const section of Object.values(message.sections ?? {})) if (section) size += measure.text(section);
+      if (message.toolsAdded) size += measure.text(JSON.stringify(message.toolsAdded));
+      return size;
+    }
     case 'user':
     case 'custom':
     case 'toolResult':
-      contentParts(message.content, parts);
-      break;
-    case 'assistant':
+      return measureContent(message.content, measure);
+    case 'assistant': {
+      let size = 0;
       for (const block of Array.isArray(message.content) ? message.content : []) {
         if (!block || typeof block !== 'object') continue;
-        if (block.type === 'text') parts.texts.push(String(block.text ?? ''));
-        else if (block.type === 'thinking') parts.texts.push(String(block.thinking ?? ''));
-        else if (block.type === 'toolCall') parts.texts.push(String(block.name ?? ''), JSON.stringify(block.arguments) ?? '');
+        if (block.type === 'text') size += measure.text(String(block.text ?? ''));
+        else if (block.type === 'thinking') size += measure.text(String(block.thinking ?? ''));
+        else if (block.type === 'toolCall')
+          size += measure.text(String(block.name ?? '')) + measure.text(JSON.stringify(block.arguments) ?? '');
       }
-      break;
+      return size;
+    }
     case 'bashExecution':
-      parts.texts.push(String(message.command ?? ''), String(message.output ?? ''));
-      break;
+      return measure.text(String(message.command ?? '')) + measure.text(String(message.output ?? ''));
     case 'branchSummary':
     case 'compactionSummary':
-      parts.texts.push(String(message.summary ?? ''));
-      break;
+      return measure.text(String(message.summary ?? ''));
   }
-  return parts;
+  return 0;
 }

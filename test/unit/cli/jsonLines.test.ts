@@ -83,7 +83,6 @@ describe('printJson (streamed JSON output)', () => {
       { a: { toJSON: () => undefined }, b: [{ toJSON: () => undefined }], c: { d: { toJSON: () => undefined } } },
       { [`__proto__`]: 1, '': { '': [] } },
       Object.assign(Object.create(null), { x: [undefined, () => 1, Symbol('s')], y: undefined }),
-      // eslint-disable-next-line no-sparse-arrays
       { holes: [1, , 3], nested: [[, 'x']] },
     ];
     for (const v of cases) {

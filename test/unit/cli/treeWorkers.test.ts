@@ -16,7 +16,7 @@ import { mutate, mutationArb } from '../../support/sessionMutations';
 import { treeCommand, type TreeOptions } from '../../../src/cli/commands/tree';
 import { rowFromIndex, type RowStyle } from '../../../src/cli/commands/treeRowFacts';
 import { FACTS_WORKER_FILE, WorkerRowFacts, type RowObserver } from '../../../src/cli/commands/workerRowFacts';
-import { factsWorkerData } from '../../../src/cli/commands/treeFactsWorker';
+import { factsWorkerData, makeRows, type FactsMessage } from '../../../src/cli/commands/treeFactsWorker';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { openSession } from '../../../src/cli/sessionArgs'; // as the CLI opens a session (its reads are TRANSITIONAL: sessionArgs.ts)
 import { generateTreeSession } from '../../../bench/generateTreeSession';
@@ -93,6 +93,32 @@ describe('arbor tree rows made by workers', function () {
     ]) {
       await assertSameRows(path.join(fixtures, `${name}.jsonl`), name);
     }
+  });
+
+  it('a worker sends its rows as it reads, and reads on only once what it sent has been written (rows never pile up in it)', async () => {
+    const file = path.join(dir, 'streamed.jsonl');
+    generateTreeSession({ file, entries: 40_000, branchEvery: 7 }); // about 10 MB: three read blocks
+    const messages: FactsMessage[] = [];
+    const unsent: (() => void)[] = [];
+    let settled = false;
+    const data = { file, from: 0, to: Number.MAX_SAFE_INTEGER, style: { estimator: 'chars', json: false } as RowStyle };
+    const making = makeRows(data, (m, sent) => {
+      messages.push(m);
+      unsent.push(sent);
+    }).then(() => (settled = true));
+    // Nothing was written: the worker stopped after its first block, with that block's rows sent.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const rowsOf = (ms: FactsMessage[]) => ms.reduce((n, m) => n + (m.type === 'facts' ? m.starts.length : 0), 0);
+    const early = rowsOf(messages);
+    assert.ok(!settled && early > 0 && early < 40_000, `${early} rows sent before any was written`);
+    // Written as the parent reads: the worker reads on to the end.
+    while (!settled) {
+      unsent.splice(0).forEach((sent) => sent());
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await making;
+    assert.equal(rowsOf(messages), 40_000);
+    assert.equal(messages.at(-1)?.type, 'done');
   });
 
   it('a 6 MB session (the size that uses workers by default): same output, with blank and indented lines at part boundaries', async () => {
