@@ -19,7 +19,8 @@ export const treeSpec: CommandSpec = {
 /** Nesting levels drawn as guides; deeper rows show a depth marker instead (a 20,000-level session stays readable). */
 export const MAX_DRAWN_DEPTH = 8;
 /** Each kind as its column shows it (padded once, not on every row). */
-const KIND_COLUMN = new Map(ENTRY_KINDS.map((k) => [k, k.padEnd(13)]));
+const KIND_WIDTH = 13;
+const KIND_COLUMN = new Map(ENTRY_KINDS.map((k) => [k, k.padEnd(KIND_WIDTH)]));
 /** Rows drawn at a time (their rows are awaited together when a worker makes them). */
 const BATCH = 2048;
 
@@ -238,6 +239,6 @@ function* drawTree(index: SessionIndex, rows: RowSource): Generator<string | Pro
     let marks = row.tokens ? `${row.tokens} tok` : '';
     if (label) marks += `${marks ? ' ' : ''}[${shortField(label)}]`;
     if (i === leaf) marks += `${marks ? ' ' : ''}◀ leaf`;
-    return `${prefix}${shortField(id)} ${KIND_COLUMN.get(row.kind) ?? row.kind.padEnd(13)} ${row.text}${marks ? `  ${marks}` : ''}`;
+    return `${prefix}${shortField(id)} ${KIND_COLUMN.get(row.kind) ?? row.kind.padEnd(KIND_WIDTH)} ${row.text}${marks ? `  ${marks}` : ''}`;
   });
 }

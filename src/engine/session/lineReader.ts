@@ -182,10 +182,14 @@ export interface ReadContext {
  * parses the message lines it indexes by their keys (keeping none of their
  * bodies): a caller that reads every entry once (`arbor tree` without its
  * workers) parses each line once, during the load, instead of a second
- * time from disk. The index is the same with or without a visitor. A line
- * that does not parse, or whose parse is not what its keys said (a key
- * written twice: JSON.parse reads the last), is not visited; the index reads
- * it as it does without a visitor.
+ * time from disk. The index is the same with or without a visitor (ids,
+ * parents, types, roles, lines, offsets); what it caches may differ: a plain
+ * message line read for a visitor is indexed as the key scan indexes one,
+ * its entry not kept, even where the scan would have passed the line to
+ * JSON.parse (an id with an escape or a non-ASCII character, say), so it is
+ * read again from disk when needed. A line that does not parse, or whose
+ * parse is not what its keys said (a key written twice: JSON.parse reads the
+ * last), is not visited; the index reads it as it does without a visitor.
  */
 export type EntryVisitor = (index: number, entry: SessionEntry) => void;
 
@@ -228,8 +232,8 @@ export function readRecords(
       const plain = text === undefined ? undefined : parsePlainMessageLine(text, version);
       if (plain) {
         ctx.onEntry!(records.length, plain);
-        // Its ids are slices of the line: kept detached, as the scan's are (made from the bytes).
-        const parentId = plain.parentId === prev || plain.parentId === null ? plain.parentId : detachedText(plain.parentId);
+        // Its ids are slices of the line: the previous entry's id string, or detached copies (a long id would keep the line alive).
+        const parentId = plain.parentId === null ? null : plain.parentId === prev ? prev : detachedText(plain.parentId);
         records.push(messageRecord(ctx, hints!, { id: detachedText(plain.id), parentId, role: plain.message.role, line, start, end }));
         continue;
       }

@@ -10,6 +10,8 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { sessionArb, renderSession } from '../../support/arbSession';
 import { mutate, mutationArb } from '../../support/sessionMutations';
 import { indexSessionBuffer } from '../../../src/engine/session/loadSession';
@@ -18,6 +20,9 @@ import { entryTypeOf } from '../../../src/engine/session/entryKinds';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import type { SessionEntry } from '../../../src/engine/session/types';
 import { loadWhole, loadedSession, streamedSession } from '../../support/loadWhole';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const fixtures = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'sessions');
 
@@ -119,6 +124,30 @@ describe('loading with an entry visitor', () => {
       assert.deepEqual([index.record(0).id, index.record(1).id, index.parentIndex(1)], ['é1', '日本', 0], label);
       await assertSameWithVisitor(read, label);
     }
+  });
+
+  it('keeps no line alive through its ids: long ids read for a visitor are detached from the line they were read from', async () => {
+    // 30 entries of 1 MB, each the child of the one before, with 36-character ids (another agent's UUIDs, say).
+    const id = (k: number) => `${String(k).padStart(4, '0')}aaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee`;
+    const lines = ['{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}'];
+    for (let k = 0; k < 30; k++) {
+      const parent = k ? JSON.stringify(id(k - 1)) : 'null';
+      lines.push(
+        `{"type":"message","id":"${id(k)}","parentId":${parent},"timestamp":"2026-01-01T00:00:01.000Z",` +
+          `"message":{"role":"user","content":[{"type":"text","text":"${'x'.repeat(1024 * 1024)}"}],"timestamp":${k}}}`,
+      );
+    }
+    const file = path.join(dir, 'long-ids.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let visited = 0;
+    const index = await streamedSession(file, { onEntry: () => visited++ });
+    gc();
+    const grownMB = (process.memoryUsage().heapUsed - before) / 1048576;
+    assert.equal(visited, 30);
+    assert.equal(index!.parentIndex(29), 28);
+    assert.ok(grownMB < 8, `the index of 30 MB of lines holds ${grownMB.toFixed(1)} MB`);
   });
 
   it('a key written twice (JSON.parse reads the last, the key scan the first): the same index, the line not visited', async () => {
