@@ -59,9 +59,6 @@ export function entryTokens(index: SessionIndex, i: number, estimator: TokenEsti
  * sees each entry once as it is loaded (`arbor tree`) counts it then.
  */
 export function countEntryTokens(entry: SessionEntry, estimator: TokenEstimator): number {
-  // A message with content is the one message entryContextMessages gives for it (counted without that list: a tree counts every entry).
-  if (entry.type === 'message' && ('content' in entry.message ? entry.message.content != null : true))
-    return estimator.estimate(entry.message);
   let tokens = 0;
   for (const m of entryContextMessages(entry)) tokens += estimator.estimate(m);
   return tokens;
