@@ -29,14 +29,6 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
   {
-    // The worker thread of `arbor tree` on a large session, loaded by dist/cli.js from next to it.
-    entryPoints: ['src/cli/commands/treeFactsWorker.ts'],
-    outfile: 'dist/treeFactsWorker.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-  },
-  {
     // Arbor's bridge, a Pi extension: `arbor pi-bridge install` copies it into Pi's extensions folder.
     // Node built-ins only; Pi loads it with jiti (an ES module with a default export).
     entryPoints: ['src/piBridge/bridge.ts'],

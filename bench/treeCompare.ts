@@ -2,10 +2,10 @@
  * `node out/bench/treeCompare.js BEFORE_ROOT [AFTER_ROOT]` (after `npm run compile` in both): `arbor tree`'s output
  * made by two checkouts (BEFORE_ROOT: a build of the code before a change, with its out/ from `npm run compile`;
  * AFTER_ROOT: this checkout by default) compared byte for byte (stdout, stderr, exit code) on every session file under
- * test/fixtures and on generated sessions with damaged copies (test/support: the unit tests' generators, a fixed seed),
- * in every output mode (default, --json, --estimator chars|tokenizer, with and without --json), with rows made each way
- * `arbor tree` makes them: 'auto' (the CLI's), in the main thread, and by 2 worker processes (the unit tests compare
- * rows made by 1 and 3 workers with the main thread's within one build: test/unit/cli/treeWorkers.test.ts).
+ * test/fixtures, on generated sessions with damaged copies (test/support: the unit tests' generators, a fixed seed) and
+ * on two sessions over the 4 MB past which a session is streamed (bench/generateTreeSession.ts, and a copy with blank
+ * and indented lines, keys written twice and a 6 MB line), in every output mode (default, --json, --estimator
+ * chars|tokenizer, with and without --json).
  * Prints the number of comparisons and each difference; exits 1 on any difference.
  *
  * Each checkout's cases run in one child process (`--run ROOT CASES_FILE`), which answers one JSON line per case.
@@ -18,14 +18,13 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { renderSession, sessionArb } from '../test/support/arbSession';
 import { mutate, mutationArb } from '../test/support/sessionMutations';
+import { generateTreeSession } from './generateTreeSession';
 
 const run = promisify(execFile);
 
 interface Case {
   file: string;
   flags: string[];
-  rows: 'auto' | 'inline' | 'worker';
-  workers?: number;
 }
 
 interface Answer {
@@ -42,7 +41,6 @@ const FLAGS = [
   ['--estimator', 'tokenizer'],
   ['--estimator', 'tokenizer', '--json'],
 ];
-const ROWS: Pick<Case, 'rows' | 'workers'>[] = [{ rows: 'auto' }, { rows: 'inline' }, { rows: 'worker', workers: 2 }];
 
 function sessionFiles(dir: string): string[] {
   const out: string[] = [];
@@ -64,6 +62,21 @@ function generatedFiles(dir: string, count: number): string[] {
   });
 }
 
+/** Two sessions of about 6 MB (streamed, not read whole): one as generated, one damaged in the ways a large file is. */
+function streamedFiles(dir: string): string[] {
+  const plain = path.join(dir, 'streamed.jsonl');
+  generateTreeSession({ file: plain, entries: 25_000, branchEvery: 7 });
+  const lines = readFileSync(plain, 'utf8').split('\n');
+  const damaged = lines.map((l, k) => (k > 0 && k % 997 === 0 ? `\n   \t${l}` : l));
+  // Keys written twice (the index's key scan and JSON.parse read them differently) and a line longer than a read block.
+  damaged[5000] = damaged[5000].replace(/}$/, ',"id":"twice"}');
+  damaged[9000] = damaged[9000].replace(/}$/, ',"type":"custom","customType":"x"}');
+  damaged[12000] = damaged[12000].replace(/"text":"/, `"text":"${'x'.repeat(6 * 1024 * 1024)}`);
+  const other = path.join(dir, 'streamed-damaged.jsonl');
+  writeFileSync(other, damaged.join('\n'));
+  return [plain, other];
+}
+
 /** Child side: runs each case of CASES_FILE with ROOT's tree command, one JSON line per case. */
 async function runCases(root: string, casesFile: string): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -78,7 +91,7 @@ async function runCases(root: string, casesFile: string): Promise<void> {
     const io = { out: (t: string) => out.push(sanitizeOutput(t)), err: (t: string) => err.push(sanitizeOutput(t)) };
     let answer: Answer;
     try {
-      const code = await treeCommand([c.file, ...c.flags], io, { rows: c.rows, workers: c.workers });
+      const code = await treeCommand([c.file, ...c.flags], io);
       answer = { code, out: out.join(''), err: err.join('\n') };
     } catch (e) {
       answer = { code: -1, out: out.join(''), err: `${err.join('\n')}\nthrown: ${(e as Error).message}` };
@@ -106,9 +119,9 @@ async function main(): Promise<void> {
   try {
     const fixtures = sessionFiles(path.join(after, 'test', 'fixtures'));
     const generated = generatedFiles(dir, Number(process.env.ARBOR_COMPARE_GENERATED ?? 40));
-    const files = [...fixtures, ...generated];
+    const files = [...fixtures, ...generated, ...streamedFiles(dir)];
     const cases: Case[] = [];
-    for (const file of files) for (const flags of FLAGS) for (const rows of ROWS) cases.push({ file, flags, ...rows });
+    for (const file of files) for (const flags of FLAGS) cases.push({ file, flags });
     const casesFile = path.join(dir, 'cases.json');
     writeFileSync(casesFile, JSON.stringify(cases));
     // Both checkouts at once (each its own child process): the comparison takes half the time.
@@ -118,12 +131,11 @@ async function main(): Promise<void> {
     cases.forEach((c, k) => {
       if (JSON.stringify(a[k]) === JSON.stringify(b[k])) return;
       differ++;
-      if (differ <= 20)
-        process.stdout.write(`DIFFERS: ${path.relative(after, c.file)} ${c.flags.join(' ')} rows=${c.rows}${c.workers ?? ''}\n`);
+      if (differ <= 20) process.stdout.write(`DIFFERS: ${path.relative(after, c.file)} ${c.flags.join(' ')}\n`);
     });
     process.stdout.write(
-      `${cases.length} comparisons (${fixtures.length} fixture files + ${generated.length} generated, ${FLAGS.length} flag sets, ` +
-        `${ROWS.length} ways of making rows): ${differ} differ\n`,
+      `${cases.length} comparisons (${fixtures.length} fixture files + ${generated.length} generated + 2 streamed, ` +
+        `${FLAGS.length} flag sets): ${differ} differ\n`,
     );
     process.exitCode = differ ? 1 : 0;
   } finally {

@@ -10,8 +10,9 @@
  * counted through `wc -c`, reported with wall time, as a ratio to a baseline
  * measured in the same run (reading the file and JSON.parse of every line),
  * and the machine's load average when it ran. Memory: GNU time's maximum RSS
- * is that of the largest single process, not counting `arbor tree`'s worker
- * processes beside it; so the process tree is also sampled every 50 ms
+ * is that of the largest single process, not counting child processes (an
+ * older build, given as ARBOR_TREE_BEFORE, made rows in worker processes);
+ * so the process tree is also sampled every 50 ms
  * (VmRSS of every node process under the run, from /proc) and the peak of
  * their sum is reported, with the CPU time they used (utime + stime, as the
  * last sample of each process saw it) as a ratio to the baseline's: the
@@ -36,7 +37,7 @@ const cli = path.join(repo, 'dist', 'cli.js');
 interface Run {
   ms: number;
   maxRssMB: number;
-  /** Peak of the summed RSS of every node process of the run (the command and its workers). */
+  /** Peak of the summed RSS of every node process of the run (the command and any child of it). */
   treeRssMB: number;
   /** CPU seconds of those processes. */
   cpuS: number;

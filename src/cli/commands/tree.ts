@@ -1,11 +1,8 @@
 import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { openSession, estimatorFrom } from '../sessionArgs';
 import { reportDiagnostics, shortField, writeLines, type Io, type LineSource } from '../output';
-import { AUTO_FULL_LIMIT } from '../../engine/session/loadSession';
-import { statRegularFile } from '../../engine/session/sessionFile';
 import type { EntryLease, SessionIndex } from '../../engine/session/sessionIndex';
-import { RowFacts, type RowSource, type RowStyle } from './treeRowFacts';
-import { WorkerRowFacts } from './workerRowFacts';
+import { RowFacts, type RowStyle } from './treeRowFacts';
 import { ENTRY_KINDS } from '../../engine/tree/entryPreview';
 
 export const treeSpec: CommandSpec = {
@@ -21,49 +18,26 @@ export const MAX_DRAWN_DEPTH = 8;
 /** Each kind as its column shows it (padded once, not on every row). */
 const KIND_WIDTH = 13;
 const KIND_COLUMN = new Map(ENTRY_KINDS.map((k) => [k, k.padEnd(KIND_WIDTH)]));
-/** Rows drawn at a time (their rows are awaited together when a worker makes them). */
+/** Rows written at a time (the entries of those the load did not describe are loaded together). */
 const BATCH = 2048;
 
-/** What the output is made of: lines, and promises to wait on before the lines after them (rows still being made). */
+/** What the output is made of: lines, and promises to wait on before the lines after them (entries being loaded). */
 type Output = LineSource;
 
-export interface TreeOptions {
-  /**
-   * Where rows are made: 'auto' (default) uses a worker thread for a session
-   * large enough to be streamed, 'worker' always, 'inline' never (each entry
-   * described as the load parses it).
-   */
-  rows?: 'auto' | 'worker' | 'inline';
-  /** Workers to split the file between (default: one per core, up to 4). */
-  workers?: number;
-}
-
-export async function treeCommand(argv: string[], io: Io, options: TreeOptions = {}): Promise<number> {
+/**
+ * Every entry is described as the load parses it (RowFacts is the load's
+ * visitor), on this thread: each line is parsed once, a plain message line
+ * without JSON.parse, and its index record made from that reading.
+ */
+export async function treeCommand(argv: string[], io: Io): Promise<number> {
   const p = parseWith(treeSpec, argv);
   const [file] = p.positionals;
   const style: RowStyle = { estimator: estimatorFrom(p.flags).name, json: Boolean(p.flags.json) };
-  const rows = await rowSourceFor(file, style, options);
-  try {
-    const index = await openSession(file, { onEntry: rows.visit });
-    reportDiagnostics(io, index);
-    await writeLines(io, style.json ? treeJsonLines(index, rows) : drawTree(index, rows));
-  } finally {
-    rows.close();
-  }
+  const rows = new RowFacts(style);
+  const index = await openSession(file, { onEntry: rows.visit });
+  reportDiagnostics(io, index);
+  await writeLines(io, style.json ? treeJsonLines(index, rows) : drawTree(index, rows));
   return 0;
-}
-
-/**
- * A worker thread makes the rows of a large session while the main thread
- * indexes it (parsing and describing every entry is most of the work, and
- * it runs on another core); a small one is described as the load parses it.
- */
-async function rowSourceFor(file: string, style: RowStyle, options: TreeOptions): Promise<RowSource> {
-  const mode = options.rows ?? 'auto';
-  if (mode === 'inline') return new RowFacts(style);
-  const { size } = await statRegularFile(file);
-  const workers = mode === 'worker' || size > AUTO_FULL_LIMIT ? WorkerRowFacts.start(file, size, style, options.workers) : undefined;
-  return workers ?? new RowFacts(style);
 }
 
 /** The lines of `"key": { ... }` or `"key": [ ... ]`, one member per line (a 1e6-entry session is never one string). */
@@ -86,21 +60,16 @@ function* mapped<T>(items: Iterable<T>, f: (item: T) => string): Generator<strin
   for (const item of items) yield f(item);
 }
 
-/** Each batch of rows in order: a wait for them (when they are still being made), then their lines. */
+/** Each batch of rows in order: a wait for the entries of those described from the index, then their lines. */
 function* rowLines<T extends { i: number }>(
   index: SessionIndex,
-  rows: RowSource,
+  rows: RowFacts,
   items: Iterable<T>,
   line: (item: T) => string,
 ): Generator<string | Promise<void>> {
   let batch: T[] = [];
   const flush = function* () {
-    const wait = rows.ready(
-      index,
-      batch.map((t) => t.i),
-    );
-    if (wait) yield wait;
-    // Rows no load or worker made (a line that did not parse as indexed, say) come from the index: their entries are loaded first.
+    // Rows the load did not describe (a line too long to parse, one that did not parse as indexed) come from the index: their entries are loaded first.
     const fromIndex = batch.filter((t) => !rows.hasRow(t.i)).map((t) => t.i);
     let lease: EntryLease | undefined;
     if (fromIndex.length) yield index.load(fromIndex, { keep: false }).then((l) => void (lease = l));
@@ -126,7 +95,7 @@ function* fileOrder(index: SessionIndex): Generator<{ i: number }> {
 }
 
 /** `--json`: the same document as one JSON.stringify would give, made member by member. */
-function* treeJsonLines(index: SessionIndex, rows: RowSource): Generator<string | Promise<void>> {
+function* treeJsonLines(index: SessionIndex, rows: RowFacts): Generator<string | Promise<void>> {
   const id = (i: number) => index.record(i).id;
   yield '{';
   yield `  "leafId": ${JSON.stringify(index.leafId)},`;
@@ -224,7 +193,7 @@ function* treeRows(index: SessionIndex): Generator<{ i: number; prefix: string }
  * branch points the indent stops growing and rows show their depth (`┆12`).
  * Lines are made as they are written (a generator).
  */
-function* drawTree(index: SessionIndex, rows: RowSource): Generator<string | Promise<void>> {
+function* drawTree(index: SessionIndex, rows: RowFacts): Generator<string | Promise<void>> {
   const h = index.header;
   yield (
     `session ${shortField(h.id)} (v${index.version}) cwd ${h.cwd}: ${index.entryCount} entries, leaf ` +

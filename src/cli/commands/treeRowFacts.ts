@@ -18,7 +18,7 @@ export interface Row {
   tokens: number;
 }
 
-/** How rows are made: plain data, so a worker can be told (treeFactsWorker.ts). */
+/** How rows are made: the estimator, and whether a row keeps its whole preview (JSON). */
 export interface RowStyle {
   estimator: EstimatorName;
   /** Drawn rows keep their preview as shown (70 columns); JSON keeps entryPreview's text. */
@@ -36,31 +36,16 @@ function previewMax(style: RowStyle): number {
   return style.json ? ONE_LINE_MAX : 200;
 }
 
-/** The row of an entry in hand (as a load or a worker parses it). */
+/** The row of an entry in hand (as the load parses it). */
 export function describeRow(entry: SessionEntry, style: RowStyle): Row {
   const pv = entryPreview(entry, previewMax(style));
   return { kind: pv.kind, text: rowText(style, pv), tokens: countEntryTokens(entry, estimatorByName(style.estimator)) };
 }
 
-/** The row of entry i read from the index (a line no load or worker parsed: too long to parse, or a line that looked right but did not parse). */
+/** The row of entry i read from the index (a line the load did not describe: too long to parse, or a line that looked right but did not parse). */
 export function rowFromIndex(index: SessionIndex, i: number, style: RowStyle): Row {
   const pv = rowPreview(index, i, previewMax(style));
   return { kind: pv.kind, text: rowText(style, pv), tokens: entryTokens(index, i, style.estimator) };
-}
-
-/** Where the tree's rows come from: made during the load (RowFacts) or by a worker (WorkerRowFacts). */
-export interface RowSource {
-  /** The load's visitor, for a source that makes rows as the load parses entries. */
-  readonly visit?: EntryVisitor;
-  /** Entry i's row (call after ready() for it). */
-  row(index: SessionIndex, i: number): Row;
-  /** Whether entry i's row was made (after ready() for it); row() makes one without from the index, which must have it loaded. */
-  hasRow(i: number): boolean;
-  /** Lets a row's text go once it is written. */
-  forget(i: number): void;
-  /** A promise while the rows of these entries are still being made, else undefined. */
-  ready(index: SessionIndex, indexes: readonly number[]): Promise<void> | undefined;
-  close(): void;
 }
 
 /**
@@ -69,7 +54,7 @@ export interface RowSource {
  * its rows in. A row keeps only its short text (detachedText: never the
  * entry it was made from).
  */
-export class RowFacts implements RowSource {
+export class RowFacts {
   private readonly kinds: (EntryKind | undefined)[] = [];
   private readonly texts: string[] = [];
   private readonly tokens: number[] = [];
@@ -92,14 +77,9 @@ export class RowFacts implements RowSource {
     return kind === undefined ? rowFromIndex(index, i, this.style) : { kind, text: this.texts[i], tokens: this.tokens[i] };
   }
 
+  /** Lets a row's text go once it is written. */
   forget(i: number): void {
     this.kinds[i] = undefined;
     this.texts[i] = '';
   }
-
-  ready(): undefined {
-    return undefined;
-  }
-
-  close(): void {}
 }

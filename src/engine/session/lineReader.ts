@@ -1,11 +1,7 @@
-// Over 400 lines: one streaming reader whose buffer, offsets and incomplete-line handling are shared by every path
-// through it; splitting it would pass that state around.
-import { closeSync, readSync } from 'node:fs';
 import { checkEntryText, type LineCheck } from './parseLine';
 import { parsePlainMessageLine } from './plainMessageLine';
 import { detachedText } from '../text/detachedText';
 import { headerShapeProblem } from './entryShape';
-import { openRegularFileSync } from './sessionFile';
 import { scanMessageLine } from './lineScanner';
 import { entryMayHoldFileOps, FileOpScanner } from './fileOpHints';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
@@ -21,9 +17,7 @@ import type { SessionEntry, SessionHeader } from './types';
  * loadSession/indexSessionBuffer, streamSession, tailPreview and the tail
  * reader readAppended): line spans with one trim (spaces, tabs, CRs) and a
  * BOM skip, the header line, entry lines into records (parsed, or indexed
- * without parsing in fast mode), and the cut-off last line; and the entry
- * lines of one part of a file for `arbor tree`'s workers (forEachEntryLine).
- * Offsets are buffer offsets, or file offsets when ReadContext.fileOffset
+ * without parsing in fast mode), and the cut-off last line. Offsets are buffer offsets, or file offsets when ReadContext.fileOffset
  * is set.
  */
 
@@ -180,8 +174,8 @@ export interface ReadContext {
  * Called with each entry a load parses and the index it gets (its position
  * in file order), as the load reads it. Given one, a fast-mode read also
  * parses the message lines it indexes by their keys (keeping none of their
- * bodies): a caller that reads every entry once (`arbor tree` without its
- * workers) parses each line once, during the load, instead of a second
+ * bodies): a caller that reads every entry once (`arbor tree`) parses
+ * each line once, during the load, instead of a second
  * time from disk. The index is the same with or without a visitor (ids,
  * parents, types, roles, lines, offsets); what it caches may differ: a plain
  * message line read for a visitor is indexed as the key scan indexes one,
@@ -334,124 +328,4 @@ export function findHeader(
     pos = next;
   }
   return 'need-more';
-}
-
-const ENTRY_LINE_BLOCK = 4 * 1024 * 1024;
-
-/** Where the first line starting at or after `offset` starts (where the file ends when none does). */
-function lineStartFrom(fd: number, offset: number): number {
-  if (offset <= 0) return 0;
-  const block = Buffer.allocUnsafe(64 * 1024);
-  for (let at = offset - 1; ;) {
-    const n = readSync(fd, block, 0, block.length, at);
-    if (n === 0) return at;
-    const nl = block.subarray(0, n).indexOf(10);
-    if (nl >= 0) return at + nl + 1;
-    at += n;
-  }
-}
-
-export interface EntryLineRange {
-  /** The lines read are those starting in [from, to). */
-  from: number;
-  to: number;
-  /** Each entry line (trimmed, not blank, short enough to parse): its text and the file offset where it starts. */
-  line: (text: string, start: number, version: number) => void;
-  /**
-   * After each block: every line starting before `through` has been passed
-   * to `line`. A promise it returns is waited for before the next block (a
-   * worker lets what it sent drain first).
-   */
-  read?: (through: number) => void | Promise<void>;
-}
-
-/**
- * The entry lines of one part of a session file (a worker's share, see
- * `arbor tree`), read in 4 MB blocks through one buffer, with the loaders'
- * trim: the header (the first non-blank line) is read first for the
- * version, then the lines starting in [from, to), each as text with its
- * file offset. A line too long to parse is passed over without being held.
- * Returns the version, or undefined when the file has no header; a version
- * 1 file (its entries are migrated as a whole by the loader) has no lines
- * read.
- */
-export async function forEachEntryLine(file: string, range: EntryLineRange): Promise<number | undefined> {
-  const fd = openRegularFileSync(file);
-  try {
-    let buf = Buffer.allocUnsafe(ENTRY_LINE_BLOCK);
-    let len = 0; // bytes in buf
-    let bufOffset = 0; // file offset of buf[0]
-    let version: number | undefined; // known once the header is read
-    let skipping = false; // inside a line too long to parse: its bytes are dropped up to its end
-    for (;;) {
-      const n = readSync(fd, buf, len, buf.length - len, bufOffset + len);
-      len += n;
-      const eof = n === 0;
-      const view = buf.subarray(0, len);
-      let pos = 0;
-      if (version === undefined) {
-        const found = findHeader(file, view, view.lastIndexOf(10) + 1, eof);
-        if (found === 'need-more') {
-          if (eof) return undefined;
-        } else {
-          version = typeof found.header.version === 'number' ? found.header.version : 1;
-          if (version < 2) return version;
-          pos = found.next;
-          const first = lineStartFrom(fd, range.from);
-          if (first > bufOffset + pos) {
-            // A later part of the file: on from its first line.
-            bufOffset = first;
-            len = 0;
-            continue;
-          }
-        }
-      }
-      let past = false; // at a line starting at or after `to`
-      while (version !== undefined && pos < len) {
-        if (bufOffset + pos >= range.to) {
-          past = true;
-          break;
-        }
-        const nl = view.indexOf(10, pos);
-        if (nl < 0 && !eof) break;
-        const lineEnd = nl < 0 ? len : nl;
-        if (skipping) skipping = false;
-        else {
-          const start = trimStart(view, pos, lineEnd);
-          const end = trimEnd(view, start, lineEnd);
-          if (end > start && end - start <= MAX_PARSED_ENTRY_BYTES)
-            range.line(view.toString('utf8', start, end), bufOffset + start, version);
-        }
-        pos = lineEnd + 1;
-      }
-      if (eof || past) {
-        await range.read?.(Number.MAX_SAFE_INTEGER);
-        return version;
-      }
-      if (skipping) {
-        bufOffset += len; // still inside the long line
-        len = 0;
-        continue;
-      }
-      const carry = Math.max(0, len - pos);
-      // No header in the first MAX_PARSED_ENTRY_BYTES of blanks and a line: the loader refuses such a file.
-      if (carry > MAX_PARSED_ENTRY_BYTES && version === undefined) return undefined;
-      if (carry > MAX_PARSED_ENTRY_BYTES) {
-        skipping = true;
-        bufOffset += len;
-        len = 0;
-        continue;
-      }
-      if (carry * 2 > buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(bigger, 0, pos, len);
-        buf = bigger;
-      } else buf.copy(buf, 0, pos, len);
-      bufOffset += len - carry;
-      len = carry;
-      await range.read?.(bufOffset);
-    }
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -3,7 +3,7 @@ import type { MessageEntry } from './types';
 
 /**
  * A message line as Pi writes its plain messages, read without JSON.parse
- * (`arbor tree`'s workers read every line of a session; this is about a
+ * (`arbor tree` reads every line of a session as it loads it; this is about a
  * third of the cost of JSON.parse and the shape checks):
  *
  *   {"type":"message","id":"…","parentId":null|"…","timestamp":"…","message":{"role":"…",…}}

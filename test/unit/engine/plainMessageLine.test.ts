@@ -1,6 +1,6 @@
 /**
  * The fast reader of plain message lines (plainMessageLine.ts, used by
- * `arbor tree`'s workers) gives, for every line it takes, the entry
+ * `arbor tree`'s load, which reads every line) gives, for every line it takes, the entry
  * checkEntryText gives (same fields in the same order, same values, -0
  * included), and leaves every other line to it: on hand-made edge cases
  * (test/fixtures/plain-message-lines), the fixture sessions, generated
