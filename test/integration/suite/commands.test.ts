@@ -1,3 +1,4 @@
+// Over 400 lines: one suite of every command, sharing the afterEach that leaves no proposal or panel to the next test.
 // Every Arbor command through vscode.commands.executeCommand, and what each one writes to the session file.
 import * as assert from 'assert';
 import * as fs from 'fs';

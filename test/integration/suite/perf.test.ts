@@ -1,3 +1,4 @@
+// Over 400 lines: one generated 100 MB session shared by every measurement (generating it is most of the run).
 // Benchmark-style test in the extension host with a generated 100 MB session (ARBOR_PERF_MB to change):
 //  - opening it in the Sessions view: time to the first page of children VS Code asks for,
 //    with the index cold (loaded on expand) and warm;

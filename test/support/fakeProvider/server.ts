@@ -1,3 +1,4 @@
+// Over 400 lines: one server whose scripted behaviours, request log and wire answers share one queue and one socket set.
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
