@@ -105,7 +105,7 @@ export function sanitizedIo(io: Io): Io {
  */
 const CHUNK = 16 * 1024;
 
-/** What writeLines writes: lines, and promises to wait on before the lines after them (rows still being made). */
+/** What writeLines writes: lines, and promises to wait on before the lines after them (entries being loaded, say). */
 export type LineSource = Iterable<string | Promise<void>>;
 
 /**

@@ -26,8 +26,9 @@ type Output = LineSource;
 
 /**
  * Every entry is described as the load parses it (RowFacts is the load's
- * visitor), on this thread: each line is parsed once, a plain message line
- * without JSON.parse, and its index record made from that reading.
+ * visitor), on this thread: each line is parsed once (in a streamed session,
+ * a plain message line without JSON.parse, its index record made from that
+ * reading); what the load did not describe is described from the index.
  */
 export async function treeCommand(argv: string[], io: Io): Promise<number> {
   const p = parseWith(treeSpec, argv);

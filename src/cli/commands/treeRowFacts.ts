@@ -37,7 +37,7 @@ function previewMax(style: RowStyle): number {
 }
 
 /** The row of an entry in hand (as the load parses it). */
-export function describeRow(entry: SessionEntry, style: RowStyle): Row {
+function describeRow(entry: SessionEntry, style: RowStyle): Row {
   const pv = entryPreview(entry, previewMax(style));
   return { kind: pv.kind, text: rowText(style, pv), tokens: countEntryTokens(entry, estimatorByName(style.estimator)) };
 }

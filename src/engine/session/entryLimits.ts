@@ -14,6 +14,11 @@ export function oversizedLineMessage(bytes: number): string {
   return `the line is ${(bytes / 1048576).toFixed(0)} MB, larger than the ${MAX_PARSED_ENTRY_BYTES / 1048576} MB Arbor parses`;
 }
 
+/** What a load reports about a last line too long to parse with no line break after it (left for a later read). */
+export function incompleteLongLineMessage(bytes: number): string {
+  return `the last line is incomplete (a writer stopped mid-line); ${oversizedLineMessage(bytes)}; skipped`;
+}
+
 /** What a load reports about a line too long to parse that was indexed from its leading fields. */
 export function oversizedEntryMessage(bytes: number): string {
   return `${oversizedLineMessage(bytes)}; indexed from its leading fields, content not read (shown empty, tokens estimated from its size)`;

@@ -5,7 +5,7 @@ import { headerShapeProblem } from './entryShape';
 import { scanMessageLine } from './lineScanner';
 import { entryMayHoldFileOps, FileOpScanner } from './fileOpHints';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
-import { MAX_PARSED_ENTRY_BYTES, oversizedEntryMessage, oversizedLineMessage } from './entryLimits';
+import { incompleteLongLineMessage, MAX_PARSED_ENTRY_BYTES, oversizedEntryMessage, oversizedLineMessage } from './entryLimits';
 import type { EntryRecord } from './entryRecord';
 import { lastRecordId, type RecordSink } from './recordTable';
 import { entryTypeOf } from './entryKinds';
@@ -17,8 +17,8 @@ import type { SessionEntry, SessionHeader } from './types';
  * loadSession/indexSessionBuffer, streamSession, tailPreview and the tail
  * reader readAppended): line spans with one trim (spaces, tabs, CRs) and a
  * BOM skip, the header line, entry lines into records (parsed, or indexed
- * without parsing in fast mode), and the cut-off last line. Offsets are buffer offsets, or file offsets when ReadContext.fileOffset
- * is set.
+ * without parsing in fast mode), and the cut-off last line. Offsets are
+ * buffer offsets, or file offsets when ReadContext.fileOffset is set.
  */
 
 export interface LineSpan {
@@ -101,6 +101,18 @@ export function readCutOffLine(
   const start = trimStart(buf, tail.lastBreak, buf.length);
   const end = trimEnd(buf, start, buf.length);
   if (start >= end) return { committedSize: buf.length };
+  if (end - start > MAX_PARSED_ENTRY_BYTES) {
+    // Too long to parse: left as a line a writer has not finished (as the streaming reader leaves a longer one), and
+    // indexed from its leading fields once its line break is written. Never parsed, so never described from its content.
+    if (report && diagnostics) {
+      diagnostics.push({
+        file: ctx.file,
+        line: tail.lineCount + 1,
+        message: incompleteLongLineMessage(end - start),
+      });
+    }
+    return { committedSize: tail.lastBreak };
+  }
   const checked = checkEntryText(buf.toString('utf8', start, end), Math.max(ctx.version, 2));
   if (checked.ok && ctx.version >= 2) {
     ctx.onEntry?.(records.length, checked.entry);

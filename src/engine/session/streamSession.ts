@@ -3,7 +3,7 @@ import { openRegularFile } from './sessionFile';
 import { findHeader, readCutOffLine, readRecords, type EntryVisitor } from './lineReader';
 import { SessionFormatError, type Diagnostic } from './diagnostics';
 import { SessionIndex } from './sessionIndex';
-import { MAX_PARSED_ENTRY_BYTES, oversizedEntryMessage, oversizedLineMessage } from './entryLimits';
+import { incompleteLongLineMessage, MAX_PARSED_ENTRY_BYTES, oversizedEntryMessage, oversizedLineMessage } from './entryLimits';
 import { passLongLine, scanLongLine, type LongLine } from './longLine';
 import { RecordTable, type RecordSink } from './recordTable';
 import type { SessionHeader } from './types';
@@ -147,7 +147,7 @@ export async function streamLines(fh: FileHandle, o: StreamLinesOptions): Promis
               diagnostics.push({
                 file,
                 line: line + 1,
-                message: `the last line is incomplete (a writer stopped mid-line); ${oversizedLineMessage(long.end - long.start)}; skipped`,
+                message: incompleteLongLineMessage(long.end - long.start),
               });
             return finish(long.start >= 0 ? bufOffset : filePos, long.start < 0);
           }

@@ -21,8 +21,8 @@ const SESSIONS = [
   fixturePath('workspace', '.pi', 'sessions', '2026-11-29T19-36-32-277Z_01a228cf-1f14-7375-95f5-91ee6b4355fc.jsonl'),
 ];
 /**
- * Lines the streaming index holds as entries but the tree's row makers did not describe (too deeply nested for the
- * plain-line reader): their rows come from the index, loaded first. Streamed, it reads differently from the small file
+ * Lines the streaming index holds as entries but the tree's load did not describe (nested deeper than the entry shape
+ * checks allow, so they do not parse as entries): their rows come from the index, loaded first. Streamed, it reads differently from the small file
  * (the fast validation), so its output is checked, not compared.
  */
 const DEEP = fixturePath('sessions', 'hostile', 'deep-nesting.jsonl');

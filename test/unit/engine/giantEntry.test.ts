@@ -192,28 +192,30 @@ describe('lines too long to parse, in other shapes (issue 13 item 1)', function 
     }
   });
 
-  it('a long last line without its line break is left unread as a line a writer has not finished, and read once finished', async () => {
-    const file = path.join(dir, 'cut.jsonl');
-    const layout = writeGiantSession(file, 40 * MB, { after: 0 });
-    // Drop the final line break: the giant line is now the cut-off last line.
-    const { truncateSync, statSync } = await import('node:fs');
-    truncateSync(file, statSync(file).size - 1);
-    const index = await loadSession(file);
-    assert.deepEqual(
-      [...Array(index.entryCount).keys()].map((i) => index.record(i).id),
-      layout.ids.slice(0, -1),
-    );
-    assert.ok(index.hasIncompleteLine);
-    assert.equal(index.lineCount, layout.giantLine - 1);
-    assert.ok(
-      index.diagnostics.some((d) => d.line === layout.giantLine && /incomplete/.test(d.message)),
-      JSON.stringify(index.diagnostics),
-    );
-    const { appendFileSync } = await import('node:fs');
-    appendFileSync(file, '\n');
-    const tail = await readAppended(index);
-    assert.equal(tail.added, 1);
-    assert.equal(index.record(index.leafIndex).id, layout.giantId);
-    assert.equal(entryTokens(index, index.leafIndex, 'tokenizer'), estimateFromBytes(layout.giantBytes));
-  });
+  // 20 MB: read to the end of the file in the reader's buffer (under twice the parse limit); 40 MB: passed over as a long line.
+  for (const size of [20, 40])
+    it(`a long last line (${size} MB) without its line break is left unread as a line a writer has not finished, and read once finished`, async () => {
+      const file = path.join(dir, 'cut.jsonl');
+      const layout = writeGiantSession(file, size * MB, { after: 0 });
+      // Drop the final line break: the giant line is now the cut-off last line.
+      const { truncateSync, statSync } = await import('node:fs');
+      truncateSync(file, statSync(file).size - 1);
+      const index = await loadSession(file);
+      assert.deepEqual(
+        [...Array(index.entryCount).keys()].map((i) => index.record(i).id),
+        layout.ids.slice(0, -1),
+      );
+      assert.ok(index.hasIncompleteLine);
+      assert.equal(index.lineCount, layout.giantLine - 1);
+      assert.ok(
+        index.diagnostics.some((d) => d.line === layout.giantLine && /incomplete/.test(d.message)),
+        JSON.stringify(index.diagnostics),
+      );
+      const { appendFileSync } = await import('node:fs');
+      appendFileSync(file, '\n');
+      const tail = await readAppended(index);
+      assert.equal(tail.added, 1);
+      assert.equal(index.record(index.leafIndex).id, layout.giantId);
+      assert.equal(entryTokens(index, index.leafIndex, 'tokenizer'), estimateFromBytes(layout.giantBytes));
+    });
 });
