@@ -19,6 +19,7 @@ import fc from 'fast-check';
 import { renderSession, sessionArb } from '../test/support/arbSession';
 import { mutate, mutationArb } from '../test/support/sessionMutations';
 import { generateTreeSession } from './generateTreeSession';
+import { writeDamagedTreeSession } from '../test/support/damagedTreeSession';
 
 const run = promisify(execFile);
 
@@ -66,15 +67,9 @@ function generatedFiles(dir: string, count: number): string[] {
 function streamedFiles(dir: string): string[] {
   const plain = path.join(dir, 'streamed.jsonl');
   generateTreeSession({ file: plain, entries: 25_000, branchEvery: 7 });
-  const lines = readFileSync(plain, 'utf8').split('\n');
-  const damaged = lines.map((l, k) => (k > 0 && k % 997 === 0 ? `\n   \t${l}` : l));
-  // Keys written twice (the index's key scan and JSON.parse read them differently) and a line longer than a read block.
-  damaged[5000] = damaged[5000].replace(/}$/, ',"id":"twice"}');
-  damaged[9000] = damaged[9000].replace(/}$/, ',"type":"custom","customType":"x"}');
-  damaged[12000] = damaged[12000].replace(/"text":"/, `"text":"${'x'.repeat(6 * 1024 * 1024)}`);
-  const other = path.join(dir, 'streamed-damaged.jsonl');
-  writeFileSync(other, damaged.join('\n'));
-  return [plain, other];
+  const damaged = path.join(dir, 'streamed-damaged.jsonl');
+  writeDamagedTreeSession(damaged, { longLine: true });
+  return [plain, damaged];
 }
 
 /** Child side: runs each case of CASES_FILE with ROOT's tree command, one JSON line per case. */

@@ -7,7 +7,7 @@
  * (leftmost on a tie) first, and counts as many tokens as parts remain. A
  * lone surrogate is encoded as U+FFFD, as tiktoken receives it.
  *
- * A pre-token of more than one character is looked up in a cache of counts
+ * A pre-token other than one ASCII character is looked up in a cache of counts
  * (a string of it is made for that); one not counted yet is encoded into a
  * scratch buffer whose byte ranges are looked up in the table.
  * The merge is quadratic in the pre-token's length; callers hand it text whose

@@ -9,7 +9,7 @@
  */
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sessionArb, renderSession } from '../../support/arbSession';
@@ -17,7 +17,7 @@ import { mutate, mutationArb } from '../../support/sessionMutations';
 import { treeCommand } from '../../../src/cli/commands/tree';
 import { RowFacts, rowFromIndex, type Row, type RowStyle } from '../../../src/cli/commands/treeRowFacts';
 import { loadSession } from '../../../src/engine/session/loadSession';
-import { generateTreeSession } from '../../../bench/generateTreeSession';
+import { writeDamagedTreeSession } from '../../support/damagedTreeSession';
 
 const fixtures = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'sessions');
 const STYLES: RowStyle[] = [
@@ -107,13 +107,7 @@ describe('arbor tree rows made as the load parses', function () {
 
   it('a 6 MB session (streamed) with blank and indented lines and keys written twice: the tree shows the index rows for all', async () => {
     const file = path.join(dir, 'large.jsonl');
-    generateTreeSession({ file, entries: 25_000, branchEvery: 7 });
-    const lines = readFileSync(file, 'utf8').split('\n');
-    const spaced = lines.map((l, k) => (k > 0 && k % 997 === 0 ? `\n   \t${l}` : l));
-    // Keys written twice, which the index's key scan and JSON.parse read differently: those rows come from the index.
-    spaced[5000] = spaced[5000].replace(/}$/, ',"id":"twice"}');
-    spaced[9000] = spaced[9000].replace(/}$/, ',"type":"custom","customType":"x"}');
-    writeFileSync(file, spaced.join('\n'));
+    writeDamagedTreeSession(file);
     const made = await rowsAsLoaded(file, STYLES[0], 'fast');
     assert.equal(made.filter((r) => !r).length, 2, 'the two lines with a key written twice are left to the index');
     for (const flags of [[], ['--estimator', 'chars']]) {
