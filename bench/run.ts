@@ -4,7 +4,8 @@
  * ratios against a naive baseline (read the text, JSON.parse every line) and
  * against Pi 0.73.1 (SessionManager.open + prepareCompaction) measured in the
  * same run. Best of N runs each, since the machine is shared and noisy.
- * First, the retention table (bench/retention.ts).
+ * First, the retention table (bench/retention.ts) and the summary probes
+ * (bench/summaryProbes.ts; ARBOR_BENCH_PROBES=0 skips them).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -12,6 +13,7 @@ import * as path from 'node:path';
 import { generateSession } from './generateSession';
 import { retentionBench } from './retention';
 import { agentsReadBench } from './agentsRead';
+import { summaryProbesBench } from './summaryProbes';
 
 interface Sample {
   mode: string;
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
   const runs = Number(process.env.ARBOR_BENCH_RUNS ?? 3);
   const withPi = process.env.ARBOR_BENCH_PI !== '0';
   await retentionBench();
+  if (process.env.ARBOR_BENCH_PROBES !== '0') await summaryProbesBench();
   for (const mb of sizes) {
     const file = path.join(dataDir, `session-${mb}mb.jsonl`);
     if (!existsSync(file)) {

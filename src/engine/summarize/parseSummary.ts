@@ -317,7 +317,8 @@ function parseInto(markdown: string, result: ParsedSummary): void {
       default:
         addAll(
           s.key,
-          items.map((i) => i.text),
+          // An unticked item under Done is a request that ended without being done ("[ ] … refused"): the box is kept.
+          items.map((i) => (s.key === 'done' && i.check === ' ' ? `[ ] ${i.text}` : i.text)),
         );
     }
   }
@@ -369,7 +370,7 @@ export function formatSummary(summary: Partial<ParsedSummary>, options: FormatSu
   out.push('## Goal', ...list(s.goal, () => '- '), '');
   out.push('## Constraints & Preferences', ...list(s.constraints, () => '- '), '');
   out.push('## Progress');
-  out.push('### Done', ...list(s.done, () => '- [x] '));
+  out.push('### Done', ...list(s.done, () => '- [x] ').map((l) => (l.startsWith('- [x] [ ] ') ? `- [ ] ${l.slice(10)}` : l)));
   out.push('### In Progress', ...list(s.inProgress, () => '- [ ] '));
   out.push('### Blocked', ...list(s.blocked, () => '- '), '');
   out.push('## Key Decisions');

@@ -26,8 +26,17 @@ export type Behaviour =
   | { type: 'empty'; usage?: FakeUsage }
   /** An answer cut at the output limit (finish_reason length / stop_reason max_tokens). */
   | { type: 'length'; text?: string; usage?: FakeUsage }
-  /** The model calls a tool. */
-  | { type: 'toolCall'; name?: string; arguments?: Record<string, unknown>; text?: string; usage?: FakeUsage }
+  /** The model calls a tool (or, with `calls`, several tools in one answer, in that order). */
+  | {
+      type: 'toolCall';
+      name?: string;
+      arguments?: Record<string, unknown>;
+      calls?: { name: string; arguments: Record<string, unknown> }[];
+      text?: string;
+      usage?: FakeUsage;
+    }
+  /** An answer stopped by the provider's content filter (OpenAI finish_reason content_filter, Anthropic stop_reason refusal). */
+  | { type: 'refusal'; text?: string; usage?: FakeUsage }
   /**
    * An HTTP error status with the API's error body (or `body`), and extra headers (e.g. retry-after).
    * `echoCredentials`: the error message repeats the request's Authorization / x-api-key headers, as a
@@ -229,8 +238,11 @@ function answerOf(b: Behaviour): FakeAnswer {
         text: b.text ?? '',
         finish: 'tool',
         tool: { name: b.name ?? 'read', arguments: b.arguments ?? { path: 'src/index.ts' } },
+        ...(b.calls ? { tools: b.calls } : {}),
         usage: b.usage ?? DEFAULT_USAGE,
       };
+    case 'refusal':
+      return { text: b.text ?? '', finish: 'content_filter', usage: b.usage ?? DEFAULT_USAGE };
     case 'stall':
     case 'cut':
       return { text: b.text, finish: 'stop', usage: DEFAULT_USAGE };

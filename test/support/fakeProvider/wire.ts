@@ -12,10 +12,17 @@ export interface FakeUsage {
 
 export interface FakeAnswer {
   text: string;
-  /** 'stop' | 'length' | 'tool' */
-  finish: 'stop' | 'length' | 'tool';
+  /** 'stop' | 'length' | 'tool' | 'content_filter' (a refusal: OpenAI finish_reason content_filter, Anthropic stop_reason refusal) */
+  finish: 'stop' | 'length' | 'tool' | 'content_filter';
   tool?: { name: string; arguments: Record<string, unknown> };
+  /** Several tool calls in one answer (used instead of `tool` when given). */
+  tools?: { name: string; arguments: Record<string, unknown> }[];
   usage: FakeUsage;
+}
+
+/** The answer's tool calls: `tools`, else `tool`, else none. */
+export function toolsOf(a: FakeAnswer): { name: string; arguments: Record<string, unknown> }[] {
+  return a.tools ?? (a.tool ? [a.tool] : []);
 }
 
 let counter = 0;
@@ -46,8 +53,9 @@ function openaiUsage(u: FakeUsage) {
 }
 
 export function openaiCompletion(model: string, a: FakeAnswer) {
-  const toolCalls = a.tool
-    ? [{ id: nextId('call'), type: 'function', function: { name: a.tool.name, arguments: JSON.stringify(a.tool.arguments) } }]
+  const tools = toolsOf(a);
+  const toolCalls = tools.length
+    ? tools.map((t) => ({ id: nextId('call'), type: 'function', function: { name: t.name, arguments: JSON.stringify(t.arguments) } }))
     : undefined;
   return {
     id: nextId('chatcmpl'),
@@ -59,7 +67,7 @@ export function openaiCompletion(model: string, a: FakeAnswer) {
         index: 0,
         message: {
           role: 'assistant',
-          content: a.tool && !a.text ? null : a.text,
+          content: toolCalls && !a.text ? null : a.text,
           refusal: null,
           annotations: [],
           ...(toolCalls ? { tool_calls: toolCalls } : {}),
@@ -87,10 +95,10 @@ export function openaiChunks(model: string, a: FakeAnswer, opts: { chunkSize: nu
   const sent = opts.upTo === undefined ? textPieces : textPieces.slice(0, opts.upTo);
   for (const p of sent) out.push(chunk({ content: p }));
   if (opts.upTo !== undefined) return out;
-  if (a.tool) {
-    out.push(chunk({ tool_calls: [{ index: 0, id: nextId('call'), type: 'function', function: { name: a.tool.name, arguments: '' } }] }));
-    out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(a.tool.arguments) } }] }));
-  }
+  toolsOf(a).forEach((t, index) => {
+    out.push(chunk({ tool_calls: [{ index, id: nextId('call'), type: 'function', function: { name: t.name, arguments: '' } }] }));
+    out.push(chunk({ tool_calls: [{ index, function: { arguments: JSON.stringify(t.arguments) } }] }));
+  });
   out.push(chunk({}, openaiFinish(a.finish)));
   if (opts.includeUsage) out.push({ ...base, choices: [], usage: openaiUsage(a.usage) });
   return out;
@@ -104,7 +112,8 @@ export function openaiError(status: number, message: string) {
 // ---------------------------------------------------------------------------
 // Anthropic Messages
 
-const anthropicStop = (f: FakeAnswer['finish']) => (f === 'tool' ? 'tool_use' : f === 'length' ? 'max_tokens' : 'end_turn');
+const anthropicStop = (f: FakeAnswer['finish']) =>
+  f === 'tool' ? 'tool_use' : f === 'length' ? 'max_tokens' : f === 'content_filter' ? 'refusal' : 'end_turn';
 
 function anthropicUsage(u: FakeUsage) {
   return {
@@ -118,8 +127,9 @@ function anthropicUsage(u: FakeUsage) {
 
 export function anthropicMessage(model: string, a: FakeAnswer) {
   const content: object[] = [];
-  if (a.text || !a.tool) content.push({ type: 'text', text: a.text, citations: null });
-  if (a.tool) content.push({ type: 'tool_use', id: nextId('toolu'), name: a.tool.name, input: a.tool.arguments });
+  const tools = toolsOf(a);
+  if (a.text || !tools.length) content.push({ type: 'text', text: a.text, citations: null });
+  for (const t of tools) content.push({ type: 'tool_use', id: nextId('toolu'), name: t.name, input: t.arguments });
   return {
     id: nextId('msg'),
     type: 'message',
@@ -160,17 +170,18 @@ export function anthropicEvents(model: string, a: FakeAnswer, opts: { chunkSize:
     out.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: p } }]);
   if (opts.upTo !== undefined) return out;
   out.push(['content_block_stop', { type: 'content_block_stop', index: 0 }]);
-  if (a.tool) {
+  toolsOf(a).forEach((t, i) => {
+    const index = i + 1;
     out.push([
       'content_block_start',
-      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: nextId('toolu'), name: a.tool.name, input: {} } },
+      { type: 'content_block_start', index, content_block: { type: 'tool_use', id: nextId('toolu'), name: t.name, input: {} } },
     ]);
     out.push([
       'content_block_delta',
-      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: JSON.stringify(a.tool.arguments) } },
+      { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(t.arguments) } },
     ]);
-    out.push(['content_block_stop', { type: 'content_block_stop', index: 1 }]);
-  }
+    out.push(['content_block_stop', { type: 'content_block_stop', index }]);
+  });
   out.push([
     'message_delta',
     {

@@ -1,4 +1,4 @@
-import { clip, isQuestion, trimEndChars } from './text';
+import { clip, isQuestion, sentences, trimEndChars } from './text';
 import { detachedText } from '../../text/detachedText';
 
 /** A choice the assistant stated, with its reason when it gave one (read by the offline extraction). */
@@ -56,5 +56,38 @@ export function decisionOf(sentence: string): Decision | null {
   return {
     title: detachedText(clip(trimEndChars(choice, '.:;,'), 160)),
     rationale: reason ? detachedText(clip(trimEndChars(reason, '.'), 200)) : '',
+  };
+}
+
+/** How a user redirects the work: "instead", "leave X alone", "not now", "a different idea", "let's not", "rather". */
+const REDIRECT =
+  /\b(?:instead|leave (?:the |it |that |this |them )?[\w./-]{0,60} ?alone|not now|different idea|let's not|let us not|rather than|rather not|don't (?:bother|touch|change)|do not (?:touch|change)|skip (?:it|that|the)|forget (?:it|that|about))\b/i;
+
+/**
+ * A redirection or refusal the user stated, or null: the sentence that says
+ * it (with the next one when it is as short as "Not now."), and what it
+ * declined when the answer before it ended with an offer or a question.
+ */
+export function userDecisionOf(message: string, offer: string | null = null): Decision | null {
+  const all = sentences(message, 20);
+  const at = all.findIndex((s) => !isQuestion(s) && REDIRECT.test(s));
+  if (at < 0) return null;
+  let said = all[at];
+  if (said.length < 30 && at + 1 < all.length) said = `${said} ${all[at + 1]}`;
+  return {
+    title: detachedText(clip(trimEndChars(said, '.:;,'), 200)),
+    rationale: offer ? detachedText(`the user's call, in reply to: "${clip(offer, 140)}"`) : "the user's call",
+  };
+}
+
+/** A workaround the assistant states after a failure ("grep is not available here; using bash instead"). */
+const WORKAROUND = /\b(?:instead|retry(?:ing)?|work(?:ing)? around|workaround|fall(?:ing)? back|not available|isn't available|unavailable)\b/i;
+
+/** A workaround sentence with the failure it answers as its reason, or null. */
+export function workaroundOf(sentence: string, failure?: { what: string; error: string }): Decision | null {
+  if (isQuestion(sentence) || !WORKAROUND.test(sentence)) return null;
+  return {
+    title: detachedText(clip(trimEndChars(sentence, '.:;,'), 200)),
+    rationale: failure ? detachedText(clip(`${failure.what}: ${failure.error}`, 200)) : '',
   };
 }

@@ -3,7 +3,9 @@ import { clip, code, firstLine, sentences, squash, unique } from './text';
 import { constraintSentences } from './userText';
 import { isTextBlock, textOfContent } from '../../session/contentBlocks';
 import { detachedText } from '../../text/detachedText';
-import { decisionOf, type Decision } from './decisions';
+import { decisionOf, userDecisionOf, workaroundOf, type Decision } from './decisions';
+import { exitAnswer, outputWithoutStatus, reportedExitCode } from './commandStatus';
+import { editPairs, editTexts, introducedBy, smallReplacement } from './introduced';
 export type { Decision } from './decisions';
 
 /**
@@ -24,14 +26,23 @@ export interface Call {
   target: string | undefined;
   /** `text` is the output when it is short (SHORT_RESULT_CHARS), else empty. */
   result?: { isError: boolean; text: string };
+  /** A read file's title (its first line when that is a Markdown heading). */
+  title: string | undefined;
   order: number;
   messageIndex: number;
 }
 
+/** What started a turn: the user's message, an extension's custom message the model answered, the user's own `!command`, or nothing in the span (the request is outside it). */
+export type TriggerKind = 'user' | 'custom' | 'bash' | 'outside';
+
+/** How a turn ended. */
+export type TurnOutcome = 'answered' | 'aborted' | 'length' | 'refused' | 'error' | 'open';
+
 export interface Turn {
-  /** The user's request (full text), or null for work before the first request of the span. */
+  /** The user's request (full text), or null for a turn another trigger started or work before the first request of the span. */
   request: string | null;
-  /** Index (in the messages read) of the request's message, or -1. */
+  trigger: { kind: TriggerKind; text: string; customType?: string };
+  /** Index (in the messages read) of the trigger's message, or -1. */
   requestIndex: number;
   calls: Call[];
   /** `output` is the user's command output when it is short (SHORT_RESULT_CHARS), else empty (like a call's result). */
@@ -40,6 +51,26 @@ export interface Turn {
   answer: string | null;
   /** How the last assistant message of the turn stopped. */
   lastStop: AssistantMessage['stopReason'] | 'none';
+  /** How the turn ended (set when the turn closes; 'open' while it is the newest). */
+  outcome: TurnOutcome;
+  /** The last failed model request's message, when the turn ended with one. */
+  errorMessage?: string;
+  /** The start of an answer that was interrupted or cut off. */
+  partial?: string;
+  /** A failed model request the turn got past (a retry that answered). */
+  retried?: string;
+  /** The answer proposed a plan or asked before doing it ("Shall I go ahead?"), and the turn changed nothing. */
+  proposal?: boolean;
+  /** What the user's next message said when it redirected this turn ("Instead, use a Map"). */
+  redirectedBy?: string;
+  /** Short outputs of the turn's successful commands (newest last), which an answer may point at. */
+  outputs: string[];
+  /** `file:line` locations a search in the turn found. */
+  found: string[];
+  /** Identifiers the turn's successful changes introduced (error strings, test names, versions, a small file's content). */
+  introduced: string[];
+  /** Files the turn wrote that the span had not read or changed before (created, as far as the span shows). */
+  created: string[];
 }
 
 export interface Problem {
@@ -61,6 +92,10 @@ export interface Extraction {
   filesModified: string[];
   /** Summaries inside the span (compaction / branch summary messages). */
   embedded: string[];
+  /** Which of `embedded` are branch summaries (the rest are compaction summaries). */
+  embeddedKinds: ('branch' | 'compaction')[];
+  /** Messages from extensions and hooks that the model saw (custom messages), newest last. */
+  notes: { customType: string; text: string }[];
   /** Calls still waiting for a result at the end of the span. */
   pending: Call[];
   /** Number of messages read. */
@@ -94,7 +129,7 @@ export function callPath(call: Call): string | undefined {
 }
 
 /** Longest tool output a call keeps (longer ones are never quoted: see the offline summarizer's shortOutput). */
-const SHORT_RESULT_CHARS = 200;
+const SHORT_RESULT_CHARS = 600;
 
 /** The results of calls whose output is not kept (most of a long span's), one object each for all of them. */
 const NO_TEXT_OK = Object.freeze({ isError: false, text: '' });
@@ -144,6 +179,48 @@ export interface Extractor {
   finish(): Extraction;
 }
 
+/** Most extension messages kept (the newest). */
+const MAX_NOTES = 12;
+/** Per turn: outputs an answer may point at, search locations, introduced identifiers, created files. */
+const MAX_OUTPUTS = 4;
+const MAX_FOUND = 10;
+const MAX_INTRODUCED = 8;
+/** A finished turn keeps a call's output only when it is this short (its turn's `outputs` keep what an answer points at). */
+const KEPT_CALL_TEXT = 160;
+/** A `file:line:` location at the start of a search output's line. */
+const LOCATION = /^([\w@~.][\w@~./+-]{0,200}):(\d{1,7})(?::\d{1,7})?:(.*)$/;
+/** An answer that reports a failure (not one that merely worked around it). */
+const FAILURE_WORDS = /\b(?:fail(?:s|ed|ing|ure)?|error|errors|could ?n[o']t|cannot|can't|unable|not found|broken|blocked|still)\b/i;
+
+function basename(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash >= 0 ? path.slice(slash + 1) : path;
+}
+
+/** Whether a finished turn's answer reports a failure of its own (else the turn got past it). */
+function answerReports(answer: string, p: Problem, target: string | undefined): boolean {
+  if (!answer) return false;
+  const lower = answer.toLowerCase();
+  const error = p.error.toLowerCase().slice(0, 30);
+  if (error.length >= 8 && lower.includes(error)) return true;
+  if (!FAILURE_WORDS.test(answer)) return false;
+  const name = target ? basename(target).toLowerCase() : '';
+  return name.length >= 3 && lower.includes(name);
+}
+
+/** Whether `later` (a success) reached what `failed` was after: the same file, a file inside the failed path, or the same term. */
+function sameGoal(failed: Call, later: Call, cwd: string | undefined): boolean {
+  if (!failed.target || !later.target) return false;
+  const a = sameTarget(failed.target, cwd);
+  const b = sameTarget(later.target, cwd);
+  if (a === b) return true;
+  const family = (c: Call) => (MODIFYING_TOOLS.has(c.tool) ? 'modify' : c.tool);
+  if (failed.path && later.path)
+    return basename(failed.path) === basename(later.path) || (family(failed) === family(later) && b.startsWith(`${a.replace(/\/+$/, '')}/`));
+  // A search or a command by another tool: the failed call's term (a pattern, a path) in the later command.
+  return a.length >= 3 && b.includes(a);
+}
+
 export function createExtractor(options: ExtractOptions = {}): Extractor {
   const x: Extraction = {
     turns: [],
@@ -152,6 +229,8 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
     problems: [],
     filesModified: [],
     embedded: [],
+    embeddedKinds: [],
+    notes: [],
     pending: [],
     messageCount: 0,
   };
@@ -160,6 +239,7 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
   // call would fill the old generation with dead tables.
   let byId = new Map<string, Call>();
   const keepAnswers = options.answers ?? true;
+  const cwd = options.cwd;
   // A 1 GB span calls the same tools on the same files thousands of times: their names and paths are kept once.
   const strings = new Map<string, string>();
   const once = (text: string | undefined): string | undefined => {
@@ -169,18 +249,25 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
     strings.set(text, text);
     return text;
   };
+  // Files the span read or changed so far (a write to one of them is not a creation).
+  const touched = new Set<string>();
+  // What a change call introduces, kept until its result says it succeeded.
+  const changes = new Map<Call, string[]>();
   // The calls of the last assistant message that made any (what can still be pending at the end).
   let lastCalls: Call[] = [];
   let turn: Turn | null = null;
+  // The open turn's failures with the call that failed (resolved by purpose when the turn closes).
+  let turnFailures: { problem: Problem; call: Call | null }[] = [];
   let order = 0;
   const modelErrors: { problem: Problem; index: number }[] = [];
   let lastGoodAssistant = -1;
   // Unresolved failures by what would resolve them (tool family + target): each is resolved at most once.
   const failures = new Map<string, Problem[]>();
   const familyKey = (tool: string, target: string | undefined) =>
-    `${MODIFYING_TOOLS.has(tool) ? 'modify' : SHELL_TOOLS.has(tool) ? 'shell' : tool}\u0000${sameTarget(target, options.cwd)}`;
-  const fail = (key: string, p: Problem) => {
+    `${MODIFYING_TOOLS.has(tool) ? 'modify' : SHELL_TOOLS.has(tool) ? 'shell' : tool}\u0000${sameTarget(target, cwd)}`;
+  const fail = (key: string, p: Problem, call: Call | null) => {
     x.problems.push(p);
+    turnFailures.push({ problem: p, call });
     const list = failures.get(key);
     if (list) list.push(p);
     else failures.set(key, [p]);
@@ -191,61 +278,150 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
     for (const p of list) p.resolved = true;
     failures.delete(key);
   };
-  const open = (request: string | null, requestIndex = -1): Turn => {
-    if (turn) close(turn);
-    const t: Turn = { request, requestIndex, calls: [], userRuns: [], answer: null, lastStop: 'none' };
+  /** A turn has ended when its last assistant message stopped without calling tools (or it was the user's own command). */
+  const ended = (t: Turn | null) => !t || t.trigger.kind === 'bash' || (t.lastStop !== 'none' && t.lastStop !== 'toolUse');
+  const open = (trigger: Turn['trigger'], requestIndex = -1): Turn => {
+    if (turn) close(turn, false);
+    const t: Turn = {
+      request: trigger.kind === 'user' ? trigger.text : null,
+      trigger,
+      requestIndex,
+      calls: [],
+      userRuns: [],
+      answer: null,
+      lastStop: 'none',
+      outcome: 'open',
+      outputs: NONE,
+      found: NONE,
+      introduced: NONE,
+      created: NONE,
+    };
     x.turns.push(t);
+    turnFailures = [];
     return t;
   };
-  // A finished turn's lists in arrays of their size (a growing array keeps room for more).
-  const close = (t: Turn) => {
+  const add1 = (list: string[], value: string, max: number): string[] => {
+    const l = list === NONE ? [] : list;
+    if (!l.includes(value)) l.push(value);
+    if (l.length > max) l.shift();
+    return l;
+  };
+  const outcomeOf = (t: Turn, last: boolean): Turn['outcome'] => {
+    if (t.answer !== null) return 'answered';
+    if (t.lastStop === 'aborted') return 'aborted';
+    if (t.lastStop === 'length') return 'length';
+    if (t.lastStop === 'error')
+      return /content[_ -]?filter|content policy|safety|refus/i.test(t.errorMessage ?? '') ? 'refused' : 'error';
+    return last || t.trigger.kind !== 'bash' ? 'open' : 'answered';
+  };
+  // A finished turn's lists in arrays of their size (a growing array keeps room for more); its failures judged by purpose.
+  const close = (t: Turn, last: boolean) => {
+    t.outcome = t.trigger.kind === 'bash' && !t.calls.length ? 'answered' : outcomeOf(t, last);
+    if (t.answer && isProposal(t.answer) && !t.calls.some((c) => MODIFYING_TOOLS.has(c.tool) && c.result && !c.result.isError))
+      t.proposal = true;
+    for (const { problem, call } of turnFailures) {
+      if (problem.resolved) continue;
+      if (call && t.calls.some((c) => c.order > call.order && c.result && !c.result.isError && sameGoal(call, c, cwd))) problem.resolved = true;
+      else if (t.outcome === 'answered' && t.answer !== null && !answerReports(t.answer, problem, call?.target)) problem.resolved = true;
+    }
+    turnFailures = [];
+    if (last) return;
     t.calls = t.calls.length ? t.calls.slice() : NONE;
     t.userRuns = t.userRuns.length ? t.userRuns.slice() : NONE;
+    for (const c of t.calls)
+      if (c.result && c.result.text.length > KEPT_CALL_TEXT) c.result = c.result.isError ? NO_TEXT_ERROR : NO_TEXT_OK;
+  };
+  const keepOutput = (t: Turn, command: string, output: string) => {
+    const text = output.trim();
+    if (!text) return;
+    let found = t.found;
+    for (const line of text.split('\n', 200)) {
+      const m = LOCATION.exec(line.trim());
+      if (m && m[2] !== '0') found = add1(found, detachedText(`${m[1]}:${m[2]}${m[3].trim() ? ` ${clip(m[3].trim(), 60)}` : ''}`), MAX_FOUND);
+    }
+    t.found = found;
+    if (text.length <= SHORT_RESULT_CHARS) t.outputs = add1(t.outputs, detachedText(`${clip(command, 80)}\u0000${text}`), MAX_OUTPUTS);
   };
 
   let index = -1;
   let finished = false;
+  let pendingCustom: (Turn['trigger'] & { index: number }) | null = null;
   const add = (m: AgentMessage): void => {
     if (finished) throw new Error('the extraction is finished');
     index++;
+    if (m.role !== 'custom' && m.role !== 'assistant') pendingCustom = null;
+
     switch (m.role) {
       case 'user': {
         const text = textOfContent(m.content);
         if (!text.trim()) break;
-        turn = open(text.length > 20_000 ? detachedText(text.slice(0, 20_000)) : text, index);
-        x.constraints.push(...constraintSentences(turn.request!).map((s) => detachedText(clip(s, 240))));
+        const kept = text.length > 20_000 ? detachedText(text.slice(0, 20_000)) : text;
+        const previous = turn;
+        turn = open({ kind: 'user', text: kept }, index);
+        x.constraints.push(...constraintSentences(kept).map((s) => detachedText(clip(s, 240))));
+        const d = userDecisionOf(kept, previous?.answer ? lastOffer(previous.answer) : null);
+        if (d) {
+          x.decisions.push({ ...d, messageIndex: index });
+          if (previous?.proposal) previous.redirectedBy = d.title;
+        }
+        break;
+      }
+      case 'custom': {
+        const text = textOfContent(m.content as Parameters<typeof textOfContent>[0]);
+        if (!text.trim()) break;
+        x.notes.push({ customType: String(m.customType ?? 'extension'), text: detachedText(clip(text, 300)) });
+        if (x.notes.length > MAX_NOTES) x.notes.shift();
+        // A message from an extension that the model answers starts its own turn (its answer is not the user's request's):
+        // opened when the answer comes, so a message nobody answered does not hide the turn before it.
+        if (ended(turn)) pendingCustom = { kind: 'custom', text: detachedText(clip(text, 300)), customType: String(m.customType ?? ''), index };
         break;
       }
       case 'bashExecution': {
         if (m.excludeFromContext) break;
-        turn ??= open(null);
+        if (ended(turn)) turn = open({ kind: 'bash', text: detachedText(clip(m.command, 300)) }, index);
+        const t = turn!;
         const output = typeof m.output === 'string' ? m.output : '';
         const kept = output.trim().length > SHORT_RESULT_CHARS ? '' : output;
-        turn.userRuns.push({ command: m.command, exitCode: m.exitCode, output: kept, cancelled: !!m.cancelled });
-        if (!m.cancelled && typeof m.exitCode === 'number' && m.exitCode !== 0) {
+        t.userRuns.push({ command: m.command, exitCode: m.exitCode, output: kept, cancelled: !!m.cancelled });
+        const answer = exitAnswer(m.command, m.exitCode);
+        if (!m.cancelled && typeof m.exitCode === 'number' && m.exitCode !== 0 && !answer) {
           const lines = output
             .trim()
             .split('\n')
             .filter((l) => l.trim());
-          fail(familyKey('bash', m.command.trim()), {
-            what: `${code(clip(m.command, 100))} (run by the user) exited with code ${m.exitCode}`,
-            error: lines.length ? detachedText(clip(lines[lines.length - 1], 200)) : `exit code ${m.exitCode}`,
-            resolved: false,
-            order: order++,
-            messageIndex: index,
-          });
+          fail(
+            familyKey('bash', m.command.trim()),
+            {
+              what: `${code(clip(m.command, 100))} (run by the user) exited with code ${m.exitCode}`,
+              error: lines.length ? detachedText(clip(lines[lines.length - 1], 200)) : `exit code ${m.exitCode}`,
+              resolved: false,
+              order: order++,
+              messageIndex: index,
+            },
+            null,
+          );
         } else if (!m.cancelled) {
           // A command that now succeeds resolves its earlier failures.
           succeed(familyKey('bash', m.command.trim()));
+          keepOutput(t, m.command, output);
         }
         break;
       }
       case 'branchSummary':
       case 'compactionSummary':
-        if (typeof m.summary === 'string') x.embedded.push(m.summary);
+        if (typeof m.summary === 'string') {
+          x.embedded.push(m.summary);
+          x.embeddedKinds.push(m.role === 'branchSummary' ? 'branch' : 'compaction');
+        }
         break;
       case 'assistant': {
-        turn ??= open(null);
+        if (pendingCustom) {
+          const { index: at, ...trigger } = pendingCustom;
+          pendingCustom = null;
+          turn = open(trigger, at);
+        }
+        turn ??= open({ kind: 'outside', text: '' });
+        const t = turn;
         const blocks = Array.isArray(m.content) ? m.content : [];
         let hasCalls = false;
         for (const b of blocks) {
@@ -257,20 +433,25 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
             const target = path ?? once(argString(b.arguments, TARGET_ARGS));
             const name = typeof b.name === 'string' ? once(b.name)! : b.name;
             // `result` is there from the start: set later, it would give every call an out-of-object property store.
-            const call: Call = { name, path, tool, target, result: undefined, order: order++, messageIndex: index };
-            turn.calls.push(call);
+            const call: Call = { name, path, tool, target, result: undefined, title: undefined, order: order++, messageIndex: index };
+            t.calls.push(call);
             if (lastCalls.length && lastCalls[0].messageIndex !== index) lastCalls = [];
             lastCalls.push(call);
             if (typeof b.id === 'string') byId.set(b.id, call);
-            if (path && MODIFYING_TOOLS.has(tool)) x.filesModified.push(sameTarget(path, options.cwd));
+            if (path && MODIFYING_TOOLS.has(tool)) changes.set(call, changeFacts(tool, path, b.arguments, cwd));
           } else if (b.type === 'text' && typeof b.text === 'string') {
             for (const s of sentences(b.text, 60)) {
-              const d = decisionOf(s);
+              const failed = turnFailures.length ? turnFailures[turnFailures.length - 1].problem : undefined;
+              const d = decisionOf(s) ?? (failed ? workaroundOf(s, failed) : null);
               if (d) x.decisions.push({ ...d, messageIndex: index });
             }
           }
         }
-        turn.lastStop = m.stopReason ?? 'stop';
+        t.lastStop = m.stopReason ?? 'stop';
+        const reply = blocks
+          .filter(isTextBlock)
+          .map((b) => b.text)
+          .join('\n');
         if (m.stopReason === 'error') {
           const problem: Problem = {
             what: 'The model request failed',
@@ -279,35 +460,65 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
             order: order++,
             messageIndex: index,
           };
+          t.errorMessage = problem.error;
           x.problems.push(problem);
           modelErrors.push({ problem, index });
         } else if (m.stopReason !== 'aborted') {
           lastGoodAssistant = index;
+          if (t.errorMessage && !t.retried) t.retried = t.errorMessage;
         }
-        const reply = blocks
-          .filter(isTextBlock)
-          .map((b) => b.text)
-          .join('\n');
-        if ((m.stopReason === 'stop' || m.stopReason === undefined) && !hasCalls && reply.trim()) turn.answer = keepAnswers ? reply : '';
-        else if (hasCalls) turn.answer = null;
+        if ((m.stopReason === 'aborted' || m.stopReason === 'length' || m.stopReason === 'error') && reply.trim())
+          t.partial = detachedText(clip(reply, 160));
+        if ((m.stopReason === 'stop' || m.stopReason === undefined) && !hasCalls && reply.trim()) t.answer = keepAnswers ? reply : '';
+        else if (hasCalls) t.answer = null;
         break;
       }
       case 'toolResult': {
         const call = byId.get(m.toolCallId);
         // The first result answers a call (a repeated one is not read again).
         if (call && byId.delete(m.toolCallId) && byId.size === 0) byId = new Map();
-        const text = textOfContent(m.content);
         if (!call) break;
-        const kept = text.trim().length > SHORT_RESULT_CHARS ? '' : text;
-        call.result = kept ? { isError: !!m.isError, text: kept } : m.isError ? NO_TEXT_ERROR : NO_TEXT_OK;
-        const key = familyKey(call.tool, call.target);
-        if (m.isError) {
-          const what = `${code(call.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} failed`;
-          fail(key, { what, error: errorLine(text), resolved: false, order: call.order, messageIndex: index });
-        } else {
-          // A later success on the same target resolves earlier failures there (an edit after a failed edit, a command that now passes).
-          succeed(key);
+        const t = turn!;
+        let text = textOfContent(m.content);
+        let isError = !!m.isError;
+        // `grep` exiting 1 found nothing; `diff` exiting 1 found differences: answers, not failures.
+        if (isError && SHELL_TOOLS.has(call.tool) && call.target) {
+          const answer = exitAnswer(call.target, reportedExitCode(text));
+          if (answer) {
+            isError = false;
+            const out = outputWithoutStatus(text);
+            // `grep -c` prints a zero count per file when nothing matches.
+            const zeros = out.split('\n').every((l) => /:0\s*$/.test(l) || !l.trim());
+            text = !out ? `(${answer})` : zeros ? `(${answer}: 0 in every file)` : out;
+          }
         }
+        const kept = text.trim().length > SHORT_RESULT_CHARS ? '' : text;
+        call.result = kept ? { isError, text: kept } : isError ? NO_TEXT_ERROR : NO_TEXT_OK;
+        const key = familyKey(call.tool, call.target);
+        const change = changes.get(call);
+        if (change) changes.delete(call);
+        if (isError) {
+          const what = `${code(call.name)}${call.target ? ` on ${code(clip(call.target, 100))}` : ''} failed`;
+          fail(key, { what, error: errorLine(text), resolved: false, order: call.order, messageIndex: index }, call);
+          break;
+        }
+        // A later success on the same target resolves earlier failures there (an edit after a failed edit, a command that now passes).
+        succeed(key);
+        const rel = call.path ? sameTarget(call.path, cwd) : '';
+        if (rel && MODIFYING_TOOLS.has(call.tool)) {
+          // A file is modified only by a change that succeeded.
+          x.filesModified.push(rel);
+          if (call.tool === 'write' && !touched.has(rel)) t.created = add1(t.created, rel, MAX_INTRODUCED);
+          for (const v of change ?? []) t.introduced = add1(t.introduced, v, MAX_INTRODUCED);
+        }
+        if (rel) touched.add(rel);
+        if (call.tool === 'read') {
+          const first = firstLine(text);
+          if (/^#{1,6} \S/.test(first) && first.length <= 80) call.title = detachedText(first.replace(/^#+\s*/, ''));
+        }
+        if (SHELL_TOOLS.has(call.tool) && call.target) keepOutput(t, call.target, text);
+        else if (call.tool === 'grep' || call.tool === 'find' || call.tool === 'search' || call.tool === 'ls' || call.tool === 'read')
+          keepOutput(t, `${call.name} ${call.target ?? ''}`.trim(), text);
         break;
       }
       default:
@@ -317,18 +528,58 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
   const finish = (): Extraction => {
     if (finished) throw new Error('the extraction is finished');
     finished = true;
-    if (turn) close(turn);
+    if (turn) close(turn, true);
     x.messageCount = index + 1;
     // A failed model request is resolved by any later assistant message that did not fail.
     for (const e of modelErrors) if (lastGoodAssistant > e.index) e.problem.resolved = true;
     // Calls of the last assistant message still waiting for a result.
     const lastIndex = lastCalls.length ? lastCalls[0].messageIndex : -1;
     x.pending = lastCalls.filter((c) => !c.result && lastIndex >= lastGoodAssistant);
-    // Branch summaries carry no tool results: a call the assistant moved on from is not pending.
     x.constraints = unique(x.constraints, (c) => c.toLowerCase());
     x.decisions = unique(x.decisions, (d) => d.title.toLowerCase());
     x.filesModified = unique(x.filesModified);
     return x;
   };
   return { add, finish };
+}
+
+/** An answer that proposes or asks before acting: its last sentence is a question, or it opens with a plan. */
+function isProposal(answer: string): boolean {
+  // A closing pleasantry ("Anything else?") asks nothing.
+  const all = sentences(answer, 60).filter((x) => !/^(?:anything else|is there anything|need anything|let me know|does (?:that|this) help)/i.test(x));
+  const last = all.length ? all[all.length - 1] : '';
+  return last.endsWith('?') || /^\s*(?:#+\s*)?(?:\*\*)?(?:plan|proposal|here is my plan)\b/i.test(answer);
+}
+
+/** The last offer or question of an answer ("Shall I add a CSV export?", "I can fix that next."), or null. */
+function lastOffer(answer: string): string | null {
+  const all = sentences(answer, 60);
+  for (let i = all.length - 1; i >= Math.max(0, all.length - 3); i--) {
+    const s = all[i];
+    if (s.endsWith('?') || /^(?:I can|I could|I'd suggest|shall I|should I|want me to|next,? I)\b/i.test(s)) return detachedText(clip(s, 160));
+  }
+  return null;
+}
+
+/** What a change call introduces (see introduced.ts), and a small written file's content. */
+function changeFacts(tool: string, path: string, args: Record<string, unknown> | undefined, cwd: string | undefined): string[] {
+  if (!args || typeof args !== 'object') return [];
+  if (tool === 'write' || tool === 'create') {
+    const content = typeof args.content === 'string' ? args.content : '';
+    const out = introducedBy(content);
+    if (content.trim() && content.length <= 240) out.unshift(detachedText(`${sameTarget(path, cwd)} written as: ${squash(content)}`));
+    return out;
+  }
+  const { oldText, newText } = editTexts(args);
+  const out = introducedBy(newText, oldText);
+  const pairs = editPairs(args);
+  if (pairs.length <= 2)
+    for (const p of pairs) {
+      const r = p && typeof p === 'object' ? (p as Record<string, unknown>) : {};
+      const o = r.oldText ?? r.old_string;
+      const n = r.newText ?? r.new_string;
+      const replaced = typeof o === 'string' && typeof n === 'string' ? smallReplacement(o, n) : null;
+      if (replaced) out.push(`${sameTarget(path, cwd)}: ${replaced}`);
+    }
+  return out;
 }

@@ -1,0 +1,365 @@
+import { emptySummary, formatSummary } from '../parseSummary';
+import { TURN_PREFIX_HEADINGS } from '../prompts';
+import type { SummaryRequest } from '../summarizer';
+import { callPath, isShell, sameTarget, type Decision, type Extraction, type Turn } from './extract';
+import { CONTINUES_IN_KEPT, LABELS, type Earlier } from './earlier';
+import { backticked, clip, code, latest, unique } from './text';
+import { isSocial, onlyConstraints } from './userText';
+import { mentionsFocus, pick, type Focus } from './instructions';
+import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands } from './recent';
+import { sameSaying } from './distinctItems';
+import { balanceMarkup, doneItem, itemTitle, objective, pendingItem, requestIsQuestion, statusText, turnWork } from './turnItems';
+
+/**
+ * The offline checkpoint (spec 7) from a span's turns: Goal is the open
+ * objective (finished requests are one history line); Done is each finished
+ * turn in order with its result and status, older ones collapsed into one
+ * line of names; In Progress, Blocked and Next Steps hold only what is open
+ * at the span's end; decisions are what the session stated (the user's
+ * redirections, the assistant's choices and workarounds with their reasons);
+ * Critical Context holds the files, the extension messages the model saw and
+ * the errors still open. An update replaces the earlier checkpoint's
+ * momentary lines with their outcomes, so its size stays bounded.
+ */
+
+export interface Caps {
+  constraints: number;
+  done: number;
+  inProgress: number;
+  blocked: number;
+  decisions: number;
+  nextSteps: number;
+  files: number;
+  commands: number;
+  errors: number;
+  notes: number;
+  item: number;
+}
+
+export const FULL_CAPS: Caps = {
+  constraints: 8,
+  done: 16,
+  inProgress: 4,
+  blocked: 6,
+  decisions: 6,
+  nextSteps: 5,
+  files: 25,
+  commands: 5,
+  errors: 5,
+  notes: 4,
+  item: 700,
+};
+
+export function shrink(caps: Caps): Caps {
+  const half = (n: number) => Math.max(1, Math.floor(n / 2));
+  return {
+    constraints: Math.max(6, half(caps.constraints)),
+    done: Math.max(3, half(caps.done)),
+    inProgress: Math.max(2, half(caps.inProgress)),
+    blocked: Math.max(2, half(caps.blocked)),
+    decisions: half(caps.decisions),
+    nextSteps: Math.max(2, half(caps.nextSteps)),
+    files: Math.max(5, half(caps.files)),
+    commands: Math.max(RECENT_IDENTIFIERS, half(caps.commands)),
+    errors: Math.max(2, half(caps.errors)),
+    notes: Math.max(2, half(caps.notes)),
+    item: Math.max(160, Math.floor(caps.item * 0.75)),
+  };
+}
+
+export interface Parts {
+  x: Extraction;
+  earlier: Earlier;
+  kind: SummaryRequest['kind'];
+  focus: Focus;
+  /** The request of the turn the compaction splits (its start is summarized apart, its rest kept). */
+  openTurnRequest?: string;
+  cwd?: string;
+}
+
+/** Longest line naming the older Done items. */
+const EARLIER_LINE = 500;
+
+/** True when a text names (in backticks) a target that later work used successfully. */
+function resolvedBy(item: string, x: Extraction, cwd: string | undefined): boolean {
+  const names = new Set(backticked(item).map((n) => sameTarget(n, cwd)));
+  if (!names.size) return false;
+  return x.turns.some((t) =>
+    t.calls.some((c) => c.result && !c.result.isError && c.target !== undefined && names.has(sameTarget(c.target, cwd))),
+  );
+}
+
+/** A turn worth a Done item: it did something, answered, or ended in a way the user must know. */
+function counts(t: Turn): boolean {
+  if (t.trigger.kind === 'bash') return t.userRuns.length > 0;
+  if (t.trigger.kind === 'custom') return t.answer !== null || t.calls.length > 0;
+  if (t.request && (isSocial(t.request) || onlyConstraints(t.request)) && !t.calls.length) return false;
+  return t.calls.some((c) => c.result) || t.userRuns.length > 0 || t.answer !== null || t.outcome !== 'open' || !!t.request;
+}
+
+/** Done: the carried items and the finished turns, the newest `caps.done` whole, the older ones named in one line. */
+function doneSection(parts: Parts, carried: readonly string[], finished: readonly Turn[], caps: Caps): { items: string[]; total: number } {
+  const total = carried.length + finished.length;
+  const at = (i: number) =>
+    i < carried.length
+      ? carried[i]
+      : doneItem(finished[i - carried.length], { kind: parts.kind, max: caps.item, cwd: parts.cwd });
+  const keep = Math.min(total, caps.done);
+  const items: string[] = [];
+  // Focused items first when they must be cut: the newest that mention the focus stay whole.
+  const chosen = new Set<number>();
+  if (parts.focus.terms.length) {
+    for (let i = total - 1; i >= 0 && chosen.size < Math.ceil(keep / 2); i--) if (mentionsFocus(at(i), parts.focus)) chosen.add(i);
+  }
+  // The span's own turns first (what the earlier checkpoint said is the first to be named in one line), newest first.
+  for (let i = total - 1; i >= carried.length && chosen.size < keep; i--) chosen.add(i);
+  for (let i = carried.length - 1; i >= 0 && chosen.size < keep; i--) chosen.add(i);
+  const older: string[] = [];
+  let olderChars = 0;
+  const unchosen: number[] = [];
+  for (let i = total - 1; i >= carried.length; i--) if (!chosen.has(i)) unchosen.push(i);
+  for (let i = carried.length - 1; i >= 0; i--) if (!chosen.has(i)) unchosen.push(i);
+  for (const i of unchosen) {
+    const item = at(i);
+    if (item.startsWith('Earlier: ')) {
+      older.unshift(item.slice('Earlier: '.length));
+      break;
+    }
+    const title = itemTitle(item);
+    if (olderChars + title.length > EARLIER_LINE) {
+      older.unshift('…');
+      break;
+    }
+    olderChars += title.length + 2;
+    older.unshift(title);
+  }
+  if (older.length) items.push(`Earlier: ${clip(unique(older).join('; '), EARLIER_LINE + 80)}`);
+  let previous = '';
+  for (let i = 0; i < total; i++) {
+    if (!chosen.has(i)) continue;
+    const item = at(i);
+    if (sameSaying(item) === previous) continue;
+    previous = sameSaying(item);
+    items.push(item);
+  }
+  return { items, total };
+}
+
+export function build(parts: Parts, caps: Caps): string {
+  const { x, earlier, kind, focus, cwd } = parts;
+  const cut = (items: readonly string[]) => items.map((i) => balanceMarkup(clip(i, caps.item)));
+  const s = emptySummary();
+  const turns = x.turns;
+  const lastTurn = turns.length ? turns[turns.length - 1] : null;
+  // A split turn that opened with thanks asks for nothing.
+  const openTurnRequest = parts.openTurnRequest && !isSocial(parts.openTurnRequest) ? parts.openTurnRequest : undefined;
+  const lastOpen = !!lastTurn && lastTurn.trigger.kind !== 'bash' && lastTurn.outcome !== 'answered' && !lastTurnIsSocial(lastTurn);
+  const lastAsked = [...turns].reverse().find((t) => t.request && !isSocial(t.request));
+  const unresolved = x.problems.filter((p) => !p.resolved);
+
+  // Done: every finished turn, in order (the open last turn is In Progress).
+  const finished = turns.filter((t) => (t !== lastTurn || !lastOpen) && counts(t));
+  const movedOn = turns.length > 0;
+  // An earlier checkpoint's open item the span moved on from: its outcome is not in the span (the continued turn's is, above).
+  const carried = movedOn
+    ? [...earlier.summary.done, ...earlier.summary.inProgress.map((i) => `[ ] ${i} — the span holds no outcome for it`)]
+    : earlier.summary.done;
+  const done = doneSection(parts, carried, finished, caps);
+  s.done = cut(done.items);
+
+  // Goal: what is open first; the finished requests are one line.
+  const goals: string[] = [];
+  if (lastOpen && lastTurn) {
+    if (lastTurn.trigger.kind === 'custom') goals.push(`Reply to the extension message (${lastTurn.trigger.customType}): ${clip(lastTurn.trigger.text, 200)}`);
+    else if (lastTurn.request)
+      goals.push(requestIsQuestion(lastTurn.request) ? `Answer the user's question: ${clip(lastTurn.request, 240)}` : objective(lastTurn.request, 300));
+    else goals.push(kind === 'branch' ? 'Continue the request made before the branch point' : 'Continue the request made before this span');
+  }
+  if (openTurnRequest && !goals.some((g) => g.includes(clip(objective(openTurnRequest, 80), 60))))
+    goals.push(objective(openTurnRequest, 300));
+  if (!movedOn) goals.push(...earlier.summary.goal.filter((g) => !g.startsWith('Finished earlier:')));
+  else goals.push(...stillOpenGoals(earlier.summary.goal, [...carried, ...s.done]).map((g) => `Earlier objective (from the previous summary): ${g}`));
+  if (!goals.length && (turns.length || earlier.summary.done.length))
+    goals.push(
+      lastAsked?.request
+        ? `No request is open; the last one was answered: ${clip(lastAsked.request, 200)}`
+        : 'No request is open',
+    );
+  if (done.total) goals.push(`Finished earlier: ${done.total} ${done.total === 1 ? 'item' : 'items'}, listed under Done`);
+  s.goal = cut(unique(goals, sameSaying));
+
+  s.constraints = cut(pick(unique([...earlier.summary.constraints, ...x.constraints], sameSaying), caps.constraints, focus));
+
+  // In progress: the open request and its calls without results.
+  const inProgress: string[] = movedOn ? [] : [...earlier.summary.inProgress];
+  if (openTurnRequest) inProgress.push(`Working on: ${clip(openTurnRequest, 240)} ${CONTINUES_IN_KEPT}`);
+  if (lastOpen && lastTurn) {
+    let item = `Working on: ${clip(lastTurn.request ?? lastTurn.trigger.text ?? '', 240)}`;
+    if (lastTurn.outcome !== 'open') item += ` (${statusText(lastTurn)})`;
+    else if (!lastTurn.calls.length && lastTurn.lastStop === 'none') item += ' (no answer yet)';
+    const work = turnWork(lastTurn, 2, cwd);
+    if (work) item += `; so far ${work}`;
+    if (lastTurn.found.length) item += `; found ${latest(lastTurn.found, 6).join('; ')}`;
+    inProgress.push(item);
+  }
+  for (const c of x.pending) inProgress.push(pendingItem(c));
+  s.inProgress = cut(latest(unique(inProgress), caps.inProgress));
+
+  // Blocked: failures still open at the span's end.
+  const blocked = [...earlier.summary.blocked.filter((b) => !resolvedBy(b, x, cwd)), ...unresolved.map((p) => `${p.what}: ${p.error}`)];
+  s.blocked = cut(pick(unique(blocked), caps.blocked, focus));
+
+  s.decisions = pick(
+    unique([...earlier.summary.decisions, ...x.decisions], (d: Decision) => d.title.toLowerCase()),
+    caps.decisions,
+    focus,
+    (d) => `${d.title} ${d.rationale}`,
+  ).map((d) => ({ title: balanceMarkup(clip(d.title, Math.min(caps.item, 200))), rationale: balanceMarkup(clip(d.rationale, 240)) }));
+
+  // Next steps: the open request, then what is still broken.
+  const steps: string[] = [];
+  if (openTurnRequest) steps.push(`Finish the current turn's request: ${clip(openTurnRequest, 240)}`);
+  if (lastOpen && lastTurn) {
+    const what = clip(lastTurn.request ?? lastTurn.trigger.text, 240);
+    if (lastTurn.outcome === 'aborted') steps.push(`Ask the user whether to resume the interrupted request: ${what}`);
+    else if (lastTurn.outcome === 'refused') steps.push(`The provider refused the last request; wait for the user: ${what}`);
+    else if (lastTurn.outcome === 'length') steps.push(`Finish the answer that was cut off: ${what}`);
+    else if (lastTurn.outcome === 'error') steps.push(`Retry the request whose model call failed: ${what}`);
+    else steps.push(`Finish the open request: ${what}`);
+  }
+  for (const c of x.pending) steps.push(`Get the result of ${pendingItem(c).replace(' (started, no result yet)', '')}`);
+  for (const p of latest(unresolved, 3)) if (p.what !== 'The model request failed') steps.push(`Fix: ${p.what} (${clip(p.error, 120)})`);
+  if (!turns.length) steps.push(...earlier.summary.nextSteps);
+  if (!steps.length) {
+    steps.push(
+      lastAsked?.request
+        ? `Wait for the user's next instruction (the last request was answered: ${clip(lastAsked.request, 160)})`
+        : "Wait for the user's next instruction",
+    );
+  }
+  s.nextSteps = cut(unique(steps).slice(0, caps.nextSteps));
+
+  const abandoned = unique(earlier.abandoned);
+  if (kind !== 'branch') s.criticalContext = cut(criticalContext(parts, caps, unresolved.map((p) => p.error), abandoned));
+  else if (abandoned.length)
+    s.unknownSections = [{ heading: 'Earlier Branches', body: abandoned.map((a) => `- Summarized when left earlier: ${balanceMarkup(clip(a, 300))}`).join('\n') }];
+  if (kind !== 'branch') s.unknownSections = earlier.summary.unknownSections;
+  return formatSummary(s, { criticalContext: kind !== 'branch', fileLists: false });
+}
+
+/**
+ * The earlier checkpoint's objectives no Done item shows finished (an item
+ * starts with an objective it finished), when the checkpoint named one or
+ * two objectives rather than listing every request.
+ */
+function stillOpenGoals(goals: readonly string[], done: readonly string[]): string[] {
+  // Three or more are a list of the requests made (how older summaries wrote Goal): history, which Done holds.
+  if (goals.length >= 3) return [];
+  const doneKeys = done.map((d) => sameSaying(d.startsWith('[ ] ') ? d.slice(4) : d));
+  const open = goals.filter((g) => {
+    if (g.startsWith('Answer the user')) return false;
+    const key = sameSaying(g).slice(0, 40);
+    return key.length > 0 && !doneKeys.some((d) => d.startsWith(key) || d.includes(key));
+  });
+  return open.slice(0, 2);
+}
+
+function lastTurnIsSocial(t: Turn): boolean {
+  return !!t.request && isSocial(t.request) && !t.calls.length;
+}
+
+function criticalContext(parts: Parts, caps: Caps, openErrors: string[], abandoned: string[]): string[] {
+  const { x, earlier, focus, cwd } = parts;
+  const turns = x.turns;
+  const cc: string[] = [...unique(earlier.other)];
+  const notes = unique(
+    x.notes.map((n) => `${LABELS.note} (${n.customType}): ${n.text}`),
+    sameSaying,
+  );
+  cc.push(...latest(notes, caps.notes));
+  for (const a of latest(abandoned, 3)) cc.push(`${LABELS.abandoned} ${clip(a, 300)}`);
+  const created = unique([...earlier.created, ...turns.flatMap((t) => t.created)]);
+  const createdSet = new Set(created.map((f) => sameTarget(f, cwd)));
+  const modified = unique([...earlier.modified, ...x.filesModified]).filter((f) => !createdSet.has(sameTarget(f, cwd)));
+  if (created.length) cc.push(`${LABELS.created} ${latest(created, caps.files).map(code).join(', ')}`);
+  if (modified.length) {
+    const shown = latest(modified, caps.files);
+    cc.push(
+      `${LABELS.modified} ${shown.map(code).join(', ')}` +
+        (modified.length > shown.length ? ` (and ${modified.length - shown.length} earlier ones, all in <modified-files>)` : ''),
+    );
+  }
+  const commands = unique(recentCommands(turns).map((c) => clip(c, 120)));
+  if (commands.length) cc.push(`${LABELS.commands} ${latest(commands, caps.commands).map(code).join('; ')}`);
+  const carriedErrors = earlier.errors.filter((e) => !resolvedBy(e, x, cwd));
+  for (const e of latest(unique([...carriedErrors, ...openErrors]), Math.max(caps.errors, RECENT_ERRORS))) cc.push(`${LABELS.error} ${e}`);
+  // Asked for in the instructions ("keep exact paths", "keep the commands", "keep the errors").
+  if (focus.keepPaths) {
+    const all = unique(
+      turns.flatMap((t) =>
+        t.calls
+          .map((c) => callPath(c))
+          .filter((f): f is string => !!f)
+          .map((f) => sameTarget(f, cwd)),
+      ),
+    );
+    if (all.length) cc.push(`${LABELS.paths} ${latest(all, caps.files).map(code).join(', ')}`);
+  }
+  if (focus.keepCommands) {
+    const all = unique(
+      turns
+        .flatMap((t) => [...t.calls.filter((c) => isShell(c.tool) && c.target).map((c) => c.target!), ...t.userRuns.map((r) => r.command)])
+        .map((c) => clip(c, 120)),
+    );
+    if (all.length) cc.push(`${LABELS.allCommands} ${latest(all, caps.files).map(code).join('; ')}`);
+  }
+  if (focus.keepErrors) {
+    const all = unique(x.problems.filter((p) => p.resolved).map((p) => `${p.what}: ${p.error}`));
+    if (all.length) cc.push(`${LABELS.earlierErrors} ${latest(all, caps.errors).join('; ')}`);
+  }
+  return cc;
+}
+
+/** The turn-context part of a split turn: the request, what the turn did so far (its later messages are kept), what the rest needs. */
+export function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefined): string {
+  const out: string[] = [TURN_PREFIX_HEADINGS.request];
+  const first = x.turns.find((t) => t.request);
+  out.push(first ? clip(first.request!, caps.item) : '(the request is not part of this excerpt)');
+  out.push('', TURN_PREFIX_HEADINGS.progress);
+  const progress: string[] = [];
+  for (const t of x.turns) {
+    const work = turnWork(t, 3, cwd);
+    if (work) progress.push(`- [x] ${balanceMarkup(clip(work.charAt(0).toUpperCase() + work.slice(1), caps.item))}`);
+    if (t.found.length) progress.push(`- [x] Found: ${balanceMarkup(clip(latest(t.found, 8).join('; '), caps.item))}`);
+    if (t.introduced.length) progress.push(`- [x] Introduced: ${balanceMarkup(clip(latest(t.introduced, 5).join('; '), caps.item))}`);
+    const results = t.outputs.filter((o) => !/^(?:read|ls) /.test(o)).map((o) => {
+      const [command, text] = o.split('\u0000');
+      return `${code(clip(command, 60))} → ${clip(text.replace(/\s*\n\s*/g, '; '), 200)}`;
+    });
+    if (results.length) progress.push(`- [x] Results: ${balanceMarkup(clip(results.join(' | '), caps.item))}`);
+    const titles = unique(t.calls.filter((c) => c.title).map((c) => `${code(sameTarget(c.path, cwd))} "${c.title}"`));
+    if (titles.length) progress.push(`- [x] Read: ${balanceMarkup(clip(titles.join(', '), caps.item))}`);
+  }
+  const reads = unique(
+    x.turns
+      .flatMap((t) => t.calls.filter((c) => c.tool === 'read' && c.result && !c.result.isError).map((c) => callPath(c) ?? ''))
+      .filter(Boolean),
+  );
+  const titled = new Set(x.turns.flatMap((t) => t.calls.filter((c) => c.title).map((c) => callPath(c))));
+  const untitled = reads.filter((r) => !titled.has(r));
+  if (untitled.length) progress.push(`- [x] Read ${latest(untitled, caps.files).map(code).join(', ')}`);
+  for (const c of x.pending) progress.push(`- [ ] ${pendingItem(c)}`);
+  // The turn goes on in the kept messages: a failure here is what it tried, not yet an open problem.
+  for (const p of x.problems.filter((q) => !q.resolved)) progress.push(`- Tried, failed so far: ${balanceMarkup(clip(`${p.what}: ${p.error}`, caps.item))}`);
+  out.push(...(progress.length ? progress : ['(none)']));
+  out.push('', TURN_PREFIX_HEADINGS.needed);
+  const needed: string[] = [];
+  for (const c of latest(x.constraints, caps.constraints)) needed.push(`- Constraint: ${c}`);
+  const commands = unique(recentCommands(x.turns).map((c) => clip(c, 120)));
+  if (commands.length) needed.push(`- ${LABELS.commands} ${latest(commands, RECENT_IDENTIFIERS).map(code).join('; ')}`);
+  if (x.filesModified.length) needed.push(`- ${LABELS.modified} ${latest(x.filesModified, caps.files).map(code).join(', ')}`);
+  for (const d of latest(x.decisions, 3))
+    needed.push(`- Decided: ${balanceMarkup(clip(d.title, caps.item))}${d.rationale ? ` (${balanceMarkup(clip(d.rationale, 160))})` : ''}`);
+  out.push(...(needed.length ? needed : ['(none)']));
+  return out.join('\n');
+}
