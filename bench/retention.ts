@@ -12,7 +12,8 @@ import { generateSession } from './generateSession';
 import { proposeCompaction } from '../src/engine/operations/compact';
 import { createOfflineSummarizer } from '../src/engine/summarize/providers/offline';
 import { DEFAULT_PI_SETTINGS } from '../src/engine/settings/piSettings';
-import { checkRetention, FACT_KINDS, type FactKind } from '../src/engine/summarize/retention';
+import { checkRetention, deriveFacts, entrySource, FACT_KINDS, type FactKind } from '../src/engine/summarize/retention';
+import { loadSession } from '../src/engine/session/loadSession';
 import type { Summarizer } from '../src/engine/summarize/summarizer';
 import { keptAnswer } from '../test/support/fakeProvider/server';
 import { hostileSummary, manyFacts } from '../test/support/hostileRetention';
@@ -56,9 +57,15 @@ function sessions(): string[] {
 type Tally = Record<FactKind, { kept: number; present: number }>;
 const empty = (): Tally => Object.fromEntries(FACT_KINDS.map((k) => [k, { kept: 0, present: 0 }])) as Tally;
 
-async function tally(files: string[], summarizer: Summarizer, keeps: number[]): Promise<{ t: Tally; compactions: number }> {
+async function tally(
+  files: string[],
+  summarizer: Summarizer,
+  keeps: number[],
+): Promise<{ t: Tally; compactions: number; contradicted: number; cannotCheck: number }> {
   const t = empty();
   let compactions = 0;
+  let contradicted = 0;
+  let cannotCheck = 0;
   for (const file of files) {
     for (const keepRecentTokens of keeps) {
       const p = await proposeCompaction({
@@ -70,6 +77,8 @@ async function tally(files: string[], summarizer: Summarizer, keeps: number[]): 
       });
       if (p.kind !== 'proposal') continue;
       compactions++;
+      if (p.retention.contradictions.length) contradicted++;
+      if (p.retention.cannotCheck) cannotCheck++;
       for (const f of p.retention.kept) {
         t[f.kind].kept++;
         t[f.kind].present++;
@@ -77,7 +86,7 @@ async function tally(files: string[], summarizer: Summarizer, keeps: number[]): 
       for (const f of p.retention.missing) t[f.kind].present++;
     }
   }
-  return { t, compactions };
+  return { t, compactions, contradicted, cannotCheck };
 }
 
 function ms(f: () => void): number {
@@ -108,6 +117,10 @@ export async function retentionBench(): Promise<void> {
   process.stdout.write(
     `  ${'all'.padEnd(12)}${cell(sum(offline.t))}${cell(sum(fake.t))}   (${offline.compactions} / ${fake.compactions} compactions)\n`,
   );
+  process.stdout.write(
+    `  summaries stating something the span contradicts: offline ${offline.contradicted}, fake model ${fake.contradicted}; ` +
+      `spans that cannot be checked: ${offline.cannotCheck} / ${fake.cannotCheck}\n`,
+  );
 
   // The check on hostile input: 4x the summary and 4x the facts should cost about 4x (a quadratic matcher: 16x).
   const small = hostileSummary(256 * 1024);
@@ -120,5 +133,16 @@ export async function retentionBench(): Promise<void> {
   process.stdout.write(
     `  check on an unbroken hostile summary: 256 KB x 2000 facts ${base.toFixed(0)} ms; 4x the summary ` +
       `${(bigText / base).toFixed(2)}x; 4x the facts ${(bigFacts / base).toFixed(2)}x (linear: about 4x)\n`,
+  );
+  // The contradictions too (a span's facts with their evidence): hostile lines of claims, numbers and escapes.
+  const index = await loadSession(path.join(repo, 'test', 'fixtures', 'retention', 'results-session.jsonl'));
+  await index.load(Array.from({ length: index.entryCount }, (_, k) => k));
+  const spanFacts = deriveFacts(entrySource(index, index.indexOf('s0000020')));
+  const claims = (size: number) => '\u001b[2J reverted: 2 of 5 tests fail, 975 rows. Could not find the exact text\n'.repeat(size / 80);
+  const c1 = ms(() => checkRetention(claims(256 * 1024) + small, spanFacts));
+  const c4 = ms(() => checkRetention(claims(1024 * 1024) + large, spanFacts));
+  process.stdout.write(
+    `  check with contradictions (a span's evidence): 256 KB of hostile claims ${c1.toFixed(0)} ms; ` +
+      `4x the summary ${(c4 / c1).toFixed(2)}x (linear: about 4x)\n`,
   );
 }

@@ -21,6 +21,7 @@ export const PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.summary;
 /** The structured sections of a summary, each as markdown: the engine's one section model. */
 export type { SummarySections } from '../engine/summarize/summarySections';
 import type { SummarySections } from '../engine/summarize/summarySections';
+import type { ContradictionKind } from '../engine/summarize/retention/titles';
 export { SECTION_TITLES } from '../engine/summarize/summarySections';
 
 export interface FileLink {
@@ -61,15 +62,34 @@ export interface ReplacedRange {
 
 export type SummaryKind = 'compaction' | 'branch_summary';
 
-/** One fact of the summarized span a continuation needs (issue 19), and whether the summary keeps it. */
+/** One fact of the summarized span a continuation needs (issues 19 and 32), and whether the summary keeps it. */
 export interface RetentionItem {
-  kind: 'constraint' | 'request' | 'error' | 'decision' | 'file' | 'pin' | 'identifier';
+  kind: 'constraint' | 'request' | 'status' | 'result' | 'error' | 'decision' | 'file' | 'pin' | 'identifier';
   text: string;
   /** The entry it came from, or null. */
   entryId: string | null;
   kept: boolean;
   /** Missing, and "Put back" can add it without a model (a constraint or the request verbatim, a pin, a file name). */
   restorable: boolean;
+}
+
+/** Something the summary states that its span contradicts (issue 32): the summary's words, the span's evidence. */
+export interface ContradictionItem {
+  kind: ContradictionKind;
+  summary: string;
+  evidence: string;
+  /** The entry the evidence is in, or null. */
+  entryId: string | null;
+}
+
+/** The retention check of a text as the summary panel shows it. */
+export interface RetentionView {
+  items: RetentionItem[];
+  contradictions: ContradictionItem[];
+  /** Why the span cannot be checked (shown instead of a count), or undefined. */
+  cannotCheck?: string;
+  /** What the check says of the span it read (a Pi 0.73 branch summary's branch found in the tree), or undefined. */
+  note?: string;
 }
 
 export interface SummaryView {
@@ -98,6 +118,12 @@ export interface SummaryView {
   customInstructions?: string;
   /** The retention check of the text shown: missing facts first. */
   retention?: RetentionItem[];
+  /** What the text shown states that the span contradicts (issue 32). */
+  contradictions?: ContradictionItem[];
+  /** Why the span cannot be checked: the panel says so instead of a count. */
+  retentionCannotCheck?: string;
+  /** What the check says of the span it read, or undefined. */
+  retentionNote?: string;
 }
 
 /** One part of an entry (engine/export/entryParts.ts), its text cut to what the panel shows. */
@@ -196,7 +222,14 @@ export interface PanelState {
 export type ToWebview =
   | { type: 'show'; view: PanelView }
   /** The retention check of the proposal's current text; with `summary`, an edit to open (facts put back), not written. */
-  | { type: 'retention'; proposalId: string; items: RetentionItem[]; summary?: string }
+  | {
+      type: 'retention';
+      proposalId: string;
+      items: RetentionItem[];
+      contradictions?: ContradictionItem[];
+      cannotCheck?: string;
+      summary?: string;
+    }
   | { type: 'busy'; busy: boolean; message?: string }
   | { type: 'error'; message: string }
   /** An action of the entry panel or the context view failed. */
@@ -285,10 +318,15 @@ export function parseFromWebview(v: unknown, kind: PanelKind): FromWebview | und
   return msg && PANEL_MESSAGES[kind].has(msg.type) ? msg : undefined;
 }
 
+/** What the checklist calls each kind of contradiction (the CLI's words too). */
+export { CONTRADICTION_TITLES as CONTRADICTION_KIND_TITLES } from '../engine/summarize/retention/titles';
+
 /** What the checklist calls each kind of fact. */
 export const RETENTION_KIND_TITLES: Record<RetentionItem['kind'], string> = {
   constraint: 'Constraint',
   request: 'Open request',
+  status: 'Status',
+  result: 'Result',
   error: 'Unresolved error',
   decision: 'Decision',
   file: 'Modified file',

@@ -2,11 +2,13 @@
 import { parseMarkdown } from './markdown';
 import { el, renderMarkdown } from './dom';
 import {
+  CONTRADICTION_KIND_TITLES,
   RETENTION_KIND_TITLES,
   SECTION_TITLES,
   isSummaryView,
   type FileLink,
   type FromWebview,
+  type ContradictionItem,
   type PanelState,
   type RetentionItem,
   type SummarySections,
@@ -152,29 +154,57 @@ function factRow(view: SummaryView, f: RetentionItem): HTMLElement {
   return li;
 }
 
-/** The retention checklist (issue 19): what the summarized span holds that a continuation needs, missing facts first. */
+/** One thing the summary states that the span contradicts: the summary's words, the span's evidence, its entry. */
+function contradictionRow(view: SummaryView, c: ContradictionItem): HTMLElement {
+  const cut = (t: string) => (t.length > FACT_SHOWN_CHARS ? `${t.slice(0, FACT_SHOWN_CHARS - 1)}…` : t);
+  const li = el(
+    'li',
+    { class: 'fact contradiction', 'data-kind': c.kind },
+    el('span', { class: 'mark', 'aria-label': 'contradicted' }, '\u2717'),
+    el('span', { class: 'fact-kind' }, CONTRADICTION_KIND_TITLES[c.kind] ?? c.kind),
+    el('span', { class: 'fact-text' }, `\u201c${cut(c.summary)}\u201d \u2014 the span: ${cut(c.evidence)}`),
+  );
+  if (c.entryId) {
+    const a = el('a', { href: '#', class: 'entry-link', 'data-entry': c.entryId }, el('code', {}, c.entryId));
+    a.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      post({ type: 'reveal', file: view.file, entryId: c.entryId! });
+    });
+    li.append(' ', a);
+  }
+  return li;
+}
+
+/**
+ * The retention checklist (issues 19 and 32): what the summarized span holds that a continuation needs, missing
+ * facts first, and what the summary states that the span contradicts; or why the span cannot be checked.
+ */
 function retentionBlock(view: SummaryView): HTMLElement | undefined {
-  const items = view.retention;
-  if (!items?.length) return undefined;
+  const items = view.retention ?? [];
+  const contradictions = view.contradictions ?? [];
+  const cannotCheck = view.retentionCannotCheck;
+  if (!items.length && !contradictions.length && !cannotCheck) return undefined;
   const missing = items.filter((f) => !f.kept);
   const kept = items.filter((f) => f.kept);
   const block = el('section', {
-    class: `retention${missing.length ? ' has-missing' : ''}`,
+    class: `retention${missing.length || contradictions.length ? ' has-missing' : ''}${cannotCheck ? ' cannot-check' : ''}`,
     id: 'retention',
     'aria-label': 'What the summary keeps',
   });
+  const count = cannotCheck
+    ? `Cannot check: ${cannotCheck}`
+    : `${kept.length} of ${items.length} facts kept${missing.length ? `, ${missing.length} missing` : ''}` +
+      (contradictions.length ? `; ${contradictions.length} contradicted by the span` : '');
   block.append(
     el(
       'div',
       { class: 'retention-head' },
       el('h2', {}, 'What the summary keeps'),
-      el(
-        'span',
-        { class: 'retention-count', id: 'retention-count' },
-        `${kept.length} of ${items.length} facts kept${missing.length ? `, ${missing.length} missing` : ''}`,
-      ),
+      el('span', { class: 'retention-count', id: 'retention-count' }, count),
     ),
   );
+  if (view.retentionNote) block.append(el('p', { class: 'hint', id: 'retention-note' }, view.retentionNote));
+  if (cannotCheck) return block;
   const restorable = missing.filter((f) => f.restorable).length;
   if (view.mode === 'review' && view.proposalId && restorable) {
     const id = view.proposalId;
@@ -189,6 +219,8 @@ function retentionBlock(view: SummaryView): HTMLElement | undefined {
       ),
     );
   }
+  if (contradictions.length)
+    block.append(el('ul', { class: 'facts', id: 'facts-contradicted' }, ...contradictions.map((c) => contradictionRow(view, c))));
   if (missing.length) block.append(el('ul', { class: 'facts', id: 'facts-missing' }, ...missing.map((f) => factRow(view, f))));
   if (kept.length) {
     const details = el('details', { class: 'facts-kept', id: 'facts-kept' }, el('summary', {}, `Kept (${kept.length})`));
@@ -381,7 +413,7 @@ function receive(msg: ToWebview): void {
     case 'retention': {
       const view = state.view;
       if (!view || view.proposalId !== msg.proposalId || view.mode !== 'review') break;
-      state.view = { ...view, retention: msg.items };
+      state.view = { ...view, retention: msg.items, contradictions: msg.contradictions ?? [], retentionCannotCheck: msg.cannotCheck };
       if (msg.summary !== undefined) state.editing = msg.summary;
       save();
       // Typing goes on in the editor: redraw the checklist only, not the textarea under the cursor.

@@ -2,23 +2,25 @@ import * as assert from 'node:assert/strict';
 import type { AgentMessage } from '../../src/engine/session/types';
 import { extract } from '../../src/engine/summarize/offline/extract';
 import { textOfContent } from '../../src/engine/session/contentBlocks';
-import { checkRetention, type Fact, type FactKind } from '../../src/engine/summarize/retention';
+import { checkRetention, type Fact, type FactKind, type SpanFacts } from '../../src/engine/summarize/retention';
 
 /**
  * Test helpers over the engine's retention check (src/engine/summarize/retention,
  * the one home for what a summary must keep). What a summary must NOT keep is
  * a test-only concern: errors a later step fixed, and incidental names from
- * bulky tool output that nobody spoke about.
+ * bulky tool output that nobody spoke about (a short output and a Markdown
+ * file's title are spoken: a summary may quote them as results).
  */
 
 /** Asserts the summary keeps every fact (of `kinds`, default all), listing the missing ones with the summary. */
 export function assertKeeps(
   summary: string,
-  facts: readonly Fact[],
+  facts: readonly Fact[] | SpanFacts,
   where: string,
   options: { cwd?: string; kinds?: readonly FactKind[] } = {},
 ): void {
-  const wanted = options.kinds ? facts.filter((f) => options.kinds!.includes(f.kind)) : facts;
+  const list = Array.isArray(facts) ? (facts as readonly Fact[]) : (facts as SpanFacts).facts;
+  const wanted = options.kinds ? list.filter((f) => options.kinds!.includes(f.kind)) : list;
   const { missing } = checkRetention(summary, wanted, { cwd: options.cwd });
   assert.deepEqual(
     missing.map((f) => `${f.kind}: ${f.text}`),
@@ -45,7 +47,13 @@ export function mustDrop(messages: readonly AgentMessage[], earlier: readonly st
     else if (m.role === 'bashExecution' && !m.excludeFromContext) spoken.push(m.command);
     else if (m.role === 'toolResult' && !m.isError) {
       const t = textOfContent(m.content);
-      if (t.split('\n').length > 10) bulky.push(t);
+      // A short output can be the result an answer points at (the rows asked for), and a Markdown file's title is
+      // what it is about: both may be quoted. Only what bulky output alone holds is incidental.
+      if (t.split('\n').length > 10) {
+        bulky.push(t);
+        const first = t.split('\n', 1)[0];
+        if (/^#{1,6} \S/.test(first)) spoken.push(first);
+      } else spoken.push(t);
     }
   }
   const said = spoken.join('\n').toLowerCase();

@@ -23,7 +23,7 @@ import type { WriteRoute } from '../livePi/writeRoute';
 import { withLiveSettings } from './liveSettings';
 import type { AgentMessage, CompactionEntry, Usage } from '../session/types';
 import { textOfContent } from '../session/contentBlocks';
-import { checkRetention, compactionSource, deriveFacts, type Fact, type RetentionReport } from '../summarize/retention';
+import { checkRetention, compactionSource, deriveFacts, type RetentionReport, type SpanFacts } from '../summarize/retention';
 import { spanMessagesWalk } from '../context/messageSpan';
 import { runEntryWalk } from '../session/entryWalkLoads';
 import { conversationWalk, spanReadingWalk, type SpanReading } from '../summarize/spanReading';
@@ -61,8 +61,11 @@ export interface CompactionProposal {
   fromHook: boolean;
   settings: CompactionSettings;
   estimator: EstimatorName;
-  /** What the summarized span holds that a continuation needs (issue 19), and which of it the summary keeps. */
-  facts: Fact[];
+  /**
+   * What the summarized span holds that a continuation needs and what its statements are checked against (issues 19
+   * and 32), and which of it the summary keeps or contradicts.
+   */
+  facts: SpanFacts;
   retention: RetentionReport;
 }
 
@@ -119,21 +122,23 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     if (decisive && 'cancel' in decisive) return { kind: 'cancelled', reason: 'a session_before_compact hook cancelled the compaction' };
     if (decisive && 'compaction' in decisive) {
       const spans = {
-        history: await readSpan(p, plan.summarizePositions, { cwd, answers: false }, signal),
-        prefix: await readSpan(p, plan.turnPrefixPositions, { cwd, answers: false }, signal),
+        history: await readSpan(p, plan.summarizePositions, { cwd, answers: false, extraction: false }, signal),
+        prefix: await readSpan(p, plan.turnPrefixPositions, { cwd, answers: false, extraction: false }, signal),
       };
       return hookProposal(index, plan, spans, decisive.compaction, settings, estimatorName);
     }
   }
 
   // The spans are read a batch at a time: the conversation newest first up to the request's budget, then (for the
-  // offline summarizer, which reads the turns' answers too) the span's reading, shared with the facts; another
-  // summarizer's facts are read after its answer (neither reading is held while the other is made).
+  // offline summarizer, which reads its extraction with the turns' answers) the span's reading, shared with the facts;
+  // another summarizer's facts are read after its answer, without the extraction (neither reading is held while the
+  // other is made).
   const readsExtraction = options.summarizer.readsExtraction === true;
   const readings = new Map<readonly number[], SpanReading>();
   const reading = async (positions: readonly number[]) => {
     let r = readings.get(positions);
-    if (!r) readings.set(positions, (r = await readSpan(p, positions, { cwd, answers: readsExtraction }, signal)));
+    if (!r)
+      readings.set(positions, (r = await readSpan(p, positions, { cwd, answers: readsExtraction, extraction: readsExtraction }, signal)));
     return r;
   };
   const lists = fileLists(plan.fileOps);
@@ -199,7 +204,7 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
 function readSpan(
   p: Projection,
   positions: readonly number[],
-  options: { cwd: string | undefined; answers: boolean },
+  options: { cwd: string | undefined; answers: boolean; extraction: boolean },
   signal: AbortSignal,
 ): Promise<SpanReading> {
   return runEntryWalk(p.index, spanReadingWalk(p, positions, options), { signal });

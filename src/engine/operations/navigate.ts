@@ -17,7 +17,7 @@ import { requestNavigate } from '../livePi/client';
 import { entriesWrittenByPi } from '../livePi/writtenByPi';
 import type { WriteRoute } from '../livePi/writeRoute';
 import { withLiveSettings } from './liveSettings';
-import { branchSource, checkRetention, deriveFacts, type Fact, type RetentionReport } from '../summarize/retention';
+import { branchSource, checkRetention, deriveFacts, type RetentionReport, type SpanFacts } from '../summarize/retention';
 
 /** customType of the entry Arbor appends to persist a leaf move without a summary (spec 6.5). */
 export const ARBOR_LEAF_MARKER = 'arbor/leaf-move';
@@ -54,7 +54,8 @@ export interface NavigationProposal {
   newLeafId: string | null;
   editorText: string | null;
   /** The branch summary to write, or undefined for a plain leaf move. */
-  summary: { text: string; usage?: Usage; details?: unknown; fromHook: boolean; facts?: Fact[]; retention?: RetentionReport } | undefined;
+  summary:
+    { text: string; usage?: Usage; details?: unknown; fromHook: boolean; facts?: SpanFacts; retention?: RetentionReport } | undefined;
   label: string | undefined;
 }
 

@@ -1,53 +1,70 @@
 import type { Projection } from '../context/projection';
 import { spanMessagesWalk, spanLength, type SpanMessage } from '../context/messageSpan';
 import type { EntryWalk } from '../session/entryWalk';
-import { createExtractor, extract, type ExtractOptions, type Extraction } from './offline/extract';
+import { createExtractor, type ExtractOptions, type Extraction } from './offline/extract';
+import { createFactReader, type FactReading } from './retention/reader';
 import { collectConversation, type SerializeOptions } from './serialize';
 
 /**
  * What a summary and its retention check read of a summarized span, made in
- * one pass oldest first (the offline extraction) with the entry each message
- * came from recorded as it goes: the summarizer and the facts take this, not
- * the span, so nothing reads the span again.
+ * one pass oldest first with the entry each message came from recorded as it
+ * goes: the offline summarizer's extraction (when a summarizer reads it) and
+ * the retention check's own fact reading (retention/reader.ts, independent of
+ * that extraction). The summarizer and the facts take this, not the span, so
+ * nothing reads the span again.
  */
 export interface SpanReading {
   /** How many messages were read. */
   length: number;
-  extraction: Extraction;
+  /** The offline extraction (absent when it was not asked for: no summarizer reads it). */
+  extraction?: Extraction;
+  /** The retention check's reading of the span. */
+  facts: FactReading;
   /** The id of the entry message `i` came from, or null. */
   entryIdAt(i: number): string | null;
 }
 
+export interface SpanReadingOptions extends ExtractOptions {
+  /** Make the offline extraction too (default true). */
+  extraction?: boolean;
+}
+
 /** The reading of messages in hand (a branch summary's prepared messages). */
-export function readingOf(items: readonly SpanMessage[], options: ExtractOptions = {}): SpanReading {
+export function readingOf(items: readonly SpanMessage[], options: SpanReadingOptions = {}): SpanReading {
+  const extractor = options.extraction === false ? null : createExtractor(options);
+  const reader = createFactReader({ cwd: options.cwd });
+  for (const m of items) {
+    extractor?.add(m.message);
+    reader.add(m.message, m.entryId);
+  }
   return {
     length: items.length,
-    extraction: extract(
-      items.map((m) => m.message),
-      options,
-    ),
+    ...(extractor ? { extraction: extractor.finish() } : {}),
+    facts: reader.finish(),
     entryIdAt: (i) => (i >= 0 && i < items.length ? items[i].entryId : null),
   };
 }
 
 /**
  * The reading of projected `positions` as a walk (session/entryWalk.ts): the
- * run step loads the span a batch at a time; what stays is the extraction
- * and one entry index per message. `visit` sees each message too (a file
- * list made in the same pass).
+ * run step loads the span a batch at a time; what stays is the extraction,
+ * the fact reading and one entry index per message. `visit` sees each
+ * message too (a file list made in the same pass).
  */
 export function* spanReadingWalk(
   p: Projection,
   positions: readonly number[],
-  options: ExtractOptions,
+  options: SpanReadingOptions,
   visit?: (message: SpanMessage['message']) => void,
 ): EntryWalk<SpanReading> {
-  const extractor = createExtractor(options);
+  const extractor = options.extraction === false ? null : createExtractor(options);
+  const reader = createFactReader({ cwd: options.cwd });
   // One entry index per message (1e6 on a 1 GB span), in a typed array outside the JS heap.
   let at = new Int32Array(1024);
   let length = 0;
   yield* spanMessagesWalk(p, positions, 1, (m, entryIndex) => {
-    extractor.add(m);
+    extractor?.add(m);
+    reader.add(m, p.index.record(entryIndex).id);
     visit?.(m);
     if (length === at.length) {
       const bigger = new Int32Array(at.length * 2);
@@ -60,7 +77,8 @@ export function* spanReadingWalk(
   at = at.slice(0, length);
   return {
     length,
-    extraction: extractor.finish(),
+    ...(extractor ? { extraction: extractor.finish() } : {}),
+    facts: reader.finish(),
     entryIdAt: (i) => (i >= 0 && i < length ? p.index.record(at[i]).id : null),
   };
 }

@@ -6,7 +6,7 @@ import {
   type FileLink,
   type FromWebview,
   type PanelState,
-  type RetentionItem,
+  type RetentionView,
   type SummaryView,
 } from '../../webview/protocol';
 import { log } from '../platform/logging';
@@ -18,8 +18,8 @@ export interface ProposalHandlers {
   /** Writes the proposal (with the edited text, if any); returns the view of the written entry. */
   apply(summary: string | undefined): Promise<SummaryView | undefined>;
   discard(): void;
-  /** The retention check of an edited text (issue 19). */
-  recheck?(summary: string): RetentionItem[];
+  /** The retention check of an edited text (issues 19 and 32). */
+  recheck?(summary: string): RetentionView;
   /** The text with the missing facts that can be put back mechanically put back. */
   putBack?(summary: string): string;
 }
@@ -135,13 +135,13 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     const base = summary ?? (view?.proposalId === proposalId ? view.markdown : undefined);
     if (!handlers?.putBack || !handlers.recheck || base === undefined) return undefined;
     const text = handlers.putBack(base);
-    this.host.post({ type: 'retention', proposalId, items: handlers.recheck(text), summary: text });
+    this.host.post({ type: 'retention', proposalId, ...retentionMessage(handlers.recheck(text)), summary: text });
     return text;
   }
 
   private recheck(proposalId: string, summary: string): void {
     const handlers = this.proposals.get(proposalId);
-    if (handlers?.recheck) this.host.post({ type: 'retention', proposalId, items: handlers.recheck(summary) });
+    if (handlers?.recheck) this.host.post({ type: 'retention', proposalId, ...retentionMessage(handlers.recheck(summary)) });
   }
 
   /** Closes the panel (its view no longer belongs to the session the user acts on). Pending proposals stay pending. */
@@ -219,4 +219,13 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
       }
     }
   }
+}
+
+/** A retention view as the page's 'retention' message carries it. */
+function retentionMessage(v: RetentionView): {
+  items: RetentionView['items'];
+  contradictions: RetentionView['contradictions'];
+  cannotCheck?: string;
+} {
+  return { items: v.items, contradictions: v.contradictions, ...(v.cannotCheck ? { cannotCheck: v.cannotCheck } : {}) };
 }

@@ -6,12 +6,12 @@ import { summarySections } from '../../engine/summarize/summarySections';
 import { summaryFileLists } from '../../engine/summarize/summaryFileLists';
 import { offlineSummaryNote } from '../../engine/summarize/summarizerNote';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
-import { summarizedBranchEntries } from '../../engine/branch/summarizedBranch';
+import { summarizedBranch } from '../../engine/branch/summarizedBranch';
 import { compactedEntries } from '../../engine/compaction/compactedSpan';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { entryTypeOf } from '../../engine/session/entryKinds';
 import type { CompactionProposal } from '../../engine/operations/compact';
-import type { FileLink, ReplacedEntry, RetentionItem, SummaryView } from '../../webview/protocol';
+import type { FileLink, ReplacedEntry, RetentionItem, RetentionView, SummaryView } from '../../webview/protocol';
 import {
   canPutBack,
   checkRetention,
@@ -20,6 +20,7 @@ import {
   putBack,
   type Fact,
   type RetentionReport,
+  type SpanFacts,
 } from '../../engine/summarize/retention';
 import { entryPreview } from '../../engine/tree/entryPreview';
 import { oneLine } from '../../engine/tree/oneLine';
@@ -48,13 +49,37 @@ export function retentionItems(report: RetentionReport): RetentionItem[] {
   return [...report.missing.map((f) => item(f, false)), ...report.kept.map((f) => item(f, true))];
 }
 
+/** A retention report as the panel shows it: the checklist, the contradictions, or why the span cannot be checked. */
+export function retentionView(report: RetentionReport, note: string | null = null): RetentionView {
+  return {
+    items: retentionItems(report),
+    contradictions: report.contradictions.map((c) => ({ kind: c.kind, summary: c.summary, evidence: c.evidence, entryId: c.entryId })),
+    ...(report.cannotCheck ? { cannotCheck: report.cannotCheck } : {}),
+    ...(note ? { note } : {}),
+  };
+}
+
+/** The SummaryView fields of a retention report. */
+function retentionFields(
+  report: RetentionReport,
+  note: string | null,
+): Pick<SummaryView, 'retention' | 'contradictions' | 'retentionCannotCheck' | 'retentionNote'> {
+  const v = retentionView(report, note);
+  return {
+    retention: v.items,
+    contradictions: v.contradictions,
+    ...(v.cannotCheck ? { retentionCannotCheck: v.cannotCheck } : {}),
+    ...(v.note ? { retentionNote: v.note } : {}),
+  };
+}
+
 /** The panel's checks of a proposal's (edited) text, and its mechanical put back, against the proposal's facts. */
 export function retentionHandlers(
-  facts: readonly Fact[],
+  facts: SpanFacts,
   cwd: string,
-): { recheck(summary: string): RetentionItem[]; putBack(summary: string): string } {
+): { recheck(summary: string): RetentionView; putBack(summary: string): string } {
   return {
-    recheck: (summary) => retentionItems(checkRetention(summary, facts, { cwd })),
+    recheck: (summary) => retentionView(checkRetention(summary, facts, { cwd }), facts.note),
     putBack: (summary) => putBack(summary, checkRetention(summary, facts, { cwd }).missing),
   };
 }
@@ -117,8 +142,9 @@ function* entryViewWalk(index: SessionIndex, entryId: string, sessionTitle: stri
     summarizerNote: e.usage === undefined && e.fromHook !== true ? 'no model call recorded (an offline summary records none)' : undefined,
     fromHook: e.fromHook === true,
     author: e.fromHook === true ? 'hook' : undefined,
-    retention: retentionItems(checkRetention(markdown, deriveFacts(yield* entrySourceWalk(index, i)), { cwd })),
   };
+  const facts = deriveFacts(yield* entrySourceWalk(index, i));
+  Object.assign(base, retentionFields(checkRetention(markdown, facts, { cwd }), facts.note));
   if (e.type === 'compaction') {
     const replaced = compactedEntries(index, i);
     const numbers = yield* compactionNumbersWalk(index, i, estimatorByName(estimator));
@@ -130,8 +156,10 @@ function* entryViewWalk(index: SessionIndex, entryId: string, sessionTitle: stri
       firstKeptEntryId: String(e.firstKeptEntryId ?? ''),
     };
   } else {
-    const collected = summarizedBranchEntries(index, i);
-    base.replaced = { count: collected.length, entries: yield* replacedEntries(index, collected), fromId: String(e.fromId ?? '') };
+    // A Pi 0.73 entry's fromId is the branch point: the leaf left from is the one found in the tree.
+    const branch = summarizedBranch(index, i);
+    const fromId = branch.leafIndex >= 0 ? index.record(branch.leafIndex).id : String(e.fromId ?? '');
+    base.replaced = { count: branch.entries.length, entries: yield* replacedEntries(index, branch.entries), fromId };
   }
   return base;
 }
@@ -187,7 +215,7 @@ function* proposalViewWalk(
     author: proposal.fromHook ? 'hook' : author,
     fromHook: proposal.fromHook,
     customInstructions: customInstructions || undefined,
-    retention: retentionItems(proposal.retention),
+    ...retentionFields(proposal.retention, proposal.facts.note),
     replaced: {
       count: positions.length,
       entries: replaced,

@@ -55,19 +55,62 @@ describe('arbor check-summary and the retention reports (built binary)', functio
     assert.equal((await arbor(['check-summary', WORKSPACE_MUL, '--entry', 'nope'])).code, 2);
   });
 
-  it('compact --json and navigate --summarize --json include retention {kept, missing}', async () => {
+  it('compact --json and navigate --summarize --json include retention {kept, missing, contradictions, cannotCheck}', async () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-retention-cli-'));
     const file = path.join(dir, 's.jsonl');
     await fsp.copyFile(WORKSPACE_MUL, file);
     const n = await json(['navigate', file, '--to', 'b9cc43f4', '--summarize']);
-    assert.ok(n.retention.kept.length > 0 && n.retention.kept.every(isItem));
-    assert.deepEqual(n.retention.missing, []);
+    assert.ok(n.retention.kept.length > 0 && n.retention.kept.every(isItem) && n.retention.missing.every(isItem));
+    assert.deepEqual(Object.keys(n.retention), ['kept', 'missing', 'contradictions', 'cannotCheck']);
+    assert.equal(n.retention.cannotCheck, null);
+    // (Which facts the offline summary keeps is the offline summarizer's test: the facts are read independently of it.)
+    assert.ok(n.retention.kept.some((f: any) => f.kind === 'file'));
     const c = await json(['compact', file, '--keep-recent-tokens', '100']);
     assert.ok(c.retention.kept.some((f: any) => f.kind === 'file'));
-    assert.deepEqual(c.retention.missing, []);
+    assert.ok(Array.isArray(c.retention.contradictions) && c.retention.cannotCheck === null);
     // The stored summary checks the same.
     const again = await json(['check-summary', file]);
     assert.deepEqual(again.retention, c.retention);
+  });
+
+  it('says what a summary states that its span contradicts (text and --json)', async () => {
+    const file = fixturePath('retention', 'results-session.jsonl');
+    const r = await json(['check-summary', file, '--entry', 's0000022']);
+    assert.deepEqual(
+      r.retention.contradictions.map((c: any) => [c.kind, c.entryId]),
+      [
+        ['reverted', null],
+        ['testsStatus', 's0000010'],
+      ],
+    );
+    assert.ok(r.retention.contradictions.every((c: any) => typeof c.summary === 'string' && typeof c.evidence === 'string'));
+    const text = await arbor(['check-summary', file, '--entry', 's0000022']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /the summary states 2 things the span contradicts:/);
+    assert.match(
+      text.stdout,
+      /✗ Tests stated otherwise than their last run: ".*2 of 5 specs fail.*"; the span: the span's last run of `npx jasmine` passed/,
+    );
+    const files = await json(['check-summary', file, '--entry', 's0000021']);
+    assert.ok(
+      files.retention.missing.some((f: any) => f.kind === 'result') && files.retention.missing.some((f: any) => f.kind === 'status'),
+    );
+  });
+
+  it('a span it cannot check says why instead of "keeps 0 of 0"; a Pi 0.73 branch summary is checked against its branch', async () => {
+    const cannot = fixturePath('retention', 'cannot-check-session.jsonl');
+    const text = await arbor(['check-summary', cannot, '--entry', 'k0000007']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /its summarized span cannot be checked\nretention: cannot check: the summarized span holds no messages/);
+    assert.doesNotMatch(text.stdout, /0 of 0/);
+    const r = await json(['check-summary', cannot, '--entry', 'k0000006']);
+    assert.match(r.retention.cannotCheck, /only pleasantries/);
+    assert.deepEqual([r.retention.kept, r.retention.missing, r.retention.contradictions], [[], [], []]);
+    const tree = await json(['check-summary', fixturePath('pi-oracle', 'fixtures', '03-tree.jsonl'), '--entry', 'b0d9510b']);
+    assert.ok(tree.summarizedMessages > 3, `${tree.summarizedMessages} messages`);
+    assert.match(tree.spanNote, /Pi 0\.73 wrote the branch point \(088cfc63\) as fromId: checked against the branch left from a9dae875/);
+    assert.equal(tree.retention.cannotCheck, null);
+    assert.ok(tree.retention.kept.length + tree.retention.missing.length > 0);
   });
 
   it(

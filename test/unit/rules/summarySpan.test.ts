@@ -65,8 +65,15 @@ describe('what a summary replaced: one span for the panel and the retention chec
         const type = index.record(i).type;
         if (type !== 'compaction' && type !== 'branch_summary') continue;
         const list = replaced(index, i);
-        const read = [...new Set(sourceIds(entrySource(index, i)))];
+        const source = entrySource(index, i);
+        const read = [...new Set(sourceIds(source))];
         const where = `${path.relative(fixturePath(), file)} ${index.record(i).id}`;
+        if (index.agent !== 'pi') {
+          // Another agent's summaries follow its own rules: the check reads nothing and says why.
+          assert.match(String(source.cannotCheck), /session: its summaries follow/, where);
+          assert.deepEqual(read, [], where);
+          continue;
+        }
         if (type === 'compaction') {
           compactions++;
           // The panel lists what the file holds; the check reads the context, where a context_edit may have removed a message.

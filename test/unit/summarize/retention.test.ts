@@ -72,7 +72,7 @@ describe('retention: what a compaction summary keeps (offline summarizer)', () =
         const messages = [...messagesAt(pr, p.plan.summarizePositions), ...messagesAt(pr, p.plan.turnPrefixPositions)];
         for (const f of p.plan.modifiedFiles) assert.ok(p.summary.includes(f));
         assert.deepEqual(p.retention.missing, [], `${c.name} @${keep}: missing facts\n${p.summary}`);
-        assert.equal(p.retention.kept.length, p.facts.length);
+        assert.equal(p.retention.kept.length, p.facts.facts.length);
         assertDrops(p.summary, mustDrop(messages, p.plan.previousSummary ? [p.plan.previousSummary] : []), `${c.name} @${keep}`);
         assert.equal(p.usage, undefined, 'no usage for an offline summary');
       });
@@ -83,7 +83,7 @@ describe('retention: what a compaction summary keeps (offline summarizer)', () =
     const p = await propose(SHOP, offline, 60);
     assert.equal(p.kind, 'proposal');
     if (p.kind !== 'proposal') return;
-    const of = (kind: string) => p.facts.filter((f) => f.kind === kind).map((f) => f.text);
+    const of = (kind: string) => p.facts.facts.filter((f) => f.kind === kind).map((f) => f.text);
     assert.deepEqual(of('file').sort(), ['docs/checkout.md', 'src/cart.ts', 'src/checkout.ts']);
     assert.ok(
       of('error').some((e) => e.includes('UNRESOLVED-ERR') || e.startsWith('FAIL')),

@@ -1,5 +1,4 @@
 import { emptySummary, formatSummary } from '../parseSummary';
-import { TURN_PREFIX_HEADINGS } from '../prompts';
 import type { SummaryRequest } from '../summarizer';
 import { callPath, isShell, sameTarget, type Decision, type Extraction, type Turn } from './extract';
 import { CONTINUES_IN_KEPT, LABELS, type Earlier } from './earlier';
@@ -8,7 +7,17 @@ import { isSocial, onlyConstraints } from './userText';
 import { mentionsFocus, pick, type Focus } from './instructions';
 import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands } from './recent';
 import { sameSaying } from './distinctItems';
-import { balanceMarkup, doneItem, itemTitle, objective, pendingItem, requestIsQuestion, statusText, turnWork } from './turnItems';
+import {
+  balanceMarkup,
+  doneItem,
+  itemTitle,
+  objective,
+  pendingItem,
+  requestIsQuestion,
+  statusText,
+  turnWork,
+  userRunsText,
+} from './turnItems';
 
 /**
  * The offline checkpoint (spec 7) from a span's turns: Goal is the open
@@ -77,6 +86,23 @@ export interface Parts {
   cwd?: string;
 }
 
+export function pathsIn(text: string): string[] {
+  const out = new Set<string>();
+  for (const v of backticked(text)) if (/[./]/.test(v) && !/\s/.test(v)) out.add(v);
+  for (const raw of text.split(/\s+/)) {
+    const w = raw.replace(/^[("'`[<]+|[)"'`\]>,;:.!?]+$/g, '');
+    if (
+      w.length >= 3 &&
+      w.length <= 200 &&
+      /^[\w@~./-]+$/.test(w) &&
+      (/\/[\w.-]/.test(w) || /^[\w-]+\.[A-Za-z][\w]{0,7}$/.test(w)) &&
+      !/^\d/.test(w)
+    )
+      out.add(w);
+  }
+  return [...out];
+}
+
 /** Longest line naming the older Done items. */
 const EARLIER_LINE = 500;
 
@@ -101,9 +127,7 @@ function counts(t: Turn): boolean {
 function doneSection(parts: Parts, carried: readonly string[], finished: readonly Turn[], caps: Caps): { items: string[]; total: number } {
   const total = carried.length + finished.length;
   const at = (i: number) =>
-    i < carried.length
-      ? carried[i]
-      : doneItem(finished[i - carried.length], { kind: parts.kind, max: caps.item, cwd: parts.cwd });
+    i < carried.length ? carried[i] : doneItem(finished[i - carried.length], { kind: parts.kind, max: caps.item, cwd: parts.cwd });
   const keep = Math.min(total, caps.done);
   const items: string[] = [];
   // Focused items first when they must be cut: the newest that mention the focus stay whole.
@@ -161,8 +185,19 @@ export function build(parts: Parts, caps: Caps): string {
   const finished = turns.filter((t) => (t !== lastTurn || !lastOpen) && counts(t));
   const movedOn = turns.length > 0;
   // An earlier checkpoint's open item the span moved on from: its outcome is not in the span (the continued turn's is, above).
+  // One whose file a Done item (then or now) shows written is finished.
+  const written = new Set(
+    [
+      ...earlier.summary.done.filter((d) => /^(?:edited|wrote|changed|created)\b|\((?:changed|created) /i.test(d)).flatMap(pathsIn),
+      ...x.filesModified,
+    ].map((f) => sameTarget(f, cwd)),
+  );
+  const finishedEarlier = (i: string) => pathsIn(i).some((f) => written.has(sameTarget(f, cwd)));
   const carried = movedOn
-    ? [...earlier.summary.done, ...earlier.summary.inProgress.map((i) => `[ ] ${i} — the span holds no outcome for it`)]
+    ? [
+        ...earlier.summary.done,
+        ...earlier.summary.inProgress.map((i) => (finishedEarlier(i) ? i : `[ ] ${i} — the span holds no outcome for it`)),
+      ]
     : earlier.summary.done;
   const done = doneSection(parts, carried, finished, caps);
   s.done = cut(done.items);
@@ -170,21 +205,31 @@ export function build(parts: Parts, caps: Caps): string {
   // Goal: what is open first; the finished requests are one line.
   const goals: string[] = [];
   if (lastOpen && lastTurn) {
-    if (lastTurn.trigger.kind === 'custom') goals.push(`Reply to the extension message (${lastTurn.trigger.customType}): ${clip(lastTurn.trigger.text, 200)}`);
+    if (lastTurn.trigger.kind === 'custom')
+      goals.push(`Reply to the extension message (${lastTurn.trigger.customType}): ${clip(lastTurn.trigger.text, 200)}`);
     else if (lastTurn.request)
-      goals.push(requestIsQuestion(lastTurn.request) ? `Answer the user's question: ${clip(lastTurn.request, 240)}` : objective(lastTurn.request, 300));
+      goals.push(
+        requestIsQuestion(lastTurn.request)
+          ? `Answer the user's question: ${clip(lastTurn.request, 240)}`
+          : objective(lastTurn.request, 300),
+      );
     else goals.push(kind === 'branch' ? 'Continue the request made before the branch point' : 'Continue the request made before this span');
   }
   if (openTurnRequest && !goals.some((g) => g.includes(clip(objective(openTurnRequest, 80), 60))))
     goals.push(objective(openTurnRequest, 300));
   if (!movedOn) goals.push(...earlier.summary.goal.filter((g) => !g.startsWith('Finished earlier:')));
-  else goals.push(...stillOpenGoals(earlier.summary.goal, [...carried, ...s.done]).map((g) => `Earlier objective (from the previous summary): ${g}`));
-  if (!goals.length && (turns.length || earlier.summary.done.length))
+  else
     goals.push(
-      lastAsked?.request
-        ? `No request is open; the last one was answered: ${clip(lastAsked.request, 200)}`
-        : 'No request is open',
+      ...stillOpenGoals(earlier.summary.goal, [...carried, ...s.done]).map((g) => `Earlier objective (from the previous summary): ${g}`),
     );
+  // A branch summary names the line of work it left (its first request: the tree shows it as the row's label).
+  const firstAsked = turns.find((t) => t.request && !isSocial(t.request) && !onlyConstraints(t.request));
+  if (kind === 'branch' && firstAsked?.request && !goals.length) {
+    goals.push(objective(firstAsked.request, 300));
+    if (lastAsked && lastAsked !== firstAsked && lastAsked.request) goals.push(`Then: ${objective(lastAsked.request, 200)}`);
+  }
+  if (!goals.length && (turns.length || earlier.summary.done.length))
+    goals.push(lastAsked?.request ? `Last request, answered: ${clip(objective(lastAsked.request, 200), 200)}` : 'No request is open');
   if (done.total) goals.push(`Finished earlier: ${done.total} ${done.total === 1 ? 'item' : 'items'}, listed under Done`);
   s.goal = cut(unique(goals, sameSaying));
 
@@ -199,6 +244,8 @@ export function build(parts: Parts, caps: Caps): string {
     else if (!lastTurn.calls.length && lastTurn.lastStop === 'none') item += ' (no answer yet)';
     const work = turnWork(lastTurn, 2, cwd);
     if (work) item += `; so far ${work}`;
+    const runs = userRunsText(lastTurn);
+    if (runs) item += `; the user ran ${runs}`;
     if (lastTurn.found.length) item += `; found ${latest(lastTurn.found, 6).join('; ')}`;
     inProgress.push(item);
   }
@@ -240,9 +287,22 @@ export function build(parts: Parts, caps: Caps): string {
   s.nextSteps = cut(unique(steps).slice(0, caps.nextSteps));
 
   const abandoned = unique(earlier.abandoned);
-  if (kind !== 'branch') s.criticalContext = cut(criticalContext(parts, caps, unresolved.map((p) => p.error), abandoned));
+  if (kind !== 'branch')
+    s.criticalContext = cut(
+      criticalContext(
+        parts,
+        caps,
+        unresolved.map((p) => p.error),
+        abandoned,
+      ),
+    );
   else if (abandoned.length)
-    s.unknownSections = [{ heading: 'Earlier Branches', body: abandoned.map((a) => `- Summarized when left earlier: ${balanceMarkup(clip(a, 300))}`).join('\n') }];
+    s.unknownSections = [
+      {
+        heading: 'Earlier Branches',
+        body: abandoned.map((a) => `- Left behind earlier (a branch summary): ${balanceMarkup(clip(a, 300))}`).join('\n'),
+      },
+    ];
   if (kind !== 'branch') s.unknownSections = earlier.summary.unknownSections;
   return formatSummary(s, { criticalContext: kind !== 'branch', fileLists: false });
 }
@@ -318,48 +378,4 @@ function criticalContext(parts: Parts, caps: Caps, openErrors: string[], abandon
     if (all.length) cc.push(`${LABELS.earlierErrors} ${latest(all, caps.errors).join('; ')}`);
   }
   return cc;
-}
-
-/** The turn-context part of a split turn: the request, what the turn did so far (its later messages are kept), what the rest needs. */
-export function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefined): string {
-  const out: string[] = [TURN_PREFIX_HEADINGS.request];
-  const first = x.turns.find((t) => t.request);
-  out.push(first ? clip(first.request!, caps.item) : '(the request is not part of this excerpt)');
-  out.push('', TURN_PREFIX_HEADINGS.progress);
-  const progress: string[] = [];
-  for (const t of x.turns) {
-    const work = turnWork(t, 3, cwd);
-    if (work) progress.push(`- [x] ${balanceMarkup(clip(work.charAt(0).toUpperCase() + work.slice(1), caps.item))}`);
-    if (t.found.length) progress.push(`- [x] Found: ${balanceMarkup(clip(latest(t.found, 8).join('; '), caps.item))}`);
-    if (t.introduced.length) progress.push(`- [x] Introduced: ${balanceMarkup(clip(latest(t.introduced, 5).join('; '), caps.item))}`);
-    const results = t.outputs.filter((o) => !/^(?:read|ls) /.test(o)).map((o) => {
-      const [command, text] = o.split('\u0000');
-      return `${code(clip(command, 60))} → ${clip(text.replace(/\s*\n\s*/g, '; '), 200)}`;
-    });
-    if (results.length) progress.push(`- [x] Results: ${balanceMarkup(clip(results.join(' | '), caps.item))}`);
-    const titles = unique(t.calls.filter((c) => c.title).map((c) => `${code(sameTarget(c.path, cwd))} "${c.title}"`));
-    if (titles.length) progress.push(`- [x] Read: ${balanceMarkup(clip(titles.join(', '), caps.item))}`);
-  }
-  const reads = unique(
-    x.turns
-      .flatMap((t) => t.calls.filter((c) => c.tool === 'read' && c.result && !c.result.isError).map((c) => callPath(c) ?? ''))
-      .filter(Boolean),
-  );
-  const titled = new Set(x.turns.flatMap((t) => t.calls.filter((c) => c.title).map((c) => callPath(c))));
-  const untitled = reads.filter((r) => !titled.has(r));
-  if (untitled.length) progress.push(`- [x] Read ${latest(untitled, caps.files).map(code).join(', ')}`);
-  for (const c of x.pending) progress.push(`- [ ] ${pendingItem(c)}`);
-  // The turn goes on in the kept messages: a failure here is what it tried, not yet an open problem.
-  for (const p of x.problems.filter((q) => !q.resolved)) progress.push(`- Tried, failed so far: ${balanceMarkup(clip(`${p.what}: ${p.error}`, caps.item))}`);
-  out.push(...(progress.length ? progress : ['(none)']));
-  out.push('', TURN_PREFIX_HEADINGS.needed);
-  const needed: string[] = [];
-  for (const c of latest(x.constraints, caps.constraints)) needed.push(`- Constraint: ${c}`);
-  const commands = unique(recentCommands(x.turns).map((c) => clip(c, 120)));
-  if (commands.length) needed.push(`- ${LABELS.commands} ${latest(commands, RECENT_IDENTIFIERS).map(code).join('; ')}`);
-  if (x.filesModified.length) needed.push(`- ${LABELS.modified} ${latest(x.filesModified, caps.files).map(code).join(', ')}`);
-  for (const d of latest(x.decisions, 3))
-    needed.push(`- Decided: ${balanceMarkup(clip(d.title, caps.item))}${d.rationale ? ` (${balanceMarkup(clip(d.rationale, 160))})` : ''}`);
-  out.push(...(needed.length ? needed : ['(none)']));
-  return out.join('\n');
 }

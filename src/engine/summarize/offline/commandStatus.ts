@@ -36,7 +36,10 @@ export function statusProgram(command: string): string {
   }
   const words = text.slice(start).trim().split(/\s+/);
   let k = 0;
-  while (k < words.length && (words[k] === 'sudo' || words[k] === 'command' || words[k] === 'env' || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k])))
+  while (
+    k < words.length &&
+    (words[k] === 'sudo' || words[k] === 'command' || words[k] === 'env' || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k]))
+  )
     k++;
   const word = (words[k] ?? '').replace(/^[('"]+/, '');
   const slash = word.lastIndexOf('/');

@@ -60,8 +60,23 @@ export function decisionOf(sentence: string): Decision | null {
 }
 
 /** How a user redirects the work: "instead", "leave X alone", "not now", "a different idea", "let's not", "rather". */
-const REDIRECT =
-  /\b(?:instead|leave (?:the |it |that |this |them )?[\w./-]{0,60} ?alone|not now|different idea|let's not|let us not|rather than|rather not|don't (?:bother|touch|change)|do not (?:touch|change)|skip (?:it|that|the)|forget (?:it|that|about))\b/i;
+const REDIRECT = new RegExp(
+  `\\b(?:${[
+    'instead',
+    'leave (?:the |it |that |this |them )?[\\w./-]{0,60} ?alone',
+    'not now',
+    'different idea',
+    "let's not",
+    'let us not',
+    'rather than',
+    'rather not',
+    "don't (?:bother|touch|change)",
+    'do not (?:touch|change)',
+    'skip (?:it|that|the)',
+    'forget (?:it|that|about)',
+  ].join('|')})\\b`,
+  'i',
+);
 
 /**
  * A redirection or refusal the user stated, or null: the sentence that says
@@ -80,8 +95,8 @@ export function userDecisionOf(message: string, offer: string | null = null): De
   };
 }
 
-/** A workaround the assistant states after a failure ("grep is not available here; using bash instead"). */
-const WORKAROUND = /\b(?:instead|retry(?:ing)?|work(?:ing)? around|workaround|fall(?:ing)? back|not available|isn't available|unavailable)\b/i;
+/** A workaround the assistant states after a failure ("grep is not available here; using bash instead"); a plain retry is none. */
+const WORKAROUND = /\b(?:instead|work(?:ing)? around|workaround|fall(?:ing)? back|not available|isn't available|unavailable)\b/i;
 
 /** A workaround sentence with the failure it answers as its reason, or null. */
 export function workaroundOf(sentence: string, failure?: { what: string; error: string }): Decision | null {

@@ -1,5 +1,5 @@
 import { mentionsFocus, pickPositions, type Focus } from './instructions';
-import { normalizeText } from './normalize';
+import { normalizeText } from '../../text/normalize';
 import { trimEndChars } from './text';
 
 /**

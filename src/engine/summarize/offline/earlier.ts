@@ -106,7 +106,7 @@ export function readEarlier(texts: readonly string[], kinds: readonly ('branch' 
     const real = (items: string[]) => items.filter((i) => !isPlaceholder(i) && !isMomentary(i));
     into.goal.push(
       ...real(prev.goal)
-        .filter((g) => !/^(?:No request is open|Finished earlier:)/.test(g))
+        .filter((g) => !/^(?:No request is open|Last request, answered:|Then:|Finished earlier:)/.test(g))
         .map((g) => g.replace(/^Earlier objective \(from the previous summary\): /, '')),
     );
     // Older versions wrote the compaction's instructions as a constraint: they were never the user's rule.

@@ -1,12 +1,31 @@
-import type { AgentMessage, AssistantMessage } from '../../session/types';
-import { clip, code, firstLine, sentences, squash, unique } from './text';
+import type { AgentMessage } from '../../session/types';
+import { clip, code, firstLine, sentences, unique } from './text';
 import { constraintSentences } from './userText';
 import { isTextBlock, textOfContent } from '../../session/contentBlocks';
 import { detachedText } from '../../text/detachedText';
-import { decisionOf, userDecisionOf, workaroundOf, type Decision } from './decisions';
+import { decisionOf, userDecisionOf, workaroundOf } from './decisions';
 import { exitAnswer, outputWithoutStatus, reportedExitCode } from './commandStatus';
-import { editPairs, editTexts, introducedBy, smallReplacement } from './introduced';
+import {
+  argString,
+  errorLine,
+  MODIFYING_TOOLS,
+  NO_TEXT_ERROR,
+  NO_TEXT_OK,
+  NONE,
+  PATH_ARGS,
+  sameTarget,
+  SHELL_TOOLS,
+  SHORT_RESULT_CHARS,
+  TARGET_ARGS,
+  type Call,
+  type Extraction,
+  type Problem,
+  type Turn,
+} from './extraction';
+import { answerReports, changeFacts, isProposal, lastOffer, sameGoal } from './turnJudgement';
 export type { Decision } from './decisions';
+export type { Call, Extraction, Problem, TriggerKind, Turn, TurnOutcome } from './extraction';
+export { callPath, errorLine, isModifying, isShell, sameTarget } from './extraction';
 
 /**
  * What the offline summarizer reads out of a span of messages, turn by turn:
@@ -16,144 +35,6 @@ export type { Decision } from './decisions';
  * keeps of a call is its name, target and path and a short result (never
  * the call's arguments or a long output), so a 1 GB span can stream through.
  */
-
-export interface Call {
-  /** The tool's name as the call wrote it. */
-  name: string;
-  /** The path argument, when there is one. */
-  path: string | undefined;
-  tool: string;
-  target: string | undefined;
-  /** `text` is the output when it is short (SHORT_RESULT_CHARS), else empty. */
-  result?: { isError: boolean; text: string };
-  /** A read file's title (its first line when that is a Markdown heading). */
-  title: string | undefined;
-  order: number;
-  messageIndex: number;
-}
-
-/** What started a turn: the user's message, an extension's custom message the model answered, the user's own `!command`, or nothing in the span (the request is outside it). */
-export type TriggerKind = 'user' | 'custom' | 'bash' | 'outside';
-
-/** How a turn ended. */
-export type TurnOutcome = 'answered' | 'aborted' | 'length' | 'refused' | 'error' | 'open';
-
-export interface Turn {
-  /** The user's request (full text), or null for a turn another trigger started or work before the first request of the span. */
-  request: string | null;
-  trigger: { kind: TriggerKind; text: string; customType?: string };
-  /** Index (in the messages read) of the trigger's message, or -1. */
-  requestIndex: number;
-  calls: Call[];
-  /** `output` is the user's command output when it is short (SHORT_RESULT_CHARS), else empty (like a call's result). */
-  userRuns: { command: string; exitCode: number | null | undefined; output: string; cancelled: boolean }[];
-  /** The assistant's final text when the turn ended with an answer ('' when read without answers: ExtractOptions.answers). */
-  answer: string | null;
-  /** How the last assistant message of the turn stopped. */
-  lastStop: AssistantMessage['stopReason'] | 'none';
-  /** How the turn ended (set when the turn closes; 'open' while it is the newest). */
-  outcome: TurnOutcome;
-  /** The last failed model request's message, when the turn ended with one. */
-  errorMessage?: string;
-  /** The start of an answer that was interrupted or cut off. */
-  partial?: string;
-  /** A failed model request the turn got past (a retry that answered). */
-  retried?: string;
-  /** The answer proposed a plan or asked before doing it ("Shall I go ahead?"), and the turn changed nothing. */
-  proposal?: boolean;
-  /** What the user's next message said when it redirected this turn ("Instead, use a Map"). */
-  redirectedBy?: string;
-  /** Short outputs of the turn's successful commands (newest last), which an answer may point at. */
-  outputs: string[];
-  /** `file:line` locations a search in the turn found. */
-  found: string[];
-  /** Identifiers the turn's successful changes introduced (error strings, test names, versions, a small file's content). */
-  introduced: string[];
-  /** Files the turn wrote that the span had not read or changed before (created, as far as the span shows). */
-  created: string[];
-}
-
-export interface Problem {
-  /** What failed, e.g. "`edit` on `src/a.ts` failed". */
-  what: string;
-  /** The exact first line of the error. */
-  error: string;
-  resolved: boolean;
-  order: number;
-  /** Index of the message that reported it. */
-  messageIndex: number;
-}
-
-export interface Extraction {
-  turns: Turn[];
-  constraints: string[];
-  decisions: Decision[];
-  problems: Problem[];
-  filesModified: string[];
-  /** Summaries inside the span (compaction / branch summary messages). */
-  embedded: string[];
-  /** Which of `embedded` are branch summaries (the rest are compaction summaries). */
-  embeddedKinds: ('branch' | 'compaction')[];
-  /** Messages from extensions and hooks that the model saw (custom messages), newest last. */
-  notes: { customType: string; text: string }[];
-  /** Calls still waiting for a result at the end of the span. */
-  pending: Call[];
-  /** Number of messages read. */
-  messageCount: number;
-}
-
-const PATH_ARGS = ['path', 'file_path', 'filePath', 'file', 'filename'];
-const TARGET_ARGS = ['command', 'cmd', 'pattern', 'query', 'url', 'glob'];
-const MODIFYING_TOOLS = new Set(['write', 'edit', 'multiedit', 'multi_edit', 'create', 'apply_patch', 'str_replace', 'patch']);
-const SHELL_TOOLS = new Set(['bash', 'shell', 'exec']);
-
-function argString(args: Record<string, unknown> | undefined, keys: readonly string[]): string | undefined {
-  if (!args || typeof args !== 'object') return undefined;
-  for (const k of keys) {
-    const v = args[k];
-    if (typeof v === 'string' && v.trim()) return v.trim();
-  }
-  return undefined;
-}
-
-export function isShell(tool: string): boolean {
-  return SHELL_TOOLS.has(tool);
-}
-
-export function isModifying(tool: string): boolean {
-  return MODIFYING_TOOLS.has(tool);
-}
-
-export function callPath(call: Call): string | undefined {
-  return call.path;
-}
-
-/** Longest tool output a call keeps (longer ones are never quoted: see the offline summarizer's shortOutput). */
-const SHORT_RESULT_CHARS = 600;
-
-/** The results of calls whose output is not kept (most of a long span's), one object each for all of them. */
-const NO_TEXT_OK = Object.freeze({ isError: false, text: '' });
-const NO_TEXT_ERROR = Object.freeze({ isError: true, text: '' });
-/** What a finished turn holds when it ran nothing (shared: only the open turn is ever added to). */
-const NONE: never[] = Object.freeze([]) as unknown as never[];
-
-export function errorLine(text: string): string {
-  // Detached: a line cut from a tool's output would keep the whole output alive (engine/text/detachedText.ts).
-  return detachedText(clip(firstLine(text) || squash(text), 200)) || 'an error without a message';
-}
-
-/**
- * A tool target as the same file or command however it was written: a path
- * relative to `cwd` or absolute under it, with or without `./`.
- */
-export function sameTarget(target: string | undefined, cwd: string | undefined): string {
-  if (target === undefined) return '';
-  let t = target.trim();
-  const base = cwd ? cwd.replace(/\/+$/, '') + '/' : '';
-  if (base.length > 1 && t.startsWith(base)) t = t.slice(base.length);
-  while (t.startsWith('./')) t = t.slice(2);
-  return t;
-}
 
 export interface ExtractOptions {
   /** The session's working directory: paths under it count as the same as their relative form. */
@@ -189,38 +70,6 @@ const MAX_INTRODUCED = 8;
 const KEPT_CALL_TEXT = 160;
 /** A `file:line:` location at the start of a search output's line. */
 const LOCATION = /^([\w@~.][\w@~./+-]{0,200}):(\d{1,7})(?::\d{1,7})?:(.*)$/;
-/** An answer that reports a failure (not one that merely worked around it). */
-const FAILURE_WORDS = /\b(?:fail(?:s|ed|ing|ure)?|error|errors|could ?n[o']t|cannot|can't|unable|not found|broken|blocked|still)\b/i;
-
-function basename(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash >= 0 ? path.slice(slash + 1) : path;
-}
-
-/** Whether a finished turn's answer reports a failure of its own (else the turn got past it). */
-function answerReports(answer: string, p: Problem, target: string | undefined): boolean {
-  if (!answer) return false;
-  const lower = answer.toLowerCase();
-  const error = p.error.toLowerCase().slice(0, 30);
-  if (error.length >= 8 && lower.includes(error)) return true;
-  if (!FAILURE_WORDS.test(answer)) return false;
-  const name = target ? basename(target).toLowerCase() : '';
-  return name.length >= 3 && lower.includes(name);
-}
-
-/** Whether `later` (a success) reached what `failed` was after: the same file, a file inside the failed path, or the same term. */
-function sameGoal(failed: Call, later: Call, cwd: string | undefined): boolean {
-  if (!failed.target || !later.target) return false;
-  const a = sameTarget(failed.target, cwd);
-  const b = sameTarget(later.target, cwd);
-  if (a === b) return true;
-  const family = (c: Call) => (MODIFYING_TOOLS.has(c.tool) ? 'modify' : c.tool);
-  if (failed.path && later.path)
-    return basename(failed.path) === basename(later.path) || (family(failed) === family(later) && b.startsWith(`${a.replace(/\/+$/, '')}/`));
-  // A search or a command by another tool: the failed call's term (a pattern, a path) in the later command.
-  return a.length >= 3 && b.includes(a);
-}
-
 export function createExtractor(options: ExtractOptions = {}): Extractor {
   const x: Extraction = {
     turns: [],
@@ -310,8 +159,7 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
     if (t.answer !== null) return 'answered';
     if (t.lastStop === 'aborted') return 'aborted';
     if (t.lastStop === 'length') return 'length';
-    if (t.lastStop === 'error')
-      return /content[_ -]?filter|content policy|safety|refus/i.test(t.errorMessage ?? '') ? 'refused' : 'error';
+    if (t.lastStop === 'error') return /content[_ -]?filter|content policy|safety|refus/i.test(t.errorMessage ?? '') ? 'refused' : 'error';
     return last || t.trigger.kind !== 'bash' ? 'open' : 'answered';
   };
   // A finished turn's lists in arrays of their size (a growing array keeps room for more); its failures judged by purpose.
@@ -321,8 +169,10 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
       t.proposal = true;
     for (const { problem, call } of turnFailures) {
       if (problem.resolved) continue;
-      if (call && t.calls.some((c) => c.order > call.order && c.result && !c.result.isError && sameGoal(call, c, cwd))) problem.resolved = true;
-      else if (t.outcome === 'answered' && t.answer !== null && !answerReports(t.answer, problem, call?.target)) problem.resolved = true;
+      const after = call ? t.calls.filter((c) => c.order > call.order && c.result && !c.result.isError) : [];
+      if (call && after.some((c) => sameGoal(call, c, cwd))) problem.resolved = true;
+      else if (t.outcome === 'answered' && t.answer !== null && !answerReports(t.answer, problem, call?.target, after.length > 0))
+        problem.resolved = true;
     }
     turnFailures = [];
     if (last) return;
@@ -337,7 +187,8 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
     let found = t.found;
     for (const line of text.split('\n', 200)) {
       const m = LOCATION.exec(line.trim());
-      if (m && m[2] !== '0') found = add1(found, detachedText(`${m[1]}:${m[2]}${m[3].trim() ? ` ${clip(m[3].trim(), 60)}` : ''}`), MAX_FOUND);
+      if (m && m[2] !== '0')
+        found = add1(found, detachedText(`${m[1]}:${m[2]}${m[3].trim() ? ` ${clip(m[3].trim(), 60)}` : ''}`), MAX_FOUND);
     }
     t.found = found;
     if (text.length <= SHORT_RESULT_CHARS) t.outputs = add1(t.outputs, detachedText(`${clip(command, 80)}\u0000${text}`), MAX_OUTPUTS);
@@ -373,7 +224,8 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
         if (x.notes.length > MAX_NOTES) x.notes.shift();
         // A message from an extension that the model answers starts its own turn (its answer is not the user's request's):
         // opened when the answer comes, so a message nobody answered does not hide the turn before it.
-        if (ended(turn)) pendingCustom = { kind: 'custom', text: detachedText(clip(text, 300)), customType: String(m.customType ?? ''), index };
+        if (ended(turn))
+          pendingCustom = { kind: 'custom', text: detachedText(clip(text, 300)), customType: String(m.customType ?? ''), index };
         break;
       }
       case 'bashExecution': {
@@ -541,45 +393,4 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
     return x;
   };
   return { add, finish };
-}
-
-/** An answer that proposes or asks before acting: its last sentence is a question, or it opens with a plan. */
-function isProposal(answer: string): boolean {
-  // A closing pleasantry ("Anything else?") asks nothing.
-  const all = sentences(answer, 60).filter((x) => !/^(?:anything else|is there anything|need anything|let me know|does (?:that|this) help)/i.test(x));
-  const last = all.length ? all[all.length - 1] : '';
-  return last.endsWith('?') || /^\s*(?:#+\s*)?(?:\*\*)?(?:plan|proposal|here is my plan)\b/i.test(answer);
-}
-
-/** The last offer or question of an answer ("Shall I add a CSV export?", "I can fix that next."), or null. */
-function lastOffer(answer: string): string | null {
-  const all = sentences(answer, 60);
-  for (let i = all.length - 1; i >= Math.max(0, all.length - 3); i--) {
-    const s = all[i];
-    if (s.endsWith('?') || /^(?:I can|I could|I'd suggest|shall I|should I|want me to|next,? I)\b/i.test(s)) return detachedText(clip(s, 160));
-  }
-  return null;
-}
-
-/** What a change call introduces (see introduced.ts), and a small written file's content. */
-function changeFacts(tool: string, path: string, args: Record<string, unknown> | undefined, cwd: string | undefined): string[] {
-  if (!args || typeof args !== 'object') return [];
-  if (tool === 'write' || tool === 'create') {
-    const content = typeof args.content === 'string' ? args.content : '';
-    const out = introducedBy(content);
-    if (content.trim() && content.length <= 240) out.unshift(detachedText(`${sameTarget(path, cwd)} written as: ${squash(content)}`));
-    return out;
-  }
-  const { oldText, newText } = editTexts(args);
-  const out = introducedBy(newText, oldText);
-  const pairs = editPairs(args);
-  if (pairs.length <= 2)
-    for (const p of pairs) {
-      const r = p && typeof p === 'object' ? (p as Record<string, unknown>) : {};
-      const o = r.oldText ?? r.old_string;
-      const n = r.newText ?? r.new_string;
-      const replaced = typeof o === 'string' && typeof n === 'string' ? smallReplacement(o, n) : null;
-      if (replaced) out.push(`${sameTarget(path, cwd)}: ${replaced}`);
-    }
-  return out;
 }

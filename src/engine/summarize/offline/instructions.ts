@@ -1,4 +1,4 @@
-import { normalizeText } from './normalize';
+import { normalizeText } from '../../text/normalize';
 import { backticked } from './text';
 
 /**

@@ -20,15 +20,15 @@ const VALUE_CHARS = 100;
 const ERROR_STRING = /\bnew ([A-Z][A-Za-z]{0,40}Error)\(\s*(["'`])([^"'`\n]{1,160})\2/g;
 /** `test("name"`, `it('name'`, `describe("name"`. */
 const TEST_NAME = /\b(test|it|describe)\(\s*(["'`])([^"'`\n]{1,120})\2/g;
-/** A version heading or field: `## 0.2.0`, `"version": "1.4.0"`. */
-const VERSION = /(?:^#{1,4} \[?v?(\d{1,4}\.\d{1,4}\.\d{1,4}[\w.-]{0,20})|"version"\s*:\s*"(\d{1,4}\.\d{1,4}\.\d{1,4}[\w.-]{0,20})")/gm;
+/** A version heading or field as written: `## 0.2.0`, `"version": "1.4.0"`. */
+const VERSION = /^#{1,4} \[?v?\d{1,4}\.\d{1,4}\.\d{1,4}[\w.-]{0,20}\]?|"version"\s*:\s*"\d{1,4}\.\d{1,4}\.\d{1,4}[\w.-]{0,20}"/gm;
 
 function valuesIn(text: string): string[] {
   const t = text.length > READ_CHARS ? text.slice(0, READ_CHARS) : text;
   const out: string[] = [];
   for (const m of t.matchAll(ERROR_STRING)) out.push(`${m[1]}("${m[3]}")`);
   for (const m of t.matchAll(TEST_NAME)) out.push(`${m[1]}("${m[3]}")`);
-  for (const m of t.matchAll(VERSION)) out.push(`version ${m[1] ?? m[2]}`);
+  for (const m of t.matchAll(VERSION)) out.push(m[0]);
   return out;
 }
 

@@ -123,8 +123,8 @@ export function turnWork(turn: Turn, maxRuns: number, cwd?: string, shownOutputO
     runs.set(command, text);
   };
   for (const c of turn.calls) {
-    if (!isShell(c.tool) || !c.result || c.result.isError || !c.target) continue;
-    const out = clip(c.target, 80) === shownOutputOf ? null : shortOutput(c.result.text, 3, 160);
+    if (!isShell(c.tool) || !c.result || c.result.isError || !c.target || clip(c.target, 80) === shownOutputOf) continue;
+    const out = shortOutput(c.result.text, 3, 160);
     run(c.target, out ? `${code(clip(c.target, 80))} → ${clip(out, 160)}` : code(clip(c.target, 80)));
   }
   const parts: string[] = [];
@@ -137,7 +137,7 @@ export function turnWork(turn: Turn, maxRuns: number, cwd?: string, shownOutputO
 }
 
 /** A user's own command (`!cmd`) as what it did. */
-function userRunsText(turn: Turn): string {
+export function userRunsText(turn: Turn): string {
   const out: string[] = [];
   for (const r of turn.userRuns) {
     if (r.cancelled) out.push(`${code(clip(r.command, 80))} (cancelled)`);
@@ -209,9 +209,15 @@ export function doneItem(turn: Turn, o: ItemOptions): string {
   }
   const work = turnWork(turn, 2, o.cwd, shownOutputOf);
   if (work) parts.push(`(${work})`);
-  const titles = unique(turn.calls.filter((c) => c.title).map((c) => `${code(sameTarget(c.path, o.cwd))} "${c.title}"`));
+  // A file's title, unless the request or the answer already speak of that file.
+  const said = `${turn.request ?? ''}\n${turn.answer ?? ''}`;
+  const titles = unique(
+    turn.calls
+      .filter((c) => c.title && !said.includes(sameTarget(c.path, o.cwd)))
+      .map((c) => `${code(sameTarget(c.path, o.cwd))} "${c.title}"`),
+  );
   if (titles.length) parts.push(`Read: ${latest(titles, 10).join(', ')}`);
-  if (turn.retried) parts.push(`(a model request failed first: ${clip(turn.retried, 80)}; the retry answered)`);
+  if (turn.retried) parts.push('(answered on a retry after a failed model request)');
   const user = turn.userRuns.length ? userRunsText(turn) : '';
   if (user) parts.push(`(the user ran ${user})`);
   if (turn.found.length) parts.push(`Found: ${latest(turn.found, 6).join('; ')}`);

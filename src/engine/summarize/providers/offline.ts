@@ -2,7 +2,8 @@ import { throwIfAborted, type Summarizer, type SummaryRequest, type SummaryResul
 import { extract } from '../offline/extract';
 import { focusOf } from '../offline/instructions';
 import { withEarlier, type Earlier } from '../offline/earlier';
-import { build, buildTurnPrefix, FULL_CAPS, shrink, type Caps } from '../offline/checkpoint';
+import { build, FULL_CAPS, shrink, type Caps } from '../offline/checkpoint';
+import { buildTurnPrefix } from '../offline/turnPrefix';
 import type { Extraction } from '../offline/extract';
 import { FALLBACK_MODEL_INFO } from './models';
 

@@ -18,11 +18,22 @@ interface Node {
 const isWord = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}_]/u.test(ch);
 
 export function findPatterns(text: string, patterns: readonly string[]): boolean[] {
+  return findPatternsIn([text], patterns).map((at) => at >= 0);
+}
+
+/**
+ * For each pattern, the index of the first of `texts` it occurs in (at word
+ * boundaries, as findPatterns), or -1: one pass over all the texts, linear
+ * in their length plus the patterns'.
+ */
+export function findPatternsIn(texts: readonly string[], patterns: readonly string[]): number[] {
+  const foundIn = patterns.map(() => -1);
   const found = patterns.map(() => false);
   const nodes: Node[] = [{ next: new Map(), fail: 0, out: [], dict: -1 }];
   patterns.forEach((p, id) => {
     if (!p) {
       found[id] = true;
+      foundIn[id] = texts.length ? 0 : -1;
       return;
     }
     let n = 0;
@@ -66,26 +77,30 @@ export function findPatterns(text: string, patterns: readonly string[]): boolean
     return d;
   };
   const lengths = patterns.map((p) => [...p].length);
-  const chars = [...text];
-  let state = 0;
-  // Positions in code points; word-boundary checks look at the neighbours.
-  for (let i = 0; i < chars.length; i++) {
-    const ch = chars[i];
-    while (state !== 0 && !nodes[state].next.has(ch)) state = nodes[state].fail;
-    state = nodes[state].next.get(ch) ?? 0;
-    for (let d = liveDict(nodes[state].dict); d > 0; d = liveDict(nodes[nodes[d].fail].dict)) {
-      let allFound = true;
-      for (const id of nodes[d].out) {
-        if (found[id]) continue;
-        const p = patterns[id];
-        const start = i - lengths[id] + 1;
-        const okStart = !isWord(p[0]) || !isWord(chars[start - 1]);
-        const okEnd = !isWord(chars[i]) || !isWord(chars[i + 1]);
-        if (okStart && okEnd) found[id] = true;
-        else allFound = false;
+  for (let t = 0; t < texts.length; t++) {
+    const chars = [...texts[t]];
+    let state = 0;
+    // Positions in code points; word-boundary checks look at the neighbours.
+    for (let i = 0; i < chars.length; i++) {
+      const ch = chars[i];
+      while (state !== 0 && !nodes[state].next.has(ch)) state = nodes[state].fail;
+      state = nodes[state].next.get(ch) ?? 0;
+      for (let d = liveDict(nodes[state].dict); d > 0; d = liveDict(nodes[nodes[d].fail].dict)) {
+        let allFound = true;
+        for (const id of nodes[d].out) {
+          if (found[id]) continue;
+          const p = patterns[id];
+          const start = i - lengths[id] + 1;
+          const okStart = !isWord(p[0]) || !isWord(chars[start - 1]);
+          const okEnd = !isWord(chars[i]) || !isWord(chars[i + 1]);
+          if (okStart && okEnd) {
+            found[id] = true;
+            foundIn[id] = t;
+          } else allFound = false;
+        }
+        if (allFound) done[d] = 1;
       }
-      if (allFound) done[d] = 1;
     }
   }
-  return found;
+  return foundIn;
 }

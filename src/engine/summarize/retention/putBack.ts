@@ -1,7 +1,7 @@
 import { formatPinnedBlock, PINNED_HEADING } from '../../compaction/pins';
 import { outlineOf } from '../summaryOutline';
 import type { SectionKey } from '../summaryHeadings';
-import { code, squash } from '../offline/text';
+import { code, squash } from './text';
 import type { Fact, FactKind } from './facts';
 
 /**

@@ -54,7 +54,7 @@ describe('retention check: matching by meaning-preserving normalization', () => 
   it('reports kept and missing in the facts order, each with its kind, text and entry', () => {
     const facts = [fact('constraint', 'Keep it short.', 'a'), fact('request', 'Fix the build', 'b')];
     const r = checkRetention('Fix the build now', facts);
-    assert.deepEqual(r, { kept: [facts[1]], missing: [facts[0]] });
+    assert.deepEqual(r, { kept: [facts[1]], missing: [facts[0]], contradictions: [], cannotCheck: null });
   });
 
   it('hostile input: a 1 MB unbroken summary and 20 000 facts (and a 1 MB fact) are checked in one pass, deterministically', () => {
@@ -118,8 +118,10 @@ describe('retention check: reading the user', () => {
       assert.ok(!isSocial(s), s);
   });
 
-  it('derives no facts from an empty span, and survives values of the wrong type', () => {
-    assert.deepEqual(deriveFacts({ messages: [] }), []);
+  it('derives no facts from an empty span (it cannot be checked), and survives values of the wrong type', () => {
+    const empty = deriveFacts({ messages: [] });
+    assert.deepEqual(empty.facts, []);
+    assert.equal(empty.cannotCheck, 'the summarized span holds no messages');
     const hostile = [
       { entryId: 'x', message: { role: 'user', content: 42 } },
       {

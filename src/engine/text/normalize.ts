@@ -2,7 +2,8 @@
  * Meaning-preserving normalization for the retention check: case, whitespace,
  * quoting and markdown emphasis do not change what a text says, nor does a
  * path written relative to the session's cwd or absolute under it. One
- * forward scan per text (linear).
+ * forward scan per text (linear). Shared by the offline summarizer and the
+ * retention check (text, not facts: each derives its own facts).
  */
 
 const DROPPED = new Set(['`', '"', "'", '\u2018', '\u2019', '\u201c', '\u201d', '*', '_', '\u00ab', '\u00bb']);
