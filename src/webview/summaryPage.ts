@@ -70,7 +70,9 @@ function statsRow(view: SummaryView): HTMLElement {
   if (view.tokensBefore !== undefined) add('Tokens before', fmt(view.tokensBefore), 'stat-before');
   if (view.tokensAfter !== undefined) add('Tokens after', fmt(view.tokensAfter), 'stat-after');
   if (view.tokensBefore !== undefined && view.tokensAfter !== undefined && view.tokensBefore > 0) {
-    add('Saved', `${Math.max(0, Math.round((1 - view.tokensAfter / view.tokensBefore) * 100))}%`);
+    // A summary no smaller than what it replaces saves nothing: said so, never "0%".
+    if (view.tokensAfter >= view.tokensBefore) add('Saved', `none: ${fmt(view.tokensAfter - view.tokensBefore)} more`, 'stat-saved-none');
+    else add('Saved', `${Math.round((1 - view.tokensAfter / view.tokensBefore) * 100)}%`);
   }
   if (view.usage) {
     add('Summary call', `${fmt(view.usage.input)} in · ${fmt(view.usage.output)} out`, 'stat-usage');

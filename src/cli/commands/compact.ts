@@ -24,6 +24,10 @@ export const compactSpec: CommandSpec = {
       description: 'tokens of recent messages kept as they are',
       default: `Pi's compaction.keepRecentTokens (${DEFAULT_PI_SETTINGS.compaction.keepRecentTokens})`,
     },
+    'allow-larger': {
+      type: 'boolean',
+      description: 'write the compaction even when it leaves the context no smaller than now (without it, nothing is written then)',
+    },
     ...ESTIMATOR_OPTION,
     ...WRITE_ROUTE_OPTIONS,
     ...JSON_OPTION,
@@ -54,8 +58,19 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
     customInstructions: stringFlag(p.flags, 'instructions'),
     compaction: { keepRecentTokens: keep },
     estimator: estimator.name,
+    allowLarger: p.flags['allow-larger'] === true,
     signal,
   });
+  if (result.kind === 'notSmaller') {
+    const { tokensBefore, tokensAfter } = result.proposal;
+    if (p.flags.json) await printJson(io, { notSmaller: true, tokensBefore, tokensAfter, reason: result.reason });
+    else
+      io.out(
+        `nothing written: ${result.reason}. Keep fewer recent tokens (--keep-recent-tokens, now ` +
+          `${result.proposal.settings.keepRecentTokens}) to summarize more, or pass --allow-larger to write it anyway.`,
+      );
+    return 0;
+  }
   if (result.kind !== 'compacted') {
     if (p.flags.json)
       await printJson(io, { nothingToCompact: result.kind === 'nothing', cancelled: result.kind === 'cancelled', reason: result.reason });

@@ -25,6 +25,8 @@ import type { AgentMessage, CompactionEntry, Usage } from '../session/types';
 import { textOfContent } from '../session/contentBlocks';
 import { checkRetention, compactionSource, deriveFacts, type RetentionReport, type SpanFacts } from '../summarize/retention';
 import { spanMessagesWalk } from '../context/messageSpan';
+import { notSmallerReason, withSize } from './compactionSize';
+export { notSmallerReason } from './compactionSize';
 import { runEntryWalk } from '../session/entryWalkLoads';
 import { conversationWalk, spanReadingWalk, type SpanReading } from '../summarize/spanReading';
 
@@ -61,6 +63,10 @@ export interface CompactionProposal {
   fromHook: boolean;
   settings: CompactionSettings;
   estimator: EstimatorName;
+  /** The context after writing it: the summary plus every kept message (context/contextNumbers.ts, the one "after"). */
+  tokensAfter: number;
+  /** The context after is not smaller than before: nothing is gained, and nothing writes it without being asked (issue 32 item 6). */
+  notSmaller: boolean;
   /**
    * What the summarized span holds that a continuation needs and what its statements are checked against (issues 19
    * and 32), and which of it the summary keeps or contradicts.
@@ -125,7 +131,7 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
         history: await readSpan(p, plan.summarizePositions, { cwd, answers: false, extraction: false }, signal),
         prefix: await readSpan(p, plan.turnPrefixPositions, { cwd, answers: false, extraction: false }, signal),
       };
-      return hookProposal(index, plan, spans, decisive.compaction, settings, estimatorName);
+      return withSize(hookProposal(index, plan, spans, decisive.compaction, settings, estimatorName), signal);
     }
   }
 
@@ -182,8 +188,8 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   const text = summary + formatFileLists(lists);
   const spans = { history: await reading(plan.summarizePositions), prefix: await reading(plan.turnPrefixPositions) };
   const facts = deriveFacts(compactionSource(plan, spans));
-  return {
-    kind: 'proposal',
+  const proposal = {
+    kind: 'proposal' as const,
     index,
     plan,
     leafId: plan.leafId,
@@ -198,6 +204,7 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     facts,
     retention: checkRetention(text, facts, { cwd }),
   };
+  return withSize(proposal, signal);
 }
 
 /** The reading of a span (summarize/spanReading.ts), read a batch at a time. */
@@ -260,7 +267,7 @@ function hookProposal(
   c: HookCompaction,
   settings: CompactionSettings,
   estimator: EstimatorName,
-): CompactionProposal {
+): Omit<CompactionProposal, 'tokensAfter' | 'notSmaller'> {
   const summary = String(c.summary ?? '');
   const facts = deriveFacts(compactionSource(plan, spans));
   return {
@@ -358,13 +365,16 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
 export type CompactResult =
   | { kind: 'compacted'; entry: CompactionEntry; proposal: CompactionProposal }
   | { kind: 'nothing'; reason: string }
-  | { kind: 'cancelled'; reason: string };
+  | { kind: 'cancelled'; reason: string }
+  /** The summary would not make the context smaller: nothing written (unless `allowLarger`). */
+  | { kind: 'notSmaller'; reason: string; proposal: CompactionProposal };
 
 /** propose + apply, reporting a failure through `session_compact_failed` (and rethrowing it). */
-export async function compactSession(options: CompactOptions): Promise<CompactResult> {
+export async function compactSession(options: CompactOptions & { allowLarger?: boolean }): Promise<CompactResult> {
   try {
     const proposal = await proposeCompaction(options);
     if (proposal.kind !== 'proposal') return proposal;
+    if (proposal.notSmaller && !options.allowLarger) return { kind: 'notSmaller', reason: notSmallerReason(proposal), proposal };
     const entry = await applyCompaction(proposal, { hooks: options.hooks, signal: options.signal, route: options.route });
     return { kind: 'compacted', entry, proposal };
   } catch (err) {

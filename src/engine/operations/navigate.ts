@@ -4,9 +4,11 @@ import { expectEntryOfType } from '../session/entryKinds';
 import { ArborUsageError } from '../session/diagnostics';
 import type { BranchPlan } from '../branch/planBranch';
 import { loadBranchPlan } from '../branch/loadBranchPlan';
+import { branchExtraction } from '../summarize/branchReading';
 import { formatFileLists } from '../compaction/fileOps';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
-import { buildSummaryRequest, withBranchPreamble } from '../summarize/prompts';
+import { draftSummaryRequest, withBranchPreamble } from '../summarize/prompts';
+import { serializeConversation } from '../summarize/serialize';
 import { resolveBranchBudget, type SettingsOverrides } from './sessionSettings';
 import type { HookBus } from '../hooks/hookBus';
 import { recordableUsage, type Summarizer } from '../summarize/summarizer';
@@ -122,19 +124,22 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
     summary = { text: NOTHING_TO_SUMMARIZE, details: { readFiles: [], modifiedFiles: [] }, fromHook: false };
   } else if (options.summarize && plan.entryIndexes.length > 0) {
     if (!options.summarizer) throw new ArborUsageError('a summary was asked for but no summarizer was given');
-    const r = await options.summarizer.summarize(
-      buildSummaryRequest({
-        kind: 'branch',
-        messages: plan.prepared.map((m) => m.message),
-        customInstructions,
-        replaceInstructions,
-        maxOutputTokens: options.summarizer.maxOutputTokens,
-        contextWindow: options.summarizer.contextWindow,
-        includeThinking: options.includeThinking,
-        cwd: index.header.cwd,
-      }),
-      signal,
-    );
+    // A summarizer that reads the extraction (the offline one) gets the branch's tool results too (branchReading.ts).
+    const extraction = options.summarizer.readsExtraction
+      ? await branchExtraction(index, plan, { cwd: index.header.cwd, signal })
+      : undefined;
+    const messages = plan.prepared.map((m) => m.message);
+    const draft = draftSummaryRequest({
+      kind: 'branch',
+      customInstructions,
+      replaceInstructions,
+      maxOutputTokens: options.summarizer.maxOutputTokens,
+      contextWindow: options.summarizer.contextWindow,
+      includeThinking: options.includeThinking,
+      cwd: index.header.cwd,
+    });
+    const request = draft.complete(serializeConversation(messages, draft.conversation), { messages, extraction });
+    const r = await options.summarizer.summarize(request, signal);
     const lists = { readFiles: plan.readFiles, modifiedFiles: plan.modifiedFiles };
     summary = { text: withBranchPreamble(r.text) + formatFileLists(lists), usage: r.usage, details: lists, fromHook: false };
   }

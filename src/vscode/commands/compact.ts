@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { applyCompaction, proposeCompaction, type CompactionProposal } from '../../engine/operations/compact';
+import { applyCompaction, notSmallerReason, proposeCompaction, type CompactionProposal } from '../../engine/operations/compact';
 import { StaleSessionError } from '../../engine/session/writer';
 import type { CompactionReason } from '../../engine/hooks/events';
 import type { SummaryView } from '../../webview/protocol';
@@ -10,7 +10,7 @@ import { log, reportError } from '../platform/logging';
 import { readConfig } from '../platform/settings';
 import { instructionsNote } from '../../engine/summarize/summarizerNote';
 import type { SessionModel } from '../sessions/sessionStore';
-import { showInfo } from '../platform/notify';
+import { askModal, showInfo } from '../platform/notify';
 import { nothingToCompact, nothingToCompactMessage } from './compactCheck';
 import type { WriteRoute } from '../../engine/livePi/writeRoute';
 
@@ -152,6 +152,19 @@ async function applyProposal(
   summary: string | undefined,
   options: { skipLiveCheck?: boolean; force?: boolean } = {},
 ): Promise<string | undefined> {
+  // A compaction that leaves the context no smaller gains nothing: written only when the user says so (issue 32 item 6).
+  if (proposal.notSmaller) {
+    const choice = await askModal(
+      'This compaction would not make the context smaller.',
+      `Arbor: ${notSmallerReason(proposal)}. Keeping fewer recent tokens (Pi's compaction.keepRecentTokens, now ` +
+        `${proposal.settings.keepRecentTokens}) summarizes more.`,
+      'Write It Anyway',
+    );
+    if (choice !== 'Write It Anyway') {
+      log().info(`compact ${model.file}: not written, the summary would not make the context smaller`);
+      return undefined;
+    }
+  }
   try {
     // Asked again now: Pi may have started or quit while the proposal was reviewed.
     const route = await arbor.writeRoute(model, 'Compacting', options);

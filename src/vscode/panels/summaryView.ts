@@ -24,7 +24,7 @@ import {
 } from '../../engine/summarize/retention';
 import { entryPreview } from '../../engine/tree/entryPreview';
 import { oneLine } from '../../engine/tree/oneLine';
-import { compactionNumbersWalk, proposedTokensAfterWalk } from '../../engine/context/contextNumbers';
+import { compactionNumbersWalk } from '../../engine/context/contextNumbers';
 import { entryRead, type EntryWalk } from '../../engine/session/entryWalk';
 import { runEntryWalk } from '../../engine/session/entryWalkLoads';
 export { usageView } from './usageView';
@@ -187,11 +187,8 @@ function* proposalViewWalk(
   const cwd = proposal.index.header.cwd;
   const { plan } = proposal;
   const p = plan.projection;
-  // After: the summary plus everything kept (from firstKeptEntryId to the leaf), by the one number function.
-  const after = yield* proposedTokensAfterWalk(
-    { projection: p, summary: proposal.summary, tokensBefore: proposal.tokensBefore, firstKeptEntryId: proposal.firstKeptEntryId },
-    estimatorByName(proposal.estimator),
-  );
+  // After: the summary plus everything kept, as the proposal computed it (the one number function, once).
+  const after = proposal.tokensAfter;
   const positions = [...plan.summarizePositions, ...plan.turnPrefixPositions];
   const replaced = yield* replacedEntries(
     p.index,

@@ -190,7 +190,7 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     assert.equal(JSON.parse(status.stdout).live.idle, false);
     const size = fs.statSync(w.file).size;
     const refusals = [
-      await run(['compact', w.file, '--estimator', 'chars', '--pi-wait', '1']),
+      await run(['compact', '--allow-larger', w.file, '--estimator', 'chars', '--pi-wait', '1']),
       await run(['navigate', w.file, '--to', target, '--pi-wait', '1']),
       await run(['label', w.file, '--entry', target, '--label', 'busy?', '--pi-wait', '1']),
     ];
@@ -328,7 +328,7 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const keyEnv = { OPENAI_API_KEY: key };
     fake.script({ type: 'echoKey', text: '## Goal\n- Keep the parser fast' });
     const c = await run(
-      ['compact', w.file, '--provider', 'openai', '--base-url', fake.openaiBaseURL, '--estimator', 'chars', '--json'],
+      ['compact', '--allow-larger', w.file, '--provider', 'openai', '--base-url', fake.openaiBaseURL, '--estimator', 'chars', '--json'],
       keyEnv,
     );
     assert.equal(c.code, 0, c.stderr);

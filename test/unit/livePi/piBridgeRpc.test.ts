@@ -97,7 +97,7 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     const state = await liveState();
     assert.equal(state.idle, true);
     const before = entries().length;
-    const r = await run(['compact', file, '--estimator', 'chars', '--json']);
+    const r = await run(['compact', '--allow-larger', file, '--estimator', 'chars', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.via, 'pi');

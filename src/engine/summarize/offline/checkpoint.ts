@@ -2,7 +2,7 @@ import { emptySummary, formatSummary } from '../parseSummary';
 import type { SummaryRequest } from '../summarizer';
 import { callPath, isShell, sameTarget, type Decision, type Extraction, type Turn } from './extract';
 import { CONTINUES_IN_KEPT, LABELS, type Earlier } from './earlier';
-import { backticked, clip, code, latest, unique } from './text';
+import { backticked, clip, code, latest, squash, unique } from './text';
 import { isSocial, onlyConstraints } from './userText';
 import { mentionsFocus, pick, type Focus } from './instructions';
 import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands } from './recent';
@@ -338,6 +338,23 @@ function criticalContext(parts: Parts, caps: Caps, openErrors: string[], abandon
   );
   cc.push(...latest(notes, caps.notes));
   for (const a of latest(abandoned, 3)) cc.push(`${LABELS.abandoned} ${clip(a, 300)}`);
+  // What the span read and said about the instructions' focus (a rule in a file the agent read, a format).
+  if (focus.terms.length) {
+    // Files read first (a rule, a format), then command output; a test runner's per-test lines say nothing of the focus.
+    const read: string[] = [];
+    const ran: string[] = [];
+    for (const t of turns)
+      for (const o of t.outputs) {
+        const [command, text] = o.split('\u0000');
+        for (const line of text.split('\n', 40)) {
+          const l = squash(line);
+          if (l.length < 8 || /^(?:not )?ok\b|^#|^at /.test(l) || !mentionsFocus(l, focus)) continue;
+          (command.startsWith('read ') ? read : ran).push(l);
+        }
+      }
+    const shown = unique([...read, ...latest(ran, 2)]).slice(0, caps.notes + 2);
+    if (shown.length) cc.push(`${LABELS.focus} ${shown.map((l) => `"${clip(l, 160)}"`).join('; ')}`);
+  }
   const created = unique([...earlier.created, ...turns.flatMap((t) => t.created)]);
   const createdSet = new Set(created.map((f) => sameTarget(f, cwd)));
   const modified = unique([...earlier.modified, ...x.filesModified]).filter((f) => !createdSet.has(sameTarget(f, cwd)));

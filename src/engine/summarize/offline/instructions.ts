@@ -34,6 +34,8 @@ export function focusOf(instructions: string | undefined): Focus {
   const norm = normalizeText(text);
   const terms = new Set<string>();
   for (const v of backticked(text)) terms.add(normalizeText(v));
+  // Acronyms name things however short ("keep the exact SKU formats").
+  for (const m of text.matchAll(/\b[A-Z][A-Z0-9]{1,5}\b/g)) if (m[0].length >= 3) terms.add(m[0].toLowerCase());
   for (const w of norm.split(/[^\p{L}\p{N}_./-]+/u)) {
     const t = w.replace(/^[./-]+|[./-]+$/g, '');
     if (t.length >= 4 && !INSTRUCTION_WORDS.has(t)) terms.add(t);

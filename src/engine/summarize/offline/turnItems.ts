@@ -94,15 +94,23 @@ function pointsAtOutput(answer: string, output: string): boolean {
   return missing >= Math.max(1, Math.ceil(numbers.size / 2));
 }
 
-function shortOutput(text: string | undefined, maxLines: number, maxChars: number): string | null {
+/**
+ * An output short enough to quote, as one line: whole when it fits, else its
+ * first line and its last ones (where a test run or a count says how it came
+ * out), or null when not even those fit.
+ */
+export function shortOutput(text: string | undefined, maxLines: number, maxChars: number): string | null {
   const out = (text ?? '').trim();
   if (!out) return null;
   const lines = out
-    .split('\n', maxLines + 1)
+    .split('\n', 2000)
     .map((l) => squash(l))
     .filter(Boolean);
-  if (lines.length > maxLines || out.length > maxChars) return null;
-  return lines.join('; ');
+  const whole = lines.join('; ');
+  if (lines.length <= maxLines && whole.length <= maxChars) return whole;
+  const last = lines[lines.length - 1];
+  const gist = lines.length > 2 ? `${lines[0]}; …; ${last}` : whole;
+  return gist.length <= maxChars ? gist : last.length <= maxChars ? `…; ${last}` : null;
 }
 
 /** What a turn's tool work came to: files created and changed, commands run with their short results. */

@@ -3,7 +3,7 @@ import { callPath, sameTarget, type Extraction } from './extract';
 import { LABELS } from './earlier';
 import { clip, code, latest, unique } from './text';
 import { RECENT_IDENTIFIERS, recentCommands } from './recent';
-import { balanceMarkup, pendingItem, turnWork } from './turnItems';
+import { balanceMarkup, pendingItem, shortOutput, turnWork } from './turnItems';
 import type { Caps } from './checkpoint';
 
 /**
@@ -28,7 +28,7 @@ export function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefin
       .filter((o) => !/^(?:read|ls) /.test(o))
       .map((o) => {
         const [command, text] = o.split('\u0000');
-        return `${code(clip(command, 60))} → ${clip(text.replace(/\s*\n\s*/g, '; '), 200)}`;
+        return `${code(clip(command, 60))} → ${shortOutput(text, 6, 240) ?? '(long output)'}`;
       });
     if (results.length) progress.push(`- [x] Results: ${balanceMarkup(clip(results.join(' | '), caps.item))}`);
     const titles = unique(t.calls.filter((c) => c.title).map((c) => `${code(sameTarget(c.path, cwd))} "${c.title}"`));
