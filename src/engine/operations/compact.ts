@@ -159,7 +159,8 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     cwd,
   };
   const kind = plan.previousSummary !== null ? 'update' : 'history';
-  const checkpoint = { kind, previousSummary, pinned, files: lists, ...common } as const;
+  // Not split: the kept messages start a new turn, so the span's last turn is over.
+  const checkpoint = { kind, previousSummary, pinned, files: lists, keptAfter: !plan.isSplitTurn, ...common } as const;
   const summarize = async (request: SummaryRequestOptions, positions: readonly number[]) => {
     const draft = draftSummaryRequest(request);
     const conversation = await runEntryWalk(index, conversationWalk(p, positions, draft.conversation), { signal });

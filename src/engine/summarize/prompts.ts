@@ -33,6 +33,8 @@ export interface SummaryRequestOptions {
   cwd?: string;
   /** 'history' / 'update' of a split turn: the request of the turn that continues after this span (summarized apart). */
   openTurnRequest?: string;
+  /** 'history' / 'update': the messages kept after this span start a new turn, so the span's last turn is over. */
+  keptAfter?: boolean;
 }
 
 export interface BuildSummaryRequestOptions extends SummaryRequestOptions {
@@ -256,6 +258,7 @@ export function draftSummaryRequest(options: SummaryRequestOptions): SummaryRequ
       if (files) request.files = files;
       if (options.cwd) request.cwd = options.cwd;
       if (checkpoint && options.openTurnRequest?.trim()) request.openTurnRequest = options.openTurnRequest;
+      if (checkpoint && options.keptAfter) request.keptAfter = true;
       return request;
     },
   };

@@ -31,6 +31,8 @@ export interface SummaryRequest {
   cwd?: string;
   /** A split turn's request, when this history span stops inside that turn (its start is summarized apart). */
   openTurnRequest?: string;
+  /** The messages kept after this history span start a new turn: the span's last turn is over (the user moved on). */
+  keptAfter?: boolean;
   /** A fresh routing/session id for this one-off request. */
   requestId: string;
 }

@@ -1,16 +1,19 @@
 import { emptySummary, formatSummary } from '../parseSummary';
-import type { SummaryRequest } from '../summarizer';
-import { callPath, isShell, sameTarget, type Decision, type Extraction, type Turn } from './extract';
-import { CONTINUES_IN_KEPT, LABELS, type Earlier } from './earlier';
-import { backticked, clip, code, latest, squash, unique } from './text';
+import { sameTarget, type Decision, type Turn } from './extract';
+import { CONTINUES_IN_KEPT } from './earlier';
+import { backticked, clip, latest, unique } from './text';
 import { isSocial, onlyConstraints } from './userText';
-import { mentionsFocus, pick, type Focus } from './instructions';
-import { RECENT_ERRORS, RECENT_IDENTIFIERS, recentCommands } from './recent';
+import { mentionsFocus, pick } from './instructions';
+import { RECENT_IDENTIFIERS } from './recent';
+import { criticalContext, resolvedBy } from './criticalContext';
+import type { Caps, Parts } from './parts';
+export type { Caps, Parts } from './parts';
 import { sameSaying } from './distinctItems';
 import {
   balanceMarkup,
   doneItem,
   itemTitle,
+  learnedRules,
   objective,
   pendingItem,
   requestIsQuestion,
@@ -30,20 +33,6 @@ import {
  * the errors still open. An update replaces the earlier checkpoint's
  * momentary lines with their outcomes, so its size stays bounded.
  */
-
-export interface Caps {
-  constraints: number;
-  done: number;
-  inProgress: number;
-  blocked: number;
-  decisions: number;
-  nextSteps: number;
-  files: number;
-  commands: number;
-  errors: number;
-  notes: number;
-  item: number;
-}
 
 export const FULL_CAPS: Caps = {
   constraints: 8,
@@ -76,16 +65,6 @@ export function shrink(caps: Caps): Caps {
   };
 }
 
-export interface Parts {
-  x: Extraction;
-  earlier: Earlier;
-  kind: SummaryRequest['kind'];
-  focus: Focus;
-  /** The request of the turn the compaction splits (its start is summarized apart, its rest kept). */
-  openTurnRequest?: string;
-  cwd?: string;
-}
-
 export function pathsIn(text: string): string[] {
   const out = new Set<string>();
   for (const v of backticked(text)) if (/[./]/.test(v) && !/\s/.test(v)) out.add(v);
@@ -106,28 +85,26 @@ export function pathsIn(text: string): string[] {
 /** Longest line naming the older Done items. */
 const EARLIER_LINE = 500;
 
-/** True when a text names (in backticks) a target that later work used successfully. */
-function resolvedBy(item: string, x: Extraction, cwd: string | undefined): boolean {
-  const names = new Set(backticked(item).map((n) => sameTarget(n, cwd)));
-  if (!names.size) return false;
-  return x.turns.some((t) =>
-    t.calls.some((c) => c.result && !c.result.isError && c.target !== undefined && names.has(sameTarget(c.target, cwd))),
-  );
-}
-
 /** A turn worth a Done item: it did something, answered, or ended in a way the user must know. */
 function counts(t: Turn): boolean {
   if (t.trigger.kind === 'bash') return t.userRuns.length > 0;
   if (t.trigger.kind === 'custom') return t.answer !== null || t.calls.length > 0;
-  if (t.request && (isSocial(t.request) || onlyConstraints(t.request)) && !t.calls.length) return false;
+  // Thanks, or a rule with nothing asked ("Prefer X."), is no request of its own; one the model answered is ("Keep it short.").
+  if (t.request && isSocial(t.request) && !t.calls.length) return false;
+  if (t.request && onlyConstraints(t.request) && !t.calls.length && !t.answer) return false;
   return t.calls.some((c) => c.result) || t.userRuns.length > 0 || t.answer !== null || t.outcome !== 'open' || !!t.request;
 }
 
 /** Done: the carried items and the finished turns, the newest `caps.done` whole, the older ones named in one line. */
-function doneSection(parts: Parts, carried: readonly string[], finished: readonly Turn[], caps: Caps): { items: string[]; total: number } {
-  const total = carried.length + finished.length;
+function doneSection(
+  parts: Parts,
+  carried: readonly string[],
+  turns: readonly Turn[],
+  caps: Caps,
+): { items: string[]; total: number; finished: number } {
+  const total = carried.length + turns.length;
   const at = (i: number) =>
-    i < carried.length ? carried[i] : doneItem(finished[i - carried.length], { kind: parts.kind, max: caps.item, cwd: parts.cwd });
+    i < carried.length ? carried[i] : doneItem(turns[i - carried.length], { kind: parts.kind, max: caps.item, cwd: parts.cwd });
   const keep = Math.min(total, caps.done);
   const items: string[] = [];
   // Focused items first when they must be cut: the newest that mention the focus stay whole.
@@ -166,7 +143,11 @@ function doneSection(parts: Parts, carried: readonly string[], finished: readonl
     previous = sameSaying(item);
     items.push(item);
   }
-  return { items, total };
+  // Finished: not the unticked ones (refused, interrupted, only proposed, without an outcome).
+  let finished = 0;
+  for (let i = 0; i < carried.length; i++) if (!carried[i].startsWith('[ ] ') && !carried[i].startsWith('Earlier: ')) finished++;
+  for (const t of turns) if (t.outcome === 'answered' && !t.proposal) finished++;
+  return { items, total, finished };
 }
 
 export function build(parts: Parts, caps: Caps): string {
@@ -177,7 +158,8 @@ export function build(parts: Parts, caps: Caps): string {
   const lastTurn = turns.length ? turns[turns.length - 1] : null;
   // A split turn that opened with thanks asks for nothing.
   const openTurnRequest = parts.openTurnRequest && !isSocial(parts.openTurnRequest) ? parts.openTurnRequest : undefined;
-  const lastOpen = !!lastTurn && lastTurn.trigger.kind !== 'bash' && lastTurn.outcome !== 'answered' && !lastTurnIsSocial(lastTurn);
+  const lastOpen =
+    !parts.keptAfter && !!lastTurn && lastTurn.trigger.kind !== 'bash' && lastTurn.outcome !== 'answered' && !lastTurnIsSocial(lastTurn);
   const lastAsked = [...turns].reverse().find((t) => t.request && !isSocial(t.request));
   const unresolved = x.problems.filter((p) => !p.resolved);
 
@@ -196,7 +178,7 @@ export function build(parts: Parts, caps: Caps): string {
   const carried = movedOn
     ? [
         ...earlier.summary.done,
-        ...earlier.summary.inProgress.map((i) => (finishedEarlier(i) ? i : `[ ] ${i} — the span holds no outcome for it`)),
+        ...earlier.summary.inProgress.map((i) => (finishedEarlier(i) ? i : `[ ] ${i} — no outcome recorded since the previous summary`)),
       ]
     : earlier.summary.done;
   const done = doneSection(parts, carried, finished, caps);
@@ -230,10 +212,12 @@ export function build(parts: Parts, caps: Caps): string {
   }
   if (!goals.length && (turns.length || earlier.summary.done.length))
     goals.push(lastAsked?.request ? `Last request, answered: ${clip(objective(lastAsked.request, 200), 200)}` : 'No request is open');
-  if (done.total) goals.push(`Finished earlier: ${done.total} ${done.total === 1 ? 'item' : 'items'}, listed under Done`);
+  if (done.finished) goals.push(`Finished earlier: ${done.finished} ${done.finished === 1 ? 'item' : 'items'}, listed under Done`);
   s.goal = cut(unique(goals, sameSaying));
 
-  s.constraints = cut(pick(unique([...earlier.summary.constraints, ...x.constraints], sameSaying), caps.constraints, focus));
+  // The user's rules, and the rules of a file the user asked about ("Read CONTRIBUTING.md: which rules…").
+  const learned = turns.flatMap((t) => learnedRules(t, cwd, 6));
+  s.constraints = cut(pick(unique([...earlier.summary.constraints, ...x.constraints, ...learned], sameSaying), caps.constraints, focus));
 
   // In progress: the open request and its calls without results.
   const inProgress: string[] = movedOn ? [] : [...earlier.summary.inProgress];
@@ -277,7 +261,15 @@ export function build(parts: Parts, caps: Caps): string {
   for (const c of x.pending) steps.push(`Get the result of ${pendingItem(c).replace(' (started, no result yet)', '')}`);
   for (const p of latest(unresolved, 3)) if (p.what !== 'The model request failed') steps.push(`Fix: ${p.what} (${clip(p.error, 120)})`);
   if (!turns.length) steps.push(...earlier.summary.nextSteps);
-  if (!steps.length) {
+  // A jump undoes no file: what the branch left behind changed is still on disk.
+  const changedHere = unique(x.filesModified.map((f) => sameTarget(f, cwd)));
+  if (kind === 'branch' && changedHere.length)
+    steps.push(
+      `The files this branch changed keep its changes on disk: ${latest(changedHere, 8)
+        .map((f) => `\`${f}\``)
+        .join(', ')}` + ' (undo them, e.g. with Restore Files, if the new line of work must not see them)',
+    );
+  if (!steps.length && kind !== 'branch') {
     steps.push(
       lastAsked?.request
         ? `Wait for the user's next instruction (the last request was answered: ${clip(lastAsked.request, 160)})`
@@ -326,73 +318,4 @@ function stillOpenGoals(goals: readonly string[], done: readonly string[]): stri
 
 function lastTurnIsSocial(t: Turn): boolean {
   return !!t.request && isSocial(t.request) && !t.calls.length;
-}
-
-function criticalContext(parts: Parts, caps: Caps, openErrors: string[], abandoned: string[]): string[] {
-  const { x, earlier, focus, cwd } = parts;
-  const turns = x.turns;
-  const cc: string[] = [...unique(earlier.other)];
-  const notes = unique(
-    x.notes.map((n) => `${LABELS.note} (${n.customType}): ${n.text}`),
-    sameSaying,
-  );
-  cc.push(...latest(notes, caps.notes));
-  for (const a of latest(abandoned, 3)) cc.push(`${LABELS.abandoned} ${clip(a, 300)}`);
-  // What the span read and said about the instructions' focus (a rule in a file the agent read, a format).
-  if (focus.terms.length) {
-    // Files read first (a rule, a format), then command output; a test runner's per-test lines say nothing of the focus.
-    const read: string[] = [];
-    const ran: string[] = [];
-    for (const t of turns)
-      for (const o of t.outputs) {
-        const [command, text] = o.split('\u0000');
-        for (const line of text.split('\n', 40)) {
-          const l = squash(line);
-          if (l.length < 8 || /^(?:not )?ok\b|^#|^at /.test(l) || !mentionsFocus(l, focus)) continue;
-          (command.startsWith('read ') ? read : ran).push(l);
-        }
-      }
-    const shown = unique([...read, ...latest(ran, 2)]).slice(0, caps.notes + 2);
-    if (shown.length) cc.push(`${LABELS.focus} ${shown.map((l) => `"${clip(l, 160)}"`).join('; ')}`);
-  }
-  const created = unique([...earlier.created, ...turns.flatMap((t) => t.created)]);
-  const createdSet = new Set(created.map((f) => sameTarget(f, cwd)));
-  const modified = unique([...earlier.modified, ...x.filesModified]).filter((f) => !createdSet.has(sameTarget(f, cwd)));
-  if (created.length) cc.push(`${LABELS.created} ${latest(created, caps.files).map(code).join(', ')}`);
-  if (modified.length) {
-    const shown = latest(modified, caps.files);
-    cc.push(
-      `${LABELS.modified} ${shown.map(code).join(', ')}` +
-        (modified.length > shown.length ? ` (and ${modified.length - shown.length} earlier ones, all in <modified-files>)` : ''),
-    );
-  }
-  const commands = unique(recentCommands(turns).map((c) => clip(c, 120)));
-  if (commands.length) cc.push(`${LABELS.commands} ${latest(commands, caps.commands).map(code).join('; ')}`);
-  const carriedErrors = earlier.errors.filter((e) => !resolvedBy(e, x, cwd));
-  for (const e of latest(unique([...carriedErrors, ...openErrors]), Math.max(caps.errors, RECENT_ERRORS))) cc.push(`${LABELS.error} ${e}`);
-  // Asked for in the instructions ("keep exact paths", "keep the commands", "keep the errors").
-  if (focus.keepPaths) {
-    const all = unique(
-      turns.flatMap((t) =>
-        t.calls
-          .map((c) => callPath(c))
-          .filter((f): f is string => !!f)
-          .map((f) => sameTarget(f, cwd)),
-      ),
-    );
-    if (all.length) cc.push(`${LABELS.paths} ${latest(all, caps.files).map(code).join(', ')}`);
-  }
-  if (focus.keepCommands) {
-    const all = unique(
-      turns
-        .flatMap((t) => [...t.calls.filter((c) => isShell(c.tool) && c.target).map((c) => c.target!), ...t.userRuns.map((r) => r.command)])
-        .map((c) => clip(c, 120)),
-    );
-    if (all.length) cc.push(`${LABELS.allCommands} ${latest(all, caps.files).map(code).join('; ')}`);
-  }
-  if (focus.keepErrors) {
-    const all = unique(x.problems.filter((p) => p.resolved).map((p) => `${p.what}: ${p.error}`));
-    if (all.length) cc.push(`${LABELS.earlierErrors} ${latest(all, caps.errors).join('; ')}`);
-  }
-  return cc;
 }

@@ -46,11 +46,14 @@ function splitReason(sentence: string): [string, string] {
   return [sentence.slice(0, at), sentence.slice(at + len)];
 }
 
-/** The decision a sentence states (a choice, or an intention with its reason), or null. */
+/** Someone acting: a choice has an agent ("I", "we", "let's") or is stated as one ("decided", "chose", "opted"). */
+const AGENT = /\b(?:I|I'll|I've|I'm|I'd|we|we'll|we've|let's|decided|chose|opted|settled)\b/;
+
+/** The decision a sentence states (a choice someone made, or an intention with its reason), or null: a prediction is none. */
 export function decisionOf(sentence: string): Decision | null {
   if (isQuestion(sentence)) return null;
   const [choice, reason] = splitReason(sentence);
-  const strong = CHOICE_CUES.test(sentence);
+  const strong = CHOICE_CUES.test(sentence) && AGENT.test(sentence);
   if (!strong && !(INTENT_CUES.test(choice) && reason)) return null;
   // Detached from the message text they were cut from (kept for the whole span).
   return {
@@ -98,9 +101,19 @@ export function userDecisionOf(message: string, offer: string | null = null): De
 /** A workaround the assistant states after a failure ("grep is not available here; using bash instead"); a plain retry is none. */
 const WORKAROUND = /\b(?:instead|work(?:ing)? around|workaround|fall(?:ing)? back|not available|isn't available|unavailable)\b/i;
 
-/** A workaround sentence with the failure it answers as its reason, or null. */
-export function workaroundOf(sentence: string, failure?: { what: string; error: string }): Decision | null {
+/**
+ * A workaround sentence with the failure it answers as its reason, or null:
+ * of the turn's failures, the one whose tool or target the sentence names
+ * ("grep is not available" answers grep's "not found"), else the newest.
+ */
+export function workaroundOf(
+  sentence: string,
+  failures: readonly { what: string; error: string; name?: string; target?: string }[] = [],
+): Decision | null {
   if (isQuestion(sentence) || !WORKAROUND.test(sentence)) return null;
+  const lower = sentence.toLowerCase();
+  const named = failures.filter((f) => [f.name, f.target].some((w) => !!w && w.length >= 3 && lower.includes(w.toLowerCase())));
+  const failure = named.length ? named[named.length - 1] : failures[failures.length - 1];
   return {
     title: detachedText(clip(trimEndChars(sentence, '.:;,'), 200)),
     rationale: failure ? detachedText(clip(`${failure.what}: ${failure.error}`, 200)) : '',

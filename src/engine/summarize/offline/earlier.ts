@@ -77,12 +77,23 @@ function isMomentary(item: string): boolean {
   );
 }
 
-/** The few words a branch summary was about (its goal, else its first Done items), for the line that names it. */
+/**
+ * What a branch summary was about, for the line that names it: its goal (else
+ * its first Done items) and the files that branch changed, which keep its
+ * changes on disk (a jump undoes no file).
+ */
 function gist(summary: ParsedSummary, preamble: string | null): string {
-  const real = (items: string[]) => items.filter((i) => !isPlaceholder(i) && !isMomentary(i));
-  const parts = [...real(summary.goal).slice(0, 2), ...real(summary.done).slice(0, 2)];
-  if (parts.length) return clip(parts.join('; '), 300);
-  return clip(preamble ?? '', 300);
+  const real = (items: string[]) => items.filter((i) => !isPlaceholder(i) && !isMomentary(i) && !/^(?:Then:|Finished earlier:)/.test(i));
+  const goals = real(summary.goal).slice(0, 2);
+  const parts = goals.length ? goals : real(summary.done).slice(0, 2);
+  const what = parts.length ? parts.join('; ') : (preamble ?? '');
+  const files = summary.modifiedFiles.length
+    ? `; it changed ${summary.modifiedFiles
+        .slice(0, 6)
+        .map((f) => `\`${f}\``)
+        .join(', ')}${summary.modifiedFiles.length > 6 ? ` and ${summary.modifiedFiles.length - 6} more` : ''} (those changes stay on disk)`
+    : '';
+  return clip(`${what}${files}`, 400);
 }
 
 /** Reads the earlier checkpoints of a request (`texts` oldest first, `kinds` saying which are branch summaries). */
@@ -105,6 +116,13 @@ export function readEarlier(texts: readonly string[], kinds: readonly ('branch' 
       const req = (end >= 0 ? body.slice(0, end) : body).trim();
       if (req && !req.startsWith('(')) earlier.openRequest = req;
     }
+    // The split turn's line names its request too (a checkpoint without its turn-context part).
+    if (!earlier.openRequest)
+      for (const item of prev.inProgress) {
+        const form = CONTINUES_FORMS.find((f) => item.includes(f));
+        if (form && item.startsWith('Working on: '))
+          earlier.openRequest = item.slice('Working on: '.length, item.indexOf(form)).trim() || null;
+      }
     const real = (items: string[]) => items.filter((i) => !isPlaceholder(i) && !isMomentary(i));
     into.goal.push(
       ...real(prev.goal)

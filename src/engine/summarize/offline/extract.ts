@@ -182,7 +182,8 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
       if (c.result && c.result.text.length > KEPT_CALL_TEXT) c.result = c.result.isError ? NO_TEXT_ERROR : NO_TEXT_OK;
   };
   const keepOutput = (t: Turn, command: string, output: string) => {
-    const text = output.trim();
+    // Pi's read tool ends a partial read with how to go on: a hint to the model, not the file.
+    const text = output.replace(/\n*\[\d+ more lines in file\. Use offset=\d+ to continue\.\]\s*$/, '').trim();
     if (!text) return;
     let found = t.found;
     for (const line of text.split('\n', 200)) {
@@ -293,8 +294,8 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
             if (path && MODIFYING_TOOLS.has(tool)) changes.set(call, changeFacts(tool, path, b.arguments, cwd));
           } else if (b.type === 'text' && typeof b.text === 'string') {
             for (const s of sentences(b.text, 60)) {
-              const failed = turnFailures.length ? turnFailures[turnFailures.length - 1].problem : undefined;
-              const d = decisionOf(s) ?? (failed ? workaroundOf(s, failed) : null);
+              const failed = turnFailures.map(({ problem, call }) => ({ ...problem, name: call?.name, target: call?.target }));
+              const d = decisionOf(s) ?? (failed.length ? workaroundOf(s, failed) : null);
               if (d) x.decisions.push({ ...d, messageIndex: index });
             }
           }

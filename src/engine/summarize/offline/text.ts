@@ -86,6 +86,33 @@ function stripListMarker(line: string): string {
   return line.slice(i);
 }
 
+/** Words whose final dot ends no sentence ("Fastener Co. supplies aisle B"). */
+const ABBREVIATIONS = new Set([
+  'co.',
+  'inc.',
+  'ltd.',
+  'corp.',
+  'e.g.',
+  'i.e.',
+  'etc.',
+  'vs.',
+  'mr.',
+  'mrs.',
+  'ms.',
+  'dr.',
+  'st.',
+  'no.',
+  'approx.',
+]);
+
+/** Whether the dot at `dot` ends an abbreviation or an initial ("H."), looked at over at most 8 characters back. */
+function isAbbreviation(line: string, dot: number): boolean {
+  let start = dot;
+  while (start > 0 && dot - start < 8 && !isSpace(line.charCodeAt(start - 1))) start--;
+  const word = line.slice(start, dot + 1).replace(/^[("'`[]+/, '');
+  return ABBREVIATIONS.has(word.toLowerCase()) || /^[A-Z]\.$/.test(word);
+}
+
 /**
  * Sentences of a prose text: split on line breaks and after `.`, `!`, `?`
  * followed by whitespace; code fences and list markers dropped.
@@ -98,7 +125,11 @@ export function sentences(text: string, limit = 200): string[] {
     let start = 0;
     for (let i = 0; i < line.length && out.length < limit; i++) {
       const c = line[i];
-      if ((c === '.' || c === '!' || c === '?') && (i + 1 === line.length || isSpace(line.charCodeAt(i + 1)))) {
+      if (
+        (c === '.' || c === '!' || c === '?') &&
+        (i + 1 === line.length || isSpace(line.charCodeAt(i + 1))) &&
+        !(c === '.' && isAbbreviation(line, i))
+      ) {
         const s = squash(line.slice(start, i + 1));
         if (s.length >= 3) out.push(s);
         start = i + 1;

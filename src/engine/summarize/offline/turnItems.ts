@@ -80,6 +80,32 @@ export function answerFacts(answer: string, max: number): string {
   return joinSentences(all.filter((s) => chosen.has(s))) || clip(joined, max);
 }
 
+/** A request for the rules a file sets ("which rules do I have to follow", "the conventions"). */
+const RULES_REQUEST = /\b(?:rules?|guidelines?|conventions?|polic(?:y|ies)|requirements?|constraints?)\b/i;
+
+/**
+ * What was learned from a file the user pointed at, as rules: the answer's
+ * sentences when the request asked for a file's rules and the turn read it
+ * (at most `max`, each with the file it came from).
+ */
+export function learnedRules(turn: Turn, cwd: string | undefined, max: number): string[] {
+  if (!turn.request || !turn.answer || !RULES_REQUEST.test(turn.request)) return [];
+  const read = turn.calls.find(
+    (c) => c.tool === 'read' && c.result && !c.result.isError && c.path && turn.request!.includes(basenameOf(c.path)),
+  );
+  if (!read?.path) return [];
+  const file = sameTarget(read.path, cwd);
+  return sentences(turn.answer, 40)
+    .filter((x) => !isFiller(x) && x.length >= 12 && !x.endsWith('?') && !x.endsWith(':'))
+    .slice(0, max)
+    .map((x) => `From \`${file}\`: ${x}`);
+}
+
+function basenameOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash >= 0 ? path.slice(slash + 1) : path;
+}
+
 /** A request to be shown something (rows, a listing, totals), whose answer the output is. */
 const SHOW_REQUEST = /\b(?:show|list|print|give me|what(?:'s| is) in|first (?:rows|lines)|totals?|count)\b/i;
 

@@ -43,7 +43,10 @@ export function offlineSummaryText(request: SummaryRequest): string {
     if (request.kind === 'turnPrefix') return buildTurnPrefix(shared, caps, request.cwd);
     checkpoint ??= withEarlier(shared, request);
     const { x, earlier } = checkpoint;
-    return build({ x, earlier, kind: request.kind, focus, openTurnRequest: request.openTurnRequest, cwd: request.cwd }, caps);
+    return build(
+      { x, earlier, kind: request.kind, focus, openTurnRequest: request.openTurnRequest, keptAfter: request.keptAfter, cwd: request.cwd },
+      caps,
+    );
   };
   let caps = FULL_CAPS;
   let text = render(caps);
