@@ -24,12 +24,12 @@ export function buildTurnPrefix(x: Extraction, caps: Caps, cwd: string | undefin
     if (work) progress.push(`- [x] ${balanceMarkup(clip(work.charAt(0).toUpperCase() + work.slice(1), caps.item))}`);
     if (t.found.length) progress.push(`- [x] Found: ${balanceMarkup(clip(latest(t.found, 8).join('; '), caps.item))}`);
     if (t.introduced.length) progress.push(`- [x] Introduced: ${balanceMarkup(clip(latest(t.introduced, 5).join('; '), caps.item))}`);
+    // Each command's result once: one the work line already shows with its output is not repeated.
     const results = t.outputs
       .filter((o) => !/^(?:read|ls) /.test(o))
-      .map((o) => {
-        const [command, text] = o.split('\u0000');
-        return `${code(clip(command, 60))} → ${shortOutput(text, 6, 240) ?? '(long output)'}`;
-      });
+      .map((o) => o.split('\u0000'))
+      .filter(([command]) => !work.includes(`${code(clip(command, 80))} →`))
+      .map(([command, text]) => `${code(clip(command, 60))} → ${shortOutput(text, 6, 240) ?? '(long output)'}`);
     if (results.length) progress.push(`- [x] Results: ${balanceMarkup(clip(results.join(' | '), caps.item))}`);
     const titles = unique(t.calls.filter((c) => c.title).map((c) => `${code(sameTarget(c.path, cwd))} "${c.title}"`));
     if (titles.length) progress.push(`- [x] Read: ${balanceMarkup(clip(titles.join(', '), caps.item))}`);
