@@ -62,8 +62,9 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
     signal,
   });
   if (result.kind === 'notSmaller') {
-    const { tokensBefore, tokensAfter } = result.proposal;
-    if (p.flags.json) await printJson(io, { notSmaller: true, tokensBefore, tokensAfter, reason: result.reason });
+    const { tokensBefore, tokensAfter, summaryTokens, replacedTokens } = result.proposal;
+    if (p.flags.json)
+      await printJson(io, { notSmaller: true, summaryTokens, replacedTokens, tokensBefore, tokensAfter, reason: result.reason });
     else
       io.out(
         `nothing written: ${result.reason}. Keep fewer recent tokens (--keep-recent-tokens, now ` +

@@ -22,11 +22,10 @@ import { entriesWrittenByPi } from '../livePi/writtenByPi';
 import type { WriteRoute } from '../livePi/writeRoute';
 import { withLiveSettings } from './liveSettings';
 import type { AgentMessage, CompactionEntry, Usage } from '../session/types';
-import { textOfContent } from '../session/contentBlocks';
 import { checkRetention, compactionSource, deriveFacts, type RetentionReport, type SpanFacts } from '../summarize/retention';
-import { spanMessagesWalk } from '../context/messageSpan';
 import { notSmallerReason, withSize } from './compactionSize';
 export { notSmallerReason } from './compactionSize';
+import { firstUserText, hasMessages, spanMessages } from './spanReads';
 import { runEntryWalk } from '../session/entryWalkLoads';
 import { conversationWalk, spanReadingWalk, type SpanReading } from '../summarize/spanReading';
 
@@ -65,7 +64,10 @@ export interface CompactionProposal {
   estimator: EstimatorName;
   /** The context after writing it: the summary plus every kept message (context/contextNumbers.ts, the one "after"). */
   tokensAfter: number;
-  /** The context after is not smaller than before: nothing is gained, and nothing writes it without being asked (issue 32 item 6). */
+  /** The summary's tokens and those of what it replaces (the summarized messages, the checkpoint it updates), by one estimator. */
+  summaryTokens: number;
+  replacedTokens: number;
+  /** The summary is not smaller than what it replaces: nothing is gained, and nothing writes it without being asked (issue 32 item 6). */
   notSmaller: boolean;
   /**
    * What the summarized span holds that a continuation needs and what its statements are checked against (issues 19
@@ -87,6 +89,7 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   const index = options.index ?? (await loadSession(options.file, { signal }));
   const estimatorName = options.estimator ?? 'tokenizer';
   const estimator = estimatorByName(estimatorName);
+  const estimate = (m: AgentMessage) => estimator.estimate(m);
   const { plan, settings } = await planSessionCompaction(index, {
     ...withLiveSettings(options),
     estimator,
@@ -96,6 +99,11 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   if (plan.kind === 'nothing') return plan;
   const p = plan.projection;
   const cwd = index.header.cwd;
+  // What a summary replaces: the spans it summarizes and the checkpoint it updates (one estimator for both sides).
+  const replacedTokens = (spans: { history: SpanReading; prefix: SpanReading }) =>
+    spans.history.tokens +
+    spans.prefix.tokens +
+    (plan.previousSummary !== null ? estimator.estimate({ role: 'compactionSummary', summary: plan.previousSummary, tokensBefore: 0 }) : 0);
 
   if (options.hooks?.has('session_before_compact')) {
     // A hook gets the messages as arrays (Pi's shape): only then is the span held whole.
@@ -128,10 +136,10 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     if (decisive && 'cancel' in decisive) return { kind: 'cancelled', reason: 'a session_before_compact hook cancelled the compaction' };
     if (decisive && 'compaction' in decisive) {
       const spans = {
-        history: await readSpan(p, plan.summarizePositions, { cwd, answers: false, extraction: false }, signal),
-        prefix: await readSpan(p, plan.turnPrefixPositions, { cwd, answers: false, extraction: false }, signal),
+        history: await readSpan(p, plan.summarizePositions, { cwd, answers: false, extraction: false, estimate }, signal),
+        prefix: await readSpan(p, plan.turnPrefixPositions, { cwd, answers: false, extraction: false, estimate }, signal),
       };
-      return withSize(hookProposal(index, plan, spans, decisive.compaction, settings, estimatorName), signal);
+      return withSize(hookProposal(index, plan, spans, decisive.compaction, settings, estimatorName), replacedTokens(spans), signal);
     }
   }
 
@@ -144,7 +152,10 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   const reading = async (positions: readonly number[]) => {
     let r = readings.get(positions);
     if (!r)
-      readings.set(positions, (r = await readSpan(p, positions, { cwd, answers: readsExtraction, extraction: readsExtraction }, signal)));
+      readings.set(
+        positions,
+        (r = await readSpan(p, positions, { cwd, answers: readsExtraction, extraction: readsExtraction, estimate }, signal)),
+      );
     return r;
   };
   const lists = fileLists(plan.fileOps);
@@ -205,51 +216,17 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     facts,
     retention: checkRetention(text, facts, { cwd }),
   };
-  return withSize(proposal, signal);
+  return withSize(proposal, replacedTokens(spans), signal);
 }
 
 /** The reading of a span (summarize/spanReading.ts), read a batch at a time. */
 function readSpan(
   p: Projection,
   positions: readonly number[],
-  options: { cwd: string | undefined; answers: boolean; extraction: boolean },
+  options: { cwd: string | undefined; answers: boolean; extraction: boolean; estimate: (m: AgentMessage) => number },
   signal: AbortSignal,
 ): Promise<SpanReading> {
   return runEntryWalk(p.index, spanReadingWalk(p, positions, options), { signal });
-}
-
-/** The messages of `positions` as an array (for a hook, which gets Pi's arrays). */
-async function spanMessages(p: Projection, positions: readonly number[], signal: AbortSignal): Promise<AgentMessage[]> {
-  const out: AgentMessage[] = [];
-  await runEntryWalk(
-    p.index,
-    spanMessagesWalk(p, positions, 1, (m) => void out.push(m)),
-    { signal },
-  );
-  return out;
-}
-
-/** Whether `positions` hold a message (read up to the first). */
-async function hasMessages(p: Projection, positions: readonly number[], signal: AbortSignal): Promise<boolean> {
-  let found = false;
-  await runEntryWalk(
-    p.index,
-    spanMessagesWalk(p, positions, 1, () => (found = true) && false),
-    { signal },
-  );
-  return found;
-}
-
-/** The text of the first user message of `positions` (a split turn's request), read up to it. */
-async function firstUserText(p: Projection, positions: readonly number[], signal: AbortSignal): Promise<string | undefined> {
-  let text: string | undefined;
-  const visit = (m: AgentMessage) => {
-    if (m.role !== 'user') return true;
-    text = textOfContent(m.content) || undefined;
-    return false;
-  };
-  await runEntryWalk(p.index, spanMessagesWalk(p, positions, 1, visit), { signal });
-  return text;
 }
 
 /** The index of `leafId` (undefined: the file's leaf; null: before the first entry). */
@@ -268,7 +245,7 @@ function hookProposal(
   c: HookCompaction,
   settings: CompactionSettings,
   estimator: EstimatorName,
-): Omit<CompactionProposal, 'tokensAfter' | 'notSmaller'> {
+): Omit<CompactionProposal, 'tokensAfter' | 'summaryTokens' | 'replacedTokens' | 'notSmaller'> {
   const summary = String(c.summary ?? '');
   const facts = deriveFacts(compactionSource(plan, spans));
   return {

@@ -6,23 +6,28 @@ import type { CompactionPlan } from '../compaction/planCompaction';
 import type { EstimatorName } from '../tokens/estimators';
 
 /**
- * Whether a compaction gains anything (issue 32 item 6): the context it
- * leaves (the summary plus every kept message, by the one "after" of
- * context/contextNumbers.ts) against the context now (the plan's
- * tokensBefore, Arbor's own figure, whatever a hook's entry claims). One that
- * is not smaller is never written without the user saying so: the CLI
- * refuses without --allow-larger, the extension asks.
+ * Whether a compaction gains anything (issue 32 item 6): its summary
+ * against what it replaces, both counted by the compaction's estimator; and
+ * the context it leaves (the summary plus every kept message, by the one
+ * "after" of context/contextNumbers.ts). A summary not smaller than what it
+ * replaces is never written without the user saying so: the CLI refuses
+ * without --allow-larger, the extension asks.
  */
 
-/** Why a proposal that does not shrink the context is not written, with its figures. */
-export function notSmallerReason(proposal: { tokensBefore: number; tokensAfter: number }): string {
+/** Why a proposal whose summary is not smaller than what it replaces is not written, with its figures. */
+export function notSmallerReason(proposal: { summaryTokens: number; replacedTokens: number }): string {
   return (
-    `the summary would leave ${proposal.tokensAfter} tokens in the context, not fewer than the ${proposal.tokensBefore} ` +
-    'there now (the part it summarizes is no larger than a summary of it)'
+    `the summary (${proposal.summaryTokens} tokens) is not smaller than the part of the session it replaces ` +
+    `(${proposal.replacedTokens} tokens)`
   );
 }
 
-/** The proposal with the context it leaves (tokensAfter) and whether that is smaller than now. */
+/**
+ * The proposal with the context it leaves (tokensAfter: the summary and every
+ * kept message) and whether its summary is smaller than what it replaces
+ * (the summarized messages and the checkpoint it updates, counted by the
+ * same estimator as the summary, whatever usage a provider reported).
+ */
 export async function withSize<
   T extends {
     index: SessionIndex;
@@ -32,11 +37,17 @@ export async function withSize<
     firstKeptEntryId: string;
     estimator: EstimatorName;
   },
->(proposal: T, signal: AbortSignal): Promise<T & { tokensAfter: number; notSmaller: boolean }> {
+>(
+  proposal: T,
+  replacedTokens: number,
+  signal: AbortSignal,
+): Promise<T & { tokensAfter: number; summaryTokens: number; replacedTokens: number; notSmaller: boolean }> {
+  const estimator = estimatorByName(proposal.estimator);
   const tokensAfter = await runEntryWalk(
     proposal.index,
-    proposedTokensAfterWalk({ ...proposal, projection: proposal.plan.projection }, estimatorByName(proposal.estimator)),
+    proposedTokensAfterWalk({ ...proposal, projection: proposal.plan.projection }, estimator),
     { signal },
   );
-  return { ...proposal, tokensAfter, notSmaller: tokensAfter >= proposal.plan.tokensBefore };
+  const summaryTokens = estimator.estimate({ role: 'compactionSummary', summary: proposal.summary, tokensBefore: proposal.tokensBefore });
+  return { ...proposal, tokensAfter, summaryTokens, replacedTokens, notSmaller: summaryTokens >= replacedTokens };
 }

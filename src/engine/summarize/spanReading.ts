@@ -22,18 +22,24 @@ export interface SpanReading {
   facts: FactReading;
   /** The id of the entry message `i` came from, or null. */
   entryIdAt(i: number): string | null;
+  /** The span's tokens by `SpanReadingOptions.estimate` (0 without it): what a summary of it replaces. */
+  tokens: number;
 }
 
 export interface SpanReadingOptions extends ExtractOptions {
   /** Make the offline extraction too (default true). */
   extraction?: boolean;
+  /** Count each message's tokens as it is read (the compaction's estimator). */
+  estimate?: (message: SpanMessage['message']) => number;
 }
 
 /** The reading of messages in hand (a branch summary's prepared messages). */
 export function readingOf(items: readonly SpanMessage[], options: SpanReadingOptions = {}): SpanReading {
   const extractor = options.extraction === false ? null : createExtractor(options);
   const reader = createFactReader({ cwd: options.cwd });
+  let tokens = 0;
   for (const m of items) {
+    if (options.estimate) tokens += options.estimate(m.message);
     extractor?.add(m.message);
     reader.add(m.message, m.entryId);
   }
@@ -42,6 +48,7 @@ export function readingOf(items: readonly SpanMessage[], options: SpanReadingOpt
     ...(extractor ? { extraction: extractor.finish() } : {}),
     facts: reader.finish(),
     entryIdAt: (i) => (i >= 0 && i < items.length ? items[i].entryId : null),
+    tokens,
   };
 }
 
@@ -62,7 +69,9 @@ export function* spanReadingWalk(
   // One entry index per message (1e6 on a 1 GB span), in a typed array outside the JS heap.
   let at = new Int32Array(1024);
   let length = 0;
+  let tokens = 0;
   yield* spanMessagesWalk(p, positions, 1, (m, entryIndex) => {
+    if (options.estimate) tokens += options.estimate(m);
     extractor?.add(m);
     reader.add(m, p.index.record(entryIndex).id);
     visit?.(m);
@@ -80,6 +89,7 @@ export function* spanReadingWalk(
     ...(extractor ? { extraction: extractor.finish() } : {}),
     facts: reader.finish(),
     entryIdAt: (i) => (i >= 0 && i < length ? p.index.record(at[i]).id : null),
+    tokens,
   };
 }
 
