@@ -23,6 +23,8 @@ export interface CompactCommandOptions {
   reason?: CompactionReason;
   /** Skip the question before appending to a session another process wrote to recently (automatic compaction, which waits for the file to be idle). */
   skipLiveCheck?: boolean;
+  /** Write a compaction whose summary is not smaller than what it replaces without asking (the CLI's --allow-larger). */
+  allowLarger?: boolean;
 }
 
 export type CompactCommandResult =
@@ -121,6 +123,7 @@ export async function compactSession(
       const entryId = await applyProposal(arbor, model, proposal, undefined, {
         skipLiveCheck: options.skipLiveCheck,
         force: route.via === 'file' && route.forced,
+        allowLarger: options.allowLarger,
       });
       return entryId ? { kind: 'compacted', entryId } : undefined;
     } catch {
@@ -131,7 +134,10 @@ export async function compactSession(
   const view = await viewFromProposal(proposal, proposalId, model.title ?? model.file, author, customInstructions);
   arbor.panel.showProposal(view, {
     apply: async (summary) => {
-      const entryId = await applyProposal(arbor, model, proposal, summary, { force: route.via === 'file' && route.forced });
+      const entryId = await applyProposal(arbor, model, proposal, summary, {
+        force: route.via === 'file' && route.forced,
+        allowLarger: options.allowLarger,
+      });
       if (!entryId) return undefined;
       const index = await arbor.store.ensureLoaded(model);
       const written = await viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);
@@ -150,10 +156,10 @@ async function applyProposal(
   model: SessionModel,
   proposal: CompactionProposal,
   summary: string | undefined,
-  options: { skipLiveCheck?: boolean; force?: boolean } = {},
+  options: { skipLiveCheck?: boolean; force?: boolean; allowLarger?: boolean } = {},
 ): Promise<string | undefined> {
   // A compaction that leaves the context no smaller gains nothing: written only when the user says so (issue 32 item 6).
-  if (proposal.notSmaller) {
+  if (proposal.notSmaller && !options.allowLarger) {
     const choice = await askModal(
       'This compaction would not make the context smaller.',
       `Arbor: ${notSmallerReason(proposal)}. Keeping fewer recent tokens (Pi's compaction.keepRecentTokens, now ` +
