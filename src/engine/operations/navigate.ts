@@ -4,7 +4,8 @@ import { expectEntryOfType } from '../session/entryKinds';
 import { ArborUsageError } from '../session/diagnostics';
 import type { BranchPlan } from '../branch/planBranch';
 import { loadBranchPlan } from '../branch/loadBranchPlan';
-import { branchExtraction } from '../summarize/branchReading';
+import { branchExtraction, branchMessagesWithResults } from '../summarize/branchReading';
+import type { SpanMessage } from '../context/messageSpan';
 import { formatFileLists } from '../compaction/fileOps';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { draftSummaryRequest, withBranchPreamble } from '../summarize/prompts';
@@ -117,6 +118,7 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   }
 
   let summary: NavigationProposal['summary'];
+  let withResults: SpanMessage[] | undefined;
   if (hookSummary) {
     summary = { text: hookSummary.summary, usage: hookSummary.usage, details: hookSummary.details, fromHook: true };
   } else if (options.summarize && plan.entryIndexes.length > 0 && plan.prepared.length === 0) {
@@ -125,9 +127,8 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   } else if (options.summarize && plan.entryIndexes.length > 0) {
     if (!options.summarizer) throw new ArborUsageError('a summary was asked for but no summarizer was given');
     // A summarizer that reads the extraction (the offline one) gets the branch's tool results too (branchReading.ts).
-    const extraction = options.summarizer.readsExtraction
-      ? await branchExtraction(index, plan, { cwd: index.header.cwd, signal })
-      : undefined;
+    withResults = await branchMessagesWithResults(index, plan, { signal });
+    const extraction = options.summarizer.readsExtraction ? branchExtraction(withResults, { cwd: index.header.cwd }) : undefined;
     const messages = plan.prepared.map((m) => m.message);
     const draft = draftSummaryRequest({
       kind: 'branch',
@@ -145,7 +146,9 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   }
   if (summary) {
     // Issue 19: what the branch left behind holds that a continuation needs, and which of it the summary keeps.
-    summary.facts = deriveFacts(branchSource(index, plan));
+    // The facts and their evidence from the branch with its tool results (what the offline summary read too).
+    withResults ??= await branchMessagesWithResults(index, plan, { signal });
+    summary.facts = deriveFacts({ ...branchSource(index, plan), messages: withResults });
     summary.retention = checkRetention(summary.text, summary.facts, { cwd: index.header.cwd });
   }
   return {

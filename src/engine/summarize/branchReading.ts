@@ -1,25 +1,26 @@
 import type { SessionIndex } from '../session/sessionIndex';
 import type { AgentMessage } from '../session/types';
+import type { SpanMessage } from '../context/messageSpan';
 import { extract, type Extraction } from './offline/extract';
 import type { BranchPlan } from '../branch/planBranch';
 
 /**
- * The offline extraction of a branch summary's span: the prepared messages
- * (spec 6.3: what a model is sent, tool results left out) with the tool
- * results that answered their calls put back in their place. A summarizer
- * without a model cannot read a result off a call, so without them every
- * edit, write and test run of the branch would be of unknown outcome. Reads
- * the branch from its oldest prepared message on (the budget bounds it), a
- * load that keeps nothing once read.
+ * A branch summary's span with its tool results: the prepared messages
+ * (spec 6.3: what a model is sent, tool results left out) with the results
+ * that answered their calls put back in their place. A summarizer without a
+ * model cannot read a result off a call, and the retention check needs the
+ * outputs as evidence for the numbers a summary states. Reads the branch from
+ * its oldest prepared message on (the budget bounds it), a load that keeps
+ * nothing once read.
  */
-export async function branchExtraction(
+export async function branchMessagesWithResults(
   index: SessionIndex,
   plan: BranchPlan,
-  options: { cwd?: string; signal?: AbortSignal },
-): Promise<Extraction> {
+  options: { signal?: AbortSignal } = {},
+): Promise<SpanMessage[]> {
   const prepared = new Map<number, AgentMessage>(plan.prepared.map((m) => [m.entryIndex, m.message]));
   const first = plan.prepared.length ? plan.entryIndexes.indexOf(plan.prepared[0].entryIndex) : -1;
-  if (first < 0) return extract([], { cwd: options.cwd });
+  if (first < 0) return [];
   const range = plan.entryIndexes.slice(first);
   const results = range.filter((i) => {
     const rec = index.record(i);
@@ -28,17 +29,26 @@ export async function branchExtraction(
   return index.withLoaded(
     results,
     () => {
-      const messages: AgentMessage[] = [];
+      const out: SpanMessage[] = [];
       for (const i of range) {
         const m = prepared.get(i);
-        if (m) messages.push(m);
+        const entryId = index.record(i).id;
+        if (m) out.push({ entryId, message: m });
         else {
           const e = index.record(i).type === 'message' ? index.entryOfType(i, 'message') : undefined;
-          if (e?.message?.role === 'toolResult') messages.push(e.message);
+          if (e?.message?.role === 'toolResult') out.push({ entryId, message: e.message });
         }
       }
-      return extract(messages, { cwd: options.cwd });
+      return out;
     },
     { keep: false, signal: options.signal },
+  );
+}
+
+/** The offline extraction of those messages. */
+export function branchExtraction(messages: readonly SpanMessage[], options: { cwd?: string }): Extraction {
+  return extract(
+    messages.map((m) => m.message),
+    { cwd: options.cwd },
   );
 }

@@ -267,7 +267,7 @@ export function build(parts: Parts, caps: Caps): string {
     steps.push(
       `The files this branch changed keep its changes on disk: ${latest(changedHere, 8)
         .map((f) => `\`${f}\``)
-        .join(', ')}` + ' (undo them, e.g. with Restore Files, if the new line of work must not see them)',
+        .join(', ')}` + ' (Restore Files can put them back to an earlier entry if the new line of work must not see them)',
     );
   if (!steps.length && kind !== 'branch') {
     steps.push(

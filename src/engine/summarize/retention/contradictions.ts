@@ -169,7 +169,8 @@ function reverts(lines: readonly Line[], evidence: SpanEvidence): Contradiction[
   const out: Contradiction[] = [];
   for (const l of lines) {
     if (out.length >= MAX_PER_KIND) break;
-    if (l.section === 'constraints') continue;
+    // A rule or a step to take ("undo them if…") says nothing of what was done.
+    if (l.section === 'constraints' || l.section === 'nextSteps') continue;
     const m = REVERT_WORDS.exec(l.text);
     if (!m) continue;
     const sentence = sentenceAround(l.text, m.index);
