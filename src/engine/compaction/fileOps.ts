@@ -63,3 +63,30 @@ export function formatFileLists(lists: FileLists): string {
   if (lists.modifiedFiles.length) blocks.push(`<modified-files>\n${lists.modifiedFiles.join('\n')}\n</modified-files>`);
   return blocks.length ? `\n\n${blocks.join('\n\n')}` : '';
 }
+
+export interface WrittenFileListsOptions {
+  /** The operations the lists came from (a path nothing was written to but that was read is listed as read). */
+  ops: FileOps;
+  /** Whether every write or edit of `path` in the summarized messages failed. */
+  unwritten: (path: string) => boolean;
+  /** Paths an earlier checkpoint recorded as modified (they stay: nothing here says otherwise). */
+  earlier?: ReadonlySet<string>;
+}
+
+/**
+ * The lists a summary Arbor writes records, in its text's blocks and in its
+ * `details` (issue 32: a failed write modified nothing): `lists` (Pi's, every
+ * path a write or edit was called on, which the plan keeps as Pi prepares it)
+ * without the paths nothing was written to, unless an earlier checkpoint
+ * listed them; such a path that was read is listed as read.
+ */
+export function writtenFileLists(lists: FileLists, options: WrittenFileListsOptions): FileLists {
+  const dropped = lists.modifiedFiles.filter((f) => options.unwritten(f) && !options.earlier?.has(f));
+  if (!dropped.length) return lists;
+  const gone = new Set(dropped);
+  const read = dropped.filter((f) => options.ops.read.has(f));
+  return {
+    readFiles: read.length ? [...lists.readFiles, ...read].sort() : lists.readFiles,
+    modifiedFiles: lists.modifiedFiles.filter((f) => !gone.has(f)),
+  };
+}

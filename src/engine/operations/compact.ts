@@ -1,8 +1,9 @@
 import { loadSession } from '../session/loadSession';
 import { appendEntries, type AppendOptions, type NewEntry } from '../session/writer';
 import { expectEntryOfType } from '../session/entryKinds';
+import { isRecord } from '../session/jsonObject';
 import type { CompactionPlan, CompactionSettings } from '../compaction/planCompaction';
-import { fileLists, formatFileLists } from '../compaction/fileOps';
+import { fileLists, formatFileLists, writtenFileLists } from '../compaction/fileOps';
 import { projectedContextTokensWalk } from '../context/contextTokens';
 import { Projection } from '../context/projection';
 import { currentSystemMessage, projectedSystemMessages } from '../context/systemMessage';
@@ -27,7 +28,7 @@ import { notSmallerReason, withSize } from './compactionSize';
 export { notSmallerReason } from './compactionSize';
 import { firstUserText, hasMessages, spanMessages } from './spanReads';
 import { runEntryWalk } from '../session/entryWalkLoads';
-import { conversationWalk, spanReadingWalk, type SpanReading } from '../summarize/spanReading';
+import { conversationWalk, spanReadingWalk, unwrittenIn, type SpanReading } from '../summarize/spanReading';
 
 export interface CompactOptions extends SettingsOverrides {
   file: string;
@@ -143,10 +144,9 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     }
   }
 
-  // The spans are read a batch at a time: the conversation newest first up to the request's budget, then (for the
-  // offline summarizer, which reads its extraction with the turns' answers) the span's reading, shared with the facts;
-  // another summarizer's facts are read after its answer, without the extraction (neither reading is held while the
-  // other is made).
+  // The spans are read a batch at a time: first each span's reading (the facts, and for the offline summarizer, which
+  // reads its extraction with the turns' answers, the extraction too; both bounded), then the conversation newest
+  // first up to the request's budget.
   const readsExtraction = options.summarizer.readsExtraction === true;
   const readings = new Map<readonly number[], SpanReading>();
   const reading = async (positions: readonly number[]) => {
@@ -158,7 +158,13 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
       );
     return r;
   };
-  const lists = fileLists(plan.fileOps);
+  // The spans' readings come first: a file every write of which failed is not listed as modified (fileOps.ts).
+  const spans = { history: await reading(plan.summarizePositions), prefix: await reading(plan.turnPrefixPositions) };
+  const lists = writtenFileLists(fileLists(plan.fileOps), {
+    ops: plan.fileOps,
+    unwritten: unwrittenIn([spans.history, spans.prefix], cwd),
+    earlier: earlierModified(index, plan),
+  });
   // Pins are re-collected from the labels every time: an earlier checkpoint's Pinned part is not carried over.
   const pinned = formatPinnedBlock(plan.pinned);
   const previousSummary = plan.previousSummary !== null ? stripPinned(plan.previousSummary) : undefined;
@@ -198,7 +204,6 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     usage = r.usage;
   }
   const text = summary + formatFileLists(lists);
-  const spans = { history: await reading(plan.summarizePositions), prefix: await reading(plan.turnPrefixPositions) };
   const facts = deriveFacts(compactionSource(plan, spans));
   const proposal = {
     kind: 'proposal' as const,
@@ -217,6 +222,14 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
     retention: checkRetention(text, facts, { cwd }),
   };
   return withSize(proposal, replacedTokens(spans), signal);
+}
+
+/** The files the checkpoint a compaction updates recorded as modified (its `details`, as planCompaction carries them). */
+function earlierModified(index: SessionIndex, plan: CompactionPlan): Set<string> {
+  const prev = plan.previousCompactionId !== null ? index.entryById(plan.previousCompactionId) : undefined;
+  const d = prev?.type === 'compaction' && prev.fromHook !== true ? prev.details : undefined;
+  const list = isRecord(d) && Array.isArray(d.modifiedFiles) ? d.modifiedFiles : [];
+  return new Set(list.filter((f): f is string => typeof f === 'string'));
 }
 
 /** The reading of a span (summarize/spanReading.ts), read a batch at a time. */

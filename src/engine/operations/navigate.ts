@@ -6,7 +6,8 @@ import type { BranchPlan } from '../branch/planBranch';
 import { loadBranchPlan } from '../branch/loadBranchPlan';
 import { branchExtraction, branchMessagesWithResults } from '../summarize/branchReading';
 import type { SpanMessage } from '../context/messageSpan';
-import { formatFileLists } from '../compaction/fileOps';
+import { addDetailsFileOps, createFileOps, formatFileLists, writtenFileLists } from '../compaction/fileOps';
+import { readingOf, unwrittenIn } from '../summarize/spanReading';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { draftSummaryRequest, withBranchPreamble } from '../summarize/prompts';
 import { serializeConversation } from '../summarize/serialize';
@@ -141,7 +142,15 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
     });
     const request = draft.complete(serializeConversation(messages, draft.conversation), { messages, extraction });
     const r = await options.summarizer.summarize(request, signal);
-    const lists = { readFiles: plan.readFiles, modifiedFiles: plan.modifiedFiles };
+    // A file every write of which failed on the branch is not listed as modified (compaction/fileOps.ts).
+    const lists = writtenFileLists(
+      { readFiles: plan.readFiles, modifiedFiles: plan.modifiedFiles },
+      {
+        ops: plan.fileOps,
+        unwritten: unwrittenIn([readingOf(withResults, { extraction: false, cwd: index.header.cwd })], index.header.cwd),
+        earlier: nestedModified(index, plan),
+      },
+    );
     summary = { text: withBranchPreamble(r.text) + formatFileLists(lists), usage: r.usage, details: lists, fromHook: false };
   }
   if (summary) {
@@ -161,6 +170,16 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
     summary,
     label: label || undefined,
   };
+}
+
+/** The files the branch's own earlier branch summaries recorded as modified (planBranch carries their `details`). */
+function nestedModified(index: SessionIndex, plan: BranchPlan): Set<string> {
+  const files = createFileOps();
+  for (const i of plan.entryIndexes) {
+    const e = index.record(i).type === 'branch_summary' ? index.entryOfType(i, 'branch_summary') : undefined;
+    if (e && e.fromHook !== true) addDetailsFileOps(e.details, files);
+  }
+  return files.edited;
 }
 
 export interface NavigationResult {

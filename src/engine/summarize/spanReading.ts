@@ -3,6 +3,7 @@ import { spanMessagesWalk, spanLength, type SpanMessage } from '../context/messa
 import type { EntryWalk } from '../session/entryWalk';
 import { createExtractor, type ExtractOptions, type Extraction } from './offline/extract';
 import { createFactReader, type FactReading } from './retention/reader';
+import { relativePath } from './retention/text';
 import { collectConversation, type SerializeOptions } from './serialize';
 
 /**
@@ -91,6 +92,17 @@ export function* spanReadingWalk(
     entryIdAt: (i) => (i >= 0 && i < length ? p.index.record(at[i]).id : null),
     tokens,
   };
+}
+
+/**
+ * Whether every write or edit of a path in the read spans failed (a failed
+ * write in one part and a successful one in another modified it), the path
+ * as a tool call named it.
+ */
+export function unwrittenIn(readings: readonly SpanReading[], cwd: string | undefined): (path: string) => boolean {
+  const failed = new Set(readings.flatMap((r) => r.facts.failedWrites));
+  for (const r of readings) for (const m of r.facts.modified) failed.delete(m.text);
+  return (path) => failed.size > 0 && failed.has(relativePath(path, cwd));
 }
 
 /**

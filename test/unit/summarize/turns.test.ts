@@ -11,6 +11,7 @@ import { parseSummary } from '../../../src/engine/summarize/parseSummary';
 import { extract } from '../../../src/engine/summarize/offline/extract';
 import { exitAnswer, statusProgram } from '../../../src/engine/summarize/offline/commandStatus';
 import { balanceMarkup } from '../../../src/engine/summarize/offline/turnItems';
+import { errorLineOf } from '../../../src/engine/text/lines';
 import type { AgentMessage } from '../../../src/engine/session/types';
 
 const user = (text: string): AgentMessage => ({ role: 'user', content: text }) as AgentMessage;
@@ -122,6 +123,45 @@ describe('offline summarizer: turns, outcomes and errors by purpose (issue 32)',
     assert.ok(s.goal[0].startsWith('Run the tests'), text);
   });
 
+  it('a finding the user put off fixing ("Not now") stays open, with the file, but is neither Blocked nor a Next Step', () => {
+    const { s, text } = summary(
+      [
+        user('Run the linter.'),
+        call('a', 'bash', { command: 'npm run lint' }),
+        result(
+          'a',
+          'bash',
+          "src/app.js\n  3:7  error  'x' is assigned a value but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)\n\nCommand exited with code 1",
+          true,
+        ),
+        answer("The linter found 1 error: src/app.js:3 'x' is assigned a value but never used. Want me to fix it?"),
+        user('Not now. Show me the README title instead.'),
+        call('b', 'read', { path: 'README.md' }),
+        result('b', 'read', '# Shop\n\nA small shop.'),
+        answer('The README title is "Shop".'),
+      ],
+      { keptAfter: true },
+    );
+    // The linter ran: its request is done (the closing question was an offer, not a plan awaiting approval).
+    assert.ok(
+      s.done.some((d) => d.startsWith('Run the linter:') && d.includes('1 error')),
+      text,
+    );
+    assert.deepEqual(s.blocked, [], text);
+    assert.ok(!s.nextSteps.some((n) => n.startsWith('Fix:')), text);
+    assert.ok(
+      s.criticalContext.some(
+        (c) => c.includes("src/app.js:3:7 error 'x' is assigned") && c.includes('put off fixing it') && c.includes('Not now'),
+      ),
+      text,
+    );
+    assert.ok(s.goal[0].endsWith('Show me the README title instead.'), text);
+    assert.ok(
+      s.decisions.some((d) => d.title.startsWith('Not now') && d.rationale.includes('Want me to fix it?')),
+      text,
+    );
+  });
+
   it("the user's own command is its own turn; a plan answered with a question and then redirected is not done", () => {
     const { s, text } = summary([
       user('Add findBySku. A simple array search is fine.'),
@@ -200,14 +240,26 @@ describe('offline summarizer: turns, outcomes and errors by purpose (issue 32)',
 
 describe('exit codes read per command', () => {
   it('grep, diff and test exiting 1 answer; other programs fail', () => {
-    assert.equal(exitAnswer("grep -c FIXME src/*.js | grep -v ':0'", 1), 'no match');
-    assert.equal(exitAnswer('diff a.txt b.txt', 1), 'the files differ');
+    assert.equal(exitAnswer("grep -c FIXME src/*.js | grep -v ':0'", 1), 'exit 1: nothing matched');
+    assert.equal(exitAnswer('diff a.txt b.txt', 1), 'exit 1: the files differ');
     assert.equal(exitAnswer('test -f x && echo yes', 1), null, 'the status is the last command’s (echo)');
-    assert.equal(exitAnswer('[ -f x ]', 1), 'false');
+    assert.equal(exitAnswer('[ -f x ]', 1), 'exit 1: the test was false');
     assert.equal(exitAnswer('grep x y', 2), null, 'grep exiting 2 is an error');
     assert.equal(exitAnswer('npm test', 1), null);
     assert.equal(statusProgram('FOO=1 sudo /usr/bin/rg -n x'), 'rg');
     assert.equal(statusProgram('make || grep x log'), 'grep');
+  });
+});
+
+describe('the line of an error that says what went wrong', () => {
+  it("a linter's finding with its file, a tool's message, a long output read only at its start", () => {
+    assert.equal(errorLineOf("src/app.js\n  3:7  error  'x' unused\n\nCommand exited with code 1"), "src/app.js:3:7  error  'x' unused");
+    assert.equal(errorLineOf('EISDIR: illegal operation on a directory'), 'EISDIR: illegal operation on a directory');
+    assert.equal(errorLineOf('building...\nstep 2\nTypeError: x is not a function\n    at y'), 'TypeError: x is not a function');
+    assert.equal(errorLineOf('\n\nplain words\nmore words\n'), 'plain words');
+    assert.equal(errorLineOf(`${'line\n'.repeat(100)}error: far down`), 'line');
+    const long = 'x'.repeat(1 << 20);
+    assert.equal(errorLineOf(long), long);
   });
 });
 

@@ -9,6 +9,8 @@ import { criticalContext, resolvedBy } from './criticalContext';
 import type { Caps, Parts } from './parts';
 export type { Caps, Parts } from './parts';
 import { sameSaying } from './distinctItems';
+import { userDecisionOf } from './decisions';
+import { lastOffer, postponeFixes } from './turnJudgement';
 import {
   balanceMarkup,
   doneItem,
@@ -161,7 +163,12 @@ export function build(parts: Parts, caps: Caps): string {
   const lastOpen =
     !parts.keptAfter && !!lastTurn && lastTurn.trigger.kind !== 'bash' && lastTurn.outcome !== 'answered' && !lastTurnIsSocial(lastTurn);
   const lastAsked = [...turns].reverse().find((t) => t.request && !isSocial(t.request));
+  // The split turn's request (kept after this summary) may decline the offer that closed the span's last answer.
+  const declined = openTurnRequest && lastTurn?.answer ? userDecisionOf(openTurnRequest, lastOffer(lastTurn.answer)) : null;
+  if (declined?.declinesOffer && lastTurn) postponeFixes(x.problems, lastTurn, declined.title);
   const unresolved = x.problems.filter((p) => !p.resolved);
+  // An error the user put off fixing ("Not now") is still open, but neither a blocker nor the next thing to do.
+  const blocking = unresolved.filter((p) => !p.postponed);
 
   // Done: every finished turn, in order (the open last turn is In Progress).
   const finished = turns.filter((t) => (t !== lastTurn || !lastOpen) && counts(t));
@@ -237,11 +244,11 @@ export function build(parts: Parts, caps: Caps): string {
   s.inProgress = cut(latest(unique(inProgress), caps.inProgress));
 
   // Blocked: failures still open at the span's end.
-  const blocked = [...earlier.summary.blocked.filter((b) => !resolvedBy(b, x, cwd)), ...unresolved.map((p) => `${p.what}: ${p.error}`)];
+  const blocked = [...earlier.summary.blocked.filter((b) => !resolvedBy(b, x, cwd)), ...blocking.map((p) => `${p.what}: ${p.error}`)];
   s.blocked = cut(pick(unique(blocked), caps.blocked, focus));
 
   s.decisions = pick(
-    unique([...earlier.summary.decisions, ...x.decisions], (d: Decision) => d.title.toLowerCase()),
+    unique([...earlier.summary.decisions, ...x.decisions, ...(declined ? [declined] : [])], (d: Decision) => d.title.toLowerCase()),
     caps.decisions,
     focus,
     (d) => `${d.title} ${d.rationale}`,
@@ -259,7 +266,7 @@ export function build(parts: Parts, caps: Caps): string {
     else steps.push(`Finish the open request: ${what}`);
   }
   for (const c of x.pending) steps.push(`Get the result of ${pendingItem(c).replace(' (started, no result yet)', '')}`);
-  for (const p of latest(unresolved, 3)) if (p.what !== 'The model request failed') steps.push(`Fix: ${p.what} (${clip(p.error, 120)})`);
+  for (const p of latest(blocking, 3)) if (p.what !== 'The model request failed') steps.push(`Fix: ${p.what} (${clip(p.error, 120)})`);
   if (!turns.length) steps.push(...earlier.summary.nextSteps);
   // A jump undoes no file: what the branch left behind changed is still on disk.
   const changedHere = unique(x.filesModified.map((f) => sameTarget(f, cwd)));
@@ -272,7 +279,7 @@ export function build(parts: Parts, caps: Caps): string {
   if (!steps.length && kind !== 'branch') {
     steps.push(
       lastAsked?.request
-        ? `Wait for the user's next instruction (the last request was answered: ${clip(lastAsked.request, 160)})`
+        ? `Wait for the user's next instruction (the last request was answered: ${objective(lastAsked.request, 160)})`
         : "Wait for the user's next instruction",
     );
   }
@@ -284,7 +291,7 @@ export function build(parts: Parts, caps: Caps): string {
       criticalContext(
         parts,
         caps,
-        unresolved.map((p) => p.error),
+        unresolved.map((p) => (p.postponed ? `${p.error} (the user put off fixing it: "${clip(p.postponed, 80)}")` : p.error)),
         abandoned,
       ),
     );

@@ -9,17 +9,17 @@
 
 /** Programs whose exit status 1 is an answer, not a failure, and what that answer is. */
 const EXIT_ONE_MEANS: Record<string, string> = {
-  grep: 'no match',
-  egrep: 'no match',
-  fgrep: 'no match',
-  rg: 'no match',
-  ag: 'no match',
-  ack: 'no match',
-  diff: 'the files differ',
-  cmp: 'the files differ',
-  test: 'false',
-  '[': 'false',
-  '[[': 'false',
+  grep: 'exit 1: nothing matched',
+  egrep: 'exit 1: nothing matched',
+  fgrep: 'exit 1: nothing matched',
+  rg: 'exit 1: nothing matched',
+  ag: 'exit 1: nothing matched',
+  ack: 'exit 1: nothing matched',
+  diff: 'exit 1: the files differ',
+  cmp: 'exit 1: the files differ',
+  test: 'exit 1: the test was false',
+  '[': 'exit 1: the test was false',
+  '[[': 'exit 1: the test was false',
 };
 
 /** The program that decides a command's exit status: the first word of the last pipeline stage, without `sudo`, env assignments or a path. */
@@ -61,8 +61,9 @@ export function outputWithoutStatus(output: string): string {
 }
 
 /**
- * The answer a command's non-zero exit gives when it is not a failure ("no
- * match", "the files differ", "false"), or null when the exit is a failure.
+ * The answer a command's non-zero exit gives when it is not a failure ("exit
+ * 1: nothing matched", "exit 1: the files differ"), or null when the exit is
+ * a failure.
  */
 export function exitAnswer(command: string, exitCode: number | null | undefined): string | null {
   if (exitCode !== 1) return null;

@@ -7,6 +7,8 @@ export interface Decision {
   rationale: string;
   /** Index of the message that stated it (-1 for one read from an earlier summary). */
   messageIndex?: number;
+  /** A user's redirection in reply to an offer or a question: it declined what was offered. */
+  declinesOffer?: boolean;
 }
 
 /** Words that mark a choice (not narration). */
@@ -92,10 +94,9 @@ export function userDecisionOf(message: string, offer: string | null = null): De
   if (at < 0) return null;
   let said = all[at];
   if (said.length < 30 && at + 1 < all.length) said = `${said} ${all[at + 1]}`;
-  return {
-    title: detachedText(clip(trimEndChars(said, '.:;,'), 200)),
-    rationale: offer ? detachedText(`the user's call, in reply to: "${clip(offer, 140)}"`) : "the user's call",
-  };
+  const title = detachedText(clip(trimEndChars(said, '.:;,'), 200));
+  if (!offer) return { title, rationale: "the user's call" };
+  return { title, rationale: detachedText(`the user's call, in reply to: "${clip(offer, 140)}"`), declinesOffer: true };
 }
 
 /** A workaround the assistant states after a failure ("grep is not available here; using bash instead"); a plain retry is none. */

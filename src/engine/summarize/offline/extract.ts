@@ -22,7 +22,7 @@ import {
   type Problem,
   type Turn,
 } from './extraction';
-import { answerReports, changeFacts, isProposal, lastOffer, sameGoal } from './turnJudgement';
+import { answerReports, changeFacts, lastOffer, postponeFixes, proposesOnly, sameGoal } from './turnJudgement';
 export type { Decision } from './decisions';
 export type { Call, Extraction, Problem, TriggerKind, Turn, TurnOutcome } from './extraction';
 export { callPath, errorLine, isModifying, isShell, sameTarget } from './extraction';
@@ -165,8 +165,7 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
   // A finished turn's lists in arrays of their size (a growing array keeps room for more); its failures judged by purpose.
   const close = (t: Turn, last: boolean) => {
     t.outcome = t.trigger.kind === 'bash' && !t.calls.length ? 'answered' : outcomeOf(t, last);
-    if (t.answer && isProposal(t.answer) && !t.calls.some((c) => MODIFYING_TOOLS.has(c.tool) && c.result && !c.result.isError))
-      t.proposal = true;
+    if (proposesOnly(t)) t.proposal = true;
     for (const { problem, call } of turnFailures) {
       if (problem.resolved) continue;
       const after = call ? t.calls.filter((c) => c.order > call.order && c.result && !c.result.isError) : [];
@@ -213,8 +212,10 @@ export function createExtractor(options: ExtractOptions = {}): Extractor {
         x.constraints.push(...constraintSentences(kept).map((s) => detachedText(clip(s, 240))));
         const d = userDecisionOf(kept, previous?.answer ? lastOffer(previous.answer) : null);
         if (d) {
-          x.decisions.push({ ...d, messageIndex: index });
+          const { declinesOffer, ...decision } = d;
+          x.decisions.push({ ...decision, messageIndex: index });
           if (previous?.proposal) previous.redirectedBy = d.title;
+          if (declinesOffer && previous) postponeFixes(x.problems, previous, d.title);
         }
         break;
       }

@@ -1,5 +1,6 @@
 import type { AssistantMessage } from '../../session/types';
-import { clip, firstLine, squash } from './text';
+import { clip, squash } from './text';
+import { errorLineOf } from '../../text/lines';
 import { detachedText } from '../../text/detachedText';
 import type { Decision } from './decisions';
 
@@ -55,7 +56,7 @@ export interface Turn {
   partial?: string;
   /** A failed model request the turn got past (a retry that answered). */
   retried?: string;
-  /** The answer proposed a plan or asked before doing it ("Shall I go ahead?"), and the turn changed nothing. */
+  /** The answer proposed a plan or asked before doing it ("Shall I go ahead?"), and the turn changed and ran nothing. */
   proposal?: boolean;
   /** What the user's next message said when it redirected this turn ("Instead, use a Map"). */
   redirectedBy?: string;
@@ -78,6 +79,8 @@ export interface Problem {
   order: number;
   /** Index of the message that reported it. */
   messageIndex: number;
+  /** What the user said when declining the offer to fix it ("Not now"): still open, but not the next thing to do. */
+  postponed?: string;
 }
 
 export interface Extraction {
@@ -135,7 +138,7 @@ export const NONE: never[] = Object.freeze([]) as unknown as never[];
 
 export function errorLine(text: string): string {
   // Detached: a line cut from a tool's output would keep the whole output alive (engine/text/detachedText.ts).
-  return detachedText(clip(firstLine(text) || squash(text), 200)) || 'an error without a message';
+  return detachedText(clip(errorLineOf(text) || squash(text), 200)) || 'an error without a message';
 }
 
 /**

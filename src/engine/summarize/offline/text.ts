@@ -44,18 +44,7 @@ export function clip(text: string, max: number): string {
   return `${trimEndChars(space > max * 0.6 ? cut.slice(0, space) : cut, ',;:.-')}…`;
 }
 
-/** The first non-empty line. */
-export function firstLine(text: string): string {
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end).trim();
-    if (line) return line;
-    start = end + 1;
-  }
-  return '';
-}
+export { firstLine } from '../../text/lines';
 
 /** Text with fenced code blocks (``` lines) removed: prose only. */
 export function withoutCode(text: string): string {

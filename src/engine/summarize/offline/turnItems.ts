@@ -11,8 +11,13 @@ import { isConstraintSentence } from './userText';
  */
 
 /** A request as an objective: its sentences minus the constraint ones (those go to Constraints). */
+/** A sentence that asks for nothing by itself ("Not now.", "Thanks!"): the request is what follows it. */
+const BARE_REPLY = /^(?:not now|no|nope|thanks|thank you|thx|ok|okay|great|good|perfect|nice|cool|sure|yes|yep)\b[\s.!,]*$/i;
+
 export function objective(request: string, max: number): string {
-  const all = sentences(request, 20);
+  const said = sentences(request, 20);
+  const asking = said.filter((s) => !BARE_REPLY.test(s));
+  const all = asking.length ? asking : said;
   const constraintFree = all.filter((s) => !isConstraintSentence(s));
   const chosen = (constraintFree.length ? constraintFree : all).slice(0, 2).join(' ');
   return clip(chosen || squash(request), max);

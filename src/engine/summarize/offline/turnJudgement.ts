@@ -1,7 +1,7 @@
 import { clip, sentences, squash } from './text';
 import { detachedText } from '../../text/detachedText';
 import { editPairs, editTexts, introducedBy, smallReplacement } from './introduced';
-import { MODIFYING_TOOLS, sameTarget, type Call, type Problem } from './extraction';
+import { MODIFYING_TOOLS, SHELL_TOOLS, sameTarget, type Call, type Problem, type Turn } from './extraction';
 
 /**
  * How the extraction judges a turn: whether its answer reports a failure or
@@ -55,6 +55,17 @@ export function isProposal(answer: string): boolean {
   );
   const last = all.length ? all[all.length - 1] : '';
   return last.endsWith('?') || /^\s*(?:#+\s*)?(?:\*\*)?(?:plan|proposal|here is my plan)\b/i.test(answer);
+}
+
+/** A turn whose answer proposes or asks and that changed and ran nothing (after a run, a closing question is an offer). */
+export function proposesOnly(t: Turn): boolean {
+  const acted = (c: Call) => !!c.result && (SHELL_TOOLS.has(c.tool) || (MODIFYING_TOOLS.has(c.tool) && !c.result.isError));
+  return !!t.answer && isProposal(t.answer) && !t.calls.some(acted);
+}
+
+/** Declining the offer that closed a turn's answer ("Want me to fix it?" "Not now") puts off fixing its open errors. */
+export function postponeFixes(problems: readonly Problem[], turn: Turn, said: string): void {
+  for (const p of problems) if (!p.resolved && p.messageIndex > turn.requestIndex) p.postponed ??= said;
 }
 
 /** The last offer or question of an answer ("Shall I add a CSV export?", "I can fix that next."), or null. */

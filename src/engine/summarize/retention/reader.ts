@@ -4,6 +4,7 @@ import { isRecord } from '../../session/jsonObject';
 import { isImageBlock, textOfContent } from '../../session/contentBlocks';
 import { detachedText } from '../../text/detachedText';
 import { parseSummary } from '../parseSummary';
+import { errorLineOf } from '../../text/lines';
 import { anyOf, clip, firstLine, isQuestion, isWordCode, NumberSet, numbersOf, relativePath, sentencesOf, squash } from './text';
 import { constraintSentences, isSocial } from './userText';
 import { isNoMatchExit, isRevertCommand, isTestCommand, reportedExitCode, REVERT_WORDS, testOutcome } from './shell';
@@ -550,7 +551,7 @@ export function createFactReader(options: FactReaderOptions = {}): FactReader {
     if (failed) {
       const what = `\`${call.name}\`${call.target ? ` on \`${clip(call.target, 100)}\`` : ''}`;
       fail(t, {
-        error: clip(firstLine(text) || squash(text) || 'an error without a message', 200),
+        error: clip(errorLineOf(text) || squash(text) || 'an error without a message', 200),
         what,
         key,
         target: call.target ?? '',

@@ -57,18 +57,7 @@ export function clip(text: string, max: number): string {
   return detachedText(`${cut.slice(0, end)}…`);
 }
 
-/** The first line with text, trimmed (read up to it only). */
-export function firstLine(text: string): string {
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end).trim();
-    if (line) return line;
-    start = end + 1;
-  }
-  return '';
-}
+export { firstLine } from '../../text/lines';
 
 /** A list marker ("- ", "* ", "1. ", "2) ", "> ") at the start of a line, as a length (0 without one). */
 export function listMarkerLength(line: string): number {
