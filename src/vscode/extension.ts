@@ -24,6 +24,7 @@ import { exportBranchCommand } from './commands/exportBranch';
 import { showSummaryCommand } from './commands/showSummary';
 import { refreshCommand } from './commands/refresh';
 import { setApiKeyCommand } from './commands/setApiKey';
+import { chooseSummarizerCommand } from './commands/chooseSummarizer';
 import { openRawCommand, openSessionCommand } from './commands/openSession';
 import { continueInPiCommand } from './commands/continueInPi';
 import { registerFileCommands } from './files/fileCommands';
@@ -157,6 +158,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   );
   register('arbor.exportBranch', 'Export Branch', (node?: unknown, options?: object) => exportBranchCommand(arbor, node, options));
   register('arbor.showSummary', 'Show Summary', (node?: unknown) => showSummaryCommand(arbor, node));
+  register('arbor.chooseSummarizerModel', 'Choose Summarizer Model', (choice?: string) => chooseSummarizerCommand(arbor, choice));
   register('arbor.setApiKey', 'Set API Key', (provider?: string, key?: string) => setApiKeyCommand(arbor, provider, key));
   register('arbor.continueInPi', 'Continue in Pi', (node?: unknown) => continueInPiCommand(arbor, node));
   register('arbor.installPiBridge', 'Install Pi Bridge', () => livePi.install());

@@ -7,10 +7,11 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView, webviewWith } from '../support/vscode/browser';
 import { e2e } from './context';
 import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
+import { closeNotifications, notification } from './notifications';
 
 const sessionsDir = () => path.join(e2e.workspacePath, '.pi', 'sessions');
 
@@ -84,31 +85,6 @@ async function waitForDisk<T>(get: () => T | undefined, timeoutMs = 30_000): Pro
     if (Date.now() > end) throw new Error('timed out waiting for the session file');
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** A notification with this text: its toast, or (toasts hide) its row in the notification center. */
-async function notification(page: Page, text: string): Promise<Locator> {
-  const toast = page.locator('.notification-toast', { hasText: text });
-  try {
-    await toast.waitFor({ timeout: 3_000 });
-    return toast;
-  } catch {
-    // A headless window has no focus, and VS Code then keeps toasts in the notification center.
-    if (!(await page.locator('.notifications-center.visible').count())) await runCommand(page, 'Notifications: Show Notifications');
-    const item = page.locator('.notifications-center .monaco-list-row', { hasText: text });
-    await item.waitFor({ timeout: 10_000 });
-    return item;
-  }
-}
-
-async function closeNotifications(page: Page): Promise<void> {
-  await page.keyboard.press('Escape');
-  const clear = page.locator('.notifications-toasts .codicon-notifications-clear-all, .notification-toast .codicon-notifications-clear');
-  if (await clear.count())
-    await clear
-      .first()
-      .click()
-      .catch(() => undefined);
 }
 
 /** Rewrites the workspace settings (VS Code picks the change up from disk). */

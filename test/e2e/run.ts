@@ -86,6 +86,8 @@ async function main(): Promise<number> {
       extensionDevelopmentPath: extensionPath,
       logDir,
       userSettings: FIXTURE_USER_SETTINGS,
+      // The test language-model provider (issue 33): VS Code's own model picker, consent prompt and API, no network.
+      extensions: [path.join(root, 'test', 'fixtures', 'extensions', 'test-language-models')],
     });
     browser = await launchBrowser();
     // A loaded machine can take more than the default 30 s to serve the workbench.

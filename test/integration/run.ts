@@ -23,6 +23,8 @@ async function main(): Promise<number> {
       workspaceFolder: workspace.folder,
       logDir,
       userSettings: FIXTURE_USER_SETTINGS,
+      // A language-model provider the tests summarize with (issue 33): VS Code's real Language Model API, no network.
+      extensions: [path.join(root, 'test', 'fixtures', 'extensions', 'test-language-models')],
     });
   } finally {
     workspace.dispose();

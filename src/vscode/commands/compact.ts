@@ -4,7 +4,8 @@ import { StaleSessionError } from '../../engine/session/writer';
 import type { CompactionReason } from '../../engine/hooks/events';
 import type { SummaryView } from '../../webview/protocol';
 import { retentionHandlers, viewFromEntry, viewFromProposal } from '../panels/summaryView';
-import { summarizerLabel } from '../platform/summarizers';
+import { summarizerLabel, isSetupPrompt } from '../platform/summarizers';
+import { noUsageNote } from '../../engine/summarize/summarizerNote';
 import { withCancellableProgress, type ArborServices } from '../services';
 import { log, reportError } from '../platform/logging';
 import { readConfig } from '../platform/settings';
@@ -142,6 +143,8 @@ export async function compactSession(
       const index = await arbor.store.ensureLoaded(model);
       const written = await viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);
       written.author = author;
+      if (written.summarizerNote)
+        written.summarizerNote = noUsageNote(author, proposal.plan.summarizePositions.length + proposal.plan.turnPrefixPositions.length);
       return written;
     },
     discard: () => log().info(`compact ${model.file}: proposal discarded, nothing written`),
@@ -197,7 +200,7 @@ async function applyProposal(
 }
 
 async function compactFailed(arbor: ArborServices, file: string, err: unknown): Promise<void> {
-  if (err instanceof Error && err.name === 'MissingApiKey') return;
+  if (isSetupPrompt(err)) return;
   const error = err instanceof Error ? err : new Error(String(err));
   await arbor.hooks.emit('session_compact_failed', { file, error, aborted: error.name === 'AbortError' });
   await reportError('Compact', err);

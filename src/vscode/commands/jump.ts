@@ -1,3 +1,4 @@
+import { isSetupPrompt } from '../platform/summarizers';
 import * as vscode from 'vscode';
 import { applyNavigation, proposeNavigation } from '../../engine/operations/navigate';
 import { StaleSessionError } from '../../engine/session/writer';
@@ -209,7 +210,7 @@ export async function jumpCommand(
     const files = await restoreFilesAfterJump(arbor, model.file, nav.newLeafId, options.summarize === undefined, options.restoreFiles);
     return { kind: 'jumped', newLeafId: nav.newLeafId, summaryEntryId, written: ids, editorText: nav.editorText, files };
   } catch (err) {
-    if (!(err instanceof Error && err.name === 'MissingApiKey')) await reportError('Jump', err);
+    if (!isSetupPrompt(err)) await reportError('Jump', err);
     return undefined;
   }
 }

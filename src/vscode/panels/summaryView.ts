@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { parseSummary } from '../../engine/summarize/parseSummary';
 import { summarySections } from '../../engine/summarize/summarySections';
 import { summaryFileLists } from '../../engine/summarize/summaryFileLists';
-import { offlineSummaryNote } from '../../engine/summarize/summarizerNote';
+import { noUsageNote } from '../../engine/summarize/summarizerNote';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
 import { summarizedBranch } from '../../engine/branch/summarizedBranch';
 import { compactedEntries } from '../../engine/compaction/compactedSpan';
@@ -139,7 +139,7 @@ function* entryViewWalk(index: SessionIndex, entryId: string, sessionTitle: stri
     readFiles: fileLinks(lists.readFiles, cwd),
     modifiedFiles: fileLinks(lists.modifiedFiles, cwd),
     usage: usageView(e.usage),
-    summarizerNote: e.usage === undefined && e.fromHook !== true ? 'no model call recorded (an offline summary records none)' : undefined,
+    summarizerNote: e.usage === undefined && e.fromHook !== true ? noUsageNote(undefined, 0) : undefined,
     fromHook: e.fromHook === true,
     author: e.fromHook === true ? 'hook' : undefined,
   };
@@ -207,8 +207,7 @@ function* proposalViewWalk(
     tokensBefore: proposal.tokensBefore,
     tokensAfter: after,
     usage: usageView(proposal.usage),
-    summarizerNote:
-      proposal.usage === undefined && !proposal.fromHook && author.startsWith('offline') ? offlineSummaryNote(positions.length) : undefined,
+    summarizerNote: proposal.usage === undefined && !proposal.fromHook ? noUsageNote(author, positions.length) : undefined,
     author: proposal.fromHook ? 'hook' : author,
     fromHook: proposal.fromHook,
     customInstructions: customInstructions || undefined,

@@ -14,9 +14,14 @@ import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../../engi
  * summarizer, the estimator, where Pi's files are, and the extension's own
  * behaviour.
  */
+/** Who writes summaries in the extension: the engine's providers, and VS Code's language models. */
+export type ExtensionSummarizerProvider = SummarizerProvider | 'vscode';
+
 export interface ArborConfig {
-  provider: SummarizerProvider;
+  provider: ExtensionSummarizerProvider;
   model: string;
+  /** `arbor.summarizer.languageModel`: which of VS Code's models ("vendor/id", "vendor/family", "vendor"; empty: the first offered). */
+  languageModel: string;
   baseURL: string;
   estimator: EstimatorName;
   includeThinking: boolean;
@@ -54,8 +59,9 @@ function userValue(c: vscode.WorkspaceConfiguration, key: MachineSetting, fallba
 export function readConfig(): ArborConfig {
   const c = vscode.workspace.getConfiguration('arbor');
   return {
-    provider: c.get<SummarizerProvider>('summarizer.provider', 'offline'),
+    provider: c.get<ExtensionSummarizerProvider>('summarizer.provider', 'offline'),
     model: c.get<string>('summarizer.model', '').trim(),
+    languageModel: c.get<string>('summarizer.languageModel', '').trim(),
     baseURL: userValue(c, 'summarizer.baseURL', '').trim(),
     estimator: c.get<EstimatorName>('tokenEstimator', 'tokenizer'),
     includeThinking: c.get<boolean>('summarizer.includeThinking', true),

@@ -5,6 +5,8 @@ import type { Summarizer } from '../../engine/summarize/summarizer';
 import type { ApiKeys } from './secrets';
 import { readConfig, type ArborConfig } from './settings';
 import { showWarning } from './notify';
+import { createChatModelSummarizer } from '../../engine/summarize/providers/chatModel';
+import { languageModelChoice, languageModelPort, offeredLanguageModels, pickLanguageModel } from './languageModels';
 
 /**
  * The summarizer chosen in `arbor.summarizer.*`, with its key from SecretStorage
@@ -14,6 +16,7 @@ import { showWarning } from './notify';
 export async function createConfiguredSummarizer(keys: ApiKeys, config: ArborConfig = readConfig()): Promise<Summarizer> {
   const provider = config.provider;
   const limits = { deadlineMs: secondsToMs(config.deadlineSeconds), maxAnswerChars: config.maxAnswerChars };
+  if (provider === 'vscode') return languageModelSummarizer(config, limits);
   if (provider !== 'openai' && provider !== 'anthropic') return createSummarizer({ provider, ...limits });
   const apiKey = await keys.get(provider);
   // Without a key only a custom base URL (a local server) can answer.
@@ -26,6 +29,25 @@ export async function createConfiguredSummarizer(keys: ApiKeys, config: ArborCon
     env: process.env,
     ...limits,
   });
+}
+
+/** A summarizer over the VS Code language model the settings choose; none offered is an error that says what to do. */
+async function languageModelSummarizer(config: ArborConfig, limits: { deadlineMs?: number; maxAnswerChars: number }): Promise<Summarizer> {
+  const models = await offeredLanguageModels();
+  const model = pickLanguageModel(models, config.languageModel);
+  if (model) return createChatModelSummarizer(languageModelPort(model), limits);
+  const wanted = config.languageModel ? `the language model "${config.languageModel}"` : 'a language model';
+  const offered = models.length ? `VS Code offers ${models.map((m) => languageModelChoice(m)).join(', ')}` : 'VS Code offers none now';
+  void showWarning(
+    `Arbor: ${wanted} was chosen for summaries, but ${offered}. ` +
+      'Install or sign in to a model provider (GitHub Copilot, for one), or choose another summarizer.',
+    'Choose Summarizer Model',
+  ).then((choice) => {
+    if (choice) void vscode.commands.executeCommand('arbor.chooseSummarizerModel');
+  });
+  const err = new Error(`${wanted} is not offered by VS Code (${offered}); nothing was written`);
+  err.name = 'MissingLanguageModel';
+  return Promise.reject(err);
 }
 
 /** Offers to set the key (without waiting for the answer); the error stops the operation (nothing written). */
@@ -43,6 +65,11 @@ function missingKey(provider: string): Error {
   const err = new Error(`no API key for ${provider}`);
   err.name = 'MissingApiKey';
   return err;
+}
+
+/** An error whose warning already offered the way forward (set a key, choose a model): not reported again. */
+export function isSetupPrompt(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'MissingApiKey' || err.name === 'MissingLanguageModel');
 }
 
 export function summarizerLabel(s: Summarizer): string {

@@ -16,6 +16,11 @@ export interface CodeServerOptions {
   extensionDevelopmentPath?: string;
   /** A .vsix installed into the fresh extensions dir before start. */
   installVsix?: string;
+  /**
+   * Extension folders (package.json and code) copied into the fresh extensions dir before start: VS Code scans a
+   * dir that has no extensions.json yet and loads them (a test language-model provider, for one).
+   */
+  extensions?: string[];
   /** Added to the server's environment; the extension host inherits it. */
   env?: Record<string, string>;
   /** Merged over the default user settings. */
@@ -123,6 +128,14 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const extensionsDir = path.join(runDir, 'extensions');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(extensionsDir);
+  for (const dir of options.extensions ?? []) {
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+      publisher: string;
+      name: string;
+      version: string;
+    };
+    fs.cpSync(dir, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+  }
   fs.writeFileSync(
     path.join(userDataDir, 'User', 'settings.json'),
     JSON.stringify({ ...DEFAULT_SETTINGS, ...options.userSettings }, null, 2),

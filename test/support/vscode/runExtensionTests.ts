@@ -17,6 +17,8 @@ export interface RunExtensionTestsOptions {
   env?: Record<string, string>;
   /** Added to the test VS Code's user settings. */
   userSettings?: object;
+  /** Extension folders installed beside the one under test (CodeServerOptions.extensions). */
+  extensions?: string[];
   /** Whole-run limit (default: $E2E_TIMEOUT_MS or 900000 = 15 min). */
   timeoutMs?: number;
   /** Keeps code-server.log and the VS Code logs here. */
@@ -60,6 +62,7 @@ export async function runExtensionTests(options: RunExtensionTestsOptions): Prom
       env: { ...options.env, [RESULT_FILE_ENV]: resultFile },
       logDir: options.logDir,
       userSettings: options.userSettings,
+      extensions: options.extensions,
     });
     browser = await launchBrowser();
     const { page } = browser;
