@@ -11,8 +11,8 @@ import { rememberEnvironmentSecrets } from '../engine/secrets/redact';
 export const SUMMARIZER_CHOICE_OPTIONS: Record<string, OptionSpec> = {
   provider: {
     type: 'string',
-    value: 'offline|openai|anthropic',
-    description: 'who writes the summary',
+    value: 'offline|openai|anthropic|pi',
+    description: "who writes the summary (pi: the running Pi's own model, compact only)",
     default: 'ARBOR_PROVIDER, else offline (no network, no key)',
   },
   model: {
@@ -45,7 +45,12 @@ function positiveFlag(flags: Flags, name: string): number | undefined {
  */
 export function summarizerFrom(flags: Flags, env: NodeJS.ProcessEnv = process.env): Summarizer {
   rememberEnvironmentSecrets(env);
-  const { provider, model } = summarizerChoice(flags, env);
+  const { provider: chosen, model } = summarizerChoice(flags, env);
+  if (chosen === 'pi')
+    throw new ArborUsageError(
+      "--provider pi: Pi's own model writes compaction summaries only (`arbor compact --provider pi`, through a running Pi with the bridge)",
+    );
+  const provider = chosen;
   const baseURL = stringFlag(flags, 'base-url');
   const problem = baseURL === undefined ? undefined : baseURLProblem(baseURL);
   if (problem) throw new ArborUsageError(`--base-url ${problem}`);
@@ -70,10 +75,10 @@ export function summarizerFrom(flags: Flags, env: NodeJS.ProcessEnv = process.en
 export function summarizerChoice(
   flags: Flags,
   env: NodeJS.ProcessEnv = process.env,
-): { provider: SummarizerProvider; model: string | undefined } {
+): { provider: SummarizerProvider | 'pi'; model: string | undefined } {
   const provider = stringFlag(flags, 'provider') ?? env.ARBOR_PROVIDER ?? 'offline';
-  if (provider !== 'offline' && provider !== 'openai' && provider !== 'anthropic') {
-    throw new ArborUsageError(`--provider takes offline, openai or anthropic, got "${provider}"`);
+  if (provider !== 'offline' && provider !== 'openai' && provider !== 'anthropic' && provider !== 'pi') {
+    throw new ArborUsageError(`--provider takes offline, openai, anthropic or pi, got "${provider}"`);
   }
   return { provider, model: stringFlag(flags, 'model') ?? env.ARBOR_MODEL };
 }

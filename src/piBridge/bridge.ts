@@ -118,6 +118,8 @@ export default function arborBridge(pi: PiApi): void {
         return operations.navigate(request);
       case 'label':
         return operations.label(request);
+      case 'summarize':
+        return operations.summarize(request);
     }
   }
 
@@ -132,7 +134,7 @@ export default function arborBridge(pi: PiApi): void {
     await stop();
     ctx = undefined;
   });
-  pi.on('session_before_compact', (event) => operations.supplyCompaction(event));
+  pi.on('session_before_compact', (event, c) => operations.supplyCompaction(event, c));
   pi.on('session_before_tree', (event) => operations.supplyBranchSummary(event));
   pi.on('agent_settled', () => operations.wakeIdle());
   pi.registerCommand(BRIDGE_COMMAND, {

@@ -6,8 +6,11 @@ import {
   type LabelRequest,
   type NavigateRequest,
   type PiState,
+  type PiSummary,
+  type SummarizeRequest,
   type WriteResult,
 } from '../engine/livePi/protocol';
+import { checkPiCanSummarize, summarizePreparation } from './piSummary';
 import { IdleWaiter } from './idle';
 import type { PiApi, PiCommandContext, PiContext, SessionBeforeCompactEvent, SessionBeforeTreeEvent } from './piApi';
 
@@ -19,6 +22,12 @@ const COMMAND_START_MS = 30_000;
 interface PendingCompaction {
   request: CompactRequest;
   refused?: string;
+}
+
+interface PendingSummary {
+  request: SummarizeRequest;
+  result?: PiSummary;
+  error?: BridgeRequestError;
 }
 
 interface PendingNavigation {
@@ -38,6 +47,7 @@ export class BridgeOperations {
   private compaction: PendingCompaction | undefined;
   private treeSummary: { targetId: string; text: string; details: unknown } | undefined;
   private readonly navigations = new Map<string, PendingNavigation>();
+  private summarizing: PendingSummary | undefined;
 
   constructor(
     private readonly pi: PiApi,
@@ -110,8 +120,39 @@ export class BridgeOperations {
     });
   }
 
-  /** session_before_compact: hand Pi the approved compaction (only for Arbor's own request). */
-  supplyCompaction(event: SessionBeforeCompactEvent): unknown {
+  /**
+   * Pi writes a compaction summary with its own model (piSummary.ts): Pi's manual compaction prepares it, the
+   * bridge's session_before_compact handler has Pi's summary function write it and cancels the compaction, so
+   * nothing is written. One request at a time, once Pi is idle.
+   */
+  summarize(request: SummarizeRequest): Promise<PiSummary> {
+    return this.serial(async () => {
+      const ctx = await this.readyAt(request.expectedLeafId, request.waitMs);
+      checkPiCanSummarize(ctx);
+      const job: PendingSummary = { request };
+      this.summarizing = job;
+      try {
+        await new Promise<void>((resolve, reject) => {
+          ctx.compact({
+            customInstructions: request.customInstructions,
+            onComplete: () => reject(new BridgeRequestError('failed', 'Pi wrote a compaction of its own instead of only its summary')),
+            onError: () => resolve(),
+          });
+        }).catch((err: unknown) => {
+          throw err instanceof BridgeRequestError ? err : new BridgeRequestError('failed', messageOf(err));
+        });
+      } finally {
+        this.summarizing = undefined;
+      }
+      if (job.result) return job.result;
+      throw job.error ?? new BridgeRequestError('failed', 'Pi started no compaction to summarize (nothing to compact at its leaf?)');
+    });
+  }
+
+  /** session_before_compact: hand Pi the approved compaction (only for Arbor's own request), or write Pi's summary and cancel. */
+  supplyCompaction(event: SessionBeforeCompactEvent, ctx?: PiContext): unknown {
+    const job = this.summarizing;
+    if (job && event?.reason === 'manual') return this.writeSummary(job, event, ctx ?? this.ctx());
     const pending = this.compaction;
     if (!pending || event?.reason !== 'manual') return undefined;
     const r = pending.request;
@@ -121,7 +162,25 @@ export class BridgeOperations {
       pending.refused = `entry ${r.firstKeptEntryId} is not on Pi's current branch; plan the compaction again`;
       return { cancel: true };
     }
-    return { compaction: { summary: r.summary, firstKeptEntryId: r.firstKeptEntryId, tokensBefore: r.tokensBefore, details: r.details } };
+    return {
+      compaction: {
+        summary: r.summary,
+        firstKeptEntryId: r.firstKeptEntryId,
+        tokensBefore: r.tokensBefore,
+        details: r.details,
+        ...(r.usage !== undefined ? { usage: r.usage } : {}),
+      },
+    };
+  }
+
+  /** Pi's summary of its own preparation, kept for the summarize request; the compaction is cancelled (nothing written). */
+  private async writeSummary(job: PendingSummary, event: SessionBeforeCompactEvent, ctx: PiContext): Promise<{ cancel: true }> {
+    try {
+      job.result = await summarizePreparation(ctx, event.preparation, event.customInstructions, event.signal);
+    } catch (err) {
+      job.error = err instanceof BridgeRequestError ? err : new BridgeRequestError('failed', messageOf(err));
+    }
+    return { cancel: true };
   }
 
   navigate(request: NavigateRequest): Promise<WriteResult> {
@@ -238,7 +297,7 @@ export class BridgeOperations {
     return { entryIds: entries.slice(before).map((e) => e.id), leafId: ctx.sessionManager.getLeafId() };
   }
 
-  /** Session over: queued navigations fail. */
+  /** Session over: queued navigations fail, a summary being written stops. */
   close(): void {
     for (const job of this.navigations.values()) job.reject(new BridgeRequestError('failed', 'Pi closed the session; nothing was changed'));
     this.navigations.clear();

@@ -20,6 +20,22 @@ export interface PiSessionManager {
   getLeafId(): string | null;
   getEntry(id: string): PiEntry | undefined;
   getEntries(): PiEntry[];
+  /** The entries from the root to the leaf (Pi's current branch). */
+  getBranch?(): PiEntry[];
+}
+
+/** A model as Pi holds it (pi-ai's Model: more fields than these, handed back to Pi's functions as they are). */
+export interface PiModel {
+  provider: string;
+  id: string;
+}
+
+/** Pi's model registry as extensions see it (Pi 1.6): request-time authentication stays inside it. */
+export interface PiModelRegistry {
+  getApiKeyAndHeaders?(
+    model: PiModel,
+  ): Promise<{ ok: true; apiKey?: string; headers?: Record<string, string>; env?: Record<string, string> } | { ok: false; error: string }>;
+  streamSimple?(model: PiModel, context: unknown, options?: unknown): unknown;
 }
 
 export interface PiContextUsage {
@@ -35,7 +51,10 @@ export interface PiUi {
 
 export interface PiContext {
   sessionManager: PiSessionManager;
-  model: { provider: string; id: string } | undefined;
+  model: PiModel | undefined;
+  /** The model's effective thinking level (Pi 1.6). */
+  thinkingLevel?: string;
+  modelRegistry?: PiModelRegistry;
   hasUI: boolean;
   ui: PiUi;
   isIdle(): boolean;
@@ -60,6 +79,9 @@ export interface SessionBeforeCompactEvent {
   preparation: CompactionPreparation;
   branchEntries: PiEntry[];
   reason: string;
+  customInstructions?: string;
+  /** Aborts Pi's compaction (pass it to the model call). */
+  signal?: AbortSignal;
 }
 
 export interface SessionBeforeTreeEvent {

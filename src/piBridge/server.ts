@@ -10,12 +10,13 @@ import {
   type BridgeRequest,
   type BridgeResponse,
   type PiState,
+  type PiSummary,
   type WriteResult,
 } from '../engine/livePi/protocol';
 import { ensurePrivateFolder } from '../engine/livePi/registry';
 
 export interface RequestHandler {
-  (request: BridgeRequest): Promise<PiState | WriteResult>;
+  (request: BridgeRequest): Promise<PiState | WriteResult | PiSummary>;
 }
 
 /**

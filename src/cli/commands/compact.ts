@@ -1,7 +1,9 @@
 import { intFlag, stringFlag } from '../args';
 import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io, shortField } from '../output';
-import { SUMMARIZER_OPTIONS, interruptSignal, summarizerFrom } from '../summarizerArgs';
+import { SUMMARIZER_OPTIONS, interruptSignal, summarizerChoice, summarizerFrom } from '../summarizerArgs';
+import { createPiSummarizer } from '../../engine/livePi/piSummarizer';
+import { ArborUsageError } from '../../engine/session/diagnostics';
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { compactSession } from '../../engine/operations/compact';
 import { entryIdList } from '../entryIdList';
@@ -35,6 +37,7 @@ export const compactSpec: CommandSpec = {
   examples: [
     'arbor compact session.jsonl',
     'arbor compact session.jsonl --provider openai --model gpt-4.1-mini --instructions "keep the API decisions"',
+    "arbor compact session.jsonl --provider pi   (the running Pi's own model writes it)",
   ],
 };
 
@@ -43,12 +46,19 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
   const [file] = p.positionals;
   const keep = intFlag(p.flags, 'keep-recent-tokens');
   const estimator = estimatorFrom(p.flags);
-  const summarizer = summarizerFrom(p.flags);
+  // --provider pi: Pi's own model, through the running Pi that holds the session (known once the route is).
+  const byPi = summarizerChoice(p.flags).provider === 'pi';
+  const given = byPi ? undefined : summarizerFrom(p.flags);
   const index = await openSession(file);
   reportDiagnostics(io, index);
   const signal = interruptSignal();
   // Before the summary is made: a running Pi without the bridge stops here (nothing to throw away later).
   const route = await writeRouteFor(index, p.flags, signal);
+  if (byPi && route.via !== 'pi')
+    throw new ArborUsageError(
+      `--provider pi: no running Pi holds ${file} through Arbor's bridge (install it with \`arbor pi-bridge install\` and restart Pi)`,
+    );
+  const summarizer = given ?? createPiSummarizer(route);
   const result = await compactSession({
     file,
     index,

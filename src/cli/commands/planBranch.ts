@@ -1,3 +1,4 @@
+import { ArborUsageError } from '../../engine/session/diagnostics';
 import { intFlag, stringFlag } from '../args';
 import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { openSession, estimatorFrom } from '../sessionArgs';
@@ -35,7 +36,9 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   if (!to) throw usageError(planBranchSpec, '--to ID is required');
   const budgetFlag = intFlag(p.flags, 'budget');
   const estimator = estimatorFrom(p.flags);
-  const summarizerWindow = summarizerContextWindow(summarizerChoice(p.flags));
+  const choice = summarizerChoice(p.flags);
+  if (choice.provider === 'pi') throw new ArborUsageError("--provider pi: Pi's own model writes compaction summaries only (arbor compact)");
+  const summarizerWindow = summarizerContextWindow({ ...choice, provider: choice.provider });
   const index = await openSession(file);
   reportDiagnostics(io, index);
   // The budget navigate --summarize would use with the same summarizer (one rule: engine/operations/branchBudget.ts).

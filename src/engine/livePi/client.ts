@@ -4,6 +4,7 @@ import {
   MAX_RESPONSE_BYTES,
   PROTOCOL_VERSION,
   isPiState,
+  isPiSummary,
   isWriteResult,
   validateResponse,
   type BridgeErrorCode,
@@ -11,6 +12,8 @@ import {
   type LabelRequest,
   type NavigateRequest,
   type PiState,
+  type PiSummary,
+  type SummarizeRequest,
   type WriteResult,
 } from './protocol';
 import type { RegistryEntry } from './registry';
@@ -35,7 +38,11 @@ export interface RequestOptions {
 }
 
 type Body =
-  Omit<CompactRequest, 'v' | 'token'> | Omit<NavigateRequest, 'v' | 'token'> | Omit<LabelRequest, 'v' | 'token'> | { op: 'state' };
+  | Omit<CompactRequest, 'v' | 'token'>
+  | Omit<NavigateRequest, 'v' | 'token'>
+  | Omit<LabelRequest, 'v' | 'token'>
+  | Omit<SummarizeRequest, 'v' | 'token'>
+  | { op: 'state' };
 
 /** Sends one request to a bridge and returns its result (or throws BridgeError). */
 async function request(entry: RegistryEntry, body: Body, options: RequestOptions): Promise<unknown> {
@@ -117,4 +124,34 @@ export function requestLabel(
   options: RequestOptions = {},
 ): Promise<WriteResult> {
   return write(entry, { op: 'label', ...body }, options);
+}
+
+/**
+ * Asks Pi to write the summary of a compaction at its leaf with its own model and credentials (nothing is written).
+ * `timeoutMs` bounds the model call too (default: the idle wait plus 10 minutes). A bridge installed before this
+ * request existed answers `unknown-op`: the error then says to reinstall it.
+ */
+export async function requestSummary(
+  entry: RegistryEntry,
+  body: Omit<SummarizeRequest, 'v' | 'token' | 'op'>,
+  options: RequestOptions = {},
+): Promise<PiSummary> {
+  let result: unknown;
+  try {
+    result = await request(
+      entry,
+      { op: 'summarize', ...body },
+      { ...options, timeoutMs: options.timeoutMs ?? (body.waitMs ?? 15_000) + 600_000 },
+    );
+  } catch (err) {
+    if (err instanceof BridgeError && err.code === 'unknown-op')
+      throw new BridgeError(
+        'unknown-op',
+        `the Arbor bridge in this Pi (version ${entry.bridgeVersion}) cannot write summaries with Pi's model; reinstall it ` +
+          '(`arbor pi-bridge install`, or "Arbor: Install Pi Bridge") and restart Pi',
+      );
+    throw err;
+  }
+  if (!isPiSummary(result)) throw new BridgeError('failed', "Pi's bridge answered a summary of the wrong shape");
+  return result;
 }

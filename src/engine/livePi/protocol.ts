@@ -4,9 +4,13 @@
  * Shared, word for word, by the bridge running inside Pi (src/piBridge) and
  * Arbor's client (client.ts): the one definition of what may be asked.
  *
- * Only four operations exist: `state`, `compact`, `navigate`, `label`. No
- * prompts, no shell, no paths: whoever holds the token can change what Pi's
- * session holds in exactly the ways Arbor already can by writing the file.
+ * Five operations exist: `state`, `compact`, `navigate`, `label`, and
+ * `summarize` (issue 33: Pi writes a compaction summary with its own model,
+ * credentials, settings and summary functions, and returns the text and its
+ * usage; it writes nothing). No prompts, no shell, no paths: whoever holds
+ * the token can change what Pi's session holds in exactly the ways Arbor
+ * already can by writing the file, and can ask Pi's model for a summary of
+ * that session. A bridge older than `summarize` answers `unknown-op`.
  */
 
 export const PROTOCOL_VERSION = 1;
@@ -21,7 +25,10 @@ export const DEFAULT_IDLE_WAIT_MS = 15_000;
 /** Deepest nesting a request's free-form `details` may have (Pi writes them with JSON.stringify; Arbor's own are 2 deep). */
 export const MAX_DETAILS_DEPTH = 64;
 
-export type BridgeOp = 'state' | 'compact' | 'navigate' | 'label';
+export type BridgeOp = 'state' | 'compact' | 'navigate' | 'label' | 'summarize';
+
+/** Longest custom instructions a summarize request carries. */
+export const MAX_INSTRUCTIONS_CHARS = 64 * 1024;
 
 interface RequestBase {
   v: number;
@@ -42,6 +49,8 @@ export interface CompactRequest extends RequestBase {
   firstKeptEntryId: string;
   tokensBefore: number;
   details?: unknown;
+  /** The summary call's usage, recorded by Pi with the entry (absent: none was reported). */
+  usage?: unknown;
   waitMs?: number;
 }
 
@@ -63,7 +72,29 @@ export interface LabelRequest extends RequestBase {
   waitMs?: number;
 }
 
-export type BridgeRequest = StateRequest | CompactRequest | NavigateRequest | LabelRequest;
+/** Pi writes the summary of a compaction at its leaf (Pi's preparation, model and credentials) and returns it; nothing is written. */
+export interface SummarizeRequest extends RequestBase {
+  op: 'summarize';
+  kind: 'compaction';
+  /** The leaf the compaction is planned at; Pi refuses if its own leaf is another. */
+  expectedLeafId: string;
+  customInstructions?: string;
+  waitMs?: number;
+}
+
+export type BridgeRequest = StateRequest | CompactRequest | NavigateRequest | LabelRequest | SummarizeRequest;
+
+/** What Pi's own compaction made (never written by `summarize`): what `compact` then writes once approved. */
+export interface PiSummary {
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: unknown;
+  /** The model call's usage as Pi recorded it. */
+  usage?: unknown;
+  /** Which of Pi's models wrote it. */
+  model: { provider: string; id: string };
+}
 
 /** Which Pi, with which bridge, holds which session: in the announcement and in every state answer. */
 export interface PiIdentity {
@@ -101,7 +132,7 @@ export type BridgeErrorCode =
   'unauthorized' | 'version' | 'bad-request' | 'too-large' | 'unknown-op' | 'busy' | 'stale' | 'not-found' | 'failed';
 
 export type BridgeResponse =
-  | { v: number; id?: string; ok: true; result: PiState | WriteResult }
+  | { v: number; id?: string; ok: true; result: PiState | WriteResult | PiSummary }
   | { v: number; id?: string; ok: false; error: { code: BridgeErrorCode; message: string } };
 
 /** A request that does not have the right shape: the message says which field. */
@@ -182,6 +213,7 @@ export function validateRequest(raw: unknown): BridgeRequest {
         firstKeptEntryId: str(raw, 'firstKeptEntryId'),
         tokensBefore,
         details: boundedDetails(raw.details, 'details'),
+        ...(raw.usage !== undefined ? { usage: boundedDetails(raw.usage, 'usage') } : {}),
         waitMs: optionalWait(raw),
       };
     }
@@ -200,10 +232,30 @@ export function validateRequest(raw: unknown): BridgeRequest {
       const label = raw.label === null ? null : str(raw, 'label', 4096);
       return { ...base, op: 'label', entryId: str(raw, 'entryId'), label, waitMs: optionalWait(raw) };
     }
+    case 'summarize': {
+      if (raw.kind !== 'compaction') throw new BridgeRequestError('bad-request', '"kind" must be "compaction"');
+      let customInstructions: string | undefined;
+      if (raw.customInstructions !== undefined) {
+        if (typeof raw.customInstructions !== 'string' || raw.customInstructions.length > MAX_INSTRUCTIONS_CHARS)
+          throw new BridgeRequestError(
+            'bad-request',
+            `"customInstructions" must be a string of at most ${MAX_INSTRUCTIONS_CHARS} characters`,
+          );
+        customInstructions = raw.customInstructions.trim() || undefined;
+      }
+      return {
+        ...base,
+        op: 'summarize',
+        kind: 'compaction',
+        expectedLeafId: str(raw, 'expectedLeafId'),
+        customInstructions,
+        waitMs: optionalWait(raw),
+      };
+    }
     default:
       throw new BridgeRequestError(
         'unknown-op',
-        `unknown operation ${describeOp(raw.op)}; this bridge knows state, compact, navigate and label`,
+        `unknown operation ${describeOp(raw.op)}; this bridge knows state, compact, navigate, label and summarize`,
       );
   }
 }
@@ -237,6 +289,19 @@ export function isWriteResult(v: unknown): v is WriteResult {
     Array.isArray(v.entryIds) &&
     v.entryIds.every((id) => typeof id === 'string') &&
     (v.leafId === null || typeof v.leafId === 'string')
+  );
+}
+
+export function isPiSummary(v: unknown): v is PiSummary {
+  return (
+    isObject(v) &&
+    typeof v.summary === 'string' &&
+    v.summary.trim().length > 0 &&
+    typeof v.firstKeptEntryId === 'string' &&
+    typeof v.tokensBefore === 'number' &&
+    isObject(v.model) &&
+    typeof v.model.provider === 'string' &&
+    typeof v.model.id === 'string'
   );
 }
 

@@ -19,6 +19,8 @@ import type { HookBus } from '../hooks/hookBus';
 import type { CompactionReason, HookCompaction } from '../hooks/events';
 import type { SessionIndex } from '../session/sessionIndex';
 import { requestCompact } from '../livePi/client';
+import { isPiSummarizer } from '../livePi/piSummarizer';
+import { piWrittenCompaction } from './piWrittenCompaction';
 import { entriesWrittenByPi } from '../livePi/writtenByPi';
 import type { WriteRoute } from '../livePi/writeRoute';
 import { withLiveSettings } from './liveSettings';
@@ -142,6 +144,17 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
       };
       return withSize(hookProposal(index, plan, spans, decisive.compaction, settings, estimatorName), replacedTokens(spans), signal);
     }
+  }
+
+  // Pi's own model writes the whole summary inside Pi (livePi/piSummarizer.ts): checked like a hook's, then reviewed.
+  if (isPiSummarizer(options.summarizer)) {
+    const written = await piWrittenCompaction(options.summarizer, plan, options.customInstructions, signal);
+    const spans = {
+      history: await readSpan(p, plan.summarizePositions, { cwd, answers: false, extraction: false, estimate }, signal),
+      prefix: await readSpan(p, plan.turnPrefixPositions, { cwd, answers: false, extraction: false, estimate }, signal),
+    };
+    const proposal = hookProposal(index, plan, spans, written, settings, estimatorName);
+    return withSize({ ...proposal, fromHook: false }, replacedTokens(spans), signal);
   }
 
   // The spans are read a batch at a time: first each span's reading (the facts, and for the offline summarizer, which
@@ -333,6 +346,8 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
         firstKeptEntryId: proposal.firstKeptEntryId,
         tokensBefore,
         details: proposal.details,
+        // The model call's usage (Pi's own model, or another's): Pi counts it in the session's totals.
+        ...(proposal.usage ? { usage: proposal.usage } : {}),
         waitMs: options.route.waitMs,
       },
       { signal: options.signal },

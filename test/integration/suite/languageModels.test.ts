@@ -69,10 +69,12 @@ describe('Summaries by a VS Code language model (issue 33)', () => {
 
   after(async () => {
     // The picker wrote where the values in effect came from: the fixture workspace's provider, the user's model.
+    // (withSetting's restores first: they put back what was in effect when each test set it, the picker's choice.)
+    for (const r of restore.reverse()) await r();
     const c = vscode.workspace.getConfiguration('arbor');
     await c.update('summarizer.provider', 'offline', vscode.ConfigurationTarget.Workspace);
     await c.update('summarizer.languageModel', undefined, vscode.ConfigurationTarget.Global);
-    for (const r of restore) await r();
+    assert.strictEqual(vscode.workspace.getConfiguration('arbor').get('summarizer.provider'), 'offline');
   });
 
   it('Choose Summarizer Model sets the provider and the model, and names what is in use', async () => {

@@ -131,6 +131,67 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     );
   });
 
+  it("--provider pi: Pi's own model and credentials write the summary inside Pi; Pi writes it and holds it; no key leaves Pi", async () => {
+    await installBridge();
+    const p = await startPi();
+    await someHistory(p);
+    const state = await liveState();
+    const before = entries().length;
+    const asked = fake.requests.length;
+    const written = '## Goal\nWritten by the fake model inside Pi for Arbor\n\n## Next Steps\n1. Continue';
+    fake.script({ type: 'text', text: written, usage: { input: 900, output: 30 } });
+    const r = await run([
+      'compact',
+      file,
+      '--provider',
+      'pi',
+      '--allow-larger',
+      '--estimator',
+      'chars',
+      '--instructions',
+      'keep the numbers',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.via, 'pi');
+    assert.equal(out.provider, 'pi');
+    assert.equal(out.model, 'fake/fake-model');
+    // One model call, made by Pi (its compaction prompt, its key from models.json, Arbor's instructions).
+    const calls = fake.requests.slice(asked);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].headers.authorization, 'Bearer fake-key-for-tests');
+    assert.match(calls[0].raw, /keep the numbers/);
+    // Pi's text, with Pi's file blocks, is the entry Pi wrote; its usage is the model's.
+    const compaction = byId(out.entry.id)!;
+    assert.equal(compaction.type, 'compaction');
+    assert.ok(String(compaction.summary).startsWith(written), String(compaction.summary));
+    assert.equal(compaction.parentId, state.leafId);
+    assert.equal((compaction.usage as { input: number }).input, 900);
+    assert.equal(entries().length, before + 1);
+    const messages = (await p.messages()).filter((m) => m.role !== 'system');
+    assert.equal(messages[0].role, 'compactionSummary');
+    assert.equal(messages[0].summary, compaction.summary);
+    // The key stays inside Pi: not in Arbor's output, nor in the session file.
+    for (const text of [r.stdout, r.stderr, fs.readFileSync(file, 'utf8')]) assert.ok(!text.includes('fake-key-for-tests'));
+  });
+
+  it('--provider pi without a running Pi, or for a branch summary, is a clear error and writes nothing', async () => {
+    await installBridge();
+    const p = await startPi();
+    await someHistory(p, 2);
+    await p.stop();
+    pi = undefined;
+    const before = fs.readFileSync(file, 'utf8');
+    const r = await run(['compact', file, '--provider', 'pi', '--json']);
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stderr, /no running Pi holds .* through Arbor's bridge/);
+    const n = await run(['navigate', file, '--to', 'x', '--summarize', '--provider', 'pi']);
+    assert.equal(n.code, 2);
+    assert.match(n.stderr, /compaction summaries only/);
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+  });
+
   it('navigates through Pi with and without a summary, and labels and pins', async () => {
     await installBridge();
     const p = await startPi();

@@ -1,0 +1,44 @@
+import { SummarizationError, type Summarizer } from '../summarize/summarizer';
+import { requestSummary } from './client';
+import type { PiSummary } from './protocol';
+import type { WriteRoute } from './writeRoute';
+
+/**
+ * Pi's own model as the summarizer (issue 33 item 2): while a running Pi holds
+ * the session through the bridge, the compaction's whole summary is written
+ * inside Pi (its preparation, model, credentials and summary functions; see
+ * src/piBridge/piSummary.ts) and comes back for review; nothing is written
+ * until the approved text goes back through the bridge's `compact` request.
+ * Branch summaries are not asked of Pi yet: `summarize` says so.
+ */
+export interface PiSummarizer extends Summarizer {
+  readonly provider: 'pi';
+  /** Pi writes the summary of a compaction at `expectedLeafId`. */
+  compactionSummary(args: { expectedLeafId: string; customInstructions?: string; signal?: AbortSignal }): Promise<PiSummary>;
+}
+
+export function isPiSummarizer(s: Summarizer): s is PiSummarizer {
+  return s.provider === 'pi' && typeof (s as Partial<PiSummarizer>).compactionSummary === 'function';
+}
+
+export function createPiSummarizer(route: WriteRoute): PiSummarizer {
+  if (route.via !== 'pi')
+    throw new SummarizationError(
+      "Pi's model writes summaries only while a running Pi holds the session through Arbor's bridge " +
+        '(`arbor pi-bridge install`, then restart Pi); no such Pi holds it; choose another summarizer',
+    );
+  const model = route.state.model;
+  return {
+    provider: 'pi',
+    model: model ? `${model.provider}/${model.id}` : '(no model selected in Pi)',
+    contextWindow: route.state.contextUsage?.contextWindow ?? 128_000,
+    maxOutputTokens: 8192,
+    summarize() {
+      return Promise.reject(
+        new SummarizationError("Pi's model writes compaction summaries through the bridge; for a branch summary choose another summarizer"),
+      );
+    },
+    compactionSummary: ({ expectedLeafId, customInstructions, signal }) =>
+      requestSummary(route.entry, { kind: 'compaction', expectedLeafId, customInstructions, waitMs: route.waitMs }, { signal }),
+  };
+}

@@ -1,0 +1,109 @@
+import { BridgeRequestError, type PiSummary } from '../engine/livePi/protocol';
+import type { PiContext, PiModel } from './piApi';
+
+/**
+ * The `summarize` request inside Pi (issue 33 item 2): Pi's own compaction
+ * makes the summary. The bridge starts Pi's manual compaction (ctx.compact,
+ * which prepares it with Pi's effective settings and the model's overrides);
+ * in Pi's `session_before_compact` it calls Pi's summary function (`compact`)
+ * with that preparation, Pi's current model and thinking level and the
+ * credentials Pi's model registry resolves, keeps the result and cancels the
+ * compaction, so nothing is written. The text and its usage go back to Arbor;
+ * the key never leaves Pi (the approved text comes back as a `compact`
+ * request). Pi reports the cancelled compaction as it does any cancelled one.
+ */
+
+/** The part of Pi's package the bridge calls (resolved from the running Pi: its extension loader maps the name to itself). */
+interface PiCompaction {
+  compact(
+    preparation: unknown,
+    model: PiModel,
+    apiKey: string | undefined,
+    headers: Record<string, string> | undefined,
+    customInstructions: string | undefined,
+    signal: AbortSignal,
+    thinkingLevel: string | undefined,
+    streamFn: ((model: PiModel, context: unknown, options?: unknown) => unknown) | undefined,
+    env: Record<string, string> | undefined,
+  ): Promise<{ summary: string; firstKeptEntryId: string; tokensBefore: number; details?: unknown; usage?: unknown }>;
+}
+
+/** The longest a summary may take inside Pi (the client waits a little longer). */
+export const PI_SUMMARY_TIMEOUT_MS = 540_000;
+
+/** Pi's summary function, from the running Pi (the package name Pi 1.6 has first, then the one its loader also maps). */
+function piCompaction(): PiCompaction {
+  const errors: string[] = [];
+  for (const name of ['@earendil-works/pi-coding-agent', '@mariozechner/pi-coding-agent']) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(name) as Partial<PiCompaction>;
+      if (typeof m.compact === 'function') return m as PiCompaction;
+      errors.push(`${name} has no compact()`);
+    } catch (err) {
+      errors.push(`${name}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  throw new BridgeRequestError('failed', `this Pi does not offer its compaction functions to extensions (${errors.join('; ')})`);
+}
+
+/** Checks, before Pi's compaction starts, that this Pi can write the summary (a model, a registry that resolves credentials). */
+export function checkPiCanSummarize(ctx: PiContext): void {
+  if (!ctx.model)
+    throw new BridgeRequestError('failed', 'Pi has no model selected, so it cannot write the summary; choose one in Pi (/model)');
+  if (!ctx.modelRegistry?.getApiKeyAndHeaders)
+    throw new BridgeRequestError(
+      'failed',
+      'this Pi does not let extensions call its model (Pi 1.6 or later does); choose another summarizer',
+    );
+  piCompaction();
+}
+
+/** Inside `session_before_compact`: Pi's summary of Pi's preparation, with Pi's model and credentials. */
+export async function summarizePreparation(
+  ctx: PiContext,
+  preparation: unknown,
+  customInstructions: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<PiSummary> {
+  const model = ctx.model;
+  const registry = ctx.modelRegistry;
+  if (!model || !registry?.getApiKeyAndHeaders) throw new BridgeRequestError('failed', 'Pi has no model or model registry');
+  const { compact } = piCompaction();
+  const auth = await registry.getApiKeyAndHeaders(model);
+  if (!auth.ok) throw new BridgeRequestError('failed', `Pi has no usable credentials for ${model.provider}/${model.id}: ${auth.error}`);
+  // Pi's own streaming through its registry: providers that extensions registered work too.
+  const streamFn = registry.streamSimple ? (m: PiModel, c: unknown, o?: unknown) => registry.streamSimple!(m, c, o) : undefined;
+  const timeout = AbortSignal.timeout(PI_SUMMARY_TIMEOUT_MS);
+  const bounded = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  let result;
+  try {
+    result = await compact(
+      preparation,
+      model,
+      auth.apiKey,
+      auth.headers,
+      customInstructions,
+      bounded,
+      ctx.thinkingLevel,
+      streamFn,
+      auth.env,
+    );
+  } catch (err) {
+    const why = timeout.aborted ? `no answer within ${PI_SUMMARY_TIMEOUT_MS / 1000} s` : err instanceof Error ? err.message : String(err);
+    throw new BridgeRequestError(
+      'failed',
+      `Pi's model ${model.provider}/${model.id} could not write the summary: ${why}; nothing was written`,
+    );
+  }
+  if (!result?.summary?.trim())
+    throw new BridgeRequestError('failed', `Pi's model ${model.provider}/${model.id} returned an empty summary; nothing was written`);
+  return {
+    summary: result.summary,
+    firstKeptEntryId: result.firstKeptEntryId,
+    tokensBefore: result.tokensBefore,
+    details: result.details,
+    usage: result.usage,
+    model: { provider: String(model.provider), id: String(model.id) },
+  };
+}
