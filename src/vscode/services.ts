@@ -57,8 +57,9 @@ export class ArborServices {
     this.activeChanged.fire(file);
   }
 
-  summarizer(): Promise<Summarizer> {
-    return createConfiguredSummarizer(this.keys);
+  /** The configured summarizer; `route` is where the write goes (Pi's own model needs the Pi that holds the session). */
+  summarizer(route?: WriteRoute): Promise<Summarizer> {
+    return createConfiguredSummarizer(this.keys, undefined, route);
   }
 
   /** Options every engine operation on `model` gets from the settings (Pi's settings read now: invalid ones throw). */

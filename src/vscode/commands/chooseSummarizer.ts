@@ -15,7 +15,7 @@ import { log } from '../platform/logging';
  * "vscode" or "vscode:vendor/id", "openai", "anthropic".
  */
 
-type Choice = { provider: 'offline' } | { provider: 'vscode'; languageModel: string } | { provider: HttpProvider };
+type Choice = { provider: 'offline' } | { provider: 'pi' } | { provider: 'vscode'; languageModel: string } | { provider: HttpProvider };
 
 interface ChoiceItem extends vscode.QuickPickItem {
   choice?: Choice;
@@ -30,7 +30,8 @@ export async function chooseSummarizerCommand(arbor: ArborServices, given?: stri
   const config = readConfig();
   const models = await offeredLanguageModels();
   let choice = given !== undefined ? parseChoice(given) : undefined;
-  if (given !== undefined && !choice) throw new Error(`unknown summarizer "${given}" (offline, vscode[:vendor/id], openai or anthropic)`);
+  if (given !== undefined && !choice)
+    throw new Error(`unknown summarizer "${given}" (offline, vscode[:vendor/id], pi, openai or anthropic)`);
   if (!choice) {
     const picked = await vscode.window.showQuickPick(await items(arbor, config, models), {
       title: 'Arbor: who writes summaries',
@@ -66,7 +67,7 @@ function targetOf(c: vscode.WorkspaceConfiguration, key: string): vscode.Configu
 
 function parseChoice(s: string): Choice | undefined {
   const t = s.trim();
-  if (t === 'offline' || t === 'openai' || t === 'anthropic') return { provider: t };
+  if (t === 'offline' || t === 'openai' || t === 'anthropic' || t === 'pi') return { provider: t };
   if (t === 'vscode') return { provider: 'vscode', languageModel: '' };
   if (t.startsWith('vscode:')) return { provider: 'vscode', languageModel: t.slice('vscode:'.length).trim() };
   return undefined;
@@ -83,6 +84,8 @@ export function inUse(config: ArborConfig, models: readonly vscode.LanguageModel
     case 'openai':
     case 'anthropic':
       return `${config.provider}/${config.model || DEFAULT_SUMMARY_MODELS[config.provider]}`;
+    case 'pi':
+      return "Pi's own model (through the running Pi's bridge)";
     default:
       return 'the offline summarizer';
   }
@@ -111,6 +114,15 @@ async function items(arbor: ArborServices, config: ArborConfig, models: readonly
         }),
       );
   else out.push({ label: 'None offered now', description: 'install or sign in to a model provider (GitHub Copilot, for one)' });
+  out.push({ label: 'Pi', kind: vscode.QuickPickItemKind.Separator });
+  out.push(
+    mark({
+      label: "Pi's own model",
+      description: "while Pi runs with Arbor's bridge",
+      detail: 'compaction summaries by the model and credentials Pi is set up with (they stay in Pi); branch summaries need another choice',
+      choice: { provider: 'pi' },
+    }),
+  );
   out.push({ label: 'API providers', kind: vscode.QuickPickItemKind.Separator });
   for (const h of HTTP) {
     const model = config.provider === h.provider && config.model ? config.model : DEFAULT_SUMMARY_MODELS[h.provider];

@@ -88,7 +88,7 @@ export async function compactSession(
   if (!route) return { kind: 'cancelled', reason: 'a Pi without the bridge runs on this session' };
   try {
     const engine = await arbor.engineOptions(model);
-    const summarizer = await arbor.summarizer();
+    const summarizer = await arbor.summarizer(route);
     author = summarizerLabel(summarizer);
     const result = await withCancellableProgress(`Arbor: compacting "${model.title ?? 'session'}"`, async (signal, report) => {
       report(`summarizing with ${author}…`);

@@ -14,8 +14,8 @@ import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../../engi
  * summarizer, the estimator, where Pi's files are, and the extension's own
  * behaviour.
  */
-/** Who writes summaries in the extension: the engine's providers, and VS Code's language models. */
-export type ExtensionSummarizerProvider = SummarizerProvider | 'vscode';
+/** Who writes summaries in the extension: the engine's providers, VS Code's language models, and a running Pi's own model. */
+export type ExtensionSummarizerProvider = SummarizerProvider | 'vscode' | 'pi';
 
 export interface ArborConfig {
   provider: ExtensionSummarizerProvider;

@@ -1,20 +1,34 @@
 import * as vscode from 'vscode';
 import { createSummarizer } from '../../engine/summarize/providers/createSummarizer';
 import { secondsToMs } from '../../engine/summarize/providers/limits';
-import type { Summarizer } from '../../engine/summarize/summarizer';
+import { SummarizationError, type Summarizer } from '../../engine/summarize/summarizer';
 import type { ApiKeys } from './secrets';
 import { readConfig, type ArborConfig } from './settings';
 import { showWarning } from './notify';
 import { createChatModelSummarizer } from '../../engine/summarize/providers/chatModel';
+import { createPiSummarizer } from '../../engine/livePi/piSummarizer';
+import type { WriteRoute } from '../../engine/livePi/writeRoute';
 import { languageModelChoice, languageModelPort, offeredLanguageModels, pickLanguageModel } from './languageModels';
 
 /**
  * The summarizer chosen in `arbor.summarizer.*`, with its key from SecretStorage
- * (or the environment). Built by the engine's one factory, as the CLI's is: the
+ * (or the environment); for Pi's own model, the route to the Pi that holds the session. Built by the engine's one factory, as the CLI's is: the
  * same default models, lazy SDK loading, key guard, deadline and answer cap.
  */
-export async function createConfiguredSummarizer(keys: ApiKeys, config: ArborConfig = readConfig()): Promise<Summarizer> {
+export async function createConfiguredSummarizer(
+  keys: ApiKeys,
+  config: ArborConfig = readConfig(),
+  route?: WriteRoute,
+): Promise<Summarizer> {
   const provider = config.provider;
+  // Pi's own model, through the running Pi that holds the session (its bridge): only the route knows that Pi.
+  if (provider === 'pi') {
+    if (route) return createPiSummarizer(route);
+    throw new SummarizationError(
+      "Pi's own model writes compaction summaries only (Compact, while Pi runs with Arbor's bridge); for a branch summary " +
+        'choose another summarizer ("Arbor: Choose Summarizer Model"); nothing was written',
+    );
+  }
   const limits = { deadlineMs: secondsToMs(config.deadlineSeconds), maxAnswerChars: config.maxAnswerChars };
   if (provider === 'vscode') return languageModelSummarizer(config, limits);
   if (provider !== 'openai' && provider !== 'anthropic') return createSummarizer({ provider, ...limits });

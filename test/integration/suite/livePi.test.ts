@@ -91,6 +91,52 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     await waitFor(() => services.store.get(file)!.index!.leafId === String(after[after.length - 1].id), "the tree following Pi's appends");
   });
 
+  it("Pi's own model (Choose Summarizer Model → Pi) writes the compaction inside Pi; the panel names it with Pi's usage; Apply writes it through Pi", async () => {
+    const { services } = (await arborApi()).internals;
+    assert.ok(pi, 'the first test left Pi running');
+    for (let i = 7; i <= 9; i++) await pi.prompt(`Request ${i}: explain src/more${i}.js to me. ${'Further context. '.repeat(100)}`);
+    await services.livePi.refresh();
+    await waitFor(() => services.livePi.stateOf(file)?.idle === true, 'Pi idle');
+    const restore = await withSetting('summarizer.provider', 'pi');
+    try {
+      const asked = fake.requests.length;
+      const text = "## Goal\n- Explain the utilities\n\n## Next Steps\n1. Written by Pi's model for Arbor's review";
+      fake.script({ type: 'text', text, usage: { input: 1500, output: 40 } });
+      const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: 'keep the file names' });
+      assert.strictEqual(result.kind, 'proposed');
+      const calls = fake.requests.slice(asked);
+      assert.strictEqual(calls.length, 1, 'one model call, made by Pi');
+      assert.strictEqual(calls[0].headers.authorization, 'Bearer fake-key-for-tests');
+      assert.match(calls[0].raw, /keep the file names/);
+      const view = services.panel.currentView!;
+      assert.strictEqual(view.author, 'pi/fake/fake-model');
+      assert.ok(view.markdown.startsWith(text), view.markdown);
+      assert.ok(view.usage, "Pi's model call's usage is shown");
+      assert.ok(view.retention, 'the retention check runs on the text Pi wrote');
+      const before = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+      const written = await vscode.commands.executeCommand<SummaryView>('arbor.applyProposal', result.proposalId);
+      assert.strictEqual(written.mode, 'entry');
+      const lines = fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.strictEqual(lines.length, before + 1, 'one entry, written by Pi');
+      const compaction = lines[lines.length - 1];
+      assert.strictEqual(compaction.type, 'compaction');
+      assert.ok(String(compaction.summary).startsWith(text));
+      assert.strictEqual((compaction.usage as { input: number }).input, 1500);
+      const messages = (await pi.messages()).filter((m) => m.role !== 'system');
+      assert.strictEqual(messages[0].role, 'compactionSummary');
+      assert.strictEqual(messages[0].summary, compaction.summary, "Pi's memory holds the approved text");
+      assert.ok(!fs.readFileSync(file, 'utf8').includes('fake-key-for-tests'), 'no key in the session');
+      // Pi answers once after it (the next test reads Pi's own context figure, which Pi knows only after an answer).
+      await pi.prompt('Next request after the compaction Pi wrote.');
+    } finally {
+      await restore();
+    }
+  });
+
   it("Jump Here without a summary through Pi writes nothing; the tree marks Pi's leaf from its memory; the status bar shows Pi's own figure", async () => {
     const { services, statusBar } = (await arborApi()).internals;
     assert.ok(pi, 'the previous test left Pi running');
