@@ -21,6 +21,12 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
   let pi: PiRpc | undefined;
   let file: string;
   const restores: (() => Promise<void>)[] = [];
+  const fileEntries = () =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   before(async function () {
     if (!fs.existsSync(node22())) throw new Error(`Pi 1.6 needs Node 22+: ${node22()} is missing (scripts/vscode-test/install.sh)`);
@@ -60,16 +66,12 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     const row = services.tree.getTreeItem({ type: 'session', file });
     assert.match(String(row.description), /● Pi idle/);
 
-    const before = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+    const before = fileEntries().length;
     const result = await vscode.commands.executeCommand<Result>('arbor.compact', { file }, { instructions: '' });
     assert.strictEqual(result.kind, 'proposed');
     const written = await vscode.commands.executeCommand<SummaryView>('arbor.applyProposal', result.proposalId);
     assert.strictEqual(written.mode, 'entry');
-    const lines = fs
-      .readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = fileEntries();
     assert.strictEqual(lines.length, before + 1, 'one entry appended, by Pi');
     const compaction = lines[lines.length - 1];
     assert.strictEqual(compaction.type, 'compaction');
@@ -79,11 +81,7 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     const messages = (await pi.messages()).filter((m) => m.role !== 'system');
     assert.strictEqual(messages[0].role, 'compactionSummary', "Pi's memory starts from the compaction");
     await pi.prompt('Next request after the compaction.');
-    const after = fs
-      .readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const after = fileEntries();
     const next = after.slice(before + 1).find((e) => e.type === 'message');
     assert.ok(next);
     assert.strictEqual(next.parentId, compaction.id, "Pi's next entry continues from the compaction");
@@ -113,14 +111,10 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
       assert.ok(view.markdown.startsWith(text), view.markdown);
       assert.ok(view.usage, "Pi's model call's usage is shown");
       assert.ok(view.retention, 'the retention check runs on the text Pi wrote');
-      const before = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+      const before = fileEntries().length;
       const written = await vscode.commands.executeCommand<SummaryView>('arbor.applyProposal', result.proposalId);
       assert.strictEqual(written.mode, 'entry');
-      const lines = fs
-        .readFileSync(file, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = fileEntries();
       assert.strictEqual(lines.length, before + 1, 'one entry, written by Pi');
       const compaction = lines[lines.length - 1];
       assert.strictEqual(compaction.type, 'compaction');
@@ -140,12 +134,7 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
   it("Jump Here without a summary through Pi writes nothing; the tree marks Pi's leaf from its memory; the status bar shows Pi's own figure", async () => {
     const { services, statusBar } = (await arborApi()).internals;
     assert.ok(pi, 'the previous test left Pi running');
-    const entries = () =>
-      fs
-        .readFileSync(file, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const entries = () => fileEntries();
     // Pi answered after the compaction: its own context figure is known.
     services.setActive(file);
     await services.livePi.refresh();
