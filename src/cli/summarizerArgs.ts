@@ -6,13 +6,15 @@ import { stringFlag, type Flags } from './args';
 import type { Summarizer } from '../engine/summarize/summarizer';
 import type { OptionSpec } from './commandSpec';
 import { rememberEnvironmentSecrets } from '../engine/secrets/redact';
+import { createPiSummarizer } from '../engine/livePi/piSummarizer';
+import type { WriteRoute } from '../engine/livePi/writeRoute';
 
 /** Who would write a summary: what `plan-branch` budgets with, as `navigate --summarize` does. */
 export const SUMMARIZER_CHOICE_OPTIONS: Record<string, OptionSpec> = {
   provider: {
     type: 'string',
     value: 'offline|openai|anthropic|pi',
-    description: "who writes the summary (pi: the running Pi's own model, compact only)",
+    description: "who writes the summary (pi: the running Pi's own model, through its bridge)",
     default: 'ARBOR_PROVIDER, else offline (no network, no key)',
   },
   model: {
@@ -47,9 +49,7 @@ export function summarizerFrom(flags: Flags, env: NodeJS.ProcessEnv = process.en
   rememberEnvironmentSecrets(env);
   const { provider: chosen, model } = summarizerChoice(flags, env);
   if (chosen === 'pi')
-    throw new ArborUsageError(
-      "--provider pi: Pi's own model writes compaction summaries only (`arbor compact --provider pi`, through a running Pi with the bridge)",
-    );
+    throw new ArborUsageError("--provider pi: Pi's own model writes the summaries of `arbor compact` and `arbor navigate`");
   const provider = chosen;
   const baseURL = stringFlag(flags, 'base-url');
   const problem = baseURL === undefined ? undefined : baseURLProblem(baseURL);
@@ -88,4 +88,13 @@ export function interruptSignal(): AbortSignal {
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort(new Error('interrupted')));
   return controller.signal;
+}
+
+/** --provider pi: Pi's own model, through the running Pi that holds `file` (known once the write route is). */
+export function piSummarizerFor(file: string, route: WriteRoute): Summarizer {
+  if (route.via !== 'pi')
+    throw new ArborUsageError(
+      `--provider pi: no running Pi holds ${file} through Arbor's bridge (install it with \`arbor pi-bridge install\` and restart Pi)`,
+    );
+  return createPiSummarizer(route);
 }

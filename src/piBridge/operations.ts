@@ -10,7 +10,8 @@ import {
   type SummarizeRequest,
   type WriteResult,
 } from '../engine/livePi/protocol';
-import { checkPiCanSummarize, summarizePreparation } from './piSummary';
+import { checkPiCanSummarize, summarizeBranchInPi, summarizePreparation } from './piSummary';
+import { DEFAULT_PI_SETTINGS, piSettingsFromObject } from '../engine/settings/piSettings';
 import { IdleWaiter } from './idle';
 import type { PiApi, PiCommandContext, PiContext, SessionBeforeCompactEvent, SessionBeforeTreeEvent } from './piApi';
 
@@ -48,6 +49,7 @@ export class BridgeOperations {
   private treeSummary: { targetId: string; text: string; details: unknown } | undefined;
   private readonly navigations = new Map<string, PendingNavigation>();
   private summarizing: PendingSummary | undefined;
+  private summaryAbort: AbortController | undefined;
 
   constructor(
     private readonly pi: PiApi,
@@ -128,6 +130,7 @@ export class BridgeOperations {
   summarize(request: SummarizeRequest): Promise<PiSummary> {
     return this.serial(async () => {
       const ctx = await this.readyAt(request.expectedLeafId, request.waitMs);
+      if (request.kind === 'branch') return this.branchSummary(ctx, request);
       checkPiCanSummarize(ctx);
       const job: PendingSummary = { request };
       this.summarizing = job;
@@ -171,6 +174,29 @@ export class BridgeOperations {
         ...(r.usage !== undefined ? { usage: r.usage } : {}),
       },
     };
+  }
+
+  /** Pi's branch summary of the jump to request.targetId (Pi's branchSummary.reserveTokens); Pi does not move. */
+  private async branchSummary(ctx: PiContext, request: SummarizeRequest): Promise<PiSummary> {
+    let reserveTokens = DEFAULT_PI_SETTINGS.branchSummary.reserveTokens;
+    try {
+      reserveTokens = piSettingsFromObject(this.pi.getSettings?.() ?? {}, "Pi's effective settings").branchSummary.reserveTokens;
+    } catch {
+      // Pi's own settings did not validate: Pi's default budget
+    }
+    const abort = new AbortController();
+    this.summaryAbort = abort;
+    try {
+      return await summarizeBranchInPi(ctx, {
+        targetId: request.targetId!,
+        customInstructions: request.customInstructions,
+        replaceInstructions: request.replaceInstructions,
+        reserveTokens,
+        signal: abort.signal,
+      });
+    } finally {
+      this.summaryAbort = undefined;
+    }
   }
 
   /** Pi's summary of its own preparation, kept for the summarize request; the compaction is cancelled (nothing written). */
@@ -299,6 +325,7 @@ export class BridgeOperations {
 
   /** Session over: queued navigations fail, a summary being written stops. */
   close(): void {
+    this.summaryAbort?.abort();
     for (const job of this.navigations.values()) job.reject(new BridgeRequestError('failed', 'Pi closed the session; nothing was changed'));
     this.navigations.clear();
   }

@@ -15,6 +15,11 @@ import type { PiContext, PiModel } from './piApi';
 
 /** The part of Pi's package the bridge calls (resolved from the running Pi: its extension loader maps the name to itself). */
 interface PiCompaction {
+  collectEntriesForBranchSummary?(session: unknown, oldLeafId: string | null, targetId: string): { entries: unknown[] };
+  generateBranchSummary?(
+    entries: unknown[],
+    options: Record<string, unknown>,
+  ): Promise<{ summary?: string; usage?: unknown; readFiles?: string[]; modifiedFiles?: string[]; aborted?: boolean; error?: string }>;
   compact(
     preparation: unknown,
     model: PiModel,
@@ -103,6 +108,55 @@ export async function summarizePreparation(
     firstKeptEntryId: result.firstKeptEntryId,
     tokensBefore: result.tokensBefore,
     details: result.details,
+    usage: result.usage,
+    model: { provider: String(model.provider), id: String(model.id) },
+  };
+}
+
+/**
+ * The summary of the branch Pi's leaf leaves for `targetId`, by Pi's own branch summarization (the entries it
+ * collects, its prompt and budget from `branchSummary.reserveTokens`) with Pi's model and credentials. Nothing is
+ * written and Pi does not move: the approved text comes back as a navigate request.
+ */
+export async function summarizeBranchInPi(
+  ctx: PiContext,
+  args: { targetId: string; customInstructions?: string; replaceInstructions?: boolean; reserveTokens: number; signal: AbortSignal },
+): Promise<PiSummary> {
+  checkPiCanSummarize(ctx);
+  const model = ctx.model!;
+  const registry = ctx.modelRegistry!;
+  const pi = piCompaction();
+  if (!pi.collectEntriesForBranchSummary || !pi.generateBranchSummary)
+    throw new BridgeRequestError('failed', 'this Pi does not offer its branch summarization to extensions; choose another summarizer');
+  if (!ctx.sessionManager.getEntry(args.targetId))
+    throw new BridgeRequestError('not-found', `entry ${args.targetId} is not in Pi's session`);
+  const { entries } = pi.collectEntriesForBranchSummary(ctx.sessionManager, ctx.sessionManager.getLeafId(), args.targetId);
+  if (!entries.length) throw new BridgeRequestError('failed', 'the jump leaves no branch behind: there is nothing to summarize');
+  const auth = await registry.getApiKeyAndHeaders!(model);
+  if (!auth.ok) throw new BridgeRequestError('failed', `Pi has no usable credentials for ${model.provider}/${model.id}: ${auth.error}`);
+  const streamFn = registry.streamSimple ? (m: PiModel, c: unknown, o?: unknown) => registry.streamSimple!(m, c, o) : undefined;
+  const timeout = AbortSignal.timeout(PI_SUMMARY_TIMEOUT_MS);
+  const result = await pi.generateBranchSummary(entries, {
+    model,
+    apiKey: auth.apiKey,
+    headers: auth.headers,
+    env: auth.env,
+    signal: AbortSignal.any([args.signal, timeout]),
+    thinkingLevel: ctx.thinkingLevel,
+    customInstructions: args.customInstructions,
+    replaceInstructions: args.replaceInstructions,
+    reserveTokens: args.reserveTokens,
+    streamFn,
+  });
+  const who = `Pi's model ${model.provider}/${model.id}`;
+  if (result.aborted || timeout.aborted)
+    throw new BridgeRequestError('failed', `${who} did not finish the branch summary; nothing was written`);
+  if (result.error)
+    throw new BridgeRequestError('failed', `${who} could not write the branch summary: ${result.error}; nothing was written`);
+  if (!result.summary?.trim()) throw new BridgeRequestError('failed', `${who} returned an empty branch summary; nothing was written`);
+  return {
+    summary: result.summary,
+    details: { readFiles: result.readFiles ?? [], modifiedFiles: result.modifiedFiles ?? [] },
     usage: result.usage,
     model: { provider: String(model.provider), id: String(model.id) },
   };

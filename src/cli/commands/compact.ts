@@ -1,9 +1,7 @@
 import { intFlag, stringFlag } from '../args';
 import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io, shortField } from '../output';
-import { SUMMARIZER_OPTIONS, interruptSignal, summarizerChoice, summarizerFrom } from '../summarizerArgs';
-import { createPiSummarizer } from '../../engine/livePi/piSummarizer';
-import { ArborUsageError } from '../../engine/session/diagnostics';
+import { SUMMARIZER_OPTIONS, interruptSignal, piSummarizerFor, summarizerChoice, summarizerFrom } from '../summarizerArgs';
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { compactSession } from '../../engine/operations/compact';
 import { entryIdList } from '../entryIdList';
@@ -54,11 +52,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
   const signal = interruptSignal();
   // Before the summary is made: a running Pi without the bridge stops here (nothing to throw away later).
   const route = await writeRouteFor(index, p.flags, signal);
-  if (byPi && route.via !== 'pi')
-    throw new ArborUsageError(
-      `--provider pi: no running Pi holds ${file} through Arbor's bridge (install it with \`arbor pi-bridge install\` and restart Pi)`,
-    );
-  const summarizer = given ?? createPiSummarizer(route);
+  const summarizer = given ?? piSummarizerFor(file, route);
   const result = await compactSession({
     file,
     index,

@@ -1,7 +1,7 @@
 import { stringFlag } from '../args';
 import { parseWith, ESTIMATOR_OPTION, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
-import { SUMMARIZER_OPTIONS, interruptSignal, summarizerFrom } from '../summarizerArgs';
+import { SUMMARIZER_OPTIONS, interruptSignal, piSummarizerFor, summarizerChoice, summarizerFrom } from '../summarizerArgs';
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { ARBOR_LEAF_MARKER, navigateSession } from '../../engine/operations/navigate';
 import type { SessionEntry } from '../../engine/session/types';
@@ -39,12 +39,15 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
   if ((instructions || p.flags['replace-instructions']) && !summarize)
     throw usageError(navigateSpec, '--instructions and --replace-instructions go with --summarize');
   const estimator = estimatorFrom(p.flags);
-  const summarizer = summarize ? summarizerFrom(p.flags) : undefined;
+  // --provider pi: Pi's own model, through the running Pi that holds the session (known once the route is).
+  const byPi = summarize && summarizerChoice(p.flags).provider === 'pi';
+  const given = summarize && !byPi ? summarizerFrom(p.flags) : undefined;
   // The run step (proposeNavigation) loads what it reads: the branch left behind a batch at a time (loadBranchPlan).
   const index = await openSession(file);
   reportDiagnostics(io, index);
   const signal = interruptSignal();
   const route = await writeRouteFor(index, p.flags, signal);
+  const summarizer = byPi ? piSummarizerFor(file, route) : given;
   const result = await navigateSession({
     file,
     index,

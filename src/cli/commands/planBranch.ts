@@ -37,7 +37,8 @@ export async function planBranchCommand(argv: string[], io: Io): Promise<number>
   const budgetFlag = intFlag(p.flags, 'budget');
   const estimator = estimatorFrom(p.flags);
   const choice = summarizerChoice(p.flags);
-  if (choice.provider === 'pi') throw new ArborUsageError("--provider pi: Pi's own model writes compaction summaries only (arbor compact)");
+  if (choice.provider === 'pi')
+    throw new ArborUsageError('--provider pi: Pi budgets its own branch summary inside Pi; use `arbor navigate --summarize --provider pi`');
   const summarizerWindow = summarizerContextWindow({ ...choice, provider: choice.provider });
   const index = await openSession(file);
   reportDiagnostics(io, index);

@@ -9,12 +9,22 @@ import type { WriteRoute } from './writeRoute';
  * inside Pi (its preparation, model, credentials and summary functions; see
  * src/piBridge/piSummary.ts) and comes back for review; nothing is written
  * until the approved text goes back through the bridge's `compact` request.
- * Branch summaries are not asked of Pi yet: `summarize` says so.
+ * A branch summary is Pi's too (its collectEntriesForBranchSummary and
+ * generateBranchSummary). `summarize` (the per-request interface) refuses:
+ * Pi writes whole summaries, not parts of Arbor's.
  */
 export interface PiSummarizer extends Summarizer {
   readonly provider: 'pi';
   /** Pi writes the summary of a compaction at `expectedLeafId`. */
   compactionSummary(args: { expectedLeafId: string; customInstructions?: string; signal?: AbortSignal }): Promise<PiSummary>;
+  /** Pi writes the summary of the branch its leaf `expectedLeafId` leaves for `targetId`. */
+  branchSummary(args: {
+    expectedLeafId: string;
+    targetId: string;
+    customInstructions?: string;
+    replaceInstructions?: boolean;
+    signal?: AbortSignal;
+  }): Promise<PiSummary>;
 }
 
 export function isPiSummarizer(s: Summarizer): s is PiSummarizer {
@@ -34,11 +44,10 @@ export function createPiSummarizer(route: WriteRoute): PiSummarizer {
     contextWindow: route.state.contextUsage?.contextWindow ?? 128_000,
     maxOutputTokens: 8192,
     summarize() {
-      return Promise.reject(
-        new SummarizationError("Pi's model writes compaction summaries through the bridge; for a branch summary choose another summarizer"),
-      );
+      return Promise.reject(new SummarizationError("Pi's model writes whole summaries through the bridge, not parts of Arbor's"));
     },
     compactionSummary: ({ expectedLeafId, customInstructions, signal }) =>
       requestSummary(route.entry, { kind: 'compaction', expectedLeafId, customInstructions, waitMs: route.waitMs }, { signal }),
+    branchSummary: ({ signal, ...body }) => requestSummary(route.entry, { kind: 'branch', ...body, waitMs: route.waitMs }, { signal }),
   };
 }

@@ -72,23 +72,31 @@ export interface LabelRequest extends RequestBase {
   waitMs?: number;
 }
 
-/** Pi writes the summary of a compaction at its leaf (Pi's preparation, model and credentials) and returns it; nothing is written. */
+/**
+ * Pi writes a summary with its own functions, model and credentials and returns it; nothing is written: of the
+ * compaction at its leaf, or of the branch its leaf leaves for `targetId`.
+ */
 export interface SummarizeRequest extends RequestBase {
   op: 'summarize';
-  kind: 'compaction';
-  /** The leaf the compaction is planned at; Pi refuses if its own leaf is another. */
+  kind: 'compaction' | 'branch';
+  /** The leaf it is planned at; Pi refuses if its own leaf is another. */
   expectedLeafId: string;
+  /** For a branch summary: where the jump goes. */
+  targetId?: string;
   customInstructions?: string;
+  /** For a branch summary: the instructions replace Pi's default ones. */
+  replaceInstructions?: boolean;
   waitMs?: number;
 }
 
 export type BridgeRequest = StateRequest | CompactRequest | NavigateRequest | LabelRequest | SummarizeRequest;
 
-/** What Pi's own compaction made (never written by `summarize`): what `compact` then writes once approved. */
+/** What Pi's own summary functions made (never written by `summarize`): what `compact` or `navigate` then write once approved. */
 export interface PiSummary {
   summary: string;
-  firstKeptEntryId: string;
-  tokensBefore: number;
+  /** A compaction's (absent for a branch summary). */
+  firstKeptEntryId?: string;
+  tokensBefore?: number;
   details?: unknown;
   /** The model call's usage as Pi recorded it. */
   usage?: unknown;
@@ -233,7 +241,10 @@ export function validateRequest(raw: unknown): BridgeRequest {
       return { ...base, op: 'label', entryId: str(raw, 'entryId'), label, waitMs: optionalWait(raw) };
     }
     case 'summarize': {
-      if (raw.kind !== 'compaction') throw new BridgeRequestError('bad-request', '"kind" must be "compaction"');
+      if (raw.kind !== 'compaction' && raw.kind !== 'branch')
+        throw new BridgeRequestError('bad-request', '"kind" must be "compaction" or "branch"');
+      if (raw.replaceInstructions !== undefined && typeof raw.replaceInstructions !== 'boolean')
+        throw new BridgeRequestError('bad-request', '"replaceInstructions" must be a boolean');
       let customInstructions: string | undefined;
       if (raw.customInstructions !== undefined) {
         if (typeof raw.customInstructions !== 'string' || raw.customInstructions.length > MAX_INSTRUCTIONS_CHARS)
@@ -246,9 +257,11 @@ export function validateRequest(raw: unknown): BridgeRequest {
       return {
         ...base,
         op: 'summarize',
-        kind: 'compaction',
+        kind: raw.kind,
         expectedLeafId: str(raw, 'expectedLeafId'),
+        ...(raw.kind === 'branch' ? { targetId: str(raw, 'targetId') } : {}),
         customInstructions,
+        ...(raw.replaceInstructions === true ? { replaceInstructions: true } : {}),
         waitMs: optionalWait(raw),
       };
     }
@@ -297,8 +310,8 @@ export function isPiSummary(v: unknown): v is PiSummary {
     isObject(v) &&
     typeof v.summary === 'string' &&
     v.summary.trim().length > 0 &&
-    typeof v.firstKeptEntryId === 'string' &&
-    typeof v.tokensBefore === 'number' &&
+    (v.firstKeptEntryId === undefined || typeof v.firstKeptEntryId === 'string') &&
+    (v.tokensBefore === undefined || typeof v.tokensBefore === 'number') &&
     isObject(v.model) &&
     typeof v.model.provider === 'string' &&
     typeof v.model.id === 'string'

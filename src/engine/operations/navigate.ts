@@ -8,6 +8,8 @@ import { branchExtraction, branchMessagesWithResults } from '../summarize/branch
 import type { SpanMessage } from '../context/messageSpan';
 import { addDetailsFileOps, createFileOps, formatFileLists, writtenFileLists } from '../compaction/fileOps';
 import { readingOf, unwrittenIn } from '../summarize/spanReading';
+import { isPiSummarizer } from '../livePi/piSummarizer';
+import { isUsage } from './piWrittenCompaction';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { draftSummaryRequest, withBranchPreamble } from '../summarize/prompts';
 import { serializeConversation } from '../summarize/serialize';
@@ -125,6 +127,22 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   } else if (options.summarize && plan.entryIndexes.length > 0 && plan.prepared.length === 0) {
     // Spec 6.5: the branch left behind has entries but none yields a message to summarize.
     summary = { text: NOTHING_TO_SUMMARIZE, details: { readFiles: [], modifiedFiles: [] }, fromHook: false };
+  } else if (options.summarize && plan.entryIndexes.length > 0 && options.summarizer && isPiSummarizer(options.summarizer)) {
+    // Pi's own branch summarization, with Pi's model (livePi/piSummarizer.ts): its text, its file lists, its usage.
+    if (plan.oldLeafId === null) throw new ArborUsageError('the session has no leaf to leave');
+    const written = await options.summarizer.branchSummary({
+      expectedLeafId: plan.oldLeafId,
+      targetId: plan.targetId,
+      customInstructions,
+      replaceInstructions,
+      signal,
+    });
+    summary = {
+      text: written.summary,
+      usage: isUsage(written.usage) ? written.usage : undefined,
+      details: written.details,
+      fromHook: false,
+    };
   } else if (options.summarize && plan.entryIndexes.length > 0) {
     if (!options.summarizer) throw new ArborUsageError('a summary was asked for but no summarizer was given');
     // A summarizer that reads the extraction (the offline one) gets the branch's tool results too (branchReading.ts).

@@ -21,10 +21,16 @@ export async function piWrittenCompaction(
       `Pi's own preparation keeps the session from ${written.firstKeptEntryId}, Arbor's plan from ${plan.firstKeptEntryId} ` +
         "(Pi's settings or leaf changed); nothing was written; try again",
     );
-  return { ...written, usage: isUsage(written.usage) ? written.usage : undefined };
+  return {
+    summary: written.summary,
+    firstKeptEntryId: written.firstKeptEntryId,
+    tokensBefore: written.tokensBefore ?? plan.tokensBefore,
+    details: written.details,
+    usage: isUsage(written.usage) ? written.usage : undefined,
+  };
 }
 
 /** A usage record as Pi writes one (its numbers present), or not. */
-function isUsage(v: unknown): v is Usage {
+export function isUsage(v: unknown): v is Usage {
   return isRecord(v) && typeof v.input === 'number' && typeof v.output === 'number' && isRecord(v.cost);
 }

@@ -157,7 +157,7 @@ export async function jumpCommand(
 
   const summarize = mode !== 'none';
   try {
-    const summarizer: Summarizer | undefined = summarize ? await arbor.summarizer() : undefined;
+    const summarizer: Summarizer | undefined = summarize ? await arbor.summarizer(route) : undefined;
     const result = await withCancellableProgress(
       summarize ? 'Arbor: summarizing the branch you leave' : 'Arbor: jumping',
       async (signal, report) => {

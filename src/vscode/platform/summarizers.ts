@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createSummarizer } from '../../engine/summarize/providers/createSummarizer';
 import { secondsToMs } from '../../engine/summarize/providers/limits';
-import { SummarizationError, type Summarizer } from '../../engine/summarize/summarizer';
+import type { Summarizer } from '../../engine/summarize/summarizer';
 import type { ApiKeys } from './secrets';
 import { readConfig, type ArborConfig } from './settings';
 import { showWarning } from './notify';
@@ -22,13 +22,7 @@ export async function createConfiguredSummarizer(
 ): Promise<Summarizer> {
   const provider = config.provider;
   // Pi's own model, through the running Pi that holds the session (its bridge): only the route knows that Pi.
-  if (provider === 'pi') {
-    if (route) return createPiSummarizer(route);
-    throw new SummarizationError(
-      "Pi's own model writes compaction summaries only (Compact, while Pi runs with Arbor's bridge); for a branch summary " +
-        'choose another summarizer ("Arbor: Choose Summarizer Model"); nothing was written',
-    );
-  }
+  if (provider === 'pi') return createPiSummarizer(route ?? { via: 'file' });
   const limits = { deadlineMs: secondsToMs(config.deadlineSeconds), maxAnswerChars: config.maxAnswerChars };
   if (provider === 'vscode') return languageModelSummarizer(config, limits);
   if (provider !== 'openai' && provider !== 'anthropic') return createSummarizer({ provider, ...limits });

@@ -89,7 +89,7 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     await waitFor(() => services.store.get(file)!.index!.leafId === String(after[after.length - 1].id), "the tree following Pi's appends");
   });
 
-  it("Pi's own model (Choose Summarizer Model → Pi) writes the compaction inside Pi; the panel names it with Pi's usage; Apply writes it through Pi", async () => {
+  it("Pi's own model (Choose Summarizer Model → Pi) writes the compaction in Pi; the panel names it with Pi's usage; Apply writes it", async () => {
     const { services } = (await arborApi()).internals;
     assert.ok(pi, 'the first test left Pi running');
     for (let i = 7; i <= 9; i++) await pi.prompt(`Request ${i}: explain src/more${i}.js to me. ${'Further context. '.repeat(100)}`);
@@ -126,6 +126,32 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
       assert.ok(!fs.readFileSync(file, 'utf8').includes('fake-key-for-tests'), 'no key in the session');
       // Pi answers once after it (the next test reads Pi's own context figure, which Pi knows only after an answer).
       await pi.prompt('Next request after the compaction Pi wrote.');
+
+      // Jump Here with a summary: Pi's own branch summarization writes it, and Pi writes the jump.
+      await pi.prompt('One more request on this line.');
+      await pi.prompt('And the last one here.');
+      await services.livePi.refresh();
+      await waitFor(() => services.livePi.stateOf(file)?.idle === true, 'Pi idle');
+      const target = fileEntries()
+        .filter((e) => e.type === 'message' && (e.message as { role: string }).role === 'user')
+        .at(-2)!;
+      const branchText = 'Left behind: the last request on this line, answered.';
+      fake.script({ type: 'text', text: branchText });
+      const jumpAsked = fake.requests.length;
+      const oldLeaf = services.livePi.stateOf(file)!.leafId;
+      const jumped = await vscode.commands.executeCommand<Result>(
+        'arbor.jumpHere',
+        { file, entryId: String(target.id) },
+        { summarize: 'summarize' },
+      );
+      assert.strictEqual(jumped?.kind, 'jumped');
+      assert.strictEqual(fake.requests.length - jumpAsked, 1, "one model call, by Pi's branch summarization");
+      const branch = fileEntries()
+        .filter((e) => e.type === 'branch_summary')
+        .pop()!;
+      assert.strictEqual(branch.fromId, oldLeaf);
+      assert.ok(String(branch.summary).includes(branchText), String(branch.summary));
+      await pi.prompt('After the jump.');
     } finally {
       await restore();
     }

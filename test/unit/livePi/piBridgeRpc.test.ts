@@ -176,7 +176,43 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     for (const text of [r.stdout, r.stderr, fs.readFileSync(file, 'utf8')]) assert.ok(!text.includes('fake-key-for-tests'));
   });
 
-  it('--provider pi without a running Pi, or for a branch summary, is a clear error and writes nothing', async () => {
+  it("navigate --summarize --provider pi: Pi's own branch summarization writes the summary; Pi writes the jump with it", async () => {
+    await installBridge();
+    const p = await startPi();
+    await someHistory(p);
+    const state = await liveState();
+    const firstUser = entries().find((e) => e.type === 'message' && (e.message as { role: string }).role === 'user')!;
+    const asked = fake.requests.length;
+    const text = 'Branch left: the four requests were answered; nothing is open.';
+    fake.script({ type: 'text', text, usage: { input: 700, output: 20 } });
+    const r = await run([
+      'navigate',
+      file,
+      '--to',
+      String(firstUser.id),
+      '--summarize',
+      '--provider',
+      'pi',
+      '--instructions',
+      'name the requests',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.via, 'pi');
+    const calls = fake.requests.slice(asked);
+    assert.equal(calls.length, 1, 'one model call, made by Pi');
+    assert.equal(calls[0].headers.authorization, 'Bearer fake-key-for-tests');
+    assert.match(calls[0].raw, /name the requests/);
+    const summary = byId(out.summaryEntry.id)!;
+    assert.equal(summary.type, 'branch_summary');
+    assert.equal(summary.fromId, state.leafId);
+    assert.ok(String(summary.summary).includes(text), String(summary.summary));
+    assert.deepEqual(Object.keys(summary.details as object).sort(), ['modifiedFiles', 'readFiles']);
+    for (const t of [r.stdout, r.stderr, fs.readFileSync(file, 'utf8')]) assert.ok(!t.includes('fake-key-for-tests'));
+  });
+
+  it('--provider pi without a running Pi is a clear error and writes nothing', async () => {
     await installBridge();
     const p = await startPi();
     await someHistory(p, 2);
@@ -186,9 +222,9 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     const r = await run(['compact', file, '--provider', 'pi', '--json']);
     assert.equal(r.code, 2, r.stdout);
     assert.match(r.stderr, /no running Pi holds .* through Arbor's bridge/);
-    const n = await run(['navigate', file, '--to', 'x', '--summarize', '--provider', 'pi']);
+    const n = await run(['navigate', file, '--to', String(entries()[1].id), '--summarize', '--provider', 'pi']);
     assert.equal(n.code, 2);
-    assert.match(n.stderr, /compaction summaries only/);
+    assert.match(n.stderr, /no running Pi holds .* through Arbor's bridge/);
     assert.equal(fs.readFileSync(file, 'utf8'), before);
   });
 
