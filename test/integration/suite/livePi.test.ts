@@ -96,6 +96,10 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
     await services.livePi.refresh();
     await waitFor(() => services.livePi.stateOf(file)?.idle === true, 'Pi idle');
     const restore = await withSetting('summarizer.provider', 'pi');
+    // Everything Arbor logs or shows meanwhile: Pi's credentials must never be in it.
+    const said: string[] = [];
+    const { onDidLog, onDidNotify } = (await arborApi()).internals;
+    const subs = [onDidLog((_level, line) => said.push(line)), onDidNotify((n) => said.push(n.message))];
     try {
       const asked = fake.requests.length;
       const text = "## Goal\n- Explain the utilities\n\n## Next Steps\n1. Written by Pi's model for Arbor's review";
@@ -152,7 +156,10 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
       assert.strictEqual(branch.fromId, oldLeaf);
       assert.ok(String(branch.summary).includes(branchText), String(branch.summary));
       await pi.prompt('After the jump.');
+      assert.ok(said.length > 0, 'Arbor logged the operations');
+      assert.ok(!said.some((l) => l.includes('fake-key-for-tests')), 'no key in any Arbor log line or message');
     } finally {
+      for (const sub of subs) sub.dispose();
       await restore();
     }
   });
