@@ -203,3 +203,28 @@ export function ensurePinned(summary: string, block: string): string {
   const hasCritical = base.includes('\n## Critical Context') || base.startsWith('## Critical Context');
   return `${base}${base ? '\n\n' : ''}${hasCritical ? '' : '## Critical Context\n\n'}${block}`;
 }
+
+/** Where the file-list blocks a summary ends with begin (`<read-files>`, `<modified-files>`: at most one of each), or -1. */
+function trailingFileBlocks(summary: string): number {
+  let start = -1;
+  let body = summary.trimEnd();
+  for (let round = 0; round < 2; round++) {
+    const kind = ['read-files', 'modified-files'].find((k) => body.endsWith(`</${k}>`));
+    if (!kind) break;
+    const open = body.lastIndexOf(`<${kind}>\n`);
+    if (open < 0) break;
+    start = open;
+    body = body.slice(0, open).trimEnd();
+  }
+  return start;
+}
+
+/**
+ * ensurePinned for a summary that already ends with its file lists (one Pi wrote): the Pinned part goes into the
+ * summary's body, before the lists, which stay last.
+ */
+export function ensurePinnedBeforeFileLists(summary: string, block: string): string {
+  const at = trailingFileBlocks(summary);
+  if (at < 0) return ensurePinned(summary, block);
+  return `${ensurePinned(summary.slice(0, at).trimEnd(), block)}\n\n${summary.slice(at)}`;
+}

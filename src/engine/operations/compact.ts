@@ -12,7 +12,7 @@ import { draftSummaryRequest, mergeSplitTurnSummary, type SummaryRequestOptions 
 import { addOptionalUsage, recordableUsage, type Summarizer } from '../summarize/summarizer';
 import { redactKnownSecrets } from '../secrets/redact';
 import { StaleSessionError } from '../session/writeErrors';
-import { ensurePinned, formatPinnedBlock, stripPinned } from '../compaction/pins';
+import { ensurePinned, ensurePinnedBeforeFileLists, formatPinnedBlock, stripPinned } from '../compaction/pins';
 import type { SettingsOverrides } from './sessionSettings';
 import { planSessionCompaction } from './sessionCompactionPlan';
 import type { HookBus } from '../hooks/hookBus';
@@ -149,6 +149,8 @@ export async function proposeCompaction(options: CompactOptions): Promise<Propos
   // Pi's own model writes the whole summary inside Pi (livePi/piSummarizer.ts): checked like a hook's, then reviewed.
   if (isPiSummarizer(options.summarizer)) {
     const written = await piWrittenCompaction(options.summarizer, plan, options.customInstructions, signal);
+    // Pi's compaction does not know Arbor's pins: their part is added as to any summary (re-collected from the labels).
+    written.summary = ensurePinnedBeforeFileLists(written.summary, formatPinnedBlock(plan.pinned));
     const spans = {
       history: await readSpan(p, plan.summarizePositions, { cwd, answers: false, extraction: false, estimate }, signal),
       prefix: await readSpan(p, plan.turnPrefixPositions, { cwd, answers: false, extraction: false, estimate }, signal),

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   ensurePinned,
+  ensurePinnedBeforeFileLists,
   formatPinnedBlock,
   isPinLabel,
   pinLabel,
@@ -72,6 +73,20 @@ describe('pins', () => {
     assert.equal(unpinLabel('pin: rules'), 'rules');
     assert.equal(unpinLabel('PINNED'), '');
     assert.equal(unpinLabel('rules'), 'rules');
+  });
+
+  it('the Pinned part goes before the file lists a summary (one Pi wrote) ends with; a hostile tail is linear and safe', () => {
+    const block = formatPinnedBlock([{ id: 'e1', kind: 'entry', label: 'pin', text: 'keep me' }] as Parameters<
+      typeof formatPinnedBlock
+    >[0]);
+    const pi =
+      '## Goal\n- x\n\n## Critical Context\n- y\n\n<read-files>\na.txt\n</read-files>\n\n<modified-files>\nb.txt\n</modified-files>';
+    const out = ensurePinnedBeforeFileLists(pi, block);
+    assert.ok(out.indexOf(block) > 0 && out.indexOf(block) < out.indexOf('<read-files>'), out);
+    assert.ok(out.endsWith('<modified-files>\nb.txt\n</modified-files>'));
+    assert.equal(ensurePinnedBeforeFileLists(out, block), out, 'already there: unchanged');
+    const hostile = `## Goal\n${' '.repeat(1 << 20)}</modified-files>`;
+    assert.ok(ensurePinnedBeforeFileLists(hostile, block).includes(block));
   });
 
   it('the pinned block is bounded, with a visible note for what was cut or left out', () => {
