@@ -156,8 +156,13 @@ export async function summarizeBranchInPi(
   if (!result.summary?.trim()) throw new BridgeRequestError('failed', `${who} returned an empty branch summary; nothing was written`);
   return {
     summary: result.summary,
-    details: { readFiles: result.readFiles ?? [], modifiedFiles: result.modifiedFiles ?? [] },
+    // Pi's own lists of the branch (what Pi's navigateTree records as the entry's details).
+    details: { readFiles: listOf(result.readFiles), modifiedFiles: listOf(result.modifiedFiles) },
     usage: result.usage,
     model: { provider: String(model.provider), id: String(model.id) },
   };
+}
+
+function listOf(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
