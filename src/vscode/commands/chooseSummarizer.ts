@@ -115,11 +115,16 @@ async function items(arbor: ArborServices, config: ArborConfig, models: readonly
       );
   else out.push({ label: 'None offered now', description: 'install or sign in to a model provider (GitHub Copilot, for one)' });
   out.push({ label: 'Pi', kind: vscode.QuickPickItemKind.Separator });
+  // The Pi that holds the active session, when one does: its model is the one that would write.
+  const active = arbor.activeFile;
+  const live = active ? arbor.livePi.stateOf(active) : undefined;
   out.push(
     mark({
       label: "Pi's own model",
-      description: "while Pi runs with Arbor's bridge",
-      detail: 'compaction summaries by the model and credentials Pi is set up with (they stay in Pi); branch summaries need another choice',
+      description: live?.model
+        ? `${live.model.provider}/${live.model.id} · the running Pi (pid ${live.pid}) holds this session`
+        : "while Pi runs with Arbor's bridge",
+      detail: "summaries by the model and credentials Pi is set up with (they stay in Pi), with Pi's own summary prompts",
       choice: { provider: 'pi' },
     }),
   );
