@@ -75,7 +75,7 @@ export default function arborBridge(pi: PiApi): void {
     const name = `${process.pid}-${randomBytes(6).toString('hex')}`;
     const token = randomBytes(32).toString('hex');
     const { endpoint, folder } = endpointPath(dir, name);
-    const server = new BridgeServer(endpoint, folder, token, (r) => dispatch(r));
+    const server = new BridgeServer(endpoint, folder, token, (r, signal) => dispatch(r, signal));
     await server.listen();
     const entry: RegistryEntry = {
       format: REGISTRY_FORMAT,
@@ -108,7 +108,7 @@ export default function arborBridge(pi: PiApi): void {
     await l.server.close();
   }
 
-  async function dispatch(request: BridgeRequest) {
+  async function dispatch(request: BridgeRequest, signal: AbortSignal) {
     switch (request.op) {
       case 'state':
         return operations.state();
@@ -119,7 +119,7 @@ export default function arborBridge(pi: PiApi): void {
       case 'label':
         return operations.label(request);
       case 'summarize':
-        return operations.summarize(request);
+        return operations.summarize(request, signal);
     }
   }
 

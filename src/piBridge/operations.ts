@@ -27,6 +27,8 @@ interface PendingCompaction {
 
 interface PendingSummary {
   request: SummarizeRequest;
+  /** Fires when the client is gone: the model call stops. */
+  signal?: AbortSignal;
   result?: PiSummary;
   error?: BridgeRequestError;
 }
@@ -127,12 +129,13 @@ export class BridgeOperations {
    * bridge's session_before_compact handler has Pi's summary function write it and cancels the compaction, so
    * nothing is written. One request at a time, once Pi is idle.
    */
-  summarize(request: SummarizeRequest): Promise<PiSummary> {
+  summarize(request: SummarizeRequest, signal?: AbortSignal): Promise<PiSummary> {
     return this.serial(async () => {
+      signal?.throwIfAborted();
       const ctx = await this.readyAt(request.expectedLeafId, request.waitMs);
-      if (request.kind === 'branch') return this.branchSummary(ctx, request);
+      if (request.kind === 'branch') return this.branchSummary(ctx, request, signal);
       checkPiCanSummarize(ctx);
-      const job: PendingSummary = { request };
+      const job: PendingSummary = { request, signal };
       this.summarizing = job;
       try {
         await new Promise<void>((resolve, reject) => {
@@ -177,7 +180,7 @@ export class BridgeOperations {
   }
 
   /** Pi's branch summary of the jump to request.targetId (Pi's branchSummary.reserveTokens); Pi does not move. */
-  private async branchSummary(ctx: PiContext, request: SummarizeRequest): Promise<PiSummary> {
+  private async branchSummary(ctx: PiContext, request: SummarizeRequest, gone?: AbortSignal): Promise<PiSummary> {
     let reserveTokens = DEFAULT_PI_SETTINGS.branchSummary.reserveTokens;
     try {
       reserveTokens = piSettingsFromObject(this.pi.getSettings?.() ?? {}, "Pi's effective settings").branchSummary.reserveTokens;
@@ -185,6 +188,8 @@ export class BridgeOperations {
       // Pi's own settings did not validate: Pi's default budget
     }
     const abort = new AbortController();
+    const stop = () => abort.abort();
+    gone?.addEventListener('abort', stop, { once: true });
     this.summaryAbort = abort;
     try {
       return await summarizeBranchInPi(ctx, {
@@ -195,6 +200,7 @@ export class BridgeOperations {
         signal: abort.signal,
       });
     } finally {
+      gone?.removeEventListener('abort', stop);
       this.summaryAbort = undefined;
     }
   }
@@ -202,7 +208,8 @@ export class BridgeOperations {
   /** Pi's summary of its own preparation, kept for the summarize request; the compaction is cancelled (nothing written). */
   private async writeSummary(job: PendingSummary, event: SessionBeforeCompactEvent, ctx: PiContext): Promise<{ cancel: true }> {
     try {
-      job.result = await summarizePreparation(ctx, event.preparation, event.customInstructions, event.signal);
+      const signals = [event.signal, job.signal].filter((x): x is AbortSignal => !!x);
+      job.result = await summarizePreparation(ctx, event.preparation, event.customInstructions, AbortSignal.any(signals));
     } catch (err) {
       job.error = err instanceof BridgeRequestError ? err : new BridgeRequestError('failed', messageOf(err));
     }

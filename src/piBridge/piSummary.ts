@@ -1,4 +1,5 @@
 import { BridgeRequestError, type PiSummary } from '../engine/livePi/protocol';
+import { redact } from '../engine/secrets/redact';
 import type { PiContext, PiModel } from './piApi';
 
 /**
@@ -76,7 +77,8 @@ export async function summarizePreparation(
   if (!model || !registry?.getApiKeyAndHeaders) throw new BridgeRequestError('failed', 'Pi has no model or model registry');
   const { compact } = piCompaction();
   const auth = await registry.getApiKeyAndHeaders(model);
-  if (!auth.ok) throw new BridgeRequestError('failed', `Pi has no usable credentials for ${model.provider}/${model.id}: ${auth.error}`);
+  if (!auth.ok)
+    throw new BridgeRequestError('failed', `Pi has no usable credentials for ${model.provider}/${model.id}: ${redact(auth.error)}`);
   // Pi's own streaming through its registry: providers that extensions registered work too.
   const streamFn = registry.streamSimple ? (m: PiModel, c: unknown, o?: unknown) => registry.streamSimple!(m, c, o) : undefined;
   const timeout = AbortSignal.timeout(PI_SUMMARY_TIMEOUT_MS);
@@ -95,7 +97,9 @@ export async function summarizePreparation(
       auth.env,
     );
   } catch (err) {
-    const why = timeout.aborted ? `no answer within ${PI_SUMMARY_TIMEOUT_MS / 1000} s` : err instanceof Error ? err.message : String(err);
+    const why = timeout.aborted
+      ? `no answer within ${PI_SUMMARY_TIMEOUT_MS / 1000} s`
+      : scrubbed(err instanceof Error ? err.message : String(err), auth);
     throw new BridgeRequestError(
       'failed',
       `Pi's model ${model.provider}/${model.id} could not write the summary: ${why}; nothing was written`,
@@ -104,7 +108,8 @@ export async function summarizePreparation(
   if (!result?.summary?.trim())
     throw new BridgeRequestError('failed', `Pi's model ${model.provider}/${model.id} returned an empty summary; nothing was written`);
   return {
-    summary: result.summary,
+    // A model that echoes the key in its answer: the answer leaves Pi without it.
+    summary: redact(result.summary, secretsOf(auth)),
     firstKeptEntryId: result.firstKeptEntryId,
     tokensBefore: result.tokensBefore,
     details: result.details,
@@ -133,21 +138,31 @@ export async function summarizeBranchInPi(
   const { entries } = pi.collectEntriesForBranchSummary(ctx.sessionManager, ctx.sessionManager.getLeafId(), args.targetId);
   if (!entries.length) throw new BridgeRequestError('failed', 'the jump leaves no branch behind: there is nothing to summarize');
   const auth = await registry.getApiKeyAndHeaders!(model);
-  if (!auth.ok) throw new BridgeRequestError('failed', `Pi has no usable credentials for ${model.provider}/${model.id}: ${auth.error}`);
+  if (!auth.ok)
+    throw new BridgeRequestError('failed', `Pi has no usable credentials for ${model.provider}/${model.id}: ${redact(auth.error)}`);
   const streamFn = registry.streamSimple ? (m: PiModel, c: unknown, o?: unknown) => registry.streamSimple!(m, c, o) : undefined;
   const timeout = AbortSignal.timeout(PI_SUMMARY_TIMEOUT_MS);
-  const result = await pi.generateBranchSummary(entries, {
-    model,
-    apiKey: auth.apiKey,
-    headers: auth.headers,
-    env: auth.env,
-    signal: AbortSignal.any([args.signal, timeout]),
-    thinkingLevel: ctx.thinkingLevel,
-    customInstructions: args.customInstructions,
-    replaceInstructions: args.replaceInstructions,
-    reserveTokens: args.reserveTokens,
-    streamFn,
-  });
+  let result: Awaited<ReturnType<NonNullable<PiCompaction['generateBranchSummary']>>>;
+  try {
+    result = await pi.generateBranchSummary(entries, {
+      model,
+      apiKey: auth.apiKey,
+      headers: auth.headers,
+      env: auth.env,
+      signal: AbortSignal.any([args.signal, timeout]),
+      thinkingLevel: ctx.thinkingLevel,
+      customInstructions: args.customInstructions,
+      replaceInstructions: args.replaceInstructions,
+      reserveTokens: args.reserveTokens,
+      streamFn,
+    });
+  } catch (err) {
+    const why = scrubbed(err instanceof Error ? err.message : String(err), auth);
+    throw new BridgeRequestError(
+      'failed',
+      `Pi's model ${model.provider}/${model.id} could not write the branch summary: ${why}; nothing was written`,
+    );
+  }
   const who = `Pi's model ${model.provider}/${model.id}`;
   if (result.aborted || timeout.aborted)
     throw new BridgeRequestError('failed', `${who} did not finish the branch summary; nothing was written`);
@@ -155,7 +170,8 @@ export async function summarizeBranchInPi(
     throw new BridgeRequestError('failed', `${who} could not write the branch summary: ${result.error}; nothing was written`);
   if (!result.summary?.trim()) throw new BridgeRequestError('failed', `${who} returned an empty branch summary; nothing was written`);
   return {
-    summary: result.summary,
+    // A model that echoes the key in its answer: the answer leaves Pi without it.
+    summary: redact(result.summary, secretsOf(auth)),
     // Pi's own lists of the branch (what Pi's navigateTree records as the entry's details).
     details: { readFiles: listOf(result.readFiles), modifiedFiles: listOf(result.modifiedFiles) },
     usage: result.usage,
@@ -165,4 +181,16 @@ export async function summarizeBranchInPi(
 
 function listOf(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** Every credential a request used (the key, header and environment values): no message that leaves Pi holds one. */
+function secretsOf(auth: { apiKey?: string; headers?: Record<string, string>; env?: Record<string, string> }): string[] {
+  return [auth.apiKey, ...Object.values(auth.headers ?? {}), ...Object.values(auth.env ?? {})].filter(
+    (v): v is string => typeof v === 'string' && v.length >= 8,
+  );
+}
+
+/** A failure of Pi's model call as the bridge reports it: the provider's words, with any credential taken out. */
+function scrubbed(message: string, auth: Parameters<typeof secretsOf>[0]): string {
+  return redact(message, secretsOf(auth)).slice(0, 1000);
 }

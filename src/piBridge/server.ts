@@ -16,7 +16,7 @@ import {
 import { ensurePrivateFolder } from '../engine/livePi/registry';
 
 export interface RequestHandler {
-  (request: BridgeRequest): Promise<PiState | WriteResult | PiSummary>;
+  (request: BridgeRequest, signal: AbortSignal): Promise<PiState | WriteResult | PiSummary>;
 }
 
 /**
@@ -102,7 +102,16 @@ export class BridgeServer {
         return;
       }
       const request = validateRequest(raw);
-      const result = await this.handle(request);
+      // The client gone (a cancel, Ctrl-C): a summary being written for it stops.
+      const gone = new AbortController();
+      const onClose = () => gone.abort(new BridgeRequestError('failed', 'the client closed the connection'));
+      socket.once('close', onClose);
+      let result;
+      try {
+        result = await this.handle(request, gone.signal);
+      } finally {
+        socket.off('close', onClose);
+      }
       const ok: BridgeResponse = { v: PROTOCOL_VERSION, ok: true, result };
       if (id !== undefined) ok.id = id;
       writeLine(socket, ok);

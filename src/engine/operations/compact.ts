@@ -20,7 +20,7 @@ import type { CompactionReason, HookCompaction } from '../hooks/events';
 import type { SessionIndex } from '../session/sessionIndex';
 import { requestCompact } from '../livePi/client';
 import { isPiSummarizer } from '../livePi/piSummarizer';
-import { piWrittenCompaction } from './piWrittenCompaction';
+import { piUsage, piWrittenCompaction } from './piWrittenCompaction';
 import { entriesWrittenByPi } from '../livePi/writtenByPi';
 import type { WriteRoute } from '../livePi/writeRoute';
 import { withLiveSettings } from './liveSettings';
@@ -349,7 +349,7 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
         tokensBefore,
         details: proposal.details,
         // The model call's usage (Pi's own model, or another's): Pi counts it in the session's totals.
-        ...(proposal.usage ? { usage: proposal.usage } : {}),
+        ...(piUsage(proposal.usage) ? { usage: piUsage(proposal.usage) } : {}),
         waitMs: options.route.waitMs,
       },
       { signal: options.signal },

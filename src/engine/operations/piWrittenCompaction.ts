@@ -1,6 +1,7 @@
 import type { CompactionPlan } from '../compaction/planCompaction';
 import { isRecord } from '../session/jsonObject';
 import type { Usage } from '../session/types';
+import { recordableUsage } from '../summarize/summarizer';
 import { StaleSessionError } from '../session/writeErrors';
 import type { HookCompaction } from '../hooks/events';
 import type { PiSummarizer } from '../livePi/piSummarizer';
@@ -33,4 +34,10 @@ export async function piWrittenCompaction(
 /** A usage record as Pi writes one (its numbers present), or not. */
 export function isUsage(v: unknown): v is Usage {
   return isRecord(v) && typeof v.input === 'number' && typeof v.output === 'number' && isRecord(v.cost);
+}
+
+/** A usage Pi can add to its session totals when it writes the entry: finite numbers and a cost (Pi reads cost.total). */
+export function piUsage(u: Usage | undefined): Usage | undefined {
+  const r = recordableUsage(u);
+  return r && r.cost ? r : undefined;
 }

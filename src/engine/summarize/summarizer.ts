@@ -117,7 +117,8 @@ export function recordableUsage(u: Usage | undefined): Usage | undefined {
   if (!u) return undefined;
   const ok = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER);
   if (![u.input, u.output, u.cacheRead, u.cacheWrite, u.totalTokens].every(ok)) return undefined;
-  if (u.cost !== undefined && !Object.values(u.cost).every(ok)) return undefined;
+  // Pi 1.6's cost also says where its total came from (totalFromProvider: a boolean).
+  if (u.cost !== undefined && !Object.values(u.cost).every((v) => typeof v === 'boolean' || ok(v))) return undefined;
   return u;
 }
 

@@ -43,6 +43,9 @@ export async function chooseSummarizerCommand(arbor: ArborServices, given?: stri
   }
   const c = vscode.workspace.getConfiguration('arbor');
   log().info(`choosing summarizer ${JSON.stringify(choice)}`);
+  // Another provider's model id would be sent to this one (gpt-4.1-mini to Anthropic): the provider's default instead.
+  if (choice.provider !== config.provider && c.get<string>('summarizer.model', '').trim())
+    await c.update('summarizer.model', undefined, targetOf(c, 'summarizer.model'));
   await c.update('summarizer.provider', choice.provider, targetOf(c, 'summarizer.provider'));
   if (choice.provider === 'vscode')
     await c.update('summarizer.languageModel', choice.languageModel || undefined, targetOf(c, 'summarizer.languageModel'));

@@ -65,6 +65,8 @@ export function languageModelPort(model: vscode.LanguageModelChat): ChatModelPor
           throw readFailure(err);
         }
       } finally {
+        // Stopped early (the answer cap, an abort, a failure): VS Code's request stops too.
+        cts.cancel();
         cts.dispose();
       }
     },
@@ -99,6 +101,7 @@ function readFailure(err: unknown): unknown {
   if (code === 'NoPermissions') failure = 'no-permission';
   else if (code === 'Blocked') failure = 'blocked';
   else if (code === 'NotFound') failure = 'not-found';
-  if (failure === 'other' && /\bquota\b|rate.?limit|exhausted|too many requests/i.test(message)) failure = 'quota';
+  if (failure === 'other' && /\bquota\b|exhausted/i.test(message)) failure = 'quota';
+  else if (failure === 'other' && /rate.?limit|too many requests/i.test(message)) failure = 'blocked';
   return new ChatModelError(failure, message || code || 'the request failed');
 }

@@ -212,6 +212,26 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     for (const t of [r.stdout, r.stderr, fs.readFileSync(file, 'utf8')]) assert.ok(!t.includes('fake-key-for-tests'));
   });
 
+  it("--provider pi: a provider error or an answer that echoes Pi's key reaches Arbor without it", async () => {
+    await installBridge();
+    const p = await startPi();
+    await someHistory(p);
+    const before = fs.readFileSync(file, 'utf8');
+    // Pi retries a failing summary call: every attempt fails the same way.
+    fake.script(...Array.from({ length: 6 }, () => ({ type: 'status' as const, status: 401, message: 'bad key', echoCredentials: true })));
+    const failed = await run(['compact', file, '--provider', 'pi', '--allow-larger', '--json']);
+    assert.notEqual(failed.code, 0);
+    assert.match(failed.stderr, /Pi's model fake\/fake-model could not write the summary/);
+    assert.equal(fs.readFileSync(file, 'utf8'), before, 'nothing written');
+    fake.reset();
+    fake.setFallback({ type: 'text', text: 'Done: I looked at it and changed nothing.' });
+    fake.script({ type: 'echoKey', text: '## Goal\n- Echoing the key' });
+    const echoed = await run(['compact', file, '--provider', 'pi', '--allow-larger', '--json']);
+    assert.equal(echoed.code, 0, echoed.stderr);
+    for (const t of [failed.stdout, failed.stderr, echoed.stdout, echoed.stderr, fs.readFileSync(file, 'utf8')])
+      assert.ok(!t.includes('fake-key-for-tests'), t.slice(0, 500));
+  });
+
   it('--provider pi without a running Pi is a clear error and writes nothing', async () => {
     await installBridge();
     const p = await startPi();

@@ -162,6 +162,30 @@ describe('offline summarizer: turns, outcomes and errors by purpose (issue 32)',
     );
   });
 
+  it('a reply that takes the offer, or declines an offer of something else, puts off no fix', () => {
+    const failing = [
+      user('Run the tests.'),
+      call('a', 'bash', { command: 'npm test' }),
+      result('a', 'bash', '1 failing: expected 3 to equal 4\n\nCommand exited with code 1', true),
+    ];
+    const accepted = summary([
+      ...failing,
+      answer('One test fails: expected 3 to equal 4. Want me to fix it?'),
+      user('Yes, but use vitest instead.'),
+    ]);
+    assert.ok(
+      accepted.s.blocked.some((b) => b.includes('`npm test`')),
+      accepted.text,
+    );
+    assert.ok(!accepted.text.includes('put off fixing'), accepted.text);
+    const other = summary([
+      ...failing,
+      answer('One test fails: expected 3 to equal 4. Shall I add a CSV export next?'),
+      user('Not now, fix the test instead.'),
+    ]);
+    assert.ok(!other.text.includes('put off fixing'), other.text);
+  });
+
   it("the user's own command is its own turn; a plan answered with a question and then redirected is not done", () => {
     const { s, text } = summary([
       user('Add findBySku. A simple array search is fine.'),

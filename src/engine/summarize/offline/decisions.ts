@@ -83,6 +83,11 @@ const REDIRECT = new RegExp(
   'i',
 );
 
+/** Words that turn an offer down. */
+const REFUSAL = /\b(?:not now|no|nope|let's not|let us not|rather not|don't bother|skip (?:it|that)|forget (?:it|that|about)|leave it)\b/i;
+/** A reply that opens by taking the offer. */
+const ACCEPTANCE = /^\s*(?:yes|yep|sure|ok|okay|go ahead|please do|do it)\b/i;
+
 /**
  * A redirection or refusal the user stated, or null: the sentence that says
  * it (with the next one when it is as short as "Not now."), and what it
@@ -96,7 +101,13 @@ export function userDecisionOf(message: string, offer: string | null = null): De
   if (said.length < 30 && at + 1 < all.length) said = `${said} ${all[at + 1]}`;
   const title = detachedText(clip(trimEndChars(said, '.:;,'), 200));
   if (!offer) return { title, rationale: "the user's call" };
-  return { title, rationale: detachedText(`the user's call, in reply to: "${clip(offer, 140)}"`), declinesOffer: true };
+  // Only a refusal declines the offer ("Yes, but use vitest instead" accepts it, redirecting how).
+  const refuses = REFUSAL.test(said) && !ACCEPTANCE.test(all[0] ?? '');
+  return {
+    title,
+    rationale: detachedText(`the user's call, in reply to: "${clip(offer, 140)}"`),
+    ...(refuses ? { declinesOffer: true } : {}),
+  };
 }
 
 /** A workaround the assistant states after a failure ("grep is not available here; using bash instead"); a plain retry is none. */

@@ -1,4 +1,5 @@
 import { clip, sentences, squash } from './text';
+import { statusProgram } from './commandStatus';
 import { detachedText } from '../../text/detachedText';
 import { editPairs, editTexts, introducedBy, smallReplacement } from './introduced';
 import { MODIFYING_TOOLS, SHELL_TOOLS, sameTarget, type Call, type Problem, type Turn } from './extraction';
@@ -57,14 +58,46 @@ export function isProposal(answer: string): boolean {
   return last.endsWith('?') || /^\s*(?:#+\s*)?(?:\*\*)?(?:plan|proposal|here is my plan)\b/i.test(answer);
 }
 
+/** Programs that only read. */
+const LOOKING = new Set([
+  'cat',
+  'ls',
+  'head',
+  'tail',
+  'grep',
+  'rg',
+  'find',
+  'wc',
+  'sed',
+  'awk',
+  'cut',
+  'sort',
+  'uniq',
+  'tree',
+  'pwd',
+  'echo',
+  'file',
+  'stat',
+]);
+
 /** A turn whose answer proposes or asks and that changed and ran nothing (after a run, a closing question is an offer). */
 export function proposesOnly(t: Turn): boolean {
-  const acted = (c: Call) => !!c.result && (SHELL_TOOLS.has(c.tool) || (MODIFYING_TOOLS.has(c.tool) && !c.result.isError));
+  // A command that only looks (cat, ls, grep…) is reading, like the read tool: a plan asked about after it is still a plan.
+  const ran = (c: Call) => SHELL_TOOLS.has(c.tool) && !!c.target && !LOOKING.has(statusProgram(c.target));
+  const acted = (c: Call) => !!c.result && (ran(c) || (MODIFYING_TOOLS.has(c.tool) && !c.result.isError));
   return !!t.answer && isProposal(t.answer) && !t.calls.some(acted);
 }
 
-/** Declining the offer that closed a turn's answer ("Want me to fix it?" "Not now") puts off fixing its open errors. */
+/** An offer to fix something ("Want me to fix it?", "Shall I correct the import?"). */
+const FIX_OFFER = /\b(?:fix|fixes|fixing|repair|correct|resolve|address|patch)\b/i;
+
+/**
+ * Declining an offer to fix, made at the close of a turn's answer ("Want me to fix it?" "Not now"), puts off fixing
+ * that turn's open errors (an offer of something else declines nothing of them).
+ */
 export function postponeFixes(problems: readonly Problem[], turn: Turn, said: string): void {
+  const offer = turn.answer ? lastOffer(turn.answer) : null;
+  if (!offer || !FIX_OFFER.test(offer)) return;
   for (const p of problems) if (!p.resolved && p.messageIndex > turn.requestIndex) p.postponed ??= said;
 }
 
