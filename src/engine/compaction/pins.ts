@@ -225,6 +225,13 @@ function trailingFileBlocks(summary: string): number {
  */
 export function ensurePinnedBeforeFileLists(summary: string, block: string): string {
   const at = trailingFileBlocks(summary);
-  if (at < 0) return ensurePinned(summary, block);
-  return `${ensurePinned(summary.slice(0, at).trimEnd(), block)}\n\n${summary.slice(at)}`;
+  const body = at < 0 ? summary : summary.slice(0, at).trimEnd();
+  const tail = at < 0 ? '' : `\n\n${summary.slice(at)}`;
+  // A split turn's summary (Pi's form): the history, then the turn's context; pins belong to the history.
+  const turn = body.indexOf(PI_TURN_CONTEXT);
+  if (turn < 0) return ensurePinned(body, block) + tail;
+  return ensurePinned(body.slice(0, turn).trimEnd(), block) + body.slice(turn) + tail;
 }
+
+/** Where Pi's split-turn summary starts the turn's part. */
+const PI_TURN_CONTEXT = '\n\n---\n\n**Turn Context (split turn):**';

@@ -85,6 +85,10 @@ describe('pins', () => {
     assert.ok(out.indexOf(block) > 0 && out.indexOf(block) < out.indexOf('<read-files>'), out);
     assert.ok(out.endsWith('<modified-files>\nb.txt\n</modified-files>'));
     assert.equal(ensurePinnedBeforeFileLists(out, block), out, 'already there: unchanged');
+    const split = '## Goal\n- x\n\n---\n\n**Turn Context (split turn):**\n\n## Original Request\n- y\n\n<read-files>\na.txt\n</read-files>';
+    const pinnedSplit = ensurePinnedBeforeFileLists(split, block);
+    assert.ok(pinnedSplit.indexOf(block) < pinnedSplit.indexOf('**Turn Context'), pinnedSplit);
+    assert.ok(pinnedSplit.endsWith('<read-files>\na.txt\n</read-files>'));
     const hostile = `## Goal\n${' '.repeat(1 << 20)}</modified-files>`;
     assert.ok(ensurePinnedBeforeFileLists(hostile, block).includes(block));
   });
