@@ -16,6 +16,7 @@ import { readConfig } from './platform/settings';
 import { viewFromEntry } from './panels/summaryView';
 import { compactCommand, compactSession } from './commands/compact';
 import { jumpCommand } from './commands/jump';
+import { undoJumpCommand } from './commands/undoJump';
 import { setLabelCommand } from './commands/setLabel';
 import { togglePinCommand } from './commands/pin';
 import { createContextPanel, showContextCommand } from './commands/showContext';
@@ -150,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     return id ? panel.discard(id) : false;
   });
   register('arbor.jumpHere', 'Jump Here', (node?: unknown, options?: object) => jumpCommand(arbor, node, options));
+  register('arbor.undoJump', 'Undo Jump', (node?: unknown) => undoJumpCommand(arbor, node));
   register('arbor.setLabel', 'Set Label', (node?: unknown, label?: string) => setLabelCommand(arbor, node, label));
   register('arbor.togglePin', 'Pin / Unpin', (node?: unknown) => togglePinCommand(arbor, node));
   register('arbor.showContext', 'Show Context', (node?: unknown) => showContextCommand(arbor, contextPanel, node));

@@ -116,6 +116,8 @@ export interface SummaryView {
   fromHook?: boolean;
   replaced?: ReplacedRange;
   customInstructions?: string;
+  /** A jump's branch summary (issue 34 item 2): where the leaf lands, and the label the jump writes (or the entry has). */
+  jump?: { newLeafId: string | null; label?: string; replaceInstructions?: boolean };
   /** The retention check of the text shown: missing facts first. */
   retention?: RetentionItem[];
   /** What the text shown states that the span contradicts (issue 32). */

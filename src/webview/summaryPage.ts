@@ -67,9 +67,11 @@ function statsRow(view: SummaryView): HTMLElement {
   const add = (label: string, value: string, id?: string) => {
     row.append(el('div', { class: 'stat', id }, el('dt', {}, label), el('dd', {}, value)));
   };
-  if (view.tokensBefore !== undefined) add('Tokens before', fmt(view.tokensBefore), 'stat-before');
-  if (view.tokensAfter !== undefined) add('Tokens after', fmt(view.tokensAfter), 'stat-after');
-  if (view.tokensBefore !== undefined && view.tokensAfter !== undefined && view.tokensBefore > 0) {
+  // A jump's figures are two contexts (at the leaf left, and at the landing with the summary): no "saved" between them.
+  const jump = view.kind === 'branch_summary';
+  if (view.tokensBefore !== undefined) add(jump ? 'Context at the leaf left' : 'Tokens before', fmt(view.tokensBefore), 'stat-before');
+  if (view.tokensAfter !== undefined) add(jump ? 'Context after the jump' : 'Tokens after', fmt(view.tokensAfter), 'stat-after');
+  if (!jump && view.tokensBefore !== undefined && view.tokensAfter !== undefined && view.tokensBefore > 0) {
     // A summary no smaller than what it replaces saves nothing: said so, never "0%".
     if (view.tokensAfter >= view.tokensBefore) add('Saved', `none: ${fmt(view.tokensAfter - view.tokensBefore)} more`, 'stat-saved-none');
     else add('Saved', `${Math.round((1 - view.tokensAfter / view.tokensBefore) * 100)}%`);
@@ -87,8 +89,16 @@ function toolbar(view: SummaryView): HTMLElement | undefined {
     return el(
       'div',
       { class: 'toolbar' },
-      el('p', { class: 'hint' }, 'This proposal was not written and is gone after the window reloaded. Compact again to get a new one.'),
-      button('compact-again', 'Compact Again', 'primary', () => post({ type: 'compactAgain', file: view.file })),
+      el(
+        'p',
+        { class: 'hint' },
+        view.kind === 'branch_summary'
+          ? 'This branch summary was not written and is gone after the window reloaded; the leaf did not move. Jump Here again to get a new one.'
+          : 'This proposal was not written and is gone after the window reloaded. Compact again to get a new one.',
+      ),
+      view.kind === 'branch_summary'
+        ? undefined
+        : button('compact-again', 'Compact Again', 'primary', () => post({ type: 'compactAgain', file: view.file })),
     );
   }
   if (view.mode !== 'review' || !view.proposalId) return undefined;
@@ -124,7 +134,13 @@ function toolbar(view: SummaryView): HTMLElement | undefined {
       }
     }),
     button('discard', 'Discard', 'secondary', () => post({ type: 'discard', proposalId: id })),
-    el('span', { class: 'hint' }, 'Nothing is written to the session until you apply.'),
+    el(
+      'span',
+      { class: 'hint' },
+      view.kind === 'branch_summary'
+        ? 'Nothing is written and the leaf does not move until you apply.'
+        : 'Nothing is written to the session until you apply.',
+    ),
   );
 }
 
@@ -328,6 +344,24 @@ function replacedBlock(view: SummaryView): HTMLElement | undefined {
   return details;
 }
 
+/** A jump's branch summary: where the leaf goes from and to, and the label the jump writes on the summary. */
+function jumpLine(view: SummaryView): HTMLElement | undefined {
+  const j = view.jump;
+  if (!j) return undefined;
+  const from = view.replaced?.fromId;
+  const to = j.newLeafId ?? 'the start of the session';
+  const where =
+    view.mode === 'review'
+      ? `Jump${from ? ` from leaf ${from}` : ''} to ${to}, with this summary of the branch left behind`
+      : `Written by a jump${from ? ` from leaf ${from}` : ''} to ${to}`;
+  return el(
+    'p',
+    { class: 'meta', id: 'jump-line' },
+    where,
+    j.label ? el('span', { class: 'entry-label', id: 'jump-label' }, ` · label #${j.label}`) : undefined,
+  );
+}
+
 function render(): void {
   root.replaceChildren();
   const view = state.view;
@@ -351,7 +385,14 @@ function render(): void {
         .filter(Boolean)
         .join(' · '),
     ),
-    view.customInstructions ? el('p', { class: 'meta' }, `Instructions: ${view.customInstructions}`) : undefined,
+    jumpLine(view),
+    view.customInstructions
+      ? el(
+          'p',
+          { class: 'meta', id: 'instructions' },
+          `${view.jump?.replaceInstructions ? 'Instructions (instead of the defaults)' : 'Instructions'}: ${view.customInstructions}`,
+        )
+      : undefined,
     statsRow(view),
     retentionBlock(view),
     toolbar(view),

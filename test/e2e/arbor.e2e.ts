@@ -12,6 +12,7 @@ import { runCommand, screenshot, showActivityView, webviewWith } from '../suppor
 import { e2e } from './context';
 import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
 import { closeNotifications, notification } from './notifications';
+import { sessionEntries } from './sessionFiles';
 
 const sessionsDir = () => path.join(e2e.workspacePath, '.pi', 'sessions');
 
@@ -21,13 +22,7 @@ function sessionFile(idPrefix: string): string {
   return path.join(sessionsDir(), name);
 }
 
-function entries(file: string): Record<string, unknown>[] {
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const entries = sessionEntries;
 
 /** What Pi writes when the user names a session (/name): a session_info entry under the leaf. */
 function piRename(file: string, name: string): void {
@@ -243,6 +238,13 @@ describe('Arbor in VS Code (UI)', function () {
     await pick.waitFor();
     await shot('07-jump-quickpick');
     await pick.click();
+    // An optional label for the summary (as Pi's /tree asks): none here.
+    await page.locator('.quick-input-widget', { hasText: 'Label for the branch summary' }).waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    // Issue 34 item 2: the branch summary is reviewed first, as a compaction is; Apply writes it.
+    const review = await summaryPanel(page);
+    await review.locator('#mode-badge', { hasText: 'Proposed' }).waitFor({ timeout: 60_000 });
+    await review.locator('#apply').click();
     // The file on disk gets the branch summary under the new leaf.
     const last = await waitForDisk(() => {
       const e = entries(file).pop()!;
@@ -252,11 +254,12 @@ describe('Arbor in VS Code (UI)', function () {
     assert.strictEqual(last.parentId, 'f5413bc4', 'the parent of the user message jumped to');
     assert.match(String(last.summary), /## Goal/);
     await row(page, /Branch summary.*● current/).waitFor({ timeout: 15_000 });
-    // A user-message target: its text comes back for editing (notification with Edit / Copy / Show Summary).
-    const note = await notification(page, 'moved to just before your message');
+    // A user-message target: its text comes back for editing (notification with Edit / Copy / Undo Jump).
+    await notification(page, 'moved to just before your message');
     await shot('08-jump-done');
-    await note.locator('.monaco-button', { hasText: 'Show Summary' }).first().click();
+    // The panel now shows the summary as written.
     const view = await summaryPanel(page, 15_000);
+    await view.locator('#mode-badge', { hasText: 'In session' }).waitFor({ timeout: 15_000 });
     await view.locator('#summary-title', { hasText: 'Branch summary' }).waitFor({ timeout: 15_000 });
     await view.locator('#replaced').waitFor();
     await shot('09-branch-summary');

@@ -24,6 +24,8 @@ import { entriesWrittenByPi } from '../livePi/writtenByPi';
 import type { WriteRoute } from '../livePi/writeRoute';
 import { withLiveSettings } from './liveSettings';
 import { branchSource, checkRetention, deriveFacts, type RetentionReport, type SpanFacts } from '../summarize/retention';
+import { proposedJumpNumbersWalk, type JumpNumbers } from '../branch/jumpNumbers';
+import { runEntryWalk } from '../session/entryWalkLoads';
 
 /** customType of the entry Arbor appends to persist a leaf move without a summary (spec 6.5). */
 export const ARBOR_LEAF_MARKER = 'arbor/leaf-move';
@@ -61,7 +63,17 @@ export interface NavigationProposal {
   editorText: string | null;
   /** The branch summary to write, or undefined for a plain leaf move. */
   summary:
-    { text: string; usage?: Usage; details?: unknown; fromHook: boolean; facts?: SpanFacts; retention?: RetentionReport } | undefined;
+    | {
+        text: string;
+        usage?: Usage;
+        details?: unknown;
+        fromHook: boolean;
+        facts?: SpanFacts;
+        retention?: RetentionReport;
+        /** The context at the leaf left and with the summary at the landing (branch/jumpNumbers.ts). */
+        numbers?: JumpNumbers;
+      }
+    | undefined;
   label: string | undefined;
 }
 
@@ -76,11 +88,12 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   const fromId = options.fromId === undefined ? index.leafId : options.fromId;
   if (fromId === options.targetId) return { kind: 'nothing', reason: `${options.targetId} is already the current leaf` };
   const budget = await resolveBranchBudget(index.header.cwd, options.summarizer?.contextWindow, withLiveSettings(options));
+  const estimator = estimatorByName(options.estimator ?? 'tokenizer');
   const plan = await loadBranchPlan(index, {
     targetId: options.targetId,
     fromId: fromId ?? undefined,
     budget,
-    estimator: estimatorByName(options.estimator ?? 'tokenizer'),
+    estimator,
     signal,
   });
 
@@ -177,6 +190,12 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
     withResults ??= await branchMessagesWithResults(index, plan, { signal });
     summary.facts = deriveFacts({ ...branchSource(index, plan), messages: withResults });
     summary.retention = checkRetention(summary.text, summary.facts, { cwd: index.header.cwd });
+    const at = (id: string | null) => (id === null ? -1 : index.indexOf(id));
+    summary.numbers = await runEntryWalk(
+      index,
+      proposedJumpNumbersWalk(index, { fromIndex: at(plan.oldLeafId), newLeafIndex: at(plan.newLeafId), summary: summary.text }, estimator),
+      { signal },
+    );
   }
   return {
     kind: 'proposal',

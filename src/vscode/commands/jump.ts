@@ -1,13 +1,16 @@
-import { isSetupPrompt } from '../platform/summarizers';
+import { isSetupPrompt, summarizerLabel } from '../platform/summarizers';
 import * as vscode from 'vscode';
-import { applyNavigation, proposeNavigation } from '../../engine/operations/navigate';
+import { applyNavigation, proposeNavigation, type NavigationProposal } from '../../engine/operations/navigate';
+import type { SummaryView } from '../../webview/protocol';
+import { viewFromNavigation, type SummarizedJump } from '../panels/jumpReviewView';
+import { rememberJump, undoJumpCommand } from './undoJump';
 import { StaleSessionError } from '../../engine/session/writer';
 import type { Summarizer } from '../../engine/summarize/summarizer';
 import { withCancellableProgress, type ArborServices } from '../services';
 import { log, reportError } from '../platform/logging';
 import { entryPreview } from '../../engine/tree/entryPreview';
 import { oneLine } from '../../engine/tree/oneLine';
-import { viewFromEntry } from '../panels/summaryView';
+import { retentionHandlers, viewFromEntry } from '../panels/summaryView';
 import { selectedOrPickedEntry } from '../tree/entryPicker';
 import { readConfig } from '../platform/settings';
 import { instructionsNote } from '../../engine/summarize/summarizerNote';
@@ -29,10 +32,18 @@ export interface JumpCommandOptions {
   showSummary?: boolean;
   /** Also restore files to the new leaf, without asking (see src/vscode/files/restoreFiles.ts). */
   restoreFiles?: RestoreFilesOptions;
+  /**
+   * Show a branch summary in the review panel before writing it (Apply / Edit / Discard, as Compact). Default: when
+   * the user chose the summary (no `summarize` option); a caller passing `summarize` writes at once unless it says so.
+   */
+  review?: boolean;
 }
 
 export interface JumpCommandResult {
-  kind: 'jumped' | 'nothing' | 'cancelled';
+  kind: 'jumped' | 'proposed' | 'nothing' | 'cancelled';
+  /** A proposal waiting in the review panel (kind 'proposed'): apply it with arbor.applyProposal. */
+  proposalId?: string;
+  view?: SummaryView;
   reason?: string;
   newLeafId?: string | null;
   summaryEntryId?: string;
@@ -156,51 +167,127 @@ export async function jumpCommand(
   }
 
   const summarize = mode !== 'none';
+  let label = options.label;
+  if (summarize && label === undefined && options.summarize === undefined) {
+    // Pi's /tree labels the summary it writes: asked here (optional), shown and written with the summary on Apply.
+    label = await vscode.window.showInputBox({
+      title: 'Label for the branch summary (optional)',
+      prompt: 'A label marks the summary in the tree. Leave empty for none.',
+      placeHolder: 'e.g. before-the-refactor',
+      ignoreFocusOut: true,
+    });
+    if (label === undefined) return { kind: 'cancelled', reason: 'no label entered' };
+  }
+  const customInstructions = instructions?.trim() || undefined;
+  let author = '';
+  let proposal: NavigationProposal;
   try {
     const summarizer: Summarizer | undefined = summarize ? await arbor.summarizer(route) : undefined;
+    if (summarizer) author = summarizerLabel(summarizer);
     const result = await withCancellableProgress(
       summarize ? 'Arbor: summarizing the branch you leave' : 'Arbor: jumping',
       async (signal, report) => {
-        if (summarizer) report(`with ${summarizer.provider}${summarizer.model ? `/${summarizer.model}` : ''}…`);
-        const proposal = await proposeNavigation({
+        if (summarizer) report(`with ${author}…`);
+        return proposeNavigation({
           file: model.file,
           index, // the view's index: no second read of the file
           targetId: target!.entryId,
           summarize,
-          customInstructions: instructions?.trim() || undefined,
+          customInstructions,
           replaceInstructions: mode === 'replace' ? true : undefined,
-          label: options.label,
+          label: label?.trim() || undefined,
           fromId,
           route, // through a live Pi, its own settings decide the budget
           summarizer,
           ...engine, // estimator, hooks, includeThinking, env, piSettings
           signal,
         });
-        if (proposal.kind !== 'proposal') return proposal;
-        const applied = await arbor.store.write(model, (held) => {
-          if (held !== proposal.index)
-            throw new StaleSessionError(`${model.file} was reloaded since the jump was planned. Nothing was written; jump again.`);
-          return applyNavigation(proposal, { hooks: engine.hooks, signal, beforeWrite: arbor.store.noteOwnEntries, route });
-        });
-        if (route.via === 'file')
-          arbor.store.noteFileWrite(
-            model,
-            applied.written.map((e) => e.id),
-            proposal.oldLeafId,
-          );
-        else await arbor.livePi.refresh();
-        return { kind: 'applied' as const, result: applied };
       },
     );
-    if (result.kind !== 'applied') {
+    if (result.kind !== 'proposal') {
       void showInfo(`Arbor: ${result.reason}.`);
       return { kind: result.kind, reason: result.reason };
     }
-    const nav = result.result;
+    proposal = result;
+  } catch (err) {
+    if (!isSetupPrompt(err)) await reportError('Jump', err);
+    return undefined;
+  }
+  // Issue 34 item 2: a branch summary is reviewed before it is written, as a compaction is (the same panel).
+  const review = options.review ?? options.summarize === undefined;
+  if (proposal.summary && review) {
+    const proposalId = arbor.panel.newProposalId();
+    const view = await viewFromNavigation(proposal as SummarizedJump, {
+      proposalId,
+      sessionTitle: model.title ?? model.file,
+      author,
+      customInstructions,
+      replaceInstructions: mode === 'replace',
+    });
+    const facts = proposal.summary.facts;
+    arbor.panel.showProposal(view, {
+      apply: async (summary) => {
+        const done = await writeJump(arbor, model, proposal, { ...options, summary, showSummary: false, shownInPanel: true });
+        if (!done?.summaryEntryId) return undefined;
+        const written = await viewFromEntry(
+          await arbor.store.ensureLoaded(model),
+          done.summaryEntryId,
+          model.title ?? model.file,
+          readConfig().estimator,
+        );
+        written.author = view.author;
+        return written;
+      },
+      discard: () => log().info(`jump ${model.file}: branch summary discarded, nothing written`),
+      ...(facts ? retentionHandlers(facts, proposal.index.header.cwd) : {}),
+    });
+    return { kind: 'proposed', proposalId, view };
+  }
+  return writeJump(arbor, model, proposal, options);
+}
+
+/**
+ * Writes a jump (at once, or on the review panel's Apply with the edited `summary`), tells the user where they are
+ * with Undo Jump offered, and offers to restore files. Undefined: nothing written (the error was reported).
+ */
+async function writeJump(
+  arbor: ArborServices,
+  model: SessionModel,
+  proposal: NavigationProposal,
+  options: JumpCommandOptions & { summary?: string; shownInPanel?: boolean },
+): Promise<JumpCommandResult | undefined> {
+  try {
+    // Asked again on Apply: Pi may have started or quit while the summary was reviewed.
+    const route = await arbor.writeRoute(model, 'Jumping', { skipLiveCheck: true });
+    if (!route) return { kind: 'cancelled', reason: 'the user did not confirm writing to a live session' };
+    const engine = await arbor.engineOptions(model);
+    const nav = await withCancellableProgress('Arbor: jumping', async (signal) => {
+      const applied = await arbor.store.write(model, (held) => {
+        if (held !== proposal.index)
+          throw new StaleSessionError(`${model.file} was reloaded since the jump was planned. Nothing was written; jump again.`);
+        return applyNavigation(proposal, {
+          summary: options.summary,
+          hooks: engine.hooks,
+          signal,
+          beforeWrite: arbor.store.noteOwnEntries,
+          route,
+        });
+      });
+      if (route.via === 'file')
+        arbor.store.noteFileWrite(
+          model,
+          applied.written.map((e) => e.id),
+          proposal.oldLeafId,
+        );
+      else await arbor.livePi.refresh();
+      return applied;
+    });
     const ids = nav.written.map((e) => e.id);
+    if (proposal.oldLeafId !== null)
+      rememberJump(model.file, { oldLeafId: proposal.oldLeafId, leafAfterJump: ids.at(-1) ?? nav.newLeafId });
     arbor.setActive(model.file);
     log().info(
-      `jump ${model.file}: ${target.entryId} (new leaf ${nav.newLeafId ?? 'root'}), ` +
+      `jump ${model.file}: ${proposal.plan.targetId} (new leaf ${nav.newLeafId ?? 'root'}), ` +
         `${route.via === 'pi' ? `through Pi (pid ${route.state.pid})` : 'to the file'}: ${ids.join(', ')}`,
     );
     await arbor.revealLeaf(model.file);
@@ -226,11 +313,12 @@ async function announce(
   model: SessionModel,
   editorText: string | null,
   summaryEntryId: string | undefined,
-  options: JumpCommandOptions,
+  options: JumpCommandOptions & { shownInPanel?: boolean },
 ): Promise<void> {
   const buttons: string[] = [];
   if (editorText) buttons.push('Edit Message', 'Copy Message');
-  if (summaryEntryId && !options.showSummary) buttons.push('Show Summary');
+  if (summaryEntryId && !options.showSummary && !options.shownInPanel) buttons.push('Show Summary');
+  buttons.push('Undo Jump');
   const viaPi = arbor.livePi.stateOf(model.file) !== undefined;
   const text = editorText
     ? `Arbor: moved to just before your message "${oneLine(editorText, 60)}". ` +
@@ -244,5 +332,7 @@ async function announce(
     await vscode.env.clipboard.writeText(editorText);
   } else if (choice === 'Show Summary' && summaryEntryId) {
     await showWritten(arbor, model, summaryEntryId);
+  } else if (choice === 'Undo Jump') {
+    await undoJumpCommand(arbor, { file: model.file });
   }
 }

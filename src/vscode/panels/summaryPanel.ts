@@ -100,7 +100,9 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
   async apply(proposalId: string, summary?: string): Promise<SummaryView | undefined> {
     const handlers = this.proposals.get(proposalId);
     if (!handlers) throw new Error(`no pending proposal ${proposalId} (it was applied, discarded, or lost on reload)`);
-    this.host.post({ type: 'busy', busy: true, message: 'Writing the compaction to the session…' });
+    const what =
+      this.host.currentView?.kind === 'branch_summary' ? 'the branch summary and moving the leaf' : 'the compaction to the session';
+    this.host.post({ type: 'busy', busy: true, message: `Writing ${what}…` });
     try {
       const written = await handlers.apply(summary);
       if (written === undefined) {

@@ -25,6 +25,7 @@ import {
 import { entryPreview } from '../../engine/tree/entryPreview';
 import { oneLine } from '../../engine/tree/oneLine';
 import { compactionNumbersWalk } from '../../engine/context/contextNumbers';
+import { writtenJumpNumbersWalk } from '../../engine/branch/jumpNumbers';
 import { entryRead, type EntryWalk } from '../../engine/session/entryWalk';
 import { runEntryWalk } from '../../engine/session/entryWalkLoads';
 export { usageView } from './usageView';
@@ -60,7 +61,7 @@ export function retentionView(report: RetentionReport, note: string | null = nul
 }
 
 /** The SummaryView fields of a retention report. */
-function retentionFields(
+export function retentionFields(
   report: RetentionReport,
   note: string | null,
 ): Pick<SummaryView, 'retention' | 'contradictions' | 'retentionCannotCheck' | 'retentionNote'> {
@@ -99,7 +100,7 @@ export function fileLinks(paths: readonly string[], cwd: string): FileLink[] {
 }
 
 /** The replaced entries as the panel lists them, a walk over them oldest first. */
-function* replacedEntries(index: SessionIndex, entries: readonly number[]): EntryWalk<ReplacedEntry[]> {
+export function* replacedEntries(index: SessionIndex, entries: readonly number[]): EntryWalk<ReplacedEntry[]> {
   const out: ReplacedEntry[] = [];
   for (let k = 0; k < entries.length; k++) {
     yield entryRead(entries, k, 1);
@@ -160,6 +161,13 @@ function* entryViewWalk(index: SessionIndex, entryId: string, sessionTitle: stri
     const branch = summarizedBranch(index, i);
     const fromId = branch.leafIndex >= 0 ? index.record(branch.leafIndex).id : String(e.fromId ?? '');
     base.replaced = { count: branch.entries.length, entries: yield* replacedEntries(index, branch.entries), fromId };
+    // The figures a jump's review showed, counted the same way now that it is written (issue 34 item 2).
+    const numbers = yield* writtenJumpNumbersWalk(index, i, estimatorByName(estimator));
+    base.tokensBefore = numbers.tokensBefore;
+    base.tokensAfter = numbers.tokensAfter;
+    const label = index.labelOf(entryId);
+    const parent = index.parentIndex(i);
+    base.jump = { newLeafId: parent >= 0 ? index.record(parent).id : null, ...(label ? { label } : {}) };
   }
   return base;
 }
