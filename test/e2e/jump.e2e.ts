@@ -13,7 +13,8 @@ import { ownSessionCopy, sessionEntries } from './sessionFiles';
 
 const TREE = '01a228c2-4ccd'; // 03-tree: three branch points
 const NAME = 'Jump demo: review and undo';
-const OLD_LEAF = '2cbb1a68'; // 03-tree's leaf: "Added `pow(a, b)` to `src/math.js`…"
+/** The leaf: the session_info entry naming the session (as Pi's /name writes it), under 03-tree's last reply. */
+const OLD_LEAF = '5e55a0b1';
 const LANDING = 'f5413bc4'; // the parent of the user message jumped to
 const shot = (name: string) => screenshot(e2e.page, `jump-${name}`);
 
@@ -46,7 +47,7 @@ describe('Jump Here reviewed like Compact, and undone (UI, issue 34 item 2)', fu
     const leaf = entries(file).pop()!;
     fs.appendFileSync(
       file,
-      `${JSON.stringify({ type: 'session_info', id: '5e55a0b1', parentId: leaf.id, timestamp: new Date().toISOString(), name: NAME })}\n`,
+      `${JSON.stringify({ type: 'session_info', id: OLD_LEAF, parentId: leaf.id, timestamp: new Date().toISOString(), name: NAME })}\n`,
     );
     await showActivityView(page, 'Arbor');
     await collapseAll(page);
@@ -126,7 +127,7 @@ describe('Jump Here reviewed like Compact, and undone (UI, issue 34 item 2)', fu
     const after = fs.readFileSync(file);
     assert.deepStrictEqual(after.subarray(0, jumped.length), jumped, 'the undo removed nothing');
     await row(page, /pow\(a, b\).*● current/).waitFor({ timeout: 30_000 });
-    await notification(page, 'moved the leaf back');
+    await notification(page, 'jump undone: the leaf is back where it was');
     await shot('04-undone');
   });
 });

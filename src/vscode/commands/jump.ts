@@ -235,7 +235,9 @@ export async function jumpCommand(
           model.title ?? model.file,
           readConfig().estimator,
         );
+        // Who wrote it and what the call cost, as the review said (the entry records no author, and no usage for a call without one).
         written.author = view.author;
+        if (written.summarizerNote) written.summarizerNote = view.summarizerNote ?? written.summarizerNote;
         return written;
       },
       discard: () => log().info(`jump ${model.file}: branch summary discarded, nothing written`),

@@ -48,7 +48,9 @@ export async function undoJumpCommand(arbor: ArborServices, target?: unknown): P
     );
     arbor.setActive(model.file);
     await arbor.revealLeaf(model.file);
-    void showInfo(`Arbor: moved the leaf back to ${undone.leafId}. The jump's entries stay in the tree; nothing was removed.`);
+    void showInfo(
+      `Arbor: jump undone: the leaf is back where it was (entry ${undone.leafId}). The jump's entries stay in the tree; nothing was removed.`,
+    );
     return { kind: 'undone', leafId: undone.leafId, written: ids };
   } catch (err) {
     await reportError('Undo Jump', err);

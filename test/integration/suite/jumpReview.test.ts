@@ -99,6 +99,8 @@ describe('Jump Here reviews its branch summary (issue 34 item 2)', () => {
     const written = await services.panel.apply(r.proposalId!);
     assert.strictEqual(written?.tokensBefore, proposed.tokensBefore);
     assert.strictEqual(written?.tokensAfter, proposed.tokensAfter);
+    assert.strictEqual(written?.author, proposed.author);
+    assert.strictEqual(written?.summarizerNote, proposed.summarizerNote, 'the call the review described, not a generic note');
     const summaryId = String(readEntries(file).pop()!.id);
     await waitFor(() => services.tree.leafNode(file)?.entryId === summaryId, 'the tree at the branch summary');
 

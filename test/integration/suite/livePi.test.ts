@@ -143,13 +143,21 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
       fake.script({ type: 'text', text: branchText });
       const jumpAsked = fake.requests.length;
       const oldLeaf = services.livePi.stateOf(file)!.leafId;
-      const jumped = await vscode.commands.executeCommand<Result>(
+      // Issue 34 item 2: reviewed first, as a compaction is; nothing written until Apply, which goes through Pi.
+      const sizeBefore = fs.statSync(file).size;
+      const proposed = await vscode.commands.executeCommand<Result>(
         'arbor.jumpHere',
         { file, entryId: String(target.id) },
-        { summarize: 'summarize' },
+        { summarize: 'summarize', review: true },
       );
-      assert.strictEqual(jumped?.kind, 'jumped');
+      assert.strictEqual(proposed?.kind, 'proposed');
       assert.strictEqual(fake.requests.length - jumpAsked, 1, "one model call, by Pi's branch summarization");
+      assert.strictEqual(fs.statSync(file).size, sizeBefore, 'nothing written while the summary is reviewed');
+      assert.strictEqual(services.panel.currentView?.kind, 'branch_summary');
+      assert.ok(String(services.panel.currentView?.markdown).includes(branchText));
+      const applied = await vscode.commands.executeCommand<{ mode?: string }>('arbor.applyProposal', proposed.proposalId);
+      assert.strictEqual(applied?.mode, 'entry');
+      assert.strictEqual(fake.requests.length - jumpAsked, 1, 'Apply writes the reviewed text: no second model call');
       const branch = fileEntries()
         .filter((e) => e.type === 'branch_summary')
         .pop()!;
