@@ -195,15 +195,27 @@ describe('Live Pi (the real Pi 1.6 with the bridge)', function () {
       .filter((e) => e.type === 'message' && (e.message as { role: string }).role === 'assistant')
       .at(-2)!;
     const size = fs.statSync(file).size;
-    const r = await vscode.commands.executeCommand<{ kind: string; written?: string[]; newLeafId?: string | null }>(
-      'arbor.jumpHere',
-      { file, entryId: String(target.id) },
-      { summarize: 'none' },
-    );
+    const jump = () =>
+      vscode.commands.executeCommand<{ kind: string; written?: string[]; newLeafId?: string | null }>(
+        'arbor.jumpHere',
+        { file, entryId: String(target.id) },
+        { summarize: 'none' },
+      );
+    const piLeafBefore = services.livePi.stateOf(file)!.leafId;
+    let r = await jump();
     assert.strictEqual(r?.kind, 'jumped');
     assert.deepStrictEqual(r.written, []);
     assert.strictEqual(fs.statSync(file).size, size, 'nothing written: Pi holds the new leaf in memory');
     await waitFor(() => services.livePi.stateOf(file)?.leafId === target.id, "Pi's leaf at the target");
+    // Issue 34 item 2: Undo Jump through Pi moves Pi's leaf back (Pi's own navigation: nothing written); then the jump again.
+    const undone = await vscode.commands.executeCommand<{ kind: string; written?: string[] }>('arbor.undoJump', { file });
+    assert.strictEqual(undone?.kind, 'undone');
+    assert.deepStrictEqual(undone.written, []);
+    await waitFor(() => services.livePi.stateOf(file)?.leafId === piLeafBefore, "Pi's leaf back where the jump left from");
+    assert.strictEqual(fs.statSync(file).size, size, 'the undo through Pi wrote nothing either');
+    r = await jump();
+    assert.strictEqual(r?.kind, 'jumped');
+    await waitFor(() => services.livePi.stateOf(file)?.leafId === target.id, "Pi's leaf at the target again");
     await waitFor(() => services.tree.leafNode(file)?.entryId === target.id, "the tree marking Pi's leaf, not the file's last entry");
     // Pi's next prompt continues from there, and the tree follows it.
     await pi!.prompt('Back here: take another approach.');
