@@ -95,7 +95,7 @@ describe('files along the tree', () => {
     assert.strictEqual(r.kind, 'jumped');
     const backup = r.files?.backup;
     assert.ok(
-      backup && backup.startsWith(agentDir) && fs.existsSync(path.join(backup, 'manifest.json')),
+      backup && backup.startsWith(agentDir) && fs.existsSync(path.join(backup, 'journal.jsonl')),
       "a backup with its record, under Pi's agent folder",
     );
     assert.deepStrictEqual(r.files, { restored: ['docs/guide-2.md'], skipped: [], deleted: [], backup });

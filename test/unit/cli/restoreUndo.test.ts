@@ -8,6 +8,7 @@ import { loadSession } from '../../../src/engine/session/loadSession';
 import { fixturePath } from '../../support/fixtures';
 import { projectAfterSession } from '../../support/filesProject';
 import { leftoverTemps, snapshot } from '../../support/restoreProject';
+import { readRestoreRecord } from '../../../src/engine/files/restoreRecords';
 
 const oracle = (name: string) => fixturePath('pi-oracle', 'fixtures', `${name}.jsonl`);
 
@@ -33,11 +34,11 @@ describe('arbor restore: backups, --undo, restore after restore', () => {
     const after = await snapshot(p.dir);
     const done = await json(['restore', session, '--to', target, '--cwd', p.dir, '--delete-created']);
     assert.equal(done.deleted.length, 1);
-    const manifest = JSON.parse(await fsp.readFile(path.join(done.backup, 'manifest.json'), 'utf8'));
+    const manifest = await readRestoreRecord(done.backup);
     assert.equal(manifest.state, 'complete');
     assert.equal(manifest.files.length, done.restored.length + done.deleted.length);
     for (const f of manifest.files)
-      assert.equal(await fsp.readFile(path.join(done.backup, f.backup), 'utf8'), after.get(f.path), `backup of ${f.path}`);
+      assert.equal(await fsp.readFile(path.join(done.backup, f.backup!), 'utf8'), after.get(f.path), `backup of ${f.path}`);
     const restored = await snapshot(p.dir);
     assert.notDeepEqual(restored, after);
 
@@ -89,7 +90,13 @@ describe('arbor restore: backups, --undo, restore after restore', () => {
     const guide2 = path.join(p.dir, 'docs/guide-2.md');
     await fsp.appendFile(guide2, 'user edit\n');
     const undo = await json(['restore', session, '--undo', '--cwd', p.dir]);
-    assert.deepEqual(undo.skipped, [{ path: 'docs/guide-2.md', reason: 'changed on disk since the restore wrote it; left as it is' }]);
+    assert.equal(undo.skipped.length, 1);
+    assert.equal(undo.skipped[0].path, 'docs/guide-2.md');
+    const where = /^changed on disk since the restore wrote it; left as it is; its bytes before the restore are in (.+)$/.exec(
+      undo.skipped[0].reason,
+    );
+    assert.ok(where, undo.skipped[0].reason);
+    assert.doesNotMatch(await fsp.readFile(where[1], 'utf8'), /user edit/, 'the named backup holds the bytes before the restore');
     assert.match(await fsp.readFile(guide2, 'utf8'), /user edit\n$/);
     assert.deepEqual((await run(['restore', session, '--undo', '--to', target])).code, 2, '--undo takes no --to');
   });
