@@ -8,27 +8,18 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fsp, readFileSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runRestore, undoLastRestore } from '../../../src/engine/files/restoreRun';
 import { sessionBackupsDir } from '../../../src/engine/files/restoreJournal';
 import { backupRetentionFromEnv, DEFAULT_BACKUP_RETENTION, pruneRestoreBackups } from '../../../src/engine/files/backupRetention';
 import { repoRoot } from '../../support/fixtures';
-import { leftoverTemps } from '../../support/restoreProject';
+import { leftoverTemps, tempDirsPerTest } from '../../support/restoreProject';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const session = '/nonexistent/sessions/edges.jsonl';
 
 describe('restore edges: FIFO records, dot names, owners, vanishing files, pruning', () => {
-  const dirs: string[] = [];
-  const mkdtemp = async (prefix: string) => {
-    const d = await fsp.mkdtemp(path.join(os.tmpdir(), prefix));
-    dirs.push(d);
-    return d;
-  };
-  afterEach(async () => {
-    for (const d of dirs.splice(0)) await fsp.rm(d, { recursive: true, force: true });
-  });
+  const mkdtemp = tempDirsPerTest();
   const setup = async () => {
     const root = await mkdtemp('arbor-edge-root-');
     const env = { PI_CODING_AGENT_DIR: await mkdtemp('arbor-edge-agent-') };

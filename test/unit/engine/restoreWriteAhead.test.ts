@@ -9,12 +9,11 @@ import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runRestore, undoLastRestore } from '../../../src/engine/files/restoreRun';
 import type { RestorePoint, RestoreStep } from '../../../src/engine/files/restoreTransaction';
 import { readRestoreRecord } from '../../../src/engine/files/restoreRecords';
-import { leftoverTemps, snapshot } from '../../support/restoreProject';
+import { leftoverTemps, snapshot, tempDirsPerTest } from '../../support/restoreProject';
 import type { KillChildInput } from '../../support/restoreKillChild';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -62,17 +61,11 @@ function runKillChild(
 }
 
 describe('restore is write-ahead: a kill, a failure or a full disk at any step leaves an undoable journal', function () {
-  const dirs: string[] = [];
   const mounts: string[] = [];
-  const mkdtemp = async (prefix: string) => {
-    const d = await fsp.mkdtemp(path.join(os.tmpdir(), prefix));
-    dirs.push(d);
-    return d;
-  };
-  afterEach(async () => {
+  afterEach(() => {
     for (const m of mounts.splice(0)) execFileSync('umount', [m]);
-    for (const d of dirs.splice(0)) await fsp.rm(d, { recursive: true, force: true });
   });
+  const mkdtemp = tempDirsPerTest();
   const session = '/nonexistent/sessions/write-ahead.jsonl';
 
   it('a SIGKILL after each step of each file: --undo puts every file back byte for byte and leaves no temporary file', async () => {
