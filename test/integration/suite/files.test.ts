@@ -108,7 +108,14 @@ describe('files along the tree', () => {
     await waitFor(() => doc.getText() === restored, 'the open editor to show the restored file');
 
     const undo = await vscode.commands.executeCommand<{ undone: boolean; restored?: string[] }>('arbor.undoRestoreFiles');
-    assert.deepStrictEqual(undo, { undone: true, restored: ['docs/guide-2.md'], deleted: [], skipped: [] });
+    assert.deepStrictEqual(undo, {
+      undone: true,
+      interrupted: false,
+      restored: ['docs/guide-2.md'],
+      deleted: [],
+      already: [],
+      skipped: [],
+    });
     assert.strictEqual(fs.readFileSync(guide2, 'utf8'), after, 'the file on disk as before the restore');
     await waitFor(() => doc.getText() === after, 'the open editor to follow');
     const again = await vscode.commands.executeCommand<{ undone: boolean; reason?: string }>('arbor.undoRestoreFiles');
