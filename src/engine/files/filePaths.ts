@@ -35,7 +35,9 @@ export function relativeTo(absPath: string, cwd: string): { path: string; inside
   const api = pathApi(cwd);
   if (!cwd) return { path: absPath, insideCwd: false };
   const rel = api.relative(api.resolve(cwd), absPath);
-  if (!rel || rel.startsWith('..') || api.isAbsolute(rel)) return { path: absPath, insideCwd: false };
+  // `..` as a whole first component leads out; `..notes.txt` or `...txt` is a name inside.
+  const first = rel.split(api.sep)[0];
+  if (!rel || first === '..' || api.isAbsolute(rel)) return { path: absPath, insideCwd: false };
   return { path: rel.split(api.sep).join('/'), insideCwd: true };
 }
 

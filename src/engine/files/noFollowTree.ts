@@ -72,6 +72,9 @@ export function pathParts(rel: string): string[] {
   return parts;
 }
 
+/** The names tempName makes. */
+const TEMP_NAME = /^\..*\.arbor-\d+-[0-9a-f]{8}\.tmp$/s;
+
 export class NoFollowTree {
   private constructor(
     readonly root: string,
@@ -122,6 +125,8 @@ export class NoFollowTree {
             await fs.mkdir(this.child(parent, part), 0o777);
             options.created?.push(path.relative(this.root, path.join(parent.abs, part)).split(path.sep).join('/'));
           } catch (err) {
+            if (errCode(err) === 'ENOENT')
+              throw new RefusedPath(`a folder on the way (${path.basename(parent.abs)}) was removed during the restore`);
             if (errCode(err) !== 'EEXIST') throw err;
           }
           dir = await this.openDir(parent, part);
@@ -156,6 +161,7 @@ export class NoFollowTree {
     } catch (err) {
       if (errCode(err) === 'ENOTDIR' || errCode(err) === 'ELOOP')
         throw new RefusedPath(`a folder on the way (${name}) was replaced by a link or a file`);
+      if (errCode(err) === 'ENOENT') throw new RefusedPath(`a folder on the way (${name}) was removed during the restore`);
       throw err;
     }
     const st = await handle.stat({ bigint: true });
@@ -213,11 +219,14 @@ export class NoFollowTree {
     }
   }
 
-  /** A new temporary file beside `name` (exclusive create, no link followed). */
-  async createTemp(dir: OpenDir, name: string, mode: number): Promise<{ handle: FileHandle; name: string }> {
-    const tmp = `.${name.slice(0, 100)}.arbor-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-    const handle = await fs.open(this.child(dir, tmp), C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, mode);
-    return { handle, name: tmp };
+  /** A new name for a temporary file beside `name` (its journal records it before it is made). */
+  static tempName(name: string): string {
+    return `.${name.slice(0, 100)}.arbor-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  }
+
+  /** Makes the temporary file `tmp` (exclusive create, no link followed). */
+  async createTemp(dir: OpenDir, tmp: string, mode: number): Promise<FileHandle> {
+    return fs.open(this.child(dir, tmp), C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, mode);
   }
 
   async rename(dir: OpenDir, from: string, to: string): Promise<void> {
@@ -236,6 +245,30 @@ export class NoFollowTree {
 
   async removeQuietly(dir: OpenDir, name: string): Promise<void> {
     await fs.unlink(this.child(dir, name)).catch(() => undefined);
+  }
+
+  /**
+   * Removes what is left of temporary files a killed run named in its journal:
+   * only a regular file whose name has the temporary pattern (tempName), never
+   * through a link.
+   */
+  async removeLeftTemps(rels: readonly string[]): Promise<void> {
+    for (const rel of rels) {
+      if (!TEMP_NAME.test(path.posix.basename(rel))) continue;
+      const parents = await this.openParents(rel).catch(() => undefined);
+      if (!parents) continue;
+      try {
+        const dir = parents.chain[parents.chain.length - 1];
+        const st = await this.lstat(dir, parents.name);
+        if (!st?.isFile()) continue;
+        await this.verifyChain(parents.chain);
+        await this.removeQuietly(dir, parents.name);
+      } catch {
+        // moved meanwhile: left alone
+      } finally {
+        await closeChain(parents.chain);
+      }
+    }
   }
 
   /** Removes the folders in `rels` (innermost first) when they are empty; those that are not stay. */

@@ -1,4 +1,5 @@
-import { promises as fsp, realpathSync, unlinkSync } from 'node:fs';
+import { promises as fsp, realpathSync, statSync, unlinkSync } from 'node:fs';
+import * as path from 'node:path';
 import { readRegularTextFile, readRegularTextFileSync } from './sessionFile';
 
 /** A lock file holds one small JSON object; a larger one is not Arbor's. */
@@ -49,11 +50,18 @@ interface Holder {
   token: string;
 }
 
-/** Path of the lock file of a session (the link target's when the session is a symbolic link). */
+/**
+ * Path of the lock file of a session: named by the file's device and inode,
+ * in the folder of its real path, so two names of one file (a symbolic link,
+ * hard links in one folder) take the same lock. Hard links in two different
+ * folders do not exclude each other (their folders differ).
+ */
 export function lockPathFor(file: string): string {
   let real = file;
   try {
     real = realpathSync(file);
+    const st = statSync(real, { bigint: true });
+    return path.join(path.dirname(real), `.${st.dev}-${st.ino}.arbor-lock`);
   } catch {
     // a missing file: the writer reports it
   }

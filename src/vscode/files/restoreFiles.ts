@@ -7,14 +7,16 @@ import {
   planRestore as planEngineRestore,
   restoreSteps,
   runRestore,
+  undoInterruptedRestore,
   undoLastRestore,
   type RestorePlan,
+  type UndoResult,
 } from '../../engine/files/restoreRun';
 import type { ArborServices } from '../services';
 import type { SessionModel } from '../sessions/sessionStore';
-import { askModal, showInfo } from '../platform/notify';
+import { askModal, showInfo, showWarning } from '../platform/notify';
 import { log } from '../platform/logging';
-import { engineEnv } from '../platform/settings';
+import { engineEnv, readConfig } from '../platform/settings';
 import { cachedSessionFiles } from './sessionFilesCache';
 import { withEveryEntry } from '../../engine/operations/entryLoads';
 import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
@@ -36,9 +38,11 @@ export interface RestoreFilesResult {
   deleted: string[];
   /** Where the files it changed are backed up (Arbor: Undo Last File Restore puts them back). */
   backup?: string;
+  /** An interrupted restore of the session found first and undone (its report). */
+  interruptedUndone?: UndoRestoreResult;
 }
 
-type Plan = RestorePlan;
+type Plan = RestorePlan & { recovered?: UndoRestoreResult };
 
 const actionable = (d: RestoreDecision) =>
   d.action === 'restore' || d.action === 'delete' || (d.action === 'skip' && d.chooseText !== undefined);
@@ -53,6 +57,10 @@ let lastRun: { session: string; root: string } | undefined;
 async function planRestore(model: SessionModel, targetIndex: number): Promise<Plan | undefined> {
   const index = model.index;
   if (!index) return undefined;
+  // An interrupted restore of this session is undone first (what it did is reported), so the plan sees the disk as before it.
+  const recovered = await undoInterruptedRestore({ root: sessionCwd(index), session: model.file, env: engineEnv() });
+  if (recovered?.undone) reportUndo(recovered, 'a file restore that had not finished was undone first');
+  else if (recovered) log().info(`restore files: an interrupted restore was not undone: ${recovered.reason}`);
   const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && d.isDirty).map((d) => d.uri.fsPath));
   // The histories read every entry (as `arbor restore` does): loaded for the plan, released after.
   const plan = await withEveryEntry(index, () =>
@@ -64,7 +72,11 @@ async function planRestore(model: SessionModel, targetIndex: number): Promise<Pl
       hold: (abs) => (dirty.has(abs) ? restoreReasons.unsaved().text : undefined),
     }),
   );
-  return { ...plan, decisions: plan.decisions.filter((d) => d.action !== 'unchanged') };
+  return {
+    ...plan,
+    decisions: plan.decisions.filter((d) => d.action !== 'unchanged'),
+    ...(recovered ? { recovered: undoResult(recovered) } : {}),
+  };
 }
 
 /** Through the engine's transaction (the CLI's path): verified again right before each write, backed up, rolled back on a failure. */
@@ -75,7 +87,13 @@ async function applyChoice(model: SessionModel, plan: Plan, options: RestoreFile
     deleteHint: 'not deleted without confirmation',
     choose: new Set(options.choose ?? []),
   });
-  const r = await runRestore(steps, { root: plan.root, session: model.file, to: where, env: engineEnv() });
+  const r = await runRestore(steps, {
+    root: plan.root,
+    session: model.file,
+    to: where,
+    env: engineEnv(),
+    retention: readConfig().restoreBackups,
+  });
   if (r.backupDir) lastRun = { session: model.file, root: plan.root };
   if (r.failure) {
     const f = r.failure;
@@ -85,7 +103,15 @@ async function applyChoice(model: SessionModel, plan: Plan, options: RestoreFile
         (notRolledBack ? ` Not rolled back: ${notRolledBack}.` : ''),
     );
   }
-  return { restored: r.written, skipped: [...skipped, ...r.skipped], deleted: r.deleted, ...(r.backupDir ? { backup: r.backupDir } : {}) };
+  for (const n of r.notes) log().info(`restore files: ${n.path}: ${n.note}`);
+  if (r.notes.length) void showWarning(`Arbor: ${r.notes.map((n) => `${n.path}: ${n.note}`).join('; ')}.`);
+  return {
+    restored: r.written,
+    skipped: [...skipped, ...r.skipped],
+    deleted: r.deleted,
+    ...(r.backupDir ? { backup: r.backupDir } : {}),
+    ...(plan.recovered ? { interruptedUndone: plan.recovered } : {}),
+  };
 }
 
 interface FilePick extends vscode.QuickPickItem {
@@ -183,6 +209,7 @@ export async function restoreFilesTo(
         restored: [],
         skipped: plan.decisions.map((d) => ({ path: d.path, reason: d.action === 'skip' ? d.reason : d.action })),
         deleted: [],
+        ...(plan.recovered ? { interruptedUndone: plan.recovered } : {}),
       }
     );
   }
@@ -228,9 +255,39 @@ export async function restoreFilesCommand(
 export interface UndoRestoreResult {
   undone: boolean;
   reason?: string;
+  /** The restore undone had not finished. */
+  interrupted?: boolean;
   restored?: string[];
   deleted?: string[];
+  /** Files already as before the restore. */
+  already?: string[];
   skipped?: { path: string; reason: string }[];
+}
+
+function undoResult(r: UndoResult): UndoRestoreResult {
+  if (!r.undone) return { undone: false, reason: r.reason };
+  return { undone: true, interrupted: r.interrupted, restored: r.written, deleted: r.deleted, already: r.already, skipped: r.skipped };
+}
+
+/**
+ * What an undo did, in the log and a notification (the CLI's words): what was
+ * put back, and each file it could not put back with the reason and where its
+ * old bytes are. A file it could not put back (or a failure) makes it a warning.
+ */
+function reportUndo(r: Extract<UndoResult, { undone: true }>, what: string): void {
+  log().info(
+    `undo restore${r.interrupted ? ' (interrupted)' : ''}: put back ${r.written.join(', ') || 'none'}; deleted ` +
+      `${r.deleted.join(', ') || 'none'}; already as before: ${r.already.join(', ') || 'none'}; left alone: ` +
+      `${r.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`,
+  );
+  const n = r.written.length + r.deleted.length;
+  const head = `Arbor: ${what}: ${n} file${n === 1 ? '' : 's'} put back`;
+  if (r.failure)
+    throw new Error(
+      `${head}, then it failed at ${r.failure.path} (${r.failure.error}); put back before it: ${r.written.join(', ') || 'none'}`,
+    );
+  if (r.skipped.length) void showWarning(`${head}; could not put back ${r.skipped.map((s) => `${s.path}: ${s.reason}`).join('; ')}.`);
+  else void showInfo(`${head}${r.already.length ? `; ${r.already.length} already as before` : ''}.`);
 }
 
 /**
@@ -253,18 +310,6 @@ export async function undoRestoreCommand(arbor?: ArborServices, node?: unknown):
     void showInfo(`Arbor: nothing to undo: ${r.reason}.`);
     return { undone: false, reason: r.reason };
   }
-  log().info(
-    `undo restore: put back ${r.written.join(', ') || 'none'}; deleted ${r.deleted.join(', ') || 'none'}; left alone: ` +
-      `${r.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`,
-  );
-  if (r.failure)
-    throw new Error(
-      `undoing the restore failed at ${r.failure.path} (${r.failure.error}); put back before it: ${r.written.join(', ') || 'none'}`,
-    );
-  void showInfo(
-    `Arbor: undid the file restore (${r.written.length + r.deleted.length} ` +
-      (`file${r.written.length + r.deleted.length === 1 ? '' : 's'} put ` +
-        `back${r.skipped.length ? `; ${r.skipped.length} changed since, left alone: see the Arbor output` : ''}).`),
-  );
-  return { undone: true, restored: r.written, deleted: r.deleted, skipped: r.skipped };
+  reportUndo(r, r.interrupted ? 'undid a file restore that had not finished' : 'undid the file restore');
+  return undoResult(r);
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DEFAULT_BACKUP_RETENTION, type BackupRetention } from '../../engine/files/backupRetention';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EstimatorName } from '../../engine/tokens/estimators';
@@ -38,6 +39,8 @@ export interface ArborConfig {
   piAgentDir: string;
   sessionDir: string;
   piPath: string;
+  /** How long restores' backups are kept (engine/files/backupRetention.ts holds the default). */
+  restoreBackups: BackupRetention;
 }
 
 /**
@@ -76,7 +79,15 @@ export function readConfig(): ArborConfig {
     piAgentDir: resolveFolderSetting(userValue(c, 'piAgentDir', '')),
     sessionDir: resolveFolderSetting(userValue(c, 'sessionDir', '')),
     piPath: userValue(c, 'piPath', 'pi').trim() || 'pi',
+    restoreBackups: {
+      count: wholeOr(c.get<number>('restore.keepBackups'), DEFAULT_BACKUP_RETENTION.count),
+      days: wholeOr(c.get<number>('restore.keepBackupDays'), DEFAULT_BACKUP_RETENTION.days),
+    },
   };
+}
+
+function wholeOr(v: number | undefined, fallback: number): number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : fallback;
 }
 
 function positive(v: number | undefined, fallback: number): number {

@@ -95,7 +95,7 @@ describe('files along the tree', () => {
     assert.strictEqual(r.kind, 'jumped');
     const backup = r.files?.backup;
     assert.ok(
-      backup && backup.startsWith(agentDir) && fs.existsSync(path.join(backup, 'manifest.json')),
+      backup && backup.startsWith(agentDir) && fs.existsSync(path.join(backup, 'journal.jsonl')),
       "a backup with its record, under Pi's agent folder",
     );
     assert.deepStrictEqual(r.files, { restored: ['docs/guide-2.md'], skipped: [], deleted: [], backup });
@@ -108,7 +108,14 @@ describe('files along the tree', () => {
     await waitFor(() => doc.getText() === restored, 'the open editor to show the restored file');
 
     const undo = await vscode.commands.executeCommand<{ undone: boolean; restored?: string[] }>('arbor.undoRestoreFiles');
-    assert.deepStrictEqual(undo, { undone: true, restored: ['docs/guide-2.md'], deleted: [], skipped: [] });
+    assert.deepStrictEqual(undo, {
+      undone: true,
+      interrupted: false,
+      restored: ['docs/guide-2.md'],
+      deleted: [],
+      already: [],
+      skipped: [],
+    });
     assert.strictEqual(fs.readFileSync(guide2, 'utf8'), after, 'the file on disk as before the restore');
     await waitFor(() => doc.getText() === after, 'the open editor to follow');
     const again = await vscode.commands.executeCommand<{ undone: boolean; reason?: string }>('arbor.undoRestoreFiles');

@@ -3,11 +3,14 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp, existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { planRestore, restoreSteps } from '../../../src/engine/files/restoreRun';
 import { json, run, withTempAgentDir } from '../../support/cliInProcess';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { fixturePath } from '../../support/fixtures';
 import { projectAfterSession } from '../../support/filesProject';
 import { leftoverTemps, snapshot } from '../../support/restoreProject';
+import { readRestoreRecord } from '../../../src/engine/files/restoreRecords';
 
 const oracle = (name: string) => fixturePath('pi-oracle', 'fixtures', `${name}.jsonl`);
 
@@ -33,11 +36,11 @@ describe('arbor restore: backups, --undo, restore after restore', () => {
     const after = await snapshot(p.dir);
     const done = await json(['restore', session, '--to', target, '--cwd', p.dir, '--delete-created']);
     assert.equal(done.deleted.length, 1);
-    const manifest = JSON.parse(await fsp.readFile(path.join(done.backup, 'manifest.json'), 'utf8'));
+    const manifest = await readRestoreRecord(done.backup);
     assert.equal(manifest.state, 'complete');
     assert.equal(manifest.files.length, done.restored.length + done.deleted.length);
     for (const f of manifest.files)
-      assert.equal(await fsp.readFile(path.join(done.backup, f.backup), 'utf8'), after.get(f.path), `backup of ${f.path}`);
+      assert.equal(await fsp.readFile(path.join(done.backup, f.backup!), 'utf8'), after.get(f.path), `backup of ${f.path}`);
     const restored = await snapshot(p.dir);
     assert.notDeepEqual(restored, after);
 
@@ -89,9 +92,49 @@ describe('arbor restore: backups, --undo, restore after restore', () => {
     const guide2 = path.join(p.dir, 'docs/guide-2.md');
     await fsp.appendFile(guide2, 'user edit\n');
     const undo = await json(['restore', session, '--undo', '--cwd', p.dir]);
-    assert.deepEqual(undo.skipped, [{ path: 'docs/guide-2.md', reason: 'changed on disk since the restore wrote it; left as it is' }]);
+    assert.equal(undo.skipped.length, 1);
+    assert.equal(undo.skipped[0].path, 'docs/guide-2.md');
+    const where = /^changed on disk since the restore wrote it; left as it is; its bytes before the restore are in (.+)$/.exec(
+      undo.skipped[0].reason,
+    );
+    assert.ok(where, undo.skipped[0].reason);
+    assert.doesNotMatch(await fsp.readFile(where[1], 'utf8'), /user edit/, 'the named backup holds the bytes before the restore');
     assert.match(await fsp.readFile(guide2, 'utf8'), /user edit\n$/);
     assert.deepEqual((await run(['restore', session, '--undo', '--to', target])).code, 2, '--undo takes no --to');
+  });
+
+  it('a restore killed midway is undone first, automatically, by the next restore (which says so); --dry-run only says it is pending', async () => {
+    const p = await project(session);
+    const after = await snapshot(p.dir);
+    const index = await loadSession(session);
+    const plan = await planRestore(index, index.indexOf(target), { root: p.dir, session });
+    const { steps } = restoreSteps(plan.decisions, { deleteHint: '' });
+    assert.ok(steps.length >= 2);
+    const input = path.join(p.dir, '..', `${path.basename(p.dir)}-kill.json`);
+    dirs.push(input);
+    await fsp.writeFile(
+      input,
+      JSON.stringify({
+        steps,
+        root: plan.root,
+        session,
+        agentDir: process.env.PI_CODING_AGENT_DIR,
+        kill: { point: 'replaced', path: steps[0].path },
+      }),
+    );
+    const child = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'support', 'restoreKillChild.js'), input]);
+    assert.equal(child.signal, 'SIGKILL', String(child.stderr));
+    assert.notDeepEqual(await snapshot(p.dir), after, 'the killed run changed a file');
+    const dry = await run(['restore', session, '--to', target, '--cwd', p.dir, '--dry-run']);
+    assert.match(dry.out, /^an interrupted restore \(.*\) is undone first when you restore \(or: arbor restore --undo\)$/m);
+    const text = await run(['restore', session, '--to', target, '--cwd', p.dir]);
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, /^an interrupted restore \(.*\) did not finish; undoing what it changed$/m);
+    assert.match(text.out, new RegExp(`^put back ${steps[0].path.replace(/[.]/g, '\\.')}$`, 'm'));
+    const undo = await json(['restore', session, '--undo', '--cwd', p.dir]);
+    assert.equal(undo.undone, true);
+    assert.deepEqual(await snapshot(p.dir), after, 'undo of the new restore: every file as before both');
+    assert.deepEqual(await leftoverTemps(p.dir), []);
   });
 
   it('nothing to undo when no restore was made; the message says so', async () => {

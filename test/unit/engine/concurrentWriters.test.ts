@@ -157,6 +157,22 @@ describe('concurrent writers', function () {
     assert.equal(existsSync(lockPathFor(file)), false);
   });
 
+  it('two hard-link names of one session take one lock (by device and inode): a writer through one waits for the holder through the other', async () => {
+    const file = await tempSession();
+    const other = path.join(path.dirname(file), 'another-name.jsonl');
+    await fsp.link(file, other);
+    assert.equal(lockPathFor(other), lockPathFor(file));
+    const index = await loadSession(other);
+    await withSessionLock(file, async () => {
+      await assert.rejects(
+        withSessionLock(other, async () => undefined, { waitMs: 200 }),
+        (err: unknown) => err instanceof SessionLockedError && err.message.includes(other),
+      );
+      await assert.rejects(appendEntries(index, [{ type: 'custom', customType: 'x' }], { lock: { waitMs: 200 } }), SessionLockedError);
+    });
+    assert.equal(existsSync(lockPathFor(file)), false);
+  });
+
   it('the lock is released when the append fails or is aborted', async () => {
     const file = await tempSession();
     const index = await loadSession(file);

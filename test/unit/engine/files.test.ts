@@ -200,6 +200,17 @@ describe('files along the tree (engine)', () => {
     assert.equal(resolveToolPath('dir\\name.txt', 'C:\\p').absPath, 'C:\\p\\dir\\name.txt');
   });
 
+  it('names that start with dots are inside the working directory (`..notes.txt`, `...txt`, `a/..b`); `..` and `../x` lead out', () => {
+    const inside = (p: string, cwd = '/p') => [resolveToolPath(p, cwd).path, resolveToolPath(p, cwd).insideCwd];
+    assert.deepEqual(inside('..notes.txt'), ['..notes.txt', true]);
+    assert.deepEqual(inside('...txt'), ['...txt', true]);
+    assert.deepEqual(inside('/p/..hidden/..b'), ['..hidden/..b', true]);
+    assert.deepEqual(inside('..'), ['/', false]);
+    assert.deepEqual(inside('../x.txt'), ['/x.txt', false]);
+    assert.deepEqual(inside('..notes.txt', 'C:\\p'), ['..notes.txt', true]);
+    assert.deepEqual(inside('..\\x.txt', 'C:\\p'), ['C:\\x.txt', false]);
+  });
+
   it("edit replay: a lone CR is a line end, as in Pi 1.6 (normalizeToLF): it comes out as the file's ending (LF here, CRLF in a CRLF file)", () => {
     assert.deepEqual(replayEdits('one\rtwo\nthree\n', [{ oldText: 'three', newText: '3' }]), { ok: true, text: 'one\ntwo\n3\n' });
     assert.deepEqual(replayEdits('one\rtwo\n', [{ oldText: 'one\ntwo', newText: 'x\ry' }]), { ok: true, text: 'x\ny\n' });

@@ -15,6 +15,7 @@ import { hashHandle, HASH_BLOCK } from '../../../src/engine/files/fileHash';
 import { fixturePath } from '../../support/fixtures';
 import { projectAfterSession } from '../../support/filesProject';
 import { leftoverTemps, snapshot } from '../../support/restoreProject';
+import { readRestoreRecord } from '../../../src/engine/files/restoreRecords';
 
 const session = fixturePath('pi-oracle', 'fixtures', '04-split-turn.jsonl');
 const target = 'a241a739';
@@ -87,7 +88,7 @@ describe('restore transaction: re-verified, no-follow, backed up, rolled back', 
     assert.match(await fsp.readFile(path.join(dir, first), 'utf8'), /typed by the user\n$/);
     assert.equal(r.written.length, steps.length - 1);
     assert.deepEqual(await leftoverTemps(dir), []);
-    const manifest = JSON.parse(await fsp.readFile(path.join(r.backupDir!, 'manifest.json'), 'utf8'));
+    const manifest = await readRestoreRecord(r.backupDir!);
     assert.deepEqual(
       manifest.files.map((f: { path: string }) => f.path),
       r.written,
@@ -126,7 +127,7 @@ describe('restore transaction: re-verified, no-follow, backed up, rolled back', 
     assert.deepEqual(r.written, [steps[0].path, steps[1].path], 'what was written before the failure, reported');
     assert.deepEqual(await snapshot(dir), before, 'every file as before');
     assert.deepEqual(await leftoverTemps(dir), []);
-    const manifest = JSON.parse(await fsp.readFile(path.join(r.backupDir!, 'manifest.json'), 'utf8'));
+    const manifest = await readRestoreRecord(r.backupDir!);
     assert.equal(manifest.state, 'rolled-back');
     const undo = await undoLastRestore({ root, session, env });
     assert.equal(undo.undone, false);
