@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { isRecord } from '../jsonObject';
 import type { Diagnostic } from '../diagnostics';
 import type {
@@ -9,6 +10,7 @@ import type {
   ToolResultMessage,
   Usage,
 } from '../types';
+import { isClaudeAutomatedRecord } from './peekFacts';
 import { isoTime, msTime, num, str, text, userBlocks, type ForeignEntry, type ForeignSession, type SourceLine } from './foreignEntries';
 
 /**
@@ -25,8 +27,42 @@ import { isoTime, msTime, num, str, text, userBlocks, type ForeignEntry, type Fo
  * records outside the chain (`file-history-snapshot`, ...) are not entries.
  */
 
-/** Record types without a place in the chain, read as bookkeeping (not entries, not reported). */
-const BOOKKEEPING = new Set(['file-history-snapshot', 'queue-operation', 'summary']);
+/**
+ * Record types Claude Code writes outside the chain as a matter of course (titles, prompts, API request
+ * logs, costs, modes, file-history bookkeeping): `summary`, `custom-title`, `ai-title` and `agent-name`
+ * title the session; the rest are not entries and are not reported.
+ */
+export const CLAUDE_CODE_BOOKKEEPING_TYPES: ReadonlySet<string> = new Set([
+  'file-history-snapshot',
+  'file-history-delta',
+  'queue-operation',
+  'summary',
+  'custom-title',
+  'ai-title',
+  'agent-name',
+  'last-prompt',
+  'cost-state',
+  'tools-used',
+  'mode',
+  'permission-mode',
+  'api-request',
+  'api-request-shape',
+  'api-request-blob',
+  'atis-latch',
+  'tag',
+  'pr-link',
+]);
+
+/** Record types of the chain (with a `uuid`): messages, system notes, attachments, progress. */
+export const CLAUDE_CODE_CHAIN_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'attachment', 'progress']);
+
+/** Title sources, strongest first: a name the user gave (`-n`, /rename), the agent's name, Claude Code's own titles. */
+const TITLE_FIELDS: readonly (readonly [string, string])[] = [
+  ['custom-title', 'customTitle'],
+  ['agent-name', 'agentName'],
+  ['ai-title', 'aiTitle'],
+  ['summary', 'summary'],
+];
 
 interface Built extends ForeignEntry {
   /** The API message id of an assistant entry (its streamed records are merged into it). */
@@ -46,9 +82,16 @@ export function convertClaudeCode(file: string, lines: Iterable<SourceLine>): Fo
   let sessionId: string | undefined;
   let cwd: string | undefined;
   let started: string | undefined;
-  let title: string | undefined;
+  /** The latest title of each source (see TITLE_FIELDS). */
+  const titles = new Map<string, string>();
   let lastMain: string | undefined;
   let leaf: number | undefined;
+  /** The newest compaction still waiting for its summary record (automatic ones write attachments before it). */
+  let awaitingSummary: CompactionEntry | undefined;
+  /** Assistant entry id -> the last tool result made from its calls (parallel calls' results form one step). */
+  const resultTail = new Map<string, string>();
+  /** Unknown record kinds already reported (once per file and kind). */
+  const reported = new Set<string>();
 
   const add = (src: SourceLine, entry: SessionEntry, sidechain: boolean, messageId?: string): Built => {
     const built: Built = { entry, line: src.line, offset: src.offset, sidechain, messageId, pos: entries.length };
@@ -57,23 +100,30 @@ export function convertClaudeCode(file: string, lines: Iterable<SourceLine>): Fo
     return built;
   };
   const report = (src: SourceLine, message: string) => diagnostics.push({ file, line: src.line, message });
+  const reportKindOnce = (src: SourceLine, kind: string, message: string) => {
+    if (reported.has(kind)) return;
+    reported.add(kind);
+    report(src, `${message} (reported once; later records of this kind are handled the same way without a warning)`);
+  };
 
   for (const src of lines) {
     const r = src.value;
     const type = str(r.type);
-    if (type === 'summary') {
-      if (typeof r.summary === 'string' && r.summary.trim()) title = r.summary;
+    const titleField = TITLE_FIELDS.find(([t]) => t === type);
+    if (titleField) {
+      const t = r[titleField[1]];
+      if (typeof t === 'string' && t.trim()) titles.set(titleField[0], t);
       continue;
     }
     const uuid = str(r.uuid);
     if (uuid === undefined || uuid === '') {
-      if (type === undefined || !BOOKKEEPING.has(type))
-        report(
-          src,
-          `Claude Code record ${type === undefined ? 'without a "type"' : `of unknown type "${oneWord(type)}"`} and without a "uuid"; skipped`,
-        );
+      if (type === undefined) report(src, 'Claude Code record without a "type" and without a "uuid"; skipped');
+      else if (!CLAUDE_CODE_BOOKKEEPING_TYPES.has(type))
+        reportKindOnce(src, type, `Claude Code record of unknown type "${oneWord(type)}" without a "uuid"; skipped`);
       continue;
     }
+    if (type !== undefined && !CLAUDE_CODE_CHAIN_TYPES.has(type))
+      reportKindOnce(src, type, `Claude Code record of unknown type "${oneWord(type)}"; kept as a hidden entry`);
     if (alias.has(uuid) || byId.has(uuid)) {
       report(src, `record "${oneWord(uuid)}" repeats the uuid of an earlier record; skipped`);
       continue;
@@ -84,7 +134,9 @@ export function convertClaudeCode(file: string, lines: Iterable<SourceLine>): Fo
     const sidechain = r.isSidechain === true;
     const timestamp = isoTime(r.timestamp);
     const boundary = type === 'system' && r.subtype === 'compact_boundary';
-    const rawParent = boundary ? (str(r.logicalParentUuid) ?? str(r.parentUuid)) : str(r.parentUuid);
+    const logical = boundary ? str(r.logicalParentUuid) : undefined;
+    // A forked file copies the boundary before the messages it kept: a logical parent not read yet is no parent.
+    const rawParent = logical !== undefined && alias.has(logical) ? logical : str(r.parentUuid);
     let parentId: string | null = rawParent === undefined ? null : (alias.get(rawParent) ?? rawParent);
     if (parentId === null && sidechain && lastMain !== undefined) parentId = lastMain;
     const message = isRecord(r.message) ? r.message : undefined;
@@ -92,32 +144,61 @@ export function convertClaudeCode(file: string, lines: Iterable<SourceLine>): Fo
 
     if (boundary) {
       const meta = isRecord(r.compactMetadata) ? r.compactMetadata : {};
+      // Messages the compaction kept verbatim (a partial compaction's preserved segment) stay in the context.
+      const head = preservedHead(meta);
+      const kept = head !== undefined ? alias.get(head) : undefined;
       const compaction: CompactionEntry = {
         type: 'compaction',
         id: uuid,
         parentId,
         timestamp,
         summary: '',
-        // Nothing before the boundary stays in Claude Code's context: the kept range is empty.
-        firstKeptEntryId: uuid,
+        // Nothing else before the boundary stays in Claude Code's context.
+        firstKeptEntryId: kept ?? uuid,
         tokensBefore: num(meta.preTokens) ?? 0,
         details: { source: 'claude-code', trigger: str(meta.trigger) },
       };
       last = add(src, compaction, sidechain);
-    } else if (type === 'user' && r.isCompactSummary === true && parentId !== null && byId.get(parentId)?.entry.type === 'compaction') {
-      const target = byId.get(parentId)!;
-      const c = target.entry as CompactionEntry;
-      if (c.summary === '') {
-        c.summary = userBlocks(message?.content)
-          .map((b) => (b.type === 'text' ? b.text : ''))
-          .join('\n');
-        alias.set(uuid, target.entry.id);
-        if (!sidechain) lastMain = target.entry.id;
-        continue;
-      }
-      last = add(src, userEntry(uuid, parentId, timestamp, message), sidechain);
+      awaitingSummary = compaction;
+    } else if (type === 'user' && r.isCompactSummary === true && awaitingSummary !== undefined && parentId !== null) {
+      awaitingSummary.summary = userBlocks(message?.content)
+        .map((b) => (b.type === 'text' ? b.text : ''))
+        .join('\n');
+      awaitingSummary = undefined;
+      // The summary is the compaction: its children continue the chain where it stood.
+      alias.set(uuid, parentId);
+      continue;
+    } else if (type === 'user' && r.isMeta !== true && isClaudeAutomatedRecord(r)) {
+      const blocks = userBlocks(message?.content);
+      last = add(
+        src,
+        {
+          type: 'custom_message',
+          id: uuid,
+          parentId,
+          timestamp,
+          customType: `claude-code/${automatedKind(r)}`,
+          content: blocks,
+          display: true,
+        },
+        sidechain,
+      );
     } else if (type === 'user' && r.isMeta !== true) {
-      last = userRecord(uuid, parentId, timestamp, r, message, toolNames, (e) => add(src, e, sidechain));
+      // Results of calls made in parallel each name their own call's record: they follow each other as one step.
+      const step = parentId !== null ? resultTail.get(parentId) : undefined;
+      const caller = parentId;
+      last = userRecord({
+        file,
+        uuid,
+        parentId: step ?? parentId,
+        timestamp,
+        record: r,
+        message,
+        toolNames,
+        add: (e) => add(src, e, sidechain),
+      });
+      if (caller !== null && last.entry.type === 'message' && last.entry.message.role === 'toolResult' && byId.get(caller)?.messageId)
+        resultTail.set(caller, last.entry.id);
     } else if (type === 'assistant' && message) {
       const messageId = str(message.id);
       const parent = parentId === null ? undefined : byId.get(parentId);
@@ -144,6 +225,7 @@ export function convertClaudeCode(file: string, lines: Iterable<SourceLine>): Fo
     }
   }
 
+  const title = TITLE_FIELDS.map(([t]) => titles.get(t)).find((t) => t !== undefined);
   const header = {
     type: 'session' as const,
     version: 3,
@@ -153,6 +235,19 @@ export function convertClaudeCode(file: string, lines: Iterable<SourceLine>): Fo
     ...(title !== undefined ? { title } : {}),
   };
   return { header, entries, leaf, diagnostics };
+}
+
+/** The first message a compaction kept verbatim (`preservedSegment.headUuid`, else `preservedMessages.uuids[0]`). */
+function preservedHead(meta: Record<string, unknown>): string | undefined {
+  const seg = isRecord(meta.preservedSegment) ? meta.preservedSegment : undefined;
+  const head = str(seg?.headUuid);
+  if (head !== undefined) return head;
+  const kept = isRecord(meta.preservedMessages) ? meta.preservedMessages.uuids : undefined;
+  return Array.isArray(kept) ? str(kept[0]) : undefined;
+}
+
+function automatedKind(r: Record<string, unknown>): string {
+  return oneWord(isRecord(r.origin) && typeof r.origin.kind === 'string' ? r.origin.kind : 'system');
 }
 
 /** A type name for a message (no control characters, bounded). */
@@ -175,15 +270,19 @@ function userEntry(id: string, parentId: string | null, timestamp: string, messa
  * A user record: its `tool_result` blocks as tool results, the rest as one
  * user message, chained in block order (the first keeps the record's uuid).
  */
-function userRecord(
-  uuid: string,
-  parentId: string | null,
-  timestamp: string,
-  r: Record<string, unknown>,
-  message: Record<string, unknown> | undefined,
-  toolNames: Map<string, string>,
-  add: (e: SessionEntry) => Built,
-): Built {
+interface UserRecordInput {
+  /** The session file (subagent transcripts are found beside it). */
+  file: string;
+  uuid: string;
+  parentId: string | null;
+  timestamp: string;
+  record: Record<string, unknown>;
+  message: Record<string, unknown> | undefined;
+  toolNames: Map<string, string>;
+  add: (e: SessionEntry) => Built;
+}
+
+function userRecord({ file, uuid, parentId, timestamp, record: r, message, toolNames, add }: UserRecordInput): Built {
   const content = message?.content;
   if (!Array.isArray(content)) return add(userEntry(uuid, parentId, timestamp, message));
   const results = content.filter((b) => isRecord(b) && b.type === 'tool_result') as Record<string, unknown>[];
@@ -205,6 +304,8 @@ function userRecord(
     };
     const whole = results.length === 1 && toolName === 'Read' ? wholeFileText(r.toolUseResult) : undefined;
     if (whole !== undefined) msg.details = { wholeFileText: whole };
+    const subagent = results.length === 1 ? subagentFile(file, r.toolUseResult) : undefined;
+    if (subagent !== undefined) msg.details = { subagentFile: subagent };
     last = add({ type: 'message', id: nextId(), parentId: last ? last.entry.id : parentId, timestamp, message: msg });
   }
   const blocks = userBlocks(rest);
@@ -217,6 +318,13 @@ function userRecord(
       message: { role: 'user', content: blocks, timestamp: msTime(timestamp) },
     });
   return last!;
+}
+
+/** The transcript of the subagent an Agent/Task call started (`<session>/subagents/agent-<agentId>.jsonl`, beside this file). */
+function subagentFile(file: string, result: unknown): string | undefined {
+  const id = isRecord(result) ? str(result.agentId) : undefined;
+  if (id === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return undefined;
+  return path.join(path.dirname(file), path.basename(file, '.jsonl'), 'subagents', `agent-${id}.jsonl`);
 }
 
 /** The whole file a Read showed, from the record's `toolUseResult.file` (only when it covers every line). */

@@ -2,11 +2,13 @@ import { SessionFormatError, type Diagnostic } from '../diagnostics';
 import { isRecord } from '../jsonObject';
 import { MAX_PARSED_ENTRY_BYTES, oversizedLineMessage } from '../entryLimits';
 import { entryTypeOf } from '../entryKinds';
+import { oddValueProblem } from '../entryShape';
 import { entryMayHoldFileOps } from '../fileOpHints';
 import { openRegularFile } from '../sessionFile';
 import { SessionIndex } from '../sessionIndex';
 import type { EntryRecord } from '../entryRecord';
 import { agentName, agentOfHead, type AgentKind } from './agentKind';
+import { codexRolloutById } from './discovery';
 import { convertClaudeCode } from './claudeCode';
 import { convertCodex } from './codex';
 import type { ForeignSession, SourceLine } from './foreignEntries';
@@ -27,9 +29,30 @@ export async function sniffAgent(file: string): Promise<AgentKind | undefined> {
 }
 
 /**
+ * Loads another agent's session (read whole, see indexForeignBuffer); a Codex rollout forked from another
+ * (`forked_from_id`) is linked to its origin's file (`header.parentSession`, as Pi links a fork) when that
+ * file is in the same sessions folder.
+ */
+export async function loadForeignSession(
+  file: string,
+  buf: Buffer,
+  agent: Exclude<AgentKind, 'pi'>,
+  options: { signal?: AbortSignal } = {},
+): Promise<SessionIndex> {
+  const index = indexForeignBuffer(file, buf, agent, options);
+  const origin = index.header.forkedFrom;
+  if (agent === 'codex' && typeof origin === 'string') {
+    const parent = await codexRolloutById(file, origin, options.signal);
+    if (parent !== undefined) index.header.parentSession = parent;
+  }
+  return index;
+}
+
+/**
  * Indexes another agent's session read whole: every line is parsed (a line
- * that is not JSON, not an object, or too long to parse is reported with
- * its line number and skipped), the agent's converter maps the records to
+ * that is not JSON, not an object, too long to parse, nested deeper than a
+ * Pi entry may be or holding a `toString` key is reported with its line
+ * number and skipped), the agent's converter maps the records to
  * Pi-shaped entries, and the index is marked with the agent (read-only).
  * Entries are all kept parsed: none is read back from the file by offset
  * (their records' byte ranges are empty).
@@ -115,6 +138,12 @@ function sourceLines(file: string, buf: Buffer, diagnostics: Diagnostic[], signa
         }
         if (!isRecord(value)) {
           diagnostics.push({ file, line, message: 'the line is not a JSON object; skipped' });
+          continue;
+        }
+        // The same bound as Pi entries: nothing after this walks a record deeper than MAX_ENTRY_DEPTH.
+        const odd = oddValueProblem(value);
+        if (odd !== undefined) {
+          diagnostics.push({ file, line, message: `${odd}; line skipped` });
           continue;
         }
         state.parsed++;
