@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import { appendFileSync } from 'node:fs';
 
 const LOG = process.env.FAKE_MODEL_LOG;
-const BIG = 95_000;
+const BIG = 190_000;
 
 /** Each step: { text?, tools?: [{name, input}], usage?: {input, output} }. Tool names per wire: claude / codex. */
 export const SCENES = {
@@ -124,8 +124,14 @@ function sideText(body, wire) {
   return 'ok';
 }
 
+/** A compaction's summarization request (its instruction ends the newest message, even mid-turn after tool results). */
+function asksForSummary(body, wire) {
+  const last = wire === 'anthropic' ? body.messages?.at(-1) : body.input?.at(-1);
+  return /TEXT ONLY|summar/i.test(textOf(last?.content)) && !/\[scene:/.test(textOf(last?.content));
+}
+
 function pick(body, wire, cwd) {
-  const at = wire === 'anthropic' ? anthropicStep(body) : codexStep(body);
+  const at = asksForSummary(body, wire) ? undefined : wire === 'anthropic' ? anthropicStep(body) : codexStep(body);
   const steps = at && SCENES[at.scene];
   if (!steps) return { text: sideText(body, wire), usage: { input: 2000, output: 120 } };
   const step = steps[Math.min(at.step, steps.length - 1)];

@@ -14,7 +14,7 @@ export const CODEX_VERSION = '0.171.0';
 const STABLE_ROOT = '/tmp/arbor-fixture';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const out = path.join(repo, 'test', 'fixtures', 'agents', 'real');
+const out = process.env.ARBOR_AGENT_FIXTURES_OUT ?? path.join(repo, 'test', 'fixtures', 'agents', 'real');
 const cache = process.env.ARBOR_AGENT_TOOLS ?? path.join(os.homedir(), '.cache', 'arbor-agent-tools', `cc-${CLAUDE_CODE_VERSION}-cx-${CODEX_VERSION}`);
 
 function install() {
@@ -75,7 +75,6 @@ async function claudeSessions(bin, port) {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     // A small window: the big turn's reported usage crosses it, and Claude Code compacts automatically mid-turn.
     CLAUDE_CODE_AUTO_COMPACT_WINDOW: '100000',
-    CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '50',
   };
   const common = ['-p', '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
   const id = '00000000-0000-4000-8000-00000000c1a1';

@@ -139,13 +139,26 @@ describe('real Claude Code 2.1.332 sessions (issue 35)', () => {
   it('the manual compaction is a compaction with its summary; the message it kept verbatim is in the context', () => {
     const c = activePath(main).find((e) => e.type === 'compaction');
     assert.ok(c && c.type === 'compaction');
+    assert.equal((c.details as { trigger?: string }).trigger, 'manual');
     assert.match(c.summary, /Primary request/);
     assert.equal(c.tokensBefore > 0, true);
     assert.notEqual(c.firstKeptEntryId, c.id, 'the preserved segment is kept');
-    const ctx = buildContext(main);
-    const ids = ctx.messages.map((m) => main.record(m.entryIndex).id);
-    assert.equal(ids[0], c.id);
-    assert.ok(ids.includes(c.firstKeptEntryId), 'the preserved message is in the context');
+    const ids = buildContext(main, main.indexOf(c.id)).messages.map((m) => main.record(m.entryIndex).id);
+    assert.deepEqual(ids, [c.id, c.firstKeptEntryId], 'the summary, then the message it kept');
+  });
+
+  it('the automatic mid-turn compaction: its summary (after two attachments) is its summary, not a user message', () => {
+    const auto = activePath(main).find((e) => e.type === 'compaction' && (e.details as { trigger?: string }).trigger === 'auto');
+    assert.ok(auto && auto.type === 'compaction');
+    assert.match(auto.summary, /Primary request/);
+    assert.equal(auto.tokensBefore, 190073);
+    for (const e of activePath(main))
+      if (e.type === 'message' && e.message.role === 'user') assert.doesNotMatch(textOf(e), /continued from a previous conversation/);
+    // The messages of the turn it cut (the preserved segment) are in the context after the summary.
+    const ids = buildContext(main).messages.map((m) => main.record(m.entryIndex).id);
+    assert.equal(ids[0], auto.id);
+    assert.equal(ids[1], auto.firstKeptEntryId);
+    assert.notEqual(auto.firstKeptEntryId, auto.id);
   });
 
   it('a --fork-session file is its own session: no parentId cycle, a root of its own, the copied summary its compaction', () => {

@@ -1,17 +1,10 @@
 import * as path from 'node:path';
 import { isRecord } from '../jsonObject';
 import type { Diagnostic } from '../diagnostics';
-import type {
-  AssistantContentBlock,
-  AssistantMessage,
-  CompactionEntry,
-  SessionEntry,
-  StopReason,
-  ToolResultMessage,
-  Usage,
-} from '../types';
+import type { AssistantMessage, CompactionEntry, SessionEntry, ToolResultMessage } from '../types';
 import { isClaudeAutomatedRecord } from './peekFacts';
-import { isoTime, msTime, num, str, text, userBlocks, type ForeignEntry, type ForeignSession, type SourceLine } from './foreignEntries';
+import { assistantMessage, mergeAssistant, oneWord } from './claudeCodeAssistant';
+import { isoTime, msTime, num, str, userBlocks, type ForeignEntry, type ForeignSession, type SourceLine } from './foreignEntries';
 
 /**
  * Claude Code's transcript (`~/.claude/projects/<cwd>/<session>.jsonl`) as
@@ -72,7 +65,7 @@ interface Built extends ForeignEntry {
   pos: number;
 }
 
-export function convertClaudeCode(file: string, lines: Iterable<SourceLine>): ForeignSession {
+export async function convertClaudeCode(file: string, lines: AsyncIterable<SourceLine>): Promise<ForeignSession> {
   const diagnostics: Diagnostic[] = [];
   const entries: Built[] = [];
   const byId = new Map<string, Built>();
@@ -106,7 +99,7 @@ export function convertClaudeCode(file: string, lines: Iterable<SourceLine>): Fo
     report(src, `${message} (reported once; later records of this kind are handled the same way without a warning)`);
   };
 
-  for (const src of lines) {
+  for await (const src of lines) {
     const r = src.value;
     const type = str(r.type);
     const titleField = TITLE_FIELDS.find(([t]) => t === type);
@@ -250,12 +243,6 @@ function automatedKind(r: Record<string, unknown>): string {
   return oneWord(isRecord(r.origin) && typeof r.origin.kind === 'string' ? r.origin.kind : 'system');
 }
 
-/** A type name for a message (no control characters, bounded). */
-function oneWord(s: string): string {
-  const clean = s.replace(/[\u0000-\u001f\u007f]/g, '?');
-  return clean.length > 60 ? `${clean.slice(0, 60)}…` : clean;
-}
-
 function userEntry(id: string, parentId: string | null, timestamp: string, message: Record<string, unknown> | undefined): SessionEntry {
   return {
     type: 'message',
@@ -335,73 +322,4 @@ function wholeFileText(result: unknown): string | undefined {
   if (start !== undefined && start > 1) return undefined;
   if (num(f.numLines) !== undefined && num(f.totalLines) !== undefined && f.numLines !== f.totalLines) return undefined;
   return f.content;
-}
-
-const STOP_REASONS: Record<string, StopReason> = {
-  end_turn: 'stop',
-  stop_sequence: 'stop',
-  tool_use: 'toolUse',
-  max_tokens: 'length',
-  refusal: 'error',
-};
-
-function assistantBlocks(content: unknown, toolNames: Map<string, string>): AssistantContentBlock[] {
-  if (typeof content === 'string') return [text(content)];
-  if (!Array.isArray(content)) return [];
-  const out: AssistantContentBlock[] = [];
-  for (const b of content) {
-    if (!isRecord(b)) continue;
-    if (b.type === 'text' && typeof b.text === 'string') out.push(text(b.text));
-    else if (b.type === 'thinking' && typeof b.thinking === 'string') out.push({ type: 'thinking', thinking: b.thinking });
-    else if (b.type === 'redacted_thinking') out.push({ type: 'thinking', thinking: '[redacted thinking]', redacted: true });
-    else if ((b.type === 'tool_use' || b.type === 'server_tool_use') && typeof b.id === 'string' && typeof b.name === 'string') {
-      toolNames.set(b.id, b.name);
-      out.push({ type: 'toolCall', id: b.id, name: b.name, arguments: isRecord(b.input) ? b.input : { input: b.input } });
-    } else if (typeof b.type === 'string') out.push(text(`[${oneWord(b.type)}]`));
-  }
-  return out;
-}
-
-function usageOf(u: unknown): Usage | undefined {
-  if (!isRecord(u)) return undefined;
-  const input = num(u.input_tokens) ?? 0;
-  const output = num(u.output_tokens) ?? 0;
-  const cacheRead = num(u.cache_read_input_tokens) ?? 0;
-  const cacheWrite = num(u.cache_creation_input_tokens) ?? 0;
-  return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite };
-}
-
-function assistantMessage(m: Record<string, unknown>, r: Record<string, unknown>, toolNames: Map<string, string>): AssistantMessage {
-  const out: AssistantMessage = {
-    role: 'assistant',
-    content: assistantBlocks(m.content, toolNames),
-    api: 'anthropic-messages',
-    provider: 'anthropic',
-    timestamp: msTime(r.timestamp),
-  };
-  const model = str(m.model);
-  if (model) out.model = model;
-  const usage = usageOf(m.usage);
-  if (usage) out.usage = usage;
-  const stop = str(m.stop_reason);
-  if (stop && STOP_REASONS[stop]) out.stopReason = STOP_REASONS[stop];
-  if (r.isApiErrorMessage === true) {
-    out.stopReason = 'error';
-    out.errorMessage = out.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
-  }
-  return out;
-}
-
-/** A later streamed record of the same API message: its blocks are appended; usage and stop reason are the latest. */
-function mergeAssistant(
-  target: SessionEntry & { type: 'message'; message: AssistantMessage },
-  m: Record<string, unknown>,
-  r: Record<string, unknown>,
-  toolNames: Map<string, string>,
-): void {
-  const next = assistantMessage(m, r, toolNames);
-  target.message.content.push(...next.content);
-  if (next.usage) target.message.usage = next.usage;
-  if (next.stopReason) target.message.stopReason = next.stopReason;
-  if (next.errorMessage) target.message.errorMessage = next.errorMessage;
 }

@@ -49,7 +49,7 @@ function isInitialContext(t: string): boolean {
   return s.startsWith('<user_instructions>') || s.startsWith('<environment_context>') || s.startsWith('# AGENTS.md instructions');
 }
 
-export function convertCodex(file: string, lines: Iterable<SourceLine>): ForeignSession {
+export async function convertCodex(file: string, lines: AsyncIterable<SourceLine>): Promise<ForeignSession> {
   const diagnostics: Diagnostic[] = [];
   const entries: ForeignEntry[] = [];
   const toolNames = new Map<string, string>();
@@ -170,7 +170,7 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
     add(src, answer);
   };
 
-  for (const src of lines) {
+  for await (const src of lines) {
     const r = src.value;
     const p = isRecord(r.payload) ? r.payload : undefined;
     const type = str(r.type);
