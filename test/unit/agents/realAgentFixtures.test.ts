@@ -8,6 +8,7 @@ import { buildContext } from '../../../src/engine/context/buildContext';
 import { historyToEntry, sessionFiles } from '../../../src/engine/files/sessionFiles';
 import { titleFactsFromIndex } from '../../../src/engine/tree/sessionTitle';
 import { peekSession } from '../../../src/engine/tree/sessionPeek';
+import { messagePreview } from '../../../src/engine/tree/entryPreview';
 import { CLAUDE_CODE_BOOKKEEPING_TYPES, CLAUDE_CODE_CHAIN_TYPES } from '../../../src/engine/session/agents/claudeCode';
 import { CODEX_ITEM_TYPES, CODEX_LINE_TYPES } from '../../../src/engine/session/agents/codex';
 import type { AssistantMessage, SessionEntry, ToolResultMessage } from '../../../src/engine/session/types';
@@ -128,6 +129,13 @@ describe('real Claude Code 2.1.332 sessions (issue 35)', () => {
     assert.match(file, /subagents\/agent-[a-z0-9]+\.jsonl$/);
   });
 
+  it('the thinking the API requests asked for is the thinking level (not "off"); an Agent call previews its description', () => {
+    assert.equal(buildContext(main).thinkingLevel, 'high', 'budget_tokens 31999');
+    const call = activePath(main).find((e) => toolCallsOf(e).some((b) => b.type === 'toolCall' && b.name === 'Agent'));
+    assert.ok(call && call.type === 'message');
+    assert.match(messagePreview(call.message).text, /Agent\(look around\)/);
+  });
+
   it('the automated <task-notification> is told apart from what the user typed', () => {
     const n = activePath(main).find((e) => e.type === 'custom_message');
     assert.ok(n && n.type === 'custom_message', 'a custom message');
@@ -213,6 +221,12 @@ describe('real Codex CLI 0.171.0 rollouts (issue 35)', () => {
     const fork = await loadSession(codexFork());
     assert.equal(fork.header.parentSession, codexMain());
     assert.notEqual(fork.header.id, main.header.id);
+  });
+
+  it('a shell call previews its command', () => {
+    const call = activePath(main).find((e) => toolCallsOf(e).some((b) => b.type === 'toolCall' && b.name === 'exec_command'));
+    assert.ok(call && call.type === 'message');
+    assert.match(messagePreview(call.message).text, /exec_command\(cat notes\.txt\)/);
   });
 
   it('apply_patch adds, updates and deletes reach `files`', () => {

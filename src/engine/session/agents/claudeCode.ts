@@ -85,6 +85,9 @@ export async function convertClaudeCode(file: string, lines: AsyncIterable<Sourc
   const resultTail = new Map<string, string>();
   /** Unknown record kinds already reported (once per file and kind). */
   const reported = new Set<string>();
+  /** The thinking level of the API requests so far, and entry id -> the level change inserted after it (its children hang under it). */
+  let thinking: string | undefined;
+  const changedAfter = new Map<string, string>();
 
   const add = (src: SourceLine, entry: SessionEntry, sidechain: boolean, messageId?: string): Built => {
     const built: Built = { entry, line: src.line, offset: src.offset, sidechain, messageId, pos: entries.length };
@@ -106,6 +109,26 @@ export async function convertClaudeCode(file: string, lines: AsyncIterable<Sourc
     if (titleField) {
       const t = r[titleField[1]];
       if (typeof t === 'string' && t.trim()) titles.set(titleField[0], t);
+      continue;
+    }
+    if (type === 'api-request') {
+      // The request's thinking settings (effort, budget): a change is a thinking-level entry where it took effect.
+      const level = requestThinkingLevel(r.params);
+      const at = lastMain === undefined ? undefined : byId.get(lastMain);
+      if (level !== undefined && level !== thinking && at) {
+        if (at.entry.type === 'thinking_level_change') at.entry.thinkingLevel = level;
+        else {
+          const id = `${at.entry.id}.thinking`;
+          add(
+            src,
+            { type: 'thinking_level_change', id, parentId: at.entry.id, timestamp: isoTime(r.timestamp), thinkingLevel: level },
+            false,
+          );
+          changedAfter.set(at.entry.id, id);
+          lastMain = id;
+        }
+      }
+      thinking = level ?? thinking;
       continue;
     }
     const uuid = str(r.uuid);
@@ -130,7 +153,8 @@ export async function convertClaudeCode(file: string, lines: AsyncIterable<Sourc
     const logical = boundary ? str(r.logicalParentUuid) : undefined;
     // A forked file copies the boundary before the messages it kept: a logical parent not read yet is no parent.
     const rawParent = logical !== undefined && alias.has(logical) ? logical : str(r.parentUuid);
-    let parentId: string | null = rawParent === undefined ? null : (alias.get(rawParent) ?? rawParent);
+    const resolved: string | null = rawParent === undefined ? null : (alias.get(rawParent) ?? rawParent);
+    let parentId: string | null = resolved === null ? null : (changedAfter.get(resolved) ?? resolved);
     if (parentId === null && sidechain && lastMain !== undefined) parentId = lastMain;
     const message = isRecord(r.message) ? r.message : undefined;
     let last: Built | undefined;
@@ -194,7 +218,7 @@ export async function convertClaudeCode(file: string, lines: AsyncIterable<Sourc
         resultTail.set(caller, last.entry.id);
     } else if (type === 'assistant' && message) {
       const messageId = str(message.id);
-      const parent = parentId === null ? undefined : byId.get(parentId);
+      const parent = resolved === null ? undefined : byId.get(resolved);
       if (messageId !== undefined && parent && parent.messageId === messageId && parent.sidechain === sidechain) {
         mergeAssistant(parent.entry as SessionEntry & { type: 'message'; message: AssistantMessage }, message, r, toolNames);
         alias.set(uuid, parent.entry.id);
@@ -228,6 +252,27 @@ export async function convertClaudeCode(file: string, lines: AsyncIterable<Sourc
     ...(title !== undefined ? { title } : {}),
   };
   return { header, entries, leaf, diagnostics };
+}
+
+/** Budgets of Claude Code's thinking (its "think" keywords give about 4k, 10k, 32k tokens) as Pi's levels. */
+const BUDGET_LEVELS: readonly (readonly [number, string])[] = [
+  [2048, 'minimal'],
+  [8192, 'low'],
+  [16384, 'medium'],
+  [32000, 'high'],
+];
+
+/** The thinking level an API request asked for: its `output_config.effort`, else its thinking budget; undefined when it does not say. */
+function requestThinkingLevel(params: unknown): string | undefined {
+  if (!isRecord(params)) return undefined;
+  const effort = isRecord(params.output_config) ? str(params.output_config.effort) : undefined;
+  if (effort !== undefined && /^[a-z]{1,16}$/.test(effort)) return effort;
+  const t = isRecord(params.thinking) ? params.thinking : undefined;
+  if (!t) return undefined;
+  if (t.type === 'disabled') return 'off';
+  const budget = num(t.budget_tokens);
+  if (t.type !== 'enabled' || budget === undefined) return undefined;
+  return BUDGET_LEVELS.find(([max]) => budget <= max)?.[1] ?? 'xhigh';
 }
 
 /** The first message a compaction kept verbatim (`preservedSegment.headUuid`, else `preservedMessages.uuids[0]`). */
