@@ -44,13 +44,21 @@ export async function runCli(argv: string[], rawIo: Io = processIo): Promise<num
     }
     return await command.run(rest, io);
   } catch (err) {
-    return reportError(err, io);
+    const code = reportError(err, io);
+    // Asked for JSON: the failure is JSON on stdout too (the message stays on stderr).
+    if (rest.includes('--json')) io.out(JSON.stringify({ error: { code, message: errorMessage(err) } }));
+    return code;
   }
 }
 
 function unknownCommand(name: string, io: Io, overview: string): number {
   io.err(`arbor: unknown command ${JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name)}\n\n${overview}`);
   return 2;
+}
+
+/** An error's own message (the JSON form of a failure; the text form is reportError's). */
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function reportError(err: unknown, io: Io): number {

@@ -7,6 +7,7 @@ import { interruptSignal } from '../summarizerArgs';
 import { shownPath } from './files';
 import { sessionsDirFor } from '../../engine/session/discovery';
 import { otherAgentSessions } from '../../engine/session/agents/discovery';
+import { skippedWarning } from '../skippedWarning';
 import { peekSession, peekTitle } from '../../engine/tree/sessionPeek';
 import { searchSession, type SearchHit } from '../../engine/search/searchSession';
 
@@ -34,7 +35,7 @@ interface Target {
   title: string;
 }
 
-async function targetsOf(argv: string[]): Promise<{ targets: Target[]; query: string; json: boolean }> {
+async function targetsOf(argv: string[], io: Io): Promise<{ targets: Target[]; query: string; json: boolean }> {
   const p = parseWith(searchSpec, argv);
   const cwd = stringFlag(p.flags, 'cwd');
   const all = p.flags.all === true;
@@ -57,7 +58,7 @@ async function targetsOf(argv: string[]): Promise<{ targets: Target[]; query: st
     };
   }
   const dirs = all ? await allSessionDirs() : [sessionsDirFor(cwd!)];
-  const listed = await listedSessions(dirs, await otherAgentSessions(all ? undefined : cwd!));
+  const listed = await listedSessions(dirs, await otherAgentSessions(all ? undefined : cwd!, process.env, skippedWarning(io)));
   return { targets: listed.map((s) => ({ file: s.file, title: s.titleLine })), query, json };
 }
 
@@ -68,7 +69,7 @@ async function targetsOf(argv: string[]): Promise<{ targets: Target[]; query: st
  * its bytes hold the query.
  */
 export async function searchCommand(argv: string[], io: Io): Promise<number> {
-  const { targets, query, json } = await targetsOf(argv);
+  const { targets, query, json } = await targetsOf(argv, io);
   const signal = interruptSignal();
   const hits: (SearchHit & { title: string })[] = [];
   const skipped: { file: string; lines: number[] }[] = [];
@@ -79,18 +80,27 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
       complete = false;
       break;
     }
-    const r = await searchSession(t.file, {
-      query,
-      signal,
-      maxHits: MAX_HITS - hits.length,
-      onHit: (hit) => hits.push({ ...hit, title: t.title }),
-    });
+    let r: Awaited<ReturnType<typeof searchSession>>;
+    try {
+      r = await searchSession(t.file, {
+        query,
+        signal,
+        maxHits: MAX_HITS - hits.length,
+        onHit: (hit) => hits.push({ ...hit, title: t.title }),
+      });
+    } catch (err) {
+      // One session that cannot be read (gone, a FIFO, no permission, not a session) does not end a search of many.
+      if (targets.length === 1 || signal.aborted) throw err;
+      io.err(`arbor: warning: ${shownPath(t.file)}: ${err instanceof Error ? err.message : String(err)}; skipped`);
+      continue;
+    }
     scannedBytes += r.scannedBytes;
     complete &&= r.complete;
     if (r.skippedLines.length) skipped.push({ file: t.file, lines: r.skippedLines });
   }
+  const matched = new Set(hits.map((h) => h.file)).size;
   if (json) {
-    await printJson(io, { query, sessions: targets.length, scannedBytes, complete, hits, skippedLines: skipped });
+    await printJson(io, { query, sessions: targets.length, matchedSessions: matched, scannedBytes, complete, hits, skippedLines: skipped });
     return 0;
   }
   let last: string | undefined;
@@ -104,8 +114,10 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
       `arbor: ${shownPath(s.file)}: ${s.lines.length} line${s.lines.length === 1 ? '' : 's'} too long to search (line ` +
         `${s.lines.slice(0, 5).join(', ')}${s.lines.length > 5 ? ', …' : ''})`,
     );
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   io.out(
-    `${hits.length}${complete ? '' : '+'} match${hits.length === 1 ? '' : 'es'} in ${targets.length} session${targets.length === 1 ? '' : 's'}`,
+    `${hits.length}${complete ? '' : '+'} match${hits.length === 1 ? '' : 'es'} in ${plural(matched, 'session')}` +
+      (targets.length > 1 ? ` (${plural(targets.length, 'session')} searched)` : ''),
   );
   return 0;
 }

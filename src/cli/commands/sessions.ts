@@ -5,6 +5,7 @@ import { sessionsDirFor } from '../../engine/session/discovery';
 import { listedSessions } from '../sessionList';
 import { shortField } from '../output';
 import { otherAgentSessions } from '../../engine/session/agents/discovery';
+import { skippedWarning } from '../skippedWarning';
 import { agentName } from '../../engine/session/agents/agentKind';
 
 export const sessionsSpec: CommandSpec = {
@@ -23,7 +24,7 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
   const p = parseWith(sessionsSpec, argv);
   const cwd = stringFlag(p.flags, 'cwd') ?? process.cwd();
   const dir = sessionsDirFor(cwd);
-  const listed = await listedSessions([dir], await otherAgentSessions(cwd));
+  const listed = await listedSessions([dir], await otherAgentSessions(cwd, process.env, skippedWarning(io)));
   if (p.flags.json) {
     const sessions = listed.map(({ title, titleLine, ...s }) => ({ ...s, title: title.title === undefined ? null : titleLine }));
     await printJson(io, { dir, sessions });

@@ -4,6 +4,7 @@ import { reportDiagnostics, shortField, writeLines, type Io, type LineSource } f
 import type { EntryLease, SessionIndex } from '../../engine/session/sessionIndex';
 import { RowFacts, type RowStyle } from './treeRowFacts';
 import { ENTRY_KINDS } from '../../engine/tree/entryPreview';
+import { shownPath } from './files';
 
 export const treeSpec: CommandSpec = {
   name: 'tree',
@@ -200,6 +201,8 @@ function* drawTree(index: SessionIndex, rows: RowFacts): Generator<string | Prom
     `session ${shortField(h.id)} (v${index.version}) cwd ${h.cwd}: ${index.entryCount} entries, leaf ` +
     `${index.leafId === null ? '-' : shortField(index.leafId)}`
   );
+  // A fork names the session it was forked from (Pi's `parentSession`; a forked Codex rollout's origin).
+  if (typeof h.parentSession === 'string') yield `forked from ${shownPath(h.parentSession)}`;
   const labels = index.labels();
   const leaf = index.leafIndex;
   yield* rowLines(index, rows, treeRows(index), ({ i, prefix }) => {

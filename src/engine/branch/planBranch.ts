@@ -220,7 +220,7 @@ export class BranchMessageWalk {
       const rec = index.record(i);
       const message = branchMessage(index, i, this.edits.get(rec.id));
       if (!message) continue;
-      addMessageFileOps(message, this.fileOps);
+      addMessageFileOps(message, this.fileOps, index.agent);
       const tokens = this.estimator.estimate(message);
       if (budget > 0 && this.total + tokens > budget) {
         if ((rec.type === 'compaction' || rec.type === 'branch_summary') && this.total < budget * 0.9) {

@@ -1,5 +1,7 @@
 import { isRecord } from '../session/jsonObject';
 import type { AgentMessage } from '../session/types';
+import type { AgentKind } from '../session/agents/agentKind';
+import { piToolCall } from '../session/agents/toolCalls';
 
 /** Paths touched by the `read`, `write` and `edit` tools (spec 4.6). */
 export interface FileOps {
@@ -12,7 +14,11 @@ export function createFileOps(): FileOps {
   return { read: new Set(), written: new Set(), edited: new Set() };
 }
 
-function addFileOp(name: unknown, args: unknown, ops: FileOps): void {
+function addFileOp(agent: AgentKind, rawName: unknown, rawArgs: unknown, ops: FileOps): void {
+  // Another agent's tools in Pi's terms (Claude Code's Read/Write/Edit and `file_path`).
+  const call = agent === 'pi' || typeof rawName !== 'string' || !isRecord(rawArgs) ? undefined : piToolCall(agent, rawName, rawArgs);
+  const name = call ? call.name : rawName;
+  const args = call ? call.args : rawArgs;
   const path = isRecord(args) ? args.path : undefined;
   if (typeof path !== 'string' || !path) return;
   if (name === 'read') ops.read.add(path);
@@ -20,17 +26,17 @@ function addFileOp(name: unknown, args: unknown, ops: FileOps): void {
   else if (name === 'edit') ops.edited.add(path);
 }
 
-/** Adds the file operations of an assistant message's tool calls (and a tool result's nested calls). */
-export function addMessageFileOps(message: AgentMessage, ops: FileOps): void {
+/** Adds the file operations of an assistant message's tool calls (and a tool result's nested calls) of a session of `agent`. */
+export function addMessageFileOps(message: AgentMessage, ops: FileOps, agent: AgentKind = 'pi'): void {
   if (message.role === 'toolResult') {
     const nested = message.nestedCalls;
     const calls: unknown[] = isRecord(nested) && Array.isArray(nested.calls) ? nested.calls : [];
-    for (const call of calls) if (isRecord(call)) addFileOp(call.name, call.arguments, ops);
+    for (const call of calls) if (isRecord(call)) addFileOp(agent, call.name, call.arguments, ops);
     return;
   }
   if (message.role !== 'assistant' || !Array.isArray(message.content)) return;
   for (const block of message.content) {
-    if (block && typeof block === 'object' && block.type === 'toolCall') addFileOp(block.name, block.arguments, ops);
+    if (block && typeof block === 'object' && block.type === 'toolCall') addFileOp(agent, block.name, block.arguments, ops);
   }
 }
 

@@ -164,7 +164,7 @@ function* addFileOps(p: Projection, positions: readonly (readonly number[])[], o
   const order = read.map((pos) => p.entries[pos]);
   for (let k = 0; k < read.length; k++) {
     yield entryRead(order, k, 1);
-    for (const m of p.transientMessages(read[k])) addMessageFileOps(m, ops);
+    for (const m of p.transientMessages(read[k])) addMessageFileOps(m, ops, p.index.agent);
   }
 }
 

@@ -6,7 +6,8 @@ import type { TextReplacement } from './types';
  * exact matching only: a leading BOM is kept aside, the line ending is the
  * one of the first line break, text is compared with LF line ends (a lone
  * CR is a line end too, as in Pi: it comes out as the file's ending), every
- * oldText must occur exactly once in the original content, the matches must
+ * oldText must occur exactly once in the original content (every occurrence
+ * is replaced for a `replaceAll` one, Claude Code's `replace_all`), the matches must
  * not overlap, they are all replaced at once, and the result must differ.
  * Pi also falls back to a fuzzy match (quotes, dashes, trailing spaces); an
  * edit that only matched that way does not replay here, and the content is
@@ -27,6 +28,13 @@ export function replayEdits(content: string, edits: readonly TextReplacement[]):
   for (let i = 0; i < edits.length; i++) {
     const oldText = toLf(edits[i].oldText);
     if (!oldText) return { ok: false, reason: `edits[${i}] has an empty oldText` };
+    if (edits[i].replaceAll === true) {
+      let at = base.indexOf(oldText);
+      if (at < 0) return { ok: false, reason: `edits[${i}].oldText does not occur exactly in the known content` };
+      for (; at >= 0; at = base.indexOf(oldText, at + oldText.length))
+        matches.push({ at, length: oldText.length, newText: toLf(edits[i].newText), i });
+      continue;
+    }
     const found = findOccurrences(base, oldText);
     if (found.count === 0) return { ok: false, reason: `edits[${i}].oldText does not occur exactly in the known content` };
     if (found.count > 1) return { ok: false, reason: `edits[${i}].oldText occurs more than once in the known content` };
@@ -58,7 +66,7 @@ export function editReplacements(args: Record<string, unknown>): TextReplacement
     typeof (e as TextReplacement).newText === 'string';
   if (Array.isArray(args.edits))
     return args.edits.every(valid) && args.edits.length > 0
-      ? args.edits.map((e) => ({ oldText: e.oldText, newText: e.newText }))
+      ? args.edits.map((e) => ({ oldText: e.oldText, newText: e.newText, ...(e.replaceAll === true ? { replaceAll: true } : {}) }))
       : undefined;
   if (valid(args)) return [{ oldText: args.oldText, newText: args.newText }];
   return undefined;

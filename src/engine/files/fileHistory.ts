@@ -2,6 +2,7 @@ import { editReplacements, replayEdits } from './applyEdits';
 import { commandWords, isReadOnlyCommand } from './bashEffects';
 import { mentionKeys, relativeTo, resolveToolPath, type ResolvedPath } from './filePaths';
 import { fullReadText, lossyReadReason } from './readResult';
+import { patchFileChanges } from './patchChanges';
 import type { FileChange, FileContent, FileHistory, InitialContents } from './types';
 import type { SessionEntry } from '../session/types';
 import { isToolCallBlock } from '../session/contentBlocks';
@@ -133,6 +134,53 @@ export function fileHistory(entries: Iterable<SessionEntry>, options: FileHistor
       addOpaque(entryId, command, command !== '' && isReadOnlyCommand(command));
       return;
     }
+    if (name === 'patch') {
+      const files = isError ? [] : patchFileChanges(isRecord(details) ? details.fileChanges : undefined);
+      if (!files.length) {
+        addOpaque(entryId, `apply_patch ${argumentWords(args)}`, false);
+        return;
+      }
+      for (const f of files) {
+        const t = track(f.path);
+        const before = current(t);
+        if (!t.seen && f.kind === 'add' && !options.initial?.has(t.hist.absPath)) t.hist.firstSeenByWrite = { entryId };
+        t.seen = true;
+        if (f.kind === 'add') {
+          budget += f.content.length * BUDGET_PER_CHAR;
+          record(t, {
+            entryId,
+            resultEntryId,
+            toolCallId,
+            kind: 'write',
+            content: f.content,
+            before,
+            after: { state: 'known', text: f.content },
+          });
+        } else if (f.kind === 'delete')
+          record(t, {
+            entryId,
+            resultEntryId,
+            toolCallId,
+            kind: 'write',
+            content: '',
+            before,
+            after: { state: 'absent', reason: `deleted at ${entryId}` },
+          });
+        else {
+          for (const e of f.edits) budget += (e.oldText.length + e.newText.length) * BUDGET_PER_CHAR;
+          record(t, {
+            entryId,
+            resultEntryId,
+            toolCallId,
+            kind: 'edit',
+            edits: f.edits,
+            before,
+            after: applyEdit(before, f.edits, entryId),
+          });
+        }
+      }
+      return;
+    }
     if (!FILE_TOOLS_WITHOUT_EFFECT.has(name) && name !== 'write' && name !== 'edit') {
       addOpaque(entryId, `${name} ${argumentWords(args)}`, false);
       return;
@@ -209,7 +257,7 @@ export function fileHistory(entries: Iterable<SessionEntry>, options: FileHistor
 
   const flushPending = () => {
     for (const call of pending.values())
-      if (call.name !== 'write' && call.name !== 'edit' && !FILE_TOOLS_WITHOUT_EFFECT.has(call.name))
+      if (call.name !== 'write' && call.name !== 'edit' && call.name !== 'patch' && !FILE_TOOLS_WITHOUT_EFFECT.has(call.name))
         onResult(call, call.entryId, '', true, undefined, undefined);
     pending.clear();
   };

@@ -8,6 +8,8 @@
 export interface TextReplacement {
   oldText: string;
   newText: string;
+  /** Every occurrence is replaced (Claude Code's `replace_all`); otherwise oldText must occur exactly once. */
+  replaceAll?: boolean;
 }
 
 /**

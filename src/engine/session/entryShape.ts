@@ -210,7 +210,7 @@ const PRIMITIVE_KEYS = ['toString', 'valueOf'];
  * its conversion to text, anywhere in the value (an explicit stack: the walk
  * itself cannot overflow, whatever the depth).
  */
-function oddValueProblem(root: unknown): string | undefined {
+export function oddValueProblem(root: unknown): string | undefined {
   const stack: unknown[] = [root];
   const depths: number[] = [1];
   while (stack.length > 0) {

@@ -17,7 +17,7 @@ import { openRegularFile, statRegularFile } from './sessionFile';
 import { streamSession } from './streamSession';
 import type { EntryRecord } from './entryRecord';
 import type { SessionHeader } from './types';
-import { indexForeignBuffer, sniffAgent } from './agents/loadForeign';
+import { loadForeignSession, sniffAgent } from './agents/loadForeign';
 
 export interface LoadSessionOptions {
   signal?: AbortSignal;
@@ -38,8 +38,7 @@ export async function loadSession(file: string, options: LoadSessionOptions = {}
   options.signal?.throwIfAborted();
   // Format detection is by content: Claude Code's and Codex's sessions are read through their converters (engine/session/agents/).
   const agent = await sniffAgent(file);
-  if (agent === 'claude-code' || agent === 'codex')
-    return indexForeignBuffer(file, await readWholeFile(file, options.signal), agent, options);
+  if (agent === 'claude-code' || agent === 'codex') return loadForeignSession(file, agent, options);
   if (options.validation !== 'full') {
     const { size } = await statRegularFile(file);
     if (options.validation === 'fast' || size > AUTO_FULL_LIMIT) {

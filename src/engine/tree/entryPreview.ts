@@ -61,8 +61,11 @@ export function contentText(content: string | UserContentBlock[] | unknown): str
 
 function toolCallText(name: unknown, args: unknown): string {
   const a = isRecord(args) ? args : {};
-  // `file_path`: Claude Code's file tools; a `command` of words: Codex's shell (engine/session/agents/).
-  const key = ['path', 'file_path', 'command', 'pattern', 'url', 'query'].find((k) => typeof a[k] === 'string');
+  // `file_path`: Claude Code's file tools, `description`/`prompt` its Agent (Task) calls; `cmd` and a `command` of
+  // words: Codex's shell, `input` its free-form tools such as apply_patch (engine/session/agents/).
+  const key = ['path', 'file_path', 'command', 'cmd', 'pattern', 'url', 'query', 'description', 'prompt', 'input'].find(
+    (k) => typeof a[k] === 'string',
+  );
   if (!key && Array.isArray(a.command) && a.command.every((w) => typeof w === 'string'))
     return `${String(name)}(${oneLine(a.command.slice(-1)[0] ?? '', 60)})`;
   return key ? `${String(name)}(${oneLine(String(a[key]), 60)})` : `${String(name)}()`;

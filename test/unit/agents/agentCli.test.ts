@@ -2,10 +2,10 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { repoRoot } from '../../support/fixtures';
+import { withAgentHomes } from '../../support/agentHomes';
 
 const fixtures = path.join(repoRoot, 'test', 'fixtures', 'agents');
 
@@ -32,8 +32,8 @@ async function snapshot(dir: string): Promise<string> {
 }
 
 describe('arbor over Claude Code and Codex sessions (issue 23)', () => {
+  const homeDir = withAgentHomes('arbor-agent-cli-');
   let home: string;
-  const env: Record<string, string | undefined> = {};
   let claudeFile: string;
   let codexFile: string;
   let claudeDir: string;
@@ -41,7 +41,7 @@ describe('arbor over Claude Code and Codex sessions (issue 23)', () => {
   const cwd = '/home/dev/proj';
 
   before(async () => {
-    home = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-agent-cli-'));
+    home = homeDir();
     claudeDir = path.join(home, 'claude', 'projects', '-home-dev-proj');
     codexDir = path.join(home, 'codex', 'sessions', '2026', '11', '30');
     await fsp.mkdir(claudeDir, { recursive: true });
@@ -53,23 +53,6 @@ describe('arbor over Claude Code and Codex sessions (issue 23)', () => {
     // A rollout of another folder is not listed.
     const other = (await fsp.readFile(codexFile, 'utf8')).replace(/\/home\/dev\/proj/g, '/elsewhere');
     await fsp.writeFile(path.join(codexDir, 'rollout-2026-11-30T12-00-00-other.jsonl'), other);
-    for (const [k, v] of Object.entries({
-      CLAUDE_CONFIG_DIR: path.join(home, 'claude'),
-      CODEX_HOME: path.join(home, 'codex'),
-      PI_CODING_AGENT_DIR: path.join(home, 'pi'),
-      PI_CODING_AGENT_SESSION_DIR: undefined,
-    })) {
-      env[k] = process.env[k];
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  });
-  after(async () => {
-    for (const [k, v] of Object.entries(env)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    await fsp.rm(home, { recursive: true, force: true });
   });
 
   it('`arbor sessions --cwd DIR --json` lists them with an agent field', async () => {

@@ -96,7 +96,7 @@ describe('session titles (one rule) and arbor sessions / arbor search', () => {
       );
       for (const h of found.hits) assert.ok(titles.includes(h.title), 'each hit names its session by its title');
       const text = await run(['search', '--cwd', cwd, 'mul']);
-      assert.match(text, new RegExp(`${direct.length} matches in 2 sessions$`));
+      assert.match(text, new RegExp(`${direct.length} matches in 2 sessions \\(2 sessions searched\\)$`));
     } finally {
       process.env = saved;
       await fsp.rm(agent, { recursive: true, force: true });

@@ -23,8 +23,25 @@ export const CODEX_USER_MESSAGE_BUDGET = 20_000;
 /** Codex's own rough count (4 bytes a token), used only for that budget. */
 const approxTokens = (s: string) => Math.ceil(Buffer.byteLength(s, 'utf8') / 4);
 
+/**
+ * Rollout line types Codex writes: the ones read, and `world_state` / `token_usage_record` (state
+ * snapshots, and usage `token_count` already gives), quietly skipped.
+ */
+export const CODEX_LINE_TYPES: ReadonlySet<string> = new Set([
+  'session_meta',
+  'response_item',
+  'turn_context',
+  'event_msg',
+  'compacted',
+  'world_state',
+  'token_usage_record',
+]);
+
 const ASSISTANT_ITEMS = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);
 const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output']);
+
+/** Response item types read (messages, answer items, call outputs) or skipped on purpose (`ghost_snapshot`: undo bookkeeping). */
+export const CODEX_ITEM_TYPES: ReadonlySet<string> = new Set(['message', ...ASSISTANT_ITEMS, ...OUTPUT_ITEMS, 'ghost_snapshot']);
 
 /** User messages Codex sends as context, not typed by the user (instructions, environment). */
 function isInitialContext(t: string): boolean {
@@ -32,7 +49,7 @@ function isInitialContext(t: string): boolean {
   return s.startsWith('<user_instructions>') || s.startsWith('<environment_context>') || s.startsWith('# AGENTS.md instructions');
 }
 
-export function convertCodex(file: string, lines: Iterable<SourceLine>): ForeignSession {
+export async function convertCodex(file: string, lines: AsyncIterable<SourceLine>): Promise<ForeignSession> {
   const diagnostics: Diagnostic[] = [];
   const entries: ForeignEntry[] = [];
   const toolNames = new Map<string, string>();
@@ -44,6 +61,12 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
     cwd: '',
   };
   let metaSeen = false;
+  /** Unknown kinds already reported (once per file and kind). */
+  const reported = new Set<string>();
+  /** The turn of the current answer (`internal_chat_message_metadata_passthrough.turn_id`): another turn's item starts a new answer. */
+  let answerTurn: string | undefined;
+  /** Codex's own record of a finished call (`item_completed`), by call id: an exit code, or the files a patch changed. */
+  const completed = new Map<string, Record<string, unknown>>();
   let parentId: string | null = null;
   /** The assistant entry the current answer's items go into (undefined after anything else). */
   let answer: (SessionEntry & { type: 'message'; message: AssistantMessage }) | undefined;
@@ -59,10 +82,16 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
     parentId = entry.id;
   };
   const report = (src: SourceLine, message: string) => diagnostics.push({ file, line: src.line, message });
+  const reportKindOnce = (src: SourceLine, kind: string, message: string) => {
+    if (reported.has(kind)) return;
+    reported.add(kind);
+    report(src, `${message} (reported once; later ones are skipped without a warning)`);
+  };
 
   /** One response item as an entry (or into the current answer); `id` names it. */
   const item = (src: SourceLine, p: Record<string, unknown>, id: string, timestamp: string, rebuilt: boolean): void => {
     const type = str(p.type) ?? '';
+    const turn = turnOf(p);
     if (type === 'message') {
       const role = str(p.role);
       if (role === 'assistant') {
@@ -71,6 +100,7 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
           id,
           timestamp,
           userBlocks(p.content).filter((b): b is TextBlock => b.type === 'text'),
+          turn,
         );
         return;
       }
@@ -99,7 +129,7 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
       return;
     }
     if (ASSISTANT_ITEMS.has(type)) {
-      appendToAnswer(src, id, timestamp, callBlocks(p, type, id, toolNames));
+      appendToAnswer(src, id, timestamp, callBlocks(p, type, id, toolNames), turn);
       return;
     }
     if (OUTPUT_ITEMS.has(type)) {
@@ -110,20 +140,23 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
         id,
         parentId,
         timestamp,
-        message: toolResult(p.output, toolCallId, toolNames.get(toolCallId) ?? '', timestamp),
+        message: toolResult(p.output, toolCallId, toolNames.get(toolCallId) ?? '', timestamp, completed.get(toolCallId)),
       });
       return;
     }
     // Ghost snapshots are Codex's undo bookkeeping (a git commit id): not part of the conversation.
     if (type === 'ghost_snapshot') return;
-    report(src, `Codex response item of unknown type ${JSON.stringify(type).slice(0, 60)}; skipped`);
+    reportKindOnce(src, `item ${type}`, `Codex response item of unknown type ${JSON.stringify(type).slice(0, 60)}; skipped`);
   };
 
-  const appendToAnswer = (src: SourceLine, id: string, timestamp: string, blocks: AssistantContentBlock[]) => {
-    if (answer) {
+  const appendToAnswer = (src: SourceLine, id: string, timestamp: string, blocks: AssistantContentBlock[], turn: string | undefined) => {
+    // The items of one answer are one message; an item of another turn (a compaction's own output, written
+    // before the compaction at the start of the next turn) is not part of the answer before it.
+    if (answer && (turn === undefined || answerTurn === undefined || turn === answerTurn)) {
       answer.message.content.push(...blocks);
       return;
     }
+    answerTurn = turn;
     const message: AssistantMessage = {
       role: 'assistant',
       content: blocks,
@@ -137,7 +170,7 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
     add(src, answer);
   };
 
-  for (const src of lines) {
+  for await (const src of lines) {
     const r = src.value;
     const p = isRecord(r.payload) ? r.payload : undefined;
     const type = str(r.type);
@@ -153,6 +186,9 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
         header.id = str(p.id) ?? '';
         header.timestamp = str(p.timestamp) ?? timestamp;
         header.cwd = str(p.cwd) ?? '';
+        // `codex exec fork`: the rollout it was forked from (loadForeign.ts finds its file).
+        const origin = str(p.forked_from_id);
+        if (origin) header.forkedFrom = origin;
       }
       continue;
     }
@@ -171,7 +207,8 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
       }
       effort = e ?? effort;
     } else if (type === 'event_msg') {
-      if (p.type === 'token_count' && isRecord(p.info)) {
+      if (p.type === 'item_completed' && isRecord(p.item) && typeof p.item.id === 'string') completed.set(p.item.id, p.item);
+      else if (p.type === 'token_count' && isRecord(p.info)) {
         const last = isRecord(p.info.last_token_usage) ? p.info.last_token_usage : undefined;
         const input = num(last?.input_tokens) ?? 0;
         const cached = num(last?.cached_input_tokens) ?? 0;
@@ -198,7 +235,7 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
         timestamp,
         summary,
         firstKeptEntryId: id,
-        tokensBefore: 0,
+        tokensBefore: tokensBeforeCompaction(entries, summary),
         details: { source: 'codex', replacementHistory: Array.isArray(p.replacement_history) },
       });
       if (Array.isArray(p.replacement_history)) {
@@ -230,9 +267,33 @@ export function convertCodex(file: string, lines: Iterable<SourceLine>): Foreign
         // The kept messages are in the history now: a later compaction collects them again.
         userMessages = kept;
       }
-    } else report(src, `Codex record of unknown type ${JSON.stringify(type).slice(0, 60)}; skipped`);
+    } else if (!CODEX_LINE_TYPES.has(type))
+      reportKindOnce(src, type, `Codex record of unknown type ${JSON.stringify(type).slice(0, 60)}; skipped`);
   }
   return { header, entries, diagnostics };
+}
+
+/** The turn an item belongs to, as Codex records it. */
+function turnOf(p: Record<string, unknown>): string | undefined {
+  const meta = p.internal_chat_message_metadata_passthrough;
+  return isRecord(meta) ? str(meta.turn_id) : undefined;
+}
+
+/**
+ * The context size before a compaction: the usage Codex recorded for the last answer before it that is
+ * not the compaction's own output (whose text is the summary the compaction carries).
+ */
+function tokensBeforeCompaction(entries: readonly ForeignEntry[], summary: string): number {
+  for (let i = entries.length - 1, seen = 0; i >= 0 && seen < 64; i--, seen++) {
+    const e = entries[i].entry;
+    if (e.type === 'compaction') break;
+    if (e.type !== 'message' || e.message.role !== 'assistant' || !e.message.usage) continue;
+    const t = e.message.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+    if (t && summary.endsWith(t)) continue;
+    const total = e.message.usage.totalTokens;
+    if (total !== undefined) return total;
+  }
+  return 0;
 }
 
 function blocksText(blocks: UserContentBlock[]): string {
@@ -291,19 +352,41 @@ function parseArguments(raw: unknown): Record<string, unknown> {
   }
 }
 
-/** A call's output: a string, `{content, success}`, or content items. */
-function toolResult(output: unknown, toolCallId: string, toolName: string, timestamp: string): ToolResultMessage {
+/**
+ * A call's output: a string, `{content, success}`, or content items. `done` is Codex's own record of the
+ * finished call (`item_completed`): a non-zero `exit_code` or a failed status is an error, and a patch's
+ * file changes go with the result (its `details.fileChanges`).
+ */
+function toolResult(
+  output: unknown,
+  toolCallId: string,
+  toolName: string,
+  timestamp: string,
+  done?: Record<string, unknown>,
+): ToolResultMessage {
   let content: UserContentBlock[] = [];
   let isError = false;
   if (typeof output === 'string') {
     content = [text(output)];
-    isError = shellFailed(output);
+    isError = shellFailed(output) || exitedWithError(output);
   } else if (Array.isArray(output)) content = userBlocks(output);
   else if (isRecord(output)) {
     content = typeof output.content === 'string' ? [text(output.content)] : userBlocks(output.content);
     isError = output.success === false;
   }
-  return { role: 'toolResult', toolCallId, toolName, content, isError, timestamp: msTime(timestamp) };
+  const exit = num(done?.exit_code);
+  if ((exit !== undefined && exit !== 0) || done?.status === 'failed') isError = true;
+  const result: ToolResultMessage = { role: 'toolResult', toolCallId, toolName, content, isError, timestamp: msTime(timestamp) };
+  if (done?.type === 'FileChange' && isRecord(done.changes) && !isError) result.details = { fileChanges: done.changes };
+  return result;
+}
+
+/** Codex's unified-exec output header: `Process exited with code N` among its first lines (before `Output:`). */
+function exitedWithError(output: string): boolean {
+  const head = output.slice(0, 400);
+  const end = head.indexOf('\nOutput:');
+  const m = /(?:^|\n)Process exited with code (-?\d+)(?:\n|$)/.exec(end < 0 ? head : head.slice(0, end + 1));
+  return m !== null && Number(m[1]) !== 0;
 }
 
 /** A shell output Codex wrote as `{"output":..., "metadata":{"exit_code":N}}` with N not 0 (read from its end: the output is not parsed again). */

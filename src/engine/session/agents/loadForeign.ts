@@ -2,11 +2,14 @@ import { SessionFormatError, type Diagnostic } from '../diagnostics';
 import { isRecord } from '../jsonObject';
 import { MAX_PARSED_ENTRY_BYTES, oversizedLineMessage } from '../entryLimits';
 import { entryTypeOf } from '../entryKinds';
+import { oddValueProblem } from '../entryShape';
 import { entryMayHoldFileOps } from '../fileOpHints';
 import { openRegularFile } from '../sessionFile';
+import type { FileHandle } from 'node:fs/promises';
 import { SessionIndex } from '../sessionIndex';
 import type { EntryRecord } from '../entryRecord';
 import { agentName, agentOfHead, type AgentKind } from './agentKind';
+import { codexRolloutById } from './discovery';
 import { convertClaudeCode } from './claudeCode';
 import { convertCodex } from './codex';
 import type { ForeignSession, SourceLine } from './foreignEntries';
@@ -26,24 +29,35 @@ export async function sniffAgent(file: string): Promise<AgentKind | undefined> {
   }
 }
 
+/** Bytes read from the file at a time (the file is streamed: memory is its parsed entries, not its bytes). */
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
 /**
- * Indexes another agent's session read whole: every line is parsed (a line
- * that is not JSON, not an object, or too long to parse is reported with
- * its line number and skipped), the agent's converter maps the records to
- * Pi-shaped entries, and the index is marked with the agent (read-only).
- * Entries are all kept parsed: none is read back from the file by offset
- * (their records' byte ranges are empty).
+ * Loads another agent's session, streamed: the file is read in chunks and
+ * every line is parsed (a line that is not JSON, not an object, too long to
+ * parse, nested deeper than a Pi entry may be or holding a `toString` key is
+ * reported with its line number and skipped), the agent's converter maps the
+ * records to Pi-shaped entries, and the index is marked with the agent
+ * (read-only). Entries are all kept parsed: none is read back from the file
+ * by offset (their records' byte ranges are empty). A Codex rollout forked
+ * from another (`forked_from_id`) is linked to its origin's file
+ * (`header.parentSession`, as Pi links a fork) when that file is in the same
+ * sessions folder.
  */
-export function indexForeignBuffer(
+export async function loadForeignSession(
   file: string,
-  buf: Buffer,
   agent: Exclude<AgentKind, 'pi'>,
   options: { signal?: AbortSignal } = {},
-): SessionIndex {
+): Promise<SessionIndex> {
   const diagnostics: Diagnostic[] = [];
-  const lines = sourceLines(file, buf, diagnostics, options.signal);
-  const converted: ForeignSession =
-    agent === 'claude-code' ? convertClaudeCode(file, lines.iterate()) : convertCodex(file, lines.iterate());
+  const fh = await openRegularFile(file);
+  let converted: ForeignSession;
+  const lines = sourceLines(file, fh, diagnostics, options.signal);
+  try {
+    converted = agent === 'claude-code' ? await convertClaudeCode(file, lines.iterate()) : await convertCodex(file, lines.iterate());
+  } finally {
+    await fh.close();
+  }
   if (!converted.entries.length && lines.parsed === 0)
     throw new SessionFormatError(file, 1, `not a ${agentName(agent)} session: no line of it could be read`);
   const records: EntryRecord[] = converted.entries.map(({ entry, line, offset }) => ({
@@ -58,68 +72,129 @@ export function indexForeignBuffer(
     mayHoldFileOps: entryMayHoldFileOps(entry),
     entry,
   }));
-  const lastBreak = buf.lastIndexOf(10) + 1;
-  const complete = lastBreak === buf.length || lines.lastComplete;
-  return new SessionIndex({
+  const index = new SessionIndex({
     file,
     header: converted.header,
     version: 3,
     records,
     diagnostics: [...diagnostics, ...converted.diagnostics].sort((a, b) => a.line - b.line),
-    committedSize: complete ? buf.length : lastBreak,
+    committedSize: lines.committed,
     lineCount: lines.count,
-    size: buf.length,
-    endsWithNewline: buf.length === 0 || buf[buf.length - 1] === 10,
+    size: lines.size,
+    endsWithNewline: lines.size === 0 || lines.endsWithNewline,
     agent,
     leaf: converted.leaf,
   });
+  const origin = index.header.forkedFrom;
+  if (agent === 'codex' && typeof origin === 'string') {
+    const parent = await codexRolloutById(file, origin, options.signal);
+    if (parent !== undefined) index.header.parentSession = parent;
+  }
+  return index;
 }
 
 /**
- * The file's lines, parsed one at a time as the converter asks for them (no
- * array of every line is made). A last line without a line break is read
- * when it parses, else reported as cut off.
+ * The file's lines, read a chunk at a time and parsed one at a time as the
+ * converter asks for them (no array of every line is made, the file is never
+ * held whole). A last line without a line break is read when it parses, else
+ * reported as cut off; a line longer than an entry may be is passed over.
  */
-function sourceLines(file: string, buf: Buffer, diagnostics: Diagnostic[], signal?: AbortSignal) {
+function sourceLines(file: string, fh: FileHandle, diagnostics: Diagnostic[], signal?: AbortSignal) {
   const state = {
     count: 0,
     parsed: 0,
-    lastComplete: false,
-    *iterate(): Generator<SourceLine> {
-      let pos = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+    size: 0,
+    /** Bytes up to the end of the last complete line (a last line that parses counts as complete). */
+    committed: 0,
+    endsWithNewline: false,
+    async *iterate(): AsyncGenerator<SourceLine> {
+      const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+      let carry: Buffer = Buffer.alloc(0);
+      /** File offset of carry[0]. */
+      let carryAt = 0;
+      let position = 0;
       let line = 0;
-      while (pos < buf.length) {
-        const nl = buf.indexOf(10, pos);
-        const end = nl < 0 ? buf.length : nl;
-        const start = pos;
-        pos = end + 1;
+      let skipping = false;
+      let lastByte = -1;
+      const parse = (bytes: Buffer, offset: number, complete: boolean): SourceLine | undefined => {
         line++;
-        state.count = nl < 0 ? line - 1 : line;
         if ((line & 0x3fff) === 0) signal?.throwIfAborted();
-        if (end - start > MAX_PARSED_ENTRY_BYTES) {
-          diagnostics.push({ file, line, message: `${oversizedLineMessage(end - start)}; line skipped` });
-          continue;
-        }
-        const text = buf.toString('utf8', start, end).trim();
-        if (!text) continue;
+        const start = line === 1 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+        const text = bytes.toString('utf8', start).trim();
+        if (!text) return undefined;
         let value: unknown;
         try {
           value = JSON.parse(text);
         } catch (err) {
-          const message =
-            nl < 0
-              ? 'the last line is incomplete (a writer stopped mid-line); skipped'
-              : `invalid JSON (${jsonProblem(err)}); line skipped`;
+          const message = !complete
+            ? 'the last line is incomplete (a writer stopped mid-line); skipped'
+            : `invalid JSON (${jsonProblem(err)}); line skipped`;
           diagnostics.push({ file, line, message });
-          continue;
+          return undefined;
         }
         if (!isRecord(value)) {
           diagnostics.push({ file, line, message: 'the line is not a JSON object; skipped' });
-          continue;
+          return undefined;
+        }
+        // The same bound as Pi entries: nothing after this walks a record deeper than MAX_ENTRY_DEPTH.
+        const odd = oddValueProblem(value);
+        if (odd !== undefined) {
+          diagnostics.push({ file, line, message: `${odd}; line skipped` });
+          return undefined;
         }
         state.parsed++;
-        if (nl < 0) state.lastComplete = true;
-        yield { line, offset: start, value };
+        return { line, offset, value };
+      };
+      for (;;) {
+        signal?.throwIfAborted();
+        const { bytesRead } = await fh.read(buf, 0, buf.length, position);
+        if (bytesRead === 0) break;
+        lastByte = buf[bytesRead - 1];
+        let begin = 0;
+        for (let nl = buf.indexOf(10, begin); nl >= 0 && nl < bytesRead; nl = buf.indexOf(10, begin)) {
+          if (skipping) {
+            skipping = false;
+            line++;
+            diagnostics.push({ file, line, message: `${oversizedLineMessage(position + nl - carryAt)}; line skipped` });
+          } else {
+            const bytes = carry.length ? Buffer.concat([carry, buf.subarray(begin, nl)]) : buf.subarray(begin, nl);
+            const from = carry.length ? carryAt : position + begin;
+            carry = Buffer.alloc(0);
+            if (bytes.length > MAX_PARSED_ENTRY_BYTES) {
+              line++;
+              diagnostics.push({ file, line, message: `${oversizedLineMessage(bytes.length)}; line skipped` });
+            } else {
+              const src = parse(bytes, from, true);
+              if (src) yield src;
+            }
+          }
+          state.count = line;
+          state.committed = position + nl + 1;
+          begin = nl + 1;
+        }
+        // The rest of the chunk starts a line that goes on in the next one (a copy: the buffer is read into again).
+        if (begin < bytesRead) {
+          if (!skipping) {
+            if (!carry.length) carryAt = position + begin;
+            if (carry.length + bytesRead - begin > MAX_PARSED_ENTRY_BYTES) {
+              carry = Buffer.alloc(0);
+              skipping = true;
+            } else carry = Buffer.concat([carry, buf.subarray(begin, bytesRead)]);
+          }
+        }
+        position += bytesRead;
+      }
+      state.size = position;
+      state.endsWithNewline = lastByte === 10;
+      if (skipping) {
+        line++;
+        diagnostics.push({ file, line, message: `${oversizedLineMessage(position - carryAt)}; line skipped` });
+      } else if (carry.length) {
+        const src = parse(carry, carryAt, false);
+        if (src) {
+          state.committed = position;
+          yield src;
+        }
       }
     },
   };

@@ -8,7 +8,7 @@ export interface ForeignPeekFacts {
   cwd?: string;
   /** The session's start (its first record with a time). */
   started?: string;
-  /** A title the agent wrote (Claude Code's `summary` record). */
+  /** A title: the name the user gave (Claude Code's `custom-title` / `agent-name`) or the agent wrote (`summary`). */
   name?: string;
   /** Text the user typed (not a tool result, bookkeeping or context the agent added). */
   userText?: string;
@@ -24,14 +24,22 @@ export function isAgentWrittenRequest(agent: AgentKind, text: string): boolean {
   return false;
 }
 
+/** A Claude Code user-role record the tool wrote itself (a finished background task's notification), not typed by the user. */
+export function isClaudeAutomatedRecord(r: Record<string, unknown>): boolean {
+  if (isRecord(r.origin) && typeof r.origin.kind === 'string' && r.origin.kind !== 'user') return true;
+  return r.promptSource === 'system';
+}
+
 /** The facts of one parsed record of a Claude Code or Codex session. */
 export function foreignPeekFacts(agent: Exclude<AgentKind, 'pi'>, o: Record<string, unknown>): ForeignPeekFacts {
   const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
   if (agent === 'claude-code') {
     if (o.type === 'summary') return { name: s(o.summary) };
+    if (o.type === 'custom-title') return { name: s(o.customTitle) };
+    if (o.type === 'agent-name') return { name: s(o.agentName) };
     const m = isRecord(o.message) ? o.message : undefined;
     const facts: ForeignPeekFacts = { id: s(o.sessionId), cwd: s(o.cwd), started: s(o.timestamp) };
-    if (o.type === 'user' && o.isMeta !== true && o.isCompactSummary !== true && m) {
+    if (o.type === 'user' && o.isMeta !== true && o.isCompactSummary !== true && !isClaudeAutomatedRecord(o) && m) {
       const text = textOf(m.content);
       if (text && !isAgentWrittenRequest(agent, text)) facts.userText = text;
     }

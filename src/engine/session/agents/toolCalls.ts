@@ -24,8 +24,9 @@ const READ_ONLY_TOOLS = new Set([
 /**
  * Another agent's file tool call in Pi's terms, so one file history serves
  * every agent: Claude Code's Read/Write/Edit/MultiEdit/Bash (`file_path`,
- * `old_string`/`new_string`; an Edit with `replace_all` is not replayable
- * and stays opaque), Codex's shell calls (`command` as argv or a string).
+ * `old_string`/`new_string`, `replace_all` as a replacement of every
+ * occurrence), Codex's shell calls (`command` as argv or a string) and
+ * `apply_patch` (`patch`: its result carries the files it changed).
  * Any other tool stays as it is (an opaque event that may change files).
  */
 export function piToolCall(agent: AgentKind, name: string, args: Record<string, unknown>): PiToolCall {
@@ -38,13 +39,15 @@ export function piToolCall(agent: AgentKind, name: string, args: Record<string, 
     case 'Write':
       return { name: 'write', args: { path, content: args.content } };
     case 'Edit':
-      if (args.replace_all === true) return { name, args };
-      return { name: 'edit', args: { path, oldText: args.old_string, newText: args.new_string } };
+      return { name: 'edit', args: { path, edits: [replacement(args)] } };
     case 'MultiEdit': {
       const edits = Array.isArray(args.edits) ? args.edits : [];
-      if (edits.some((e) => !isRecord(e) || e.replace_all === true)) return { name, args };
-      return { name: 'edit', args: { path, edits: edits.map((e) => ({ oldText: e.old_string, newText: e.new_string })) } };
+      if (edits.some((e) => !isRecord(e))) return { name, args };
+      return { name: 'edit', args: { path, edits: (edits as Record<string, unknown>[]).map(replacement) } };
     }
+    case 'apply_patch':
+      // Codex's patch: the files it changed come with its result (see fileHistory.ts).
+      return { name: 'patch', args };
     case 'Bash':
       return { name: 'bash', args: { command: args.command } };
     case 'shell':
@@ -54,6 +57,11 @@ export function piToolCall(agent: AgentKind, name: string, args: Record<string, 
       return { name: 'bash', args: { command: shellCommand(args.command ?? args.cmd) } };
   }
   return { name, args };
+}
+
+/** One Claude Code replacement (`old_string`/`new_string`, `replace_all`) in Pi's terms. */
+function replacement(e: Record<string, unknown>): Record<string, unknown> {
+  return { oldText: e.old_string, newText: e.new_string, ...(e.replace_all === true ? { replaceAll: true } : {}) };
 }
 
 /** A Codex command (argv, `bash -lc SCRIPT` read as its script) as one line. */

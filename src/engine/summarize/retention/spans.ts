@@ -69,7 +69,7 @@ function* entryCompactionSource(index: SessionIndex, i: number): EntryWalk<FactS
   const p = span.projection;
   const ops = createFileOps();
   const messages = yield* spanReadingWalk(p, span.positions, { cwd: index.header.cwd, answers: false, extraction: false }, (m) =>
-    addMessageFileOps(m, ops),
+    addMessageFileOps(m, ops, index.agent),
   );
   let previousSummary: FactSource['previousSummary'] = null;
   if (p.hasCompaction) {
