@@ -1,13 +1,17 @@
 import { piAgentDir } from '../engine/session/piAgentDir';
 import { resolveWriteRoute, type WriteRoute } from '../engine/livePi/writeRoute';
 import { stringFlag, type Flags } from './args';
+import type { Io } from './output';
 import type { OptionSpec } from './commandSpec';
 import { ArborUsageError } from '../engine/session/diagnostics';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 
 /** The options every command that writes a session takes (see README "Using Arbor while Pi runs"). */
 export const WRITE_ROUTE_OPTIONS: Record<string, OptionSpec> = {
-  force: { type: 'boolean', description: "write to the file even while a Pi without the bridge runs in the session's folder" },
+  force: {
+    type: 'boolean',
+    description: 'write even while other Pis hold the session (a Pi without the bridge, or more than one Pi); they will not see the write',
+  },
   'pi-wait': {
     type: 'string',
     value: 'SECONDS',
@@ -27,6 +31,7 @@ export function writeRouteFor(index: SessionIndex, flags: Flags, signal?: AbortS
   return resolveWriteRoute(index.file, {
     agentDir: piAgentDir(),
     cwd: String(index.header.cwd ?? ''),
+    sessionId: typeof index.header.id === 'string' ? index.header.id : undefined,
     force: flags.force === true,
     waitMs,
     signal,
@@ -36,4 +41,24 @@ export function writeRouteFor(index: SessionIndex, flags: Flags, signal?: AbortS
 /** Pi's leaf when the write goes through Pi (it may differ from the file's last entry), else undefined (the file's). */
 export function plannedLeaf(route: WriteRoute): string | null | undefined {
   return route.via === 'pi' ? route.state.leafId : undefined;
+}
+
+/** How the write went, for `--json`: `via`, and for a forced write the Pis that hold the file and will not see it. */
+export function routeJson(route: WriteRoute): { via: 'pi' | 'file'; piPid?: number; forced?: true; orphanedBy?: number[] } {
+  return {
+    via: route.via,
+    ...(route.via === 'pi' ? { piPid: route.state.pid } : {}),
+    ...(route.forced ? { forced: true as const, orphanedBy: route.orphanedBy ?? [] } : {}),
+  };
+}
+
+/** For a forced write: says so, and which Pis it leaves behind (their next entries go under their own leaves). */
+export function reportForced(io: Io, route: WriteRoute): void {
+  if (!route.forced) return;
+  const pids = route.orphanedBy ?? [];
+  io.out(
+    `forced (--force): written although ${pids.length === 1 ? `Pi pid ${pids[0]} holds` : `Pis pid ${pids.join(', ')} hold`} this session; ` +
+      `${pids.length === 1 ? 'it does' : 'they do'} not see the write, and ${pids.length === 1 ? 'its next entry goes' : 'their next entries go'} ` +
+      'under their own leaf, leaving what Arbor wrote on a side branch',
+  );
 }

@@ -9,7 +9,7 @@
  * session switch or shutdown it withdraws both. Node built-ins only.
  */
 import { randomBytes } from 'node:crypto';
-import { unlinkSync } from 'node:fs';
+import { rmdirSync, unlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BridgeRequestError, type BridgeRequest } from '../engine/livePi/protocol';
@@ -23,6 +23,7 @@ import {
 } from '../engine/livePi/registry';
 import { BRIDGE_COMMAND, BridgeOperations } from './operations';
 import { BridgeServer } from './server';
+import { removeDeadSockets } from '../engine/livePi/deadSockets';
 import { BRIDGE_VERSION, runningPiVersion } from './piVersion';
 import type { PiApi, PiContext } from './piApi';
 
@@ -37,6 +38,8 @@ interface Live {
   server: BridgeServer;
   registryFile: string;
   endpoint: string;
+  /** The endpoint's folder when it is this bridge's alone (removed on exit). */
+  ownFolder: string | null;
   operations: BridgeOperations;
 }
 
@@ -63,6 +66,11 @@ export default function arborBridge(pi: PiApi): void {
         // already gone
       }
     }
+    try {
+      if (live.ownFolder) rmdirSync(live.ownFolder);
+    } catch {
+      // already gone
+    }
   };
 
   async function start(c: PiContext): Promise<void> {
@@ -72,10 +80,11 @@ export default function arborBridge(pi: PiApi): void {
     if (!sessionFile) return; // --no-session: nothing on disk for Arbor to find
     const dir = agentDir();
     await listRegistry(dir); // cleans entries of dead processes
+    await removeDeadSockets(dir); // and sockets no entry names that nothing listens on
     const name = `${process.pid}-${randomBytes(6).toString('hex')}`;
     const token = randomBytes(32).toString('hex');
-    const { endpoint, folder } = endpointPath(dir, name);
-    const server = new BridgeServer(endpoint, folder, token, (r, signal) => dispatch(r, signal));
+    const { endpoint, folder, own } = endpointPath(dir, name);
+    const server = new BridgeServer({ endpoint, folder, ownFolder: own, token, handle: (r, signal) => dispatch(r, signal) });
     await server.listen();
     const entry: RegistryEntry = {
       format: REGISTRY_FORMAT,
@@ -94,7 +103,7 @@ export default function arborBridge(pi: PiApi): void {
       await server.close(); // no announcement: no endpoint left behind either
       throw err;
     }
-    live = { server, registryFile, endpoint, operations };
+    live = { server, registryFile, endpoint, ownFolder: own ? folder : null, operations };
     process.once('exit', exitCleanup);
   }
 
@@ -113,11 +122,11 @@ export default function arborBridge(pi: PiApi): void {
       case 'state':
         return operations.state();
       case 'compact':
-        return operations.compact(request);
+        return operations.compact(request, signal);
       case 'navigate':
-        return operations.navigate(request);
+        return operations.navigate(request, signal);
       case 'label':
-        return operations.label(request);
+        return operations.label(request, signal);
       case 'summarize':
         return operations.summarize(request, signal);
     }

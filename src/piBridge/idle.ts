@@ -10,7 +10,9 @@ export class IdleWaiter {
     for (const w of [...this.waiters]) w();
   }
 
-  async waitFor(isIdle: () => boolean, maxMs: number): Promise<boolean> {
+  /** Whether Pi became idle within `maxMs`; throws the signal's reason once it aborts (the waiter is gone). */
+  async waitFor(isIdle: () => boolean, maxMs: number, signal?: AbortSignal): Promise<boolean> {
+    signal?.throwIfAborted();
     if (isIdle()) return true;
     const deadline = Date.now() + maxMs;
     while (Date.now() < deadline) {
@@ -18,11 +20,14 @@ export class IdleWaiter {
         const done = () => {
           clearTimeout(timer);
           this.waiters.delete(done);
+          signal?.removeEventListener('abort', done);
           resolve();
         };
         const timer = setTimeout(done, Math.min(200, Math.max(1, deadline - Date.now())));
         this.waiters.add(done);
+        signal?.addEventListener('abort', done, { once: true });
       });
+      signal?.throwIfAborted();
       if (isIdle()) return true;
     }
     return isIdle();

@@ -5,7 +5,7 @@ import { SUMMARIZER_OPTIONS, interruptSignal, piSummarizerFor, summarizerChoice,
 import { estimatorFrom, openSession } from '../sessionArgs';
 import { ARBOR_LEAF_MARKER, navigateSession } from '../../engine/operations/navigate';
 import type { SessionEntry } from '../../engine/session/types';
-import { WRITE_ROUTE_OPTIONS, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
+import { WRITE_ROUTE_OPTIONS, plannedLeaf, reportForced, routeJson, writeRouteFor } from '../writeRouteArgs';
 import { printRetention, retentionJson } from '../retentionOutput';
 
 export const navigateSpec: CommandSpec = {
@@ -74,7 +74,7 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
       editorText: result.editorText,
       entries: result.written,
       summaryEntry: result.summaryEntry ?? null,
-      via: route.via,
+      ...routeJson(route),
       ...(result.retention ? { retention: retentionJson(result.retention) } : {}),
     });
     return 0;
@@ -89,6 +89,7 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
       `moved to ${result.newLeafId ?? '(root)'}; wrote ` +
         `${result.written.map(describeWritten).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`,
     );
+  reportForced(io, route);
   if (result.editorText !== null) io.out(`text to edit and resend: ${result.editorText}`);
   if (result.summaryEntry) io.out(`\n${result.summaryEntry.summary}`);
   if (result.retention) {

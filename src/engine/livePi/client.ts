@@ -148,7 +148,7 @@ export async function requestSummary(
       throw new BridgeError(
         'unknown-op',
         `the Arbor bridge in this Pi (version ${entry.bridgeVersion}) cannot write summaries with Pi's model; reinstall it ` +
-          '(`arbor pi-bridge install`, or "Arbor: Install Pi Bridge") and restart Pi',
+          '(`arbor pi-bridge install`, or "Arbor: Install Pi Bridge") and type /reload in Pi',
       );
     throw err;
   }

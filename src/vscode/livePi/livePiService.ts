@@ -149,16 +149,22 @@ export class LivePiService implements vscode.Disposable {
       return await resolveWriteRoute(model.file, options);
     } catch (err) {
       if (!(err instanceof PiRunningError)) throw err;
-      const pids = err.processes.map((p) => p.pid).join(', ');
+      const pids = err.pids.join(', ');
+      const several = err.pids.length > 1;
       const choice = await askModal(
-        `Pi is running in this session's folder (pid ${pids}) without Arbor's bridge. ${what} would be written to the ` +
-          `file, but that Pi would not see it: its next entry would go under its own leaf.`,
-        "Install Arbor's bridge and restart Pi to let Arbor work through Pi, or quit Pi first.",
-        'Install Pi Bridge',
-        'Write to File Anyway',
+        several
+          ? `${err.pids.length} Pis hold this session (pid ${pids}). ${what} would reach at most one of them; the others would ` +
+              'not see it: their next entries would go under their own leaves.'
+          : `Pi holds this session (pid ${pids}) without Arbor's bridge. ${what} would be written to the ` +
+              `file, but that Pi would not see it: its next entry would go under its own leaf.`,
+        several
+          ? "Quit all but one Pi (with Arbor's bridge) and try again."
+          : "Install Arbor's bridge and type /reload in Pi to let Arbor work through Pi, or quit Pi first.",
+        ...(several ? [] : ['Install Pi Bridge']),
+        several ? 'Write Anyway' : 'Write to File Anyway',
       );
       if (choice === 'Install Pi Bridge') await this.install();
-      if (choice !== 'Write to File Anyway') return undefined;
+      if (choice !== 'Write to File Anyway' && choice !== 'Write Anyway') return undefined;
       return resolveWriteRoute(model.file, { ...options, force: true });
     }
   }
@@ -176,7 +182,7 @@ export class LivePiService implements vscode.Disposable {
             ? `Arbor's bridge was updated to ${r.version}`
             : `Arbor's bridge ${r.version} is installed`;
       void showInfo(
-        `${what} (${r.file}). Pi loads it when it starts: restart a running Pi (quit it, then \`pi --continue\`) so Arbor can compact and jump through it.`,
+        `${what} (${r.file}). Pi loads it when it starts: type /reload in a running Pi (or restart it) so Arbor can compact and jump through it.`,
       );
     } catch (err) {
       void showWarning(`Arbor: could not install the Pi bridge: ${err instanceof Error ? err.message : String(err)}`);
