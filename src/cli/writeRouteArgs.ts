@@ -20,8 +20,16 @@ export const WRITE_ROUTE_OPTIONS: Record<string, OptionSpec> = {
   },
 };
 
+export interface WriteRouteForOptions {
+  signal?: AbortSignal;
+  /** Where "Pi is working" is said at once (stderr). */
+  io?: Io;
+  /** What waits for Pi: `plan` (compact, navigate: Arbor waits, then plans at Pi's leaf) or `write` (label: the bridge waits). */
+  waitFor?: 'plan' | 'write';
+}
+
 /** How this command's write reaches the session: through its live Pi, else the file (see engine/livePi/writeRoute.ts). */
-export function writeRouteFor(index: SessionIndex, flags: Flags, signal?: AbortSignal): Promise<WriteRoute> {
+export function writeRouteFor(index: SessionIndex, flags: Flags, options: WriteRouteForOptions = {}): Promise<WriteRoute> {
   const wait = stringFlag(flags, 'pi-wait');
   const seconds = wait === undefined ? undefined : Number(wait);
   if (seconds !== undefined && (!wait!.trim() || !Number.isFinite(seconds) || seconds < 0 || seconds > 120)) {
@@ -34,7 +42,13 @@ export function writeRouteFor(index: SessionIndex, flags: Flags, signal?: AbortS
     sessionId: typeof index.header.id === 'string' ? index.header.id : undefined,
     force: flags.force === true,
     waitMs,
-    signal,
+    signal: options.signal,
+    waitForIdle: options.waitFor === 'plan',
+    onBusy: (state) =>
+      options.io?.err(
+        `arbor: Pi (pid ${state.pid}) is working; Arbor will ${options.waitFor === 'plan' ? 'plan' : 'write'} when it stops ` +
+          `(up to ${waitMs === undefined ? 15 : Math.round(waitMs / 1000)} s, --pi-wait; Ctrl-C cancels)`,
+      ),
   });
 }
 

@@ -51,7 +51,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
   reportDiagnostics(io, index);
   const signal = interruptSignal();
   // Before the summary is made: a running Pi without the bridge stops here (nothing to throw away later).
-  const route = await writeRouteFor(index, p.flags, signal);
+  const route = await writeRouteFor(index, p.flags, { signal, io, waitFor: 'plan' });
   const summarizer = given ?? piSummarizerFor(file, route);
   const result = await compactSession({
     file,

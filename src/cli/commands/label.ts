@@ -32,7 +32,7 @@ export async function labelCommand(argv: string[], io: Io): Promise<number> {
   if ((label === undefined) === !clear) throw usageError(labelSpec, 'give either --label TEXT or --clear');
   const index = await openSession(file);
   reportDiagnostics(io, index);
-  const route = await writeRouteFor(index, p.flags);
+  const route = await writeRouteFor(index, p.flags, { io, waitFor: 'write' });
   const result = await setLabel({ index, entryId, label: clear ? null : (label ?? null), route });
   if (p.flags.json) {
     await printJson(io, { entryId, label: result.label, written: result.entry ?? null, ...routeJson(route) });

@@ -46,7 +46,7 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
   const index = await openSession(file);
   reportDiagnostics(io, index);
   const signal = interruptSignal();
-  const route = await writeRouteFor(index, p.flags, signal);
+  const route = await writeRouteFor(index, p.flags, { signal, io, waitFor: 'plan' });
   const summarizer = byPi ? piSummarizerFor(file, route) : given;
   const result = await navigateSession({
     file,

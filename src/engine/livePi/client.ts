@@ -62,7 +62,17 @@ async function request(entry: RegistryEntry, body: Body, options: RequestOptions
     };
     const onAbort = () => finish(options.signal?.reason instanceof Error ? options.signal.reason : new Error('aborted'));
     const timer = setTimeout(
-      () => finish(new BridgeError('timeout', `Pi (pid ${entry.pid}) did not answer within ${Math.round(timeoutMs / 1000)} s`)),
+      () =>
+        finish(
+          new BridgeError(
+            'timeout',
+            `Pi (pid ${entry.pid}) did not answer within ${Math.round(timeoutMs / 1000)} s` +
+              (body.op === 'state' || body.op === 'summarize'
+                ? ''
+                : '; Arbor withdrew the request, which Pi drops unless it had already begun writing it: look at the session ' +
+                  '(`arbor tree FILE`, or the tree view) to see whether anything was written before trying again'),
+          ),
+        ),
       timeoutMs,
     );
     options.signal?.addEventListener('abort', onAbort, { once: true });

@@ -79,7 +79,9 @@ export async function pisOnFile(file: string, options: FindLivePiOptions): Promi
   options.signal?.throwIfAborted();
   // A Pi with a bridge is judged by its bridge's announcement (it may have switched sessions from inside).
   const bridged = new Set(all.map((b) => b.entry.pid));
-  const processes = (await piProcessesOn(file, { cwd: options.cwd, sessionId: options.sessionId })).filter((p) => !bridged.has(p.pid));
+  const processes = (await piProcessesOn(file, { agentDir: options.agentDir, cwd: options.cwd, sessionId: options.sessionId })).filter(
+    (p) => !bridged.has(p.pid),
+  );
   return { bridges, processes };
 }
 

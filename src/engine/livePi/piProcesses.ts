@@ -8,7 +8,11 @@ import * as path from 'node:path';
  * `ps` and `lsof` on macOS. A Pi holds a file when it has it open, when its
  * command line names it (`--session FILE` or its id), or, started without a
  * session named (`pi`, `pi -c`, `pi -r`, `--fork`), when it runs in the
- * session's working directory. A Pi that switched sessions from inside
+ * session's working directory. Pi 1.6 sets its process title to `pi`, which
+ * hides its command line (and it keeps no descriptor open on its session
+ * between writes): such a Pi, of the same agent folder, may hold any of its
+ * sessions, and is counted as holding this one (`unknown`), so Arbor never
+ * writes under it unseen. A Pi that switched sessions from inside
  * (`/resume`, `/new`) is judged by how it was started. Windows is not covered
  * (no portable way to read another process's working directory): there
  * Arbor relies on the bridge's own announcement only.
@@ -22,10 +26,12 @@ export interface PiProcess {
   argv: string[];
   /** Paths the process has open (Linux only; empty elsewhere). */
   openFiles: string[];
+  /** The agent folder it runs with (PI_CODING_AGENT_DIR, else HOME's ~/.pi/agent), when its environment can be read. */
+  agentDir?: string;
 }
 
 /** Why a Pi process is taken to hold a session file. */
-export type PiHold = 'open' | 'named' | 'folder';
+export type PiHold = 'open' | 'named' | 'folder' | 'unknown';
 
 export interface PiOnFile extends PiProcess {
   hold: PiHold;
@@ -36,6 +42,7 @@ export const PI_HOLD_TEXT: Record<PiHold, string> = {
   open: 'has the file open',
   named: 'started on this file',
   folder: "started in the session's folder without naming a session",
+  unknown: 'may hold it: Pi hides its command line, so Arbor cannot tell which session it has',
 };
 
 /** Whether a command line (argv) is Pi's: the `pi` launcher, Pi's CLI script, or a Pi binary. */
@@ -73,7 +80,14 @@ async function linuxProcesses(): Promise<PiProcess[]> {
         .filter((a) => a.length > 0);
       if (!isPiCommandLine(argv)) continue;
       const cwd = await fsp.readlink(`/proc/${pid}/cwd`);
-      out.push({ pid, cwd, command: argv.join(' ').slice(0, 300), argv, openFiles: await openFilesOf(pid) });
+      out.push({
+        pid,
+        cwd,
+        command: argv.join(' ').slice(0, 300),
+        argv,
+        openFiles: await openFilesOf(pid),
+        agentDir: await agentDirOf(pid),
+      });
     } catch {
       // gone, or not ours to read
     }
@@ -95,6 +109,26 @@ async function openFilesOf(pid: number): Promise<string[]> {
     if (target.startsWith('/')) out.push(target);
   }
   return out;
+}
+
+/** The agent folder a process runs with, from its environment (as Pi resolves it), or undefined when unreadable. */
+async function agentDirOf(pid: number): Promise<string | undefined> {
+  let raw: Buffer;
+  try {
+    raw = await fsp.readFile(`/proc/${pid}/environ`);
+  } catch {
+    return undefined;
+  }
+  if (raw.length > 1024 * 1024) return undefined;
+  const env = new Map<string, string>();
+  for (const kv of raw.toString('utf8').split('\0')) {
+    const eq = kv.indexOf('=');
+    if (eq > 0) env.set(kv.slice(0, eq), kv.slice(eq + 1));
+  }
+  const home = env.get('HOME') ?? '';
+  const dir = env.get('PI_CODING_AGENT_DIR');
+  if (dir) return dir === '~' ? home : dir.startsWith('~/') ? path.join(home, dir.slice(2)) : path.resolve(dir);
+  return home ? path.join(home, '.pi', 'agent') : undefined;
 }
 
 function run(cmd: string, args: string[]): Promise<string> {
@@ -138,6 +172,8 @@ function sessionArgument(argv: readonly string[]): { session?: string; noSession
 }
 
 export interface PiOnFileOptions {
+  /** Arbor's Pi agent folder: a Pi of another agent folder whose session cannot be told is not counted. */
+  agentDir?: string;
   /** The session's working directory (its header's cwd): a Pi started there without naming a session may hold it. */
   cwd?: string;
   /** The session's id (its header's id): `--session <id prefix>` names it. */
@@ -159,10 +195,21 @@ export async function piHold(p: PiProcess, file: string, options: PiOnFileOption
     const id = options.sessionId ?? /_([0-9a-f-]{8,})\.jsonl$/i.exec(path.basename(file))?.[1];
     return session.length > 0 && id?.startsWith(session) ? 'named' : undefined;
   }
-  if (options.cwd === undefined || !options.cwd) return undefined;
-  const want = await fsp.realpath(options.cwd).catch(() => path.resolve(options.cwd!));
-  const at = await fsp.realpath(p.cwd).catch(() => p.cwd);
-  return at === want ? 'folder' : undefined;
+  if (options.cwd) {
+    const want = await fsp.realpath(options.cwd).catch(() => path.resolve(options.cwd!));
+    const at = await fsp.realpath(p.cwd).catch(() => p.cwd);
+    if (at === want) return 'folder';
+  }
+  // A command line that names no session: started with `pi`, `-c`, `-r`, or hidden by Pi's process title.
+  const hidden = p.argv.length <= 1;
+  if (!hidden) return undefined;
+  if (options.agentDir && p.agentDir && !(await sameFolder(p.agentDir, options.agentDir))) return undefined;
+  return 'unknown';
+}
+
+async function sameFolder(a: string, b: string): Promise<boolean> {
+  const [ra, rb] = await Promise.all([fsp.realpath(a).catch(() => path.resolve(a)), fsp.realpath(b).catch(() => path.resolve(b))]);
+  return ra === rb;
 }
 
 /** The Pi processes (other than this one) that hold `file`, each with why. */

@@ -2,6 +2,7 @@ import { ArborUsageError } from '../session/diagnostics';
 import { assertWritableFile } from '../session/agents/readOnly';
 import { findLivePi } from './findLivePi';
 import { BridgeError } from './client';
+import { waitForPiIdle } from './waitForIdle';
 import { PI_HOLD_TEXT, type PiOnFile } from './piProcesses';
 import type { PiState } from './protocol';
 import type { RegistryEntry } from './registry';
@@ -77,6 +78,14 @@ export interface WriteRouteOptions {
   force?: boolean;
   /** How long Pi may take to become idle before a write through it is refused (the bridge's default when omitted). */
   waitMs?: number;
+  /** Told at once when the Pi the write goes through is working (before any wait). */
+  onBusy?: (state: PiState) => void;
+  /**
+   * Wait (up to `waitMs`) for a working Pi to stop before returning, so that what is planned next is planned at
+   * Pi's leaf once it stops (a turn moves the leaf: a plan made before it ends is stale). Without it the bridge
+   * waits for idle itself (enough for a write with no plan, a label).
+   */
+  waitForIdle?: boolean;
   signal?: AbortSignal;
 }
 
@@ -90,7 +99,8 @@ export async function resolveWriteRoute(file: string, options: WriteRouteOptions
     sessionId: options.sessionId,
     signal: options.signal,
   });
-  if (live.kind === 'bridge') return { via: 'pi', entry: live.entry, state: live.state, waitMs: options.waitMs };
+  if (live.kind === 'bridge')
+    return { via: 'pi', entry: live.entry, state: await idleState(live.entry, live.state, options), waitMs: options.waitMs };
   if (live.kind === 'unanswered') {
     throw new BridgeError(
       'unreachable',
@@ -110,6 +120,21 @@ export async function resolveWriteRoute(file: string, options: WriteRouteOptions
   const answering = bridges.filter((b): b is { entry: RegistryEntry; state: PiState } => 'state' in b);
   const through = bridges.length === 1 ? answering[0] : undefined;
   const orphanedBy = refusal.pids.filter((pid) => pid !== through?.entry.pid);
-  if (through) return { via: 'pi', entry: through.entry, state: through.state, waitMs: options.waitMs, forced: true, orphanedBy };
+  if (through)
+    return {
+      via: 'pi',
+      entry: through.entry,
+      state: await idleState(through.entry, through.state, options),
+      waitMs: options.waitMs,
+      forced: true,
+      orphanedBy,
+    };
   return { via: 'file', forced: true, orphanedBy };
+}
+
+/** Pi's state to plan at: said at once when Pi is working, and (when asked) waited for until it stops. */
+async function idleState(entry: RegistryEntry, state: PiState, options: WriteRouteOptions): Promise<PiState> {
+  if (state.idle) return state;
+  options.onBusy?.(state);
+  return options.waitForIdle ? waitForPiIdle(entry, state, { waitMs: options.waitMs, signal: options.signal }) : state;
 }

@@ -6,7 +6,7 @@ import { bridgeFolder } from '../../engine/livePi/registry';
 import { PiRunningError, resolveWriteRoute, type WriteRoute } from '../../engine/livePi/writeRoute';
 import { installBridge } from '../../engine/livePi/install';
 import { piAgentDir } from '../../engine/session/piAgentDir';
-import type { PiState } from '../../engine/livePi/protocol';
+import { MAX_IDLE_WAIT_MS, type PiState } from '../../engine/livePi/protocol';
 import type { SessionModel } from '../sessions/sessionStore';
 import { engineEnv, readConfig } from '../platform/settings';
 import { log } from '../platform/logging';
@@ -139,12 +139,52 @@ export class LivePiService implements vscode.Disposable {
     what: string,
     options_: { signal?: AbortSignal; force?: boolean } = {},
   ): Promise<WriteRoute | undefined> {
+    // A working Pi: say so at once, with Cancel, and plan only once it stops (at its leaf then).
+    const cancel = new AbortController();
+    const signal = options_.signal ? AbortSignal.any([options_.signal, cancel.signal]) : cancel.signal;
+    let stopWaiting: (() => void) | undefined;
     const options = {
       agentDir: this.agentDir(),
       cwd: model.cwd || model.index?.header.cwd || '',
-      signal: options_.signal,
+      sessionId: typeof model.index?.header.id === 'string' ? model.index.header.id : undefined,
+      signal,
       force: options_.force,
+      waitForIdle: true,
+      waitMs: MAX_IDLE_WAIT_MS,
+      onBusy: (state: PiState) => {
+        log().info(`live Pi: pid ${state.pid} is working; waiting for it to stop before planning`);
+        void vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: `Pi (pid ${state.pid}) is working; Arbor will plan when it stops`,
+            cancellable: true,
+          },
+          (_progress, token) =>
+            new Promise<void>((resolve) => {
+              stopWaiting = resolve;
+              token.onCancellationRequested(() => {
+                cancel.abort();
+                resolve();
+              });
+            }),
+        );
+      },
     };
+    try {
+      return await this.resolveRoute(model, what, options);
+    } catch (err) {
+      if (cancel.signal.aborted) return undefined; // the user cancelled the wait: nothing planned or written
+      throw err;
+    } finally {
+      stopWaiting?.();
+    }
+  }
+
+  private async resolveRoute(
+    model: SessionModel,
+    what: string,
+    options: Parameters<typeof resolveWriteRoute>[1],
+  ): Promise<WriteRoute | undefined> {
     try {
       return await resolveWriteRoute(model.file, options);
     } catch (err) {

@@ -284,9 +284,12 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const unbridged = await run(['pi-bridge', 'status', w.file]);
     assert.equal(unbridged.code, 0, unbridged.stderr);
     assert.match(unbridged.stdout, /^bridge: not installed \(arbor pi-bridge install puts it in .*arbor-bridge\.js\)$/m);
-    assert.match(unbridged.stdout, new RegExp(`^Pi without the bridge runs in .* \\(pid ${w.pi!.pid}\\): Arbor will not write to`, 'm'));
+    assert.match(unbridged.stdout, /^one Pi holds .*session\.jsonl:$/m);
+    assert.match(unbridged.stdout, new RegExp(`^  Pi without the bridge, pid ${w.pi!.pid} \\(.*; runs in .*\\)$`, 'm'));
+    assert.match(unbridged.stdout, /^Arbor will not write to .* while it runs/m);
     const uj = JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout);
-    assert.deepEqual(Object.keys(uj).sort(), ['installed', 'live', 'piWithoutBridge', 'unanswered']);
+    assert.deepEqual(Object.keys(uj).sort(), ['arborWrites', 'installed', 'live', 'piWithoutBridge', 'pis', 'unanswered']);
+    assert.equal(uj.arborWrites, 'refused');
     assert.equal(uj.live, null);
     assert.deepEqual(
       uj.piWithoutBridge.map((x: { pid: number }) => x.pid),
@@ -307,9 +310,13 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const live = await run(['pi-bridge', 'status', w.file]);
     assert.equal(live.code, 0, live.stderr);
     assert.match(live.stdout, /^bridge: installed, \S+ \(/m);
-    assert.match(live.stdout, new RegExp(`^live Pi holds .*: pid ${p.pid}, Pi 1\\.6\\.\\d+, idle, leaf \\S+, model fake/fake-model`, 'm'));
+    assert.match(
+      live.stdout,
+      new RegExp(`^  live Pi with the bridge: pid ${p.pid}, Pi 1\\.6\\.\\d+, idle, leaf \\S+, model fake/fake-model`, 'm'),
+    );
     const lj = JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout);
     assert.equal(lj.installed.kind, 'current');
+    assert.equal(lj.arborWrites, 'pi');
     for (const k of ['pid', 'piVersion', 'bridgeVersion', 'sessionFile', 'sessionId', 'cwd', 'leafId', 'idle', 'model', 'contextUsage'])
       assert.ok(k in lj.live, `live.${k}`);
     assert.equal(lj.live.pid, p.pid);
