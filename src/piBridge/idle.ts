@@ -10,10 +10,10 @@ export class IdleWaiter {
     for (const w of [...this.waiters]) w();
   }
 
-  /** Whether Pi became idle within `maxMs`; throws the signal's reason once it aborts (the waiter is gone). */
+  /** Whether Pi became idle within `maxMs`; throws the signal's reason once it aborts while Pi is busy (the waiter is gone). */
   async waitFor(isIdle: () => boolean, maxMs: number, signal?: AbortSignal): Promise<boolean> {
-    signal?.throwIfAborted();
     if (isIdle()) return true;
+    signal?.throwIfAborted();
     const deadline = Date.now() + maxMs;
     while (Date.now() < deadline) {
       await new Promise<void>((resolve) => {

@@ -326,14 +326,13 @@ export class BridgeOperations {
 
   /**
    * Waits until Pi is idle (bounded) and, when given, checks that its leaf is the one the request was planned at.
-   * A request whose client is gone (`signal` aborted) before that is dropped: nothing is written for it.
+   * A request whose client is gone (`signal` aborted) while Pi is busy is dropped: nothing is written for it.
    */
   private async readyAt(
     expectedLeafId: string | null | undefined,
     waitMs = DEFAULT_IDLE_WAIT_MS,
     signal?: AbortSignal,
   ): Promise<PiContext> {
-    if (signal?.aborted) throw gone(signal);
     const idle = await this.idle
       .waitFor(() => this.ctx().isIdle(), waitMs, signal)
       .catch(() => {

@@ -19,8 +19,6 @@ import { ensurePrivateFolder } from '../engine/livePi/registry';
 export const REQUEST_LINE_MS = 10_000;
 /** Most connections open at once; more are closed at once. */
 export const MAX_CONNECTIONS = 64;
-/** How often a peer that closed its sending side is checked for being gone while its request waits. */
-const GONE_PROBE_MS = 500;
 
 export interface RequestHandler {
   (request: BridgeRequest, signal: AbortSignal): Promise<PiState | WriteResult | PiSummary>;
@@ -111,7 +109,6 @@ export class BridgeServer {
     const gone = new AbortController();
     let pending = 0;
     let ended = false;
-    let probe: NodeJS.Timeout | undefined;
     let lineTimer: NodeJS.Timeout | undefined;
     const armLineTimer = () => {
       clearTimeout(lineTimer);
@@ -121,7 +118,6 @@ export class BridgeServer {
     socket.on('close', () => {
       this.sockets.delete(socket);
       clearTimeout(lineTimer);
-      clearInterval(probe);
       gone.abort(new BridgeRequestError('failed', 'the client closed the connection'));
     });
     socket.on('error', () => socket.destroy());
@@ -142,22 +138,15 @@ export class BridgeServer {
         socket.end();
       },
     });
-    // The client is done sending: answer what it sent, then close. A client that merely closed its sending side
-    // (`… | nc -U`) still reads; one that is gone (its process ended) cannot: an empty line to it fails, and that
-    // drops its requests. Empty lines are no records (lineChannel skips them).
+    // The client is done sending: answer what it sent, then close. A client gone (its process ended) looks the same
+    // as one that only closed its sending side (`… | nc -U`) until a write to it fails, and Pi may become idle in
+    // between: so a write still waiting for Pi when the client stops sending is dropped (nothing written, and said
+    // so). What runs without waiting (state, a write to an idle Pi) is answered as before.
     socket.on('end', () => {
       ended = true;
       clearTimeout(lineTimer);
-      if (pending > 0) {
-        probe = setInterval(() => {
-          if (!socket.destroyed && socket.writable) socket.write('\n');
-        }, GONE_PROBE_MS);
-        probe.unref();
-      }
-      void chain.then(() => {
-        clearInterval(probe);
-        socket.end();
-      });
+      gone.abort(new BridgeRequestError('failed', 'the client closed the connection while its request waited for Pi; nothing was changed'));
+      void chain.then(() => socket.end());
     });
   }
 
@@ -181,8 +170,7 @@ export class BridgeServer {
         return;
       }
       const request = validateRequest(raw);
-      // The client gone (a cancel, Ctrl-C): its request is dropped (a write never made, a summary stopped).
-      gone.throwIfAborted();
+      // The client gone (a cancel, Ctrl-C): a request that waits for Pi is dropped (a write never made, a summary stopped).
       const result = await this.handle(request, gone);
       const ok: BridgeResponse = { v: PROTOCOL_VERSION, ok: true, result };
       if (id !== undefined) ok.id = id;

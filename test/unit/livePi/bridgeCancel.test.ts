@@ -139,13 +139,22 @@ describe('the bridge drops a request whose client is gone', () => {
     assert.deepEqual(pi.labels, [['e1', 'after']], 'the cancelled label was never written');
   });
 
-  it('a client that closed only its sending side (`… | nc -U`) still gets its label written and answered', async () => {
-    const answer = rawExchange(endpoint, line({ v: 1, token: TOKEN, op: 'label', entryId: 'e2', label: 'kept', waitMs: 30_000 }), {
+  it('a client that closes its sending side while its label waits for a busy Pi gets a refusal and nothing is written', async () => {
+    const answer = rawExchange(endpoint, line({ v: 1, token: TOKEN, op: 'label', entryId: 'e2', label: 'dropped', waitMs: 30_000 }), {
       halfClose: true,
     });
     await until(() => handled.length > 0, 'the bridge took the request');
-    pi.settle();
     const r = await answer;
+    assert.equal(r.lines[0]?.ok, false, JSON.stringify(r));
+    assert.match(String((r.lines[0]?.error as { message?: string })?.message), /waited for Pi; nothing was changed/);
+    pi.settle();
+    assert.equal((await labelAndWait('e1', 'after')).ok, true);
+    assert.deepEqual(pi.labels, [['e1', 'after']]);
+  });
+
+  it('a half-closed client (`… | nc -U`) still gets a label written and answered when Pi is idle', async () => {
+    pi.idle = true;
+    const r = await rawExchange(endpoint, line({ v: 1, token: TOKEN, op: 'label', entryId: 'e2', label: 'kept' }), { halfClose: true });
     assert.equal(r.lines[0]?.ok, true, JSON.stringify(r));
     assert.deepEqual(pi.labels, [['e2', 'kept']]);
   });

@@ -42,6 +42,7 @@ describe('every Pi on a session, with the real Pi 1.6', function () {
     w.file = path.join(elsewhere(), 'session.jsonl');
   });
   afterEach(async () => {
+    fake.setFallback({ type: 'text', text: 'Done: I looked at it and changed nothing.' });
     for (const p of others.splice(0)) await p.stop();
     await w.dispose();
     for (const f of folders.splice(0)) fs.rmSync(f, { recursive: true, force: true });
@@ -142,11 +143,11 @@ describe('every Pi on a session, with the real Pi 1.6', function () {
     const p = await w.startPi();
     await someHistory(p, 1);
     const target = firstMessageId();
-    // A turn that stays busy until it is aborted.
-    fake.script({ type: 'drip', intervalMs: 100 });
-    const from = p.seen;
+    // A turn that stays busy until it is aborted (every model request hangs, whatever Pi asks first).
+    fake.setFallback({ type: 'hang' });
+    const asked = fake.requests.length;
     await p.command('prompt', { message: 'A long task.' });
-    await p.waitFor((r) => r.type === 'message_update', from);
+    await fake.waitForRequests(asked + 1);
     assert.equal(JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout).live.idle, false);
     // `arbor label … --pi-wait 30` waits for Pi; the user presses Ctrl-C.
     const child = spawn(process.execPath, [cli, 'label', w.file, '--entry', target, '--label', 'cancelled', '--pi-wait', '30'], {
