@@ -1,3 +1,5 @@
+// Over 400 lines: one class, the bridge's operations inside Pi; each write's idle wait, drop on a gone client and Pi hook
+// answer share its pending state.
 import { randomBytes } from 'node:crypto';
 import {
   BridgeRequestError,

@@ -135,7 +135,10 @@ function installText(s: Awaited<ReturnType<typeof bridgeInstallState>>): string 
         ? `installed, another build of ${s.version} (arbor pi-bridge install replaces it with this Arbor's) (${s.file})`
         : `installed, another version (${s.version}; arbor pi-bridge install replaces it) (${s.file})`;
     case 'changed':
-      return `CHANGED: ${s.file} says it is Arbor's bridge ${s.version}, but ${s.reason}. Pi runs it as code: look at it, then \`arbor pi-bridge install\` replaces it`;
+      return (
+        `CHANGED: ${s.file} says it is Arbor's bridge ${s.version}, but ${s.reason}. ` +
+        'Pi runs it as code: look at it, then `arbor pi-bridge install` replaces it'
+      );
     case 'foreign':
       return `${s.file} exists but is not Arbor's bridge`;
   }

@@ -57,7 +57,8 @@ export class PiRunningError extends ArborUsageError {
     super(
       (several
         ? `${all.length} Pis hold ${file}: ${all.map(describePi).join('; ')}. Whatever Arbor writes, through one of them or to the file, ` +
-          "the others would not see: their next entries would go under their own leaves. Nothing was written. Quit all but one Pi (with Arbor's bridge) and try again. "
+          'the others would not see: their next entries would go under their own leaves. Nothing was written. ' +
+          "Quit all but one Pi (with Arbor's bridge) and try again. "
         : `Pi ${describePi(all[0] ?? { pid: 0, bridged: false })} holds ${file}: ` +
           'what Arbor writes to the file would not reach that Pi, and its next entry would go under its own leaf. Nothing was written. ' +
           'Either install the bridge (`arbor pi-bridge install`, or "Arbor: Install Pi Bridge") and `/reload` in Pi, so Arbor works through Pi, ' +

@@ -95,7 +95,7 @@ describe('every Pi on a session, with the real Pi 1.6', function () {
     assert.equal(fs.readFileSync(w.file, 'utf8'), before, 'nothing written');
   });
 
-  it('a bridged and an unbridged Pi on one file: both listed, writes refused naming both; --force writes through the bridge and says whom it orphans', async () => {
+  it('a bridged and an unbridged Pi on one file: both listed, writes refused naming both; --force goes through the bridge, naming the other', async () => {
     await installBridge();
     const bridged = await w.startPi();
     await someHistory(bridged, 2);

@@ -196,7 +196,15 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     ];
     for (const r of refusals) {
       assert.equal(r.code, 1, r.stderr);
-      assert.match(r.stderr, /through the running Pi: Pi is busy .* did not become idle within 1 s; nothing was changed/);
+      // compact and navigate wait for Pi before planning (Arbor says so at once); label lets the bridge wait.
+      assert.match(r.stderr, /^arbor: Pi \(pid \d+\) is working; Arbor will (plan|write) when it stops/m);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          'through the running Pi: (Pi \\(pid \\d+\\) was still working after 1 s; nothing was planned or written|' +
+            'Pi is busy .* did not become idle within 1 s; nothing was changed)',
+        ),
+      );
     }
     assert.equal(fs.statSync(w.file).size, size, 'nothing was written while Pi was busy');
     // Pi answers abort once it is idle again; the bound below is only how long the bridge may wait, not a timing assertion.
