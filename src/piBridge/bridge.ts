@@ -24,7 +24,7 @@ import {
 import { BRIDGE_COMMAND, BridgeOperations } from './operations';
 import { BridgeServer } from './server';
 import { removeDeadSockets } from '../engine/livePi/deadSockets';
-import { BRIDGE_VERSION, runningPiVersion } from './piVersion';
+import { BRIDGE_VERSION, SUPPORTED_PI_RANGE, bridgeServesPi, runningPiVersion } from './piVersion';
 import type { PiApi, PiContext } from './piApi';
 
 /** Pi's agent folder, as Pi resolves it (PI_CODING_AGENT_DIR with ~ expanded, else ~/.pi/agent). */
@@ -44,10 +44,23 @@ interface Live {
 }
 
 export default function arborBridge(pi: PiApi): void {
+  const piVersion = runningPiVersion();
+  if (!bridgeServesPi(piVersion)) {
+    // Refused up front: no hook answered, no command registered, nothing announced (Arbor sees a Pi without the bridge).
+    pi.on('session_start', (_event, c) => {
+      if (c.hasUI)
+        c.ui.notify(
+          `Arbor's bridge does not work with Pi ${piVersion} (it needs Pi ${SUPPORTED_PI_RANGE}); ` +
+            'Arbor will not write to this session while Pi runs',
+          'warning',
+        );
+    });
+    return;
+  }
   let live: Live | undefined;
   let ctx: PiContext | undefined;
   let starting: Promise<void> | undefined;
-  const identity = { pid: process.pid, piVersion: runningPiVersion(), bridgeVersion: BRIDGE_VERSION };
+  const identity = { pid: process.pid, piVersion, bridgeVersion: BRIDGE_VERSION };
   const operations = new BridgeOperations(
     pi,
     () => {
