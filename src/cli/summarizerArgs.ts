@@ -94,7 +94,7 @@ export function interruptSignal(): AbortSignal {
 export function piSummarizerFor(file: string, route: WriteRoute): Summarizer {
   if (route.via !== 'pi')
     throw new ArborUsageError(
-      `--provider pi: no running Pi holds ${file} through Arbor's bridge (install it with \`arbor pi-bridge install\` and restart Pi)`,
+      `--provider pi: no running Pi holds ${file} through Arbor's bridge (install it with \`arbor pi-bridge install\` and type /reload in Pi)`,
     );
   return createPiSummarizer(route);
 }

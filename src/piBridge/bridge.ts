@@ -9,7 +9,7 @@
  * session switch or shutdown it withdraws both. Node built-ins only.
  */
 import { randomBytes } from 'node:crypto';
-import { unlinkSync } from 'node:fs';
+import { rmdirSync, unlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BridgeRequestError, type BridgeRequest } from '../engine/livePi/protocol';
@@ -23,7 +23,8 @@ import {
 } from '../engine/livePi/registry';
 import { BRIDGE_COMMAND, BridgeOperations } from './operations';
 import { BridgeServer } from './server';
-import { BRIDGE_VERSION, runningPiVersion } from './piVersion';
+import { removeDeadSockets } from '../engine/livePi/deadSockets';
+import { BRIDGE_VERSION, SUPPORTED_PI_RANGE, bridgeServesPi, runningPiVersion } from './piVersion';
 import type { PiApi, PiContext } from './piApi';
 
 /** Pi's agent folder, as Pi resolves it (PI_CODING_AGENT_DIR with ~ expanded, else ~/.pi/agent). */
@@ -37,14 +38,29 @@ interface Live {
   server: BridgeServer;
   registryFile: string;
   endpoint: string;
+  /** The endpoint's folder when it is this bridge's alone (removed on exit). */
+  ownFolder: string | null;
   operations: BridgeOperations;
 }
 
 export default function arborBridge(pi: PiApi): void {
+  const piVersion = runningPiVersion();
+  if (!bridgeServesPi(piVersion)) {
+    // Refused up front: no hook answered, no command registered, nothing announced (Arbor sees a Pi without the bridge).
+    pi.on('session_start', (_event, c) => {
+      if (c.hasUI)
+        c.ui.notify(
+          `Arbor's bridge does not work with Pi ${piVersion} (it needs Pi ${SUPPORTED_PI_RANGE}); ` +
+            'Arbor will not write to this session while Pi runs',
+          'warning',
+        );
+    });
+    return;
+  }
   let live: Live | undefined;
   let ctx: PiContext | undefined;
   let starting: Promise<void> | undefined;
-  const identity = { pid: process.pid, piVersion: runningPiVersion(), bridgeVersion: BRIDGE_VERSION };
+  const identity = { pid: process.pid, piVersion, bridgeVersion: BRIDGE_VERSION };
   const operations = new BridgeOperations(
     pi,
     () => {
@@ -63,6 +79,11 @@ export default function arborBridge(pi: PiApi): void {
         // already gone
       }
     }
+    try {
+      if (live.ownFolder) rmdirSync(live.ownFolder);
+    } catch {
+      // already gone
+    }
   };
 
   async function start(c: PiContext): Promise<void> {
@@ -72,10 +93,11 @@ export default function arborBridge(pi: PiApi): void {
     if (!sessionFile) return; // --no-session: nothing on disk for Arbor to find
     const dir = agentDir();
     await listRegistry(dir); // cleans entries of dead processes
+    await removeDeadSockets(dir); // and sockets no entry names that nothing listens on
     const name = `${process.pid}-${randomBytes(6).toString('hex')}`;
     const token = randomBytes(32).toString('hex');
-    const { endpoint, folder } = endpointPath(dir, name);
-    const server = new BridgeServer(endpoint, folder, token, (r, signal) => dispatch(r, signal));
+    const { endpoint, folder, own } = endpointPath(dir, name);
+    const server = new BridgeServer({ endpoint, folder, ownFolder: own, token, handle: (r, signal) => dispatch(r, signal) });
     await server.listen();
     const entry: RegistryEntry = {
       format: REGISTRY_FORMAT,
@@ -94,7 +116,7 @@ export default function arborBridge(pi: PiApi): void {
       await server.close(); // no announcement: no endpoint left behind either
       throw err;
     }
-    live = { server, registryFile, endpoint, operations };
+    live = { server, registryFile, endpoint, ownFolder: own ? folder : null, operations };
     process.once('exit', exitCleanup);
   }
 
@@ -113,11 +135,11 @@ export default function arborBridge(pi: PiApi): void {
       case 'state':
         return operations.state();
       case 'compact':
-        return operations.compact(request);
+        return operations.compact(request, signal);
       case 'navigate':
-        return operations.navigate(request);
+        return operations.navigate(request, signal);
       case 'label':
-        return operations.label(request);
+        return operations.label(request, signal);
       case 'summarize':
         return operations.summarize(request, signal);
     }

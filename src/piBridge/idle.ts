@@ -10,19 +10,24 @@ export class IdleWaiter {
     for (const w of [...this.waiters]) w();
   }
 
-  async waitFor(isIdle: () => boolean, maxMs: number): Promise<boolean> {
+  /** Whether Pi became idle within `maxMs`; throws the signal's reason once it aborts while Pi is busy (the waiter is gone). */
+  async waitFor(isIdle: () => boolean, maxMs: number, signal?: AbortSignal): Promise<boolean> {
     if (isIdle()) return true;
+    signal?.throwIfAborted();
     const deadline = Date.now() + maxMs;
     while (Date.now() < deadline) {
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
           this.waiters.delete(done);
+          signal?.removeEventListener('abort', done);
           resolve();
         };
         const timer = setTimeout(done, Math.min(200, Math.max(1, deadline - Date.now())));
         this.waiters.add(done);
+        signal?.addEventListener('abort', done, { once: true });
       });
+      signal?.throwIfAborted();
       if (isIdle()) return true;
     }
     return isIdle();

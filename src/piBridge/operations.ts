@@ -1,3 +1,5 @@
+// Over 400 lines: one class, the bridge's operations inside Pi; each write's idle wait, drop on a gone client and Pi hook
+// answer share its pending state.
 import { randomBytes } from 'node:crypto';
 import {
   BridgeRequestError,
@@ -35,6 +37,8 @@ interface PendingSummary {
 
 interface PendingNavigation {
   request: NavigateRequest;
+  /** Fires when the client is gone: the navigation is dropped, not run later. */
+  signal?: AbortSignal;
   resolve: (r: WriteResult) => void;
   reject: (e: Error) => void;
 }
@@ -50,6 +54,8 @@ export class BridgeOperations {
   private compaction: PendingCompaction | undefined;
   private treeSummary: { targetId: string; text: string; details: unknown } | undefined;
   private readonly navigations = new Map<string, PendingNavigation>();
+  /** Navigations dropped (their client gone) whose command Pi may still run: it then does nothing, silently. */
+  private readonly droppedNavigations = new Set<string>();
   private summarizing: PendingSummary | undefined;
   private summaryAbort: AbortController | undefined;
 
@@ -101,9 +107,9 @@ export class BridgeOperations {
     return run;
   }
 
-  compact(request: CompactRequest): Promise<WriteResult> {
+  compact(request: CompactRequest, signal?: AbortSignal): Promise<WriteResult> {
     return this.serial(async () => {
-      const ctx = await this.readyAt(request.expectedLeafId, request.waitMs);
+      const ctx = await this.readyAt(request.expectedLeafId, request.waitMs, signal);
       if (!ctx.sessionManager.getEntry(request.firstKeptEntryId))
         throw new BridgeRequestError('not-found', `entry ${request.firstKeptEntryId} is not in Pi's session`);
       const before = ctx.sessionManager.getEntries().length;
@@ -131,8 +137,7 @@ export class BridgeOperations {
    */
   summarize(request: SummarizeRequest, signal?: AbortSignal): Promise<PiSummary> {
     return this.serial(async () => {
-      signal?.throwIfAborted();
-      const ctx = await this.readyAt(request.expectedLeafId, request.waitMs);
+      const ctx = await this.readyAt(request.expectedLeafId, request.waitMs, signal);
       if (request.kind === 'branch') return this.branchSummary(ctx, request, signal);
       checkPiCanSummarize(ctx);
       const job: PendingSummary = { request, signal };
@@ -216,30 +221,38 @@ export class BridgeOperations {
     return { cancel: true };
   }
 
-  navigate(request: NavigateRequest): Promise<WriteResult> {
+  navigate(request: NavigateRequest, signal?: AbortSignal): Promise<WriteResult> {
     return this.serial(async () => {
-      const ctx = await this.readyAt(request.expectedLeafId, request.waitMs);
+      const ctx = await this.readyAt(request.expectedLeafId, request.waitMs, signal);
       if (!ctx.sessionManager.getEntry(request.targetId))
         throw new BridgeRequestError('not-found', `entry ${request.targetId} is not in Pi's session`);
       const nonce = randomBytes(16).toString('hex');
       return new Promise<WriteResult>((resolve, reject) => {
+        const settle = (err: Error | null, value?: WriteResult) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', dropped);
+          if (err) reject(err);
+          else resolve(value!);
+        };
         const timer = setTimeout(() => {
           if (this.navigations.delete(nonce))
-            reject(new BridgeRequestError('busy', 'Pi did not run the navigation in time (it stayed busy); nothing was changed'));
+            settle(new BridgeRequestError('busy', 'Pi did not run the navigation in time (it stayed busy); nothing was changed'));
         }, COMMAND_START_MS);
-        const done =
-          <T>(f: (v: T) => void) =>
-          (v: T) => {
-            clearTimeout(timer);
-            f(v);
-          };
-        this.navigations.set(nonce, { request, resolve: done(resolve), reject: done(reject) });
+        // The client gone before Pi ran the command: the navigation is dropped (the command then finds nothing to do).
+        const dropped = () => {
+          if (!this.navigations.delete(nonce)) return;
+          if (this.droppedNavigations.size > 100) this.droppedNavigations.clear();
+          this.droppedNavigations.add(nonce);
+          settle(gone(signal));
+        };
+        signal?.addEventListener('abort', dropped, { once: true });
+        this.navigations.set(nonce, { request, signal, resolve: (r) => settle(null, r), reject: (e) => settle(e) });
         // An extension command gets the command context navigateTree needs; Pi runs it like a typed /command.
         try {
           this.pi.sendUserMessage(`/${BRIDGE_COMMAND} ${nonce}`, { expandPromptTemplates: true });
         } catch (err) {
           this.navigations.delete(nonce);
-          done(reject)(new BridgeRequestError('failed', `Pi did not take the navigation: ${messageOf(err)}; nothing was changed`));
+          settle(new BridgeRequestError('failed', `Pi did not take the navigation: ${messageOf(err)}; nothing was changed`));
         }
       });
     });
@@ -249,20 +262,22 @@ export class BridgeOperations {
   async runCommand(args: string, ctx: PiCommandContext): Promise<void> {
     const nonce = args.trim();
     const job = this.navigations.get(nonce);
+    if (this.droppedNavigations.delete(nonce)) return;
     if (!job) {
       if (ctx.hasUI) ctx.ui.notify(`/${BRIDGE_COMMAND} is used by Arbor's bridge; there is nothing for it to do.`, 'info');
       return;
     }
     this.navigations.delete(nonce);
     try {
-      job.resolve(await this.navigateNow(job.request, ctx));
+      job.resolve(await this.navigateNow(job.request, ctx, job.signal));
     } catch (err) {
       job.reject(err instanceof Error ? err : new Error(String(err)));
     }
   }
 
-  private async navigateNow(request: NavigateRequest, ctx: PiCommandContext): Promise<WriteResult> {
+  private async navigateNow(request: NavigateRequest, ctx: PiCommandContext, signal?: AbortSignal): Promise<WriteResult> {
     await ctx.waitForIdle();
+    if (signal?.aborted) throw gone(signal);
     const sm = ctx.sessionManager;
     const oldLeafId = sm.getLeafId();
     if (oldLeafId !== request.expectedLeafId) throw staleLeaf(oldLeafId, request.expectedLeafId);
@@ -300,9 +315,9 @@ export class BridgeOperations {
     return { summary: { summary: pending.text, details: pending.details } };
   }
 
-  label(request: LabelRequest): Promise<WriteResult> {
+  label(request: LabelRequest, signal?: AbortSignal): Promise<WriteResult> {
     return this.serial(async () => {
-      const ctx = await this.readyAt(undefined, request.waitMs);
+      const ctx = await this.readyAt(undefined, request.waitMs, signal);
       if (!ctx.sessionManager.getEntry(request.entryId))
         throw new BridgeRequestError('not-found', `entry ${request.entryId} is not in Pi's session`);
       const before = ctx.sessionManager.getEntries().length;
@@ -311,9 +326,20 @@ export class BridgeOperations {
     });
   }
 
-  /** Waits until Pi is idle (bounded) and, when given, checks that its leaf is the one the request was planned at. */
-  private async readyAt(expectedLeafId: string | null | undefined, waitMs = DEFAULT_IDLE_WAIT_MS): Promise<PiContext> {
-    const idle = await this.idle.waitFor(() => this.ctx().isIdle(), waitMs);
+  /**
+   * Waits until Pi is idle (bounded) and, when given, checks that its leaf is the one the request was planned at.
+   * A request whose client is gone (`signal` aborted) while Pi is busy is dropped: nothing is written for it.
+   */
+  private async readyAt(
+    expectedLeafId: string | null | undefined,
+    waitMs = DEFAULT_IDLE_WAIT_MS,
+    signal?: AbortSignal,
+  ): Promise<PiContext> {
+    const idle = await this.idle
+      .waitFor(() => this.ctx().isIdle(), waitMs, signal)
+      .catch(() => {
+        throw gone(signal);
+      });
     if (!idle)
       throw new BridgeRequestError(
         'busy',
@@ -351,6 +377,12 @@ function checkApprovedText(ctx: PiContext, result: WriteResult, type: 'compactio
     `Pi wrote ${type === 'compaction' ? 'compaction' : 'branch summary'} ${entry.id} with a text other than the ` +
       `approved one (another Pi extension answered Pi's hook after Arbor's bridge); look at it in the tree`,
   );
+}
+
+/** The client went away (a cancel, Ctrl-C): its request is dropped, nothing written. */
+function gone(signal: AbortSignal | undefined): BridgeRequestError {
+  const reason: unknown = signal?.reason;
+  return reason instanceof BridgeRequestError ? reason : new BridgeRequestError('failed', 'the request was cancelled; nothing was changed');
 }
 
 function staleLeaf(actual: string | null, expected: string | null): BridgeRequestError {

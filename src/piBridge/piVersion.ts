@@ -26,3 +26,17 @@ export function runningPiVersion(entryScript: string | undefined = process.argv[
   }
   return 'unknown';
 }
+
+/** The Pi versions whose extension hooks and commands the bridge is written for (Pi 1.6's API). */
+export const SUPPORTED_PI_RANGE = '>=1.6.0 <2.0.0';
+
+/**
+ * Whether the bridge can serve this Pi: 1.6 or a later 1.x. Pi 0.73 and older differ in the hooks the bridge
+ * answers (no compaction `reason`) and run an extension's command as a model prompt. An unknown version is served.
+ */
+export function bridgeServesPi(version: string): boolean {
+  const m = /^(\d+)\.(\d+)\./.exec(version);
+  if (!m) return version === 'unknown';
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  return major === 1 && minor >= 6;
+}

@@ -6,7 +6,7 @@ import { estimatorFrom, openSession } from '../sessionArgs';
 import { compactSession } from '../../engine/operations/compact';
 import { entryIdList } from '../entryIdList';
 import { counted } from '../../engine/text/plural';
-import { WRITE_ROUTE_OPTIONS, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
+import { WRITE_ROUTE_OPTIONS, plannedLeaf, reportForced, routeJson, writeRouteFor } from '../writeRouteArgs';
 import { printRetention, retentionJson } from '../retentionOutput';
 import { DEFAULT_PI_SETTINGS } from '../../engine/settings/piSettings';
 
@@ -51,7 +51,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
   reportDiagnostics(io, index);
   const signal = interruptSignal();
   // Before the summary is made: a running Pi without the bridge stops here (nothing to throw away later).
-  const route = await writeRouteFor(index, p.flags, signal);
+  const route = await writeRouteFor(index, p.flags, { signal, io, waitFor: 'plan' });
   const summarizer = given ?? piSummarizerFor(file, route);
   const result = await compactSession({
     file,
@@ -91,7 +91,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
       isSplitTurn: proposal.plan.isSplitTurn,
       provider: summarizer.provider,
       model: summarizer.model,
-      via: route.via,
+      ...routeJson(route),
       retention: retentionJson(proposal.retention),
     });
     return 0;
@@ -101,6 +101,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
       `from ${entry.firstKeptEntryId}, ${counted(entry.tokensBefore, 'token')} before`,
   );
   if (route.via === 'pi') io.out(`written by the running Pi (pid ${route.state.pid}), which continues from the compaction`);
+  reportForced(io, route);
   io.out('');
   io.out(entry.summary);
   io.out('');

@@ -2,7 +2,7 @@ import { stringFlag } from '../args';
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { openSession } from '../sessionArgs';
-import { WRITE_ROUTE_OPTIONS, writeRouteFor } from '../writeRouteArgs';
+import { WRITE_ROUTE_OPTIONS, reportForced, routeJson, writeRouteFor } from '../writeRouteArgs';
 import { setLabel } from '../../engine/operations/label';
 
 export const labelSpec: CommandSpec = {
@@ -32,10 +32,10 @@ export async function labelCommand(argv: string[], io: Io): Promise<number> {
   if ((label === undefined) === !clear) throw usageError(labelSpec, 'give either --label TEXT or --clear');
   const index = await openSession(file);
   reportDiagnostics(io, index);
-  const route = await writeRouteFor(index, p.flags);
+  const route = await writeRouteFor(index, p.flags, { io, waitFor: 'write' });
   const result = await setLabel({ index, entryId, label: clear ? null : (label ?? null), route });
   if (p.flags.json) {
-    await printJson(io, { entryId, label: result.label, written: result.entry ?? null, via: route.via });
+    await printJson(io, { entryId, label: result.label, written: result.entry ?? null, ...routeJson(route) });
     return 0;
   }
   const what = result.label === null ? 'cleared the label of' : `labelled`;
@@ -46,5 +46,6 @@ export async function labelCommand(argv: string[], io: Io): Promise<number> {
       `${what} ${entryId}${result.label === null ? '' : ` ${shortField(result.label)}`} (entry ${result.entry.id}, ` +
         `${route.via === 'pi' ? `written by Pi, pid ${route.state.pid}` : 'written to the file'})`,
     );
+  if (result.entry) reportForced(io, route);
   return 0;
 }

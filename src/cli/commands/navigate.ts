@@ -8,7 +8,7 @@ import { jumpAtLeaf, undoNavigation } from '../../engine/operations/undoNavigati
 import { counted } from '../../engine/text/plural';
 import type { WriteRoute } from '../../engine/livePi/writeRoute';
 import type { SessionEntry } from '../../engine/session/types';
-import { WRITE_ROUTE_OPTIONS, plannedLeaf, writeRouteFor } from '../writeRouteArgs';
+import { WRITE_ROUTE_OPTIONS, plannedLeaf, reportForced, routeJson, writeRouteFor } from '../writeRouteArgs';
 import { printRetention, retentionJson } from '../retentionOutput';
 
 export const navigateSpec: CommandSpec = {
@@ -68,7 +68,7 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
   const index = await openSession(file);
   reportDiagnostics(io, index);
   const signal = interruptSignal();
-  const route = await writeRouteFor(index, p.flags, signal);
+  const route = await writeRouteFor(index, p.flags, { signal, io, waitFor: 'plan' });
   const summarizer = byPi ? piSummarizerFor(file, route) : given;
   const proposal = await proposeNavigation({
     file,
@@ -101,7 +101,7 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
       editorText: result.editorText,
       entries: result.written,
       summaryEntry: result.summaryEntry ?? null,
-      via: route.via,
+      ...routeJson(route),
       ...(result.retention ? { retention: retentionJson(result.retention) } : {}),
     });
     return 0;
@@ -116,6 +116,7 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
       `moved to ${result.newLeafId ?? '(root)'}; wrote ` +
         `${result.written.map(describeWritten).join(', ')}${route.via === 'pi' ? ` (written by the running Pi, pid ${route.state.pid})` : ''}`,
     );
+  reportForced(io, route);
   if (result.editorText !== null) io.out(`text to edit and resend: ${result.editorText}`);
   if (result.summaryEntry) io.out(`\n${result.summaryEntry.summary}`);
   if (result.retention) {

@@ -3,7 +3,10 @@ import { parseWith, JSON_OPTION, usageError, type CommandSpec } from '../command
 import { printJson, shortField, type Io } from '../output';
 import { piAgentDir } from '../../engine/session/piAgentDir';
 import { bridgeInstallState, installBridge, uninstallBridge } from '../../engine/livePi/install';
-import { findLivePi, liveBridges } from '../../engine/livePi/findLivePi';
+import { liveBridges, pisOnFile } from '../../engine/livePi/findLivePi';
+import { PI_HOLD_TEXT } from '../../engine/livePi/piProcesses';
+import { removeDeadSockets } from '../../engine/livePi/deadSockets';
+import type { RegistryEntry } from '../../engine/livePi/registry';
 import { readSessionHeader } from '../../engine/session/discovery';
 import type { PiState } from '../../engine/livePi/protocol';
 
@@ -47,9 +50,7 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
       io.out(
         `${r.action === 'replaced' ? `replaced the bridge ${r.previousVersion} with` : 'installed the bridge'} ${r.version}: ${r.file}`,
       );
-      io.out(
-        'Pi loads it when it starts: restart a running Pi (quit, then `pi --continue` or `pi --session FILE`) to let Arbor work through it.',
-      );
+      io.out('Pi loads it when it starts: in a running Pi, type /reload (or restart it) to let Arbor work through it.');
     }
     return 0;
   }
@@ -61,30 +62,40 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
   }
   if (action === 'status' && extra.length === 0) {
     const installed = await bridgeInstallState(agentDir, bundle);
+    await removeDeadSockets(agentDir);
     if (file) {
       // The file need not be readable (Pi writes it with its first answer): the bridge's announcement names it; its
       // cwd, when readable, is where a Pi without the bridge would run.
-      const cwd = await sessionCwd(file);
-      const live = await findLivePi(path.resolve(file), { agentDir, cwd });
+      const header = await sessionHeader(file);
+      const { bridges, processes } = await pisOnFile(path.resolve(file), { agentDir, ...header });
+      const answered = bridges.filter((b): b is { entry: RegistryEntry; state: PiState } => 'state' in b);
+      const silent = bridges.filter((b): b is { entry: RegistryEntry; error: string } => 'error' in b);
+      const count = bridges.length + processes.length;
       if (p.flags.json) {
         await printJson(io, {
           installed,
-          live: live.kind === 'bridge' ? live.state : null,
-          piWithoutBridge: live.kind === 'unbridged' ? live.processes.map((x) => ({ pid: x.pid, cwd: x.cwd })) : [],
-          unanswered: live.kind === 'unanswered' ? { pid: live.entry.pid, error: live.error } : null,
+          live: count === 1 && answered.length === 1 ? answered[0].state : null,
+          pis: [
+            ...answered.map((b) => ({ pid: b.entry.pid, bridged: true, state: b.state })),
+            ...silent.map((b) => ({ pid: b.entry.pid, bridged: true, error: b.error })),
+            ...processes.map((x) => ({ pid: x.pid, bridged: false, hold: x.hold, cwd: x.cwd })),
+          ],
+          piWithoutBridge: processes.map((x) => ({ pid: x.pid, cwd: x.cwd, hold: x.hold })),
+          unanswered: silent[0] ? { pid: silent[0].entry.pid, error: silent[0].error } : null,
+          arborWrites: count === 0 ? 'file' : count === 1 && answered.length === 1 ? 'pi' : 'refused',
         });
         return 0;
       }
       io.out(`bridge: ${installText(installed)}`);
-      if (live.kind === 'bridge') io.out(`live Pi holds ${file}: ${describeState(live.state)}`);
-      else if (live.kind === 'unanswered')
-        io.out(`Pi (pid ${live.entry.pid}) holds ${file} with the bridge but did not answer: ${shortField(live.error, 200)}`);
-      else if (live.kind === 'unbridged')
-        io.out(
-          `Pi without the bridge runs in ${shortField(live.processes[0].cwd, 200)} (pid ` +
-            `${live.processes.map((x) => x.pid).join(', ')}): Arbor will not write to ${file} while it runs (install the bridge and restart Pi, or quit Pi)`,
-        );
-      else io.out(`no running Pi holds ${file}: Arbor writes to the file`);
+      if (count === 0) io.out(`no running Pi holds ${file}: Arbor writes to the file`);
+      else io.out(`${count === 1 ? 'one Pi holds' : `${count} Pis hold`} ${file}:`);
+      for (const b of answered) io.out(`  live Pi with the bridge: ${describeState(b.state)}`);
+      for (const b of silent) io.out(`  Pi with the bridge, pid ${b.entry.pid}, did not answer: ${shortField(b.error, 200)}`);
+      for (const x of processes)
+        io.out(`  Pi without the bridge, pid ${x.pid} (${PI_HOLD_TEXT[x.hold]}; runs in ${shortField(x.cwd, 200)})`);
+      if (count > 1) io.out(`Arbor will not write to ${file} while more than one Pi holds it (quit all but one, or --force)`);
+      else if (processes.length === 1)
+        io.out(`Arbor will not write to ${file} while it runs (install the bridge and type /reload in Pi, or quit Pi)`);
       return 0;
     }
     const bridges = await liveBridges(agentDir);
@@ -100,12 +111,16 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
   throw usageError(piBridgeSpec, 'the action is install, uninstall or status [FILE]');
 }
 
-async function sessionCwd(file: string): Promise<string | undefined> {
+/** The session's cwd and id from its header, when readable (Pi writes the file with its first answer). */
+async function sessionHeader(file: string): Promise<{ cwd?: string; sessionId?: string }> {
   try {
     const header = await readSessionHeader(file);
-    return typeof header?.cwd === 'string' && header.cwd ? header.cwd : undefined;
+    return {
+      cwd: typeof header?.cwd === 'string' && header.cwd ? header.cwd : undefined,
+      sessionId: typeof header?.id === 'string' && header.id ? header.id : undefined,
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -116,7 +131,14 @@ function installText(s: Awaited<ReturnType<typeof bridgeInstallState>>): string 
     case 'current':
       return `installed, ${s.version} (${s.file})`;
     case 'different':
-      return `installed, another version (${s.version}; arbor pi-bridge install replaces it) (${s.file})`;
+      return s.sameVersion
+        ? `installed, another build of ${s.version} (arbor pi-bridge install replaces it with this Arbor's) (${s.file})`
+        : `installed, another version (${s.version}; arbor pi-bridge install replaces it) (${s.file})`;
+    case 'changed':
+      return (
+        `CHANGED: ${s.file} says it is Arbor's bridge ${s.version}, but ${s.reason}. ` +
+        'Pi runs it as code: look at it, then `arbor pi-bridge install` replaces it'
+      );
     case 'foreign':
       return `${s.file} exists but is not Arbor's bridge`;
   }

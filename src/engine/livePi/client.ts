@@ -62,7 +62,17 @@ async function request(entry: RegistryEntry, body: Body, options: RequestOptions
     };
     const onAbort = () => finish(options.signal?.reason instanceof Error ? options.signal.reason : new Error('aborted'));
     const timer = setTimeout(
-      () => finish(new BridgeError('timeout', `Pi (pid ${entry.pid}) did not answer within ${Math.round(timeoutMs / 1000)} s`)),
+      () =>
+        finish(
+          new BridgeError(
+            'timeout',
+            `Pi (pid ${entry.pid}) did not answer within ${Math.round(timeoutMs / 1000)} s` +
+              (body.op === 'state' || body.op === 'summarize'
+                ? ''
+                : '; Arbor withdrew the request, which Pi drops unless it had already begun writing it: look at the session ' +
+                  '(`arbor tree FILE`, or the tree view) to see whether anything was written before trying again'),
+          ),
+        ),
       timeoutMs,
     );
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -148,7 +158,7 @@ export async function requestSummary(
       throw new BridgeError(
         'unknown-op',
         `the Arbor bridge in this Pi (version ${entry.bridgeVersion}) cannot write summaries with Pi's model; reinstall it ` +
-          '(`arbor pi-bridge install`, or "Arbor: Install Pi Bridge") and restart Pi',
+          '(`arbor pi-bridge install`, or "Arbor: Install Pi Bridge") and type /reload in Pi',
       );
     throw err;
   }

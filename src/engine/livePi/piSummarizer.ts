@@ -35,7 +35,7 @@ export function createPiSummarizer(route: WriteRoute): PiSummarizer {
   if (route.via !== 'pi')
     throw new SummarizationError(
       "Pi's model writes summaries only while a running Pi holds the session through Arbor's bridge " +
-        '(`arbor pi-bridge install`, then restart Pi); no such Pi holds it; choose another summarizer',
+        '(`arbor pi-bridge install`, then /reload in Pi); no such Pi holds it; choose another summarizer',
     );
   const model = route.state.model;
   return {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { promises as fsp, constants as fsConstants } from 'node:fs';
+import { lstatSync, promises as fsp, constants as fsConstants } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PiIdentity } from './protocol';
@@ -45,19 +45,46 @@ export async function ensurePrivateFolder(dir: string): Promise<void> {
 
 /**
  * The endpoint of one bridge: a Unix socket in the private folder, or, where
- * that path would be too long for a socket, one in a private folder under the
- * system's temporary folder named after the agent folder; a named pipe on Windows.
+ * that path would be too long for a socket, one in a folder only the user can
+ * have made: under `$XDG_RUNTIME_DIR` (the user's own 0700 folder) when it is
+ * set and private, else a folder of this bridge alone under the system's
+ * temporary folder whose name holds the bridge's random name (no other user
+ * can guess it to make it first). A named pipe on Windows. `own`: the folder
+ * is this bridge's alone (removed with the socket).
  */
-export function endpointPath(agentDir: string, name: string): { endpoint: string; folder: string | null } {
-  if (process.platform === 'win32') return { endpoint: `\\\\.\\pipe\\arbor-bridge-${name}`, folder: null };
+export function endpointPath(agentDir: string, name: string): { endpoint: string; folder: string | null; own: boolean } {
+  if (process.platform === 'win32') return { endpoint: `\\\\.\\pipe\\arbor-bridge-${name}`, folder: null, own: false };
   const folder = bridgeFolder(agentDir);
   const endpoint = path.join(folder, `${name}.sock`);
-  if (Buffer.byteLength(endpoint) <= MAX_SOCKET_PATH) return { endpoint, folder };
+  if (Buffer.byteLength(endpoint) <= MAX_SOCKET_PATH) return { endpoint, folder, own: false };
+  const tag = createHash('sha256').update(agentDir).digest('hex').slice(0, 12);
+  const runtime = privateRuntimeDir();
+  if (runtime) {
+    const short = path.join(runtime, `arbor-bridge-${tag}`);
+    const inRuntime = path.join(short, `${name}.sock`);
+    if (Buffer.byteLength(inRuntime) <= MAX_SOCKET_PATH) return { endpoint: inRuntime, folder: short, own: false };
+  }
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  // One level right under the temporary folder (sticky where it is shared): a parent folder of our own there
-  // could be pre-made by another user, who could then swap the private folder inside it.
-  const short = path.join(os.tmpdir(), `arbor-bridge-${uid}-${createHash('sha256').update(agentDir).digest('hex').slice(0, 12)}`);
-  return { endpoint: path.join(short, `${name}.sock`), folder: short };
+  // One level right under the temporary folder (sticky where it is shared), named after the bridge's random name.
+  const own = path.join(
+    os.tmpdir(),
+    `arbor-bridge-${uid}-${createHash('sha256').update(`${agentDir}\0${name}`).digest('hex').slice(0, 16)}`,
+  );
+  return { endpoint: path.join(own, 's.sock'), folder: own, own: true };
+}
+
+/** `$XDG_RUNTIME_DIR` when it is a real folder of this user's that others cannot reach. */
+function privateRuntimeDir(): string | undefined {
+  const dir = process.env.XDG_RUNTIME_DIR;
+  if (!dir || !path.isAbsolute(dir)) return undefined;
+  try {
+    const st = lstatSync(dir);
+    if (!st.isDirectory() || (st.mode & 0o077) !== 0) return undefined;
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return undefined;
+    return dir;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes an entry atomically (temporary file, then rename) with mode 0600. */

@@ -6,7 +6,7 @@ import { bridgeFolder } from '../../engine/livePi/registry';
 import { PiRunningError, resolveWriteRoute, type WriteRoute } from '../../engine/livePi/writeRoute';
 import { installBridge } from '../../engine/livePi/install';
 import { piAgentDir } from '../../engine/session/piAgentDir';
-import type { PiState } from '../../engine/livePi/protocol';
+import { MAX_IDLE_WAIT_MS, type PiState } from '../../engine/livePi/protocol';
 import type { SessionModel } from '../sessions/sessionStore';
 import { engineEnv, readConfig } from '../platform/settings';
 import { log } from '../platform/logging';
@@ -139,26 +139,72 @@ export class LivePiService implements vscode.Disposable {
     what: string,
     options_: { signal?: AbortSignal; force?: boolean } = {},
   ): Promise<WriteRoute | undefined> {
+    // A working Pi: say so at once, with Cancel, and plan only once it stops (at its leaf then).
+    const cancel = new AbortController();
+    const signal = options_.signal ? AbortSignal.any([options_.signal, cancel.signal]) : cancel.signal;
+    let stopWaiting: (() => void) | undefined;
     const options = {
       agentDir: this.agentDir(),
       cwd: model.cwd || model.index?.header.cwd || '',
-      signal: options_.signal,
+      sessionId: typeof model.index?.header.id === 'string' ? model.index.header.id : undefined,
+      signal,
       force: options_.force,
+      waitForIdle: true,
+      waitMs: MAX_IDLE_WAIT_MS,
+      onBusy: (state: PiState) => {
+        log().info(`live Pi: pid ${state.pid} is working; waiting for it to stop before planning`);
+        void vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: `Pi (pid ${state.pid}) is working; Arbor will plan when it stops`,
+            cancellable: true,
+          },
+          (_progress, token) =>
+            new Promise<void>((resolve) => {
+              stopWaiting = resolve;
+              token.onCancellationRequested(() => {
+                cancel.abort();
+                resolve();
+              });
+            }),
+        );
+      },
     };
+    try {
+      return await this.resolveRoute(model, what, options);
+    } catch (err) {
+      if (cancel.signal.aborted) return undefined; // the user cancelled the wait: nothing planned or written
+      throw err;
+    } finally {
+      stopWaiting?.();
+    }
+  }
+
+  private async resolveRoute(
+    model: SessionModel,
+    what: string,
+    options: Parameters<typeof resolveWriteRoute>[1],
+  ): Promise<WriteRoute | undefined> {
     try {
       return await resolveWriteRoute(model.file, options);
     } catch (err) {
       if (!(err instanceof PiRunningError)) throw err;
-      const pids = err.processes.map((p) => p.pid).join(', ');
+      const pids = err.pids.join(', ');
+      const several = err.pids.length > 1;
       const choice = await askModal(
-        `Pi is running in this session's folder (pid ${pids}) without Arbor's bridge. ${what} would be written to the ` +
-          `file, but that Pi would not see it: its next entry would go under its own leaf.`,
-        "Install Arbor's bridge and restart Pi to let Arbor work through Pi, or quit Pi first.",
-        'Install Pi Bridge',
-        'Write to File Anyway',
+        several
+          ? `${err.pids.length} Pis hold this session (pid ${pids}). ${what} would reach at most one of them; the others would ` +
+              'not see it: their next entries would go under their own leaves.'
+          : `Pi holds this session (pid ${pids}) without Arbor's bridge. ${what} would be written to the ` +
+              `file, but that Pi would not see it: its next entry would go under its own leaf.`,
+        several
+          ? "Quit all but one Pi (with Arbor's bridge) and try again."
+          : "Install Arbor's bridge and type /reload in Pi to let Arbor work through Pi, or quit Pi first.",
+        ...(several ? [] : ['Install Pi Bridge']),
+        several ? 'Write Anyway' : 'Write to File Anyway',
       );
       if (choice === 'Install Pi Bridge') await this.install();
-      if (choice !== 'Write to File Anyway') return undefined;
+      if (choice !== 'Write to File Anyway' && choice !== 'Write Anyway') return undefined;
       return resolveWriteRoute(model.file, { ...options, force: true });
     }
   }
@@ -176,7 +222,7 @@ export class LivePiService implements vscode.Disposable {
             ? `Arbor's bridge was updated to ${r.version}`
             : `Arbor's bridge ${r.version} is installed`;
       void showInfo(
-        `${what} (${r.file}). Pi loads it when it starts: restart a running Pi (quit it, then \`pi --continue\`) so Arbor can compact and jump through it.`,
+        `${what} (${r.file}). Pi loads it when it starts: type /reload in a running Pi (or restart it) so Arbor can compact and jump through it.`,
       );
     } catch (err) {
       void showWarning(`Arbor: could not install the Pi bridge: ${err instanceof Error ? err.message : String(err)}`);

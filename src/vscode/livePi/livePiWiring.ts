@@ -46,7 +46,7 @@ export function watchLivePi(arbor: ArborServices): vscode.Disposable {
       const choice = await showWarning(
         `Arbor: Pi kept going from its own leaf in "${model.title ?? model.file}": what Arbor wrote (entry ` +
           `${ownEntryId}) is now on a side branch Pi does not see. ` +
-          "Pi is running without Arbor's bridge; install it and restart Pi so Arbor's compactions and jumps go through Pi.",
+          "Pi is running without Arbor's bridge; install it and type /reload in Pi so Arbor's compactions and jumps go through Pi.",
         'Install Pi Bridge',
         'Show in Tree',
       );

@@ -196,7 +196,15 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     ];
     for (const r of refusals) {
       assert.equal(r.code, 1, r.stderr);
-      assert.match(r.stderr, /through the running Pi: Pi is busy .* did not become idle within 1 s; nothing was changed/);
+      // compact and navigate wait for Pi before planning (Arbor says so at once); label lets the bridge wait.
+      assert.match(r.stderr, /^arbor: Pi \(pid \d+\) is working; Arbor will (plan|write) when it stops/m);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          'through the running Pi: (Pi \\(pid \\d+\\) was still working after 1 s; nothing was planned or written|' +
+            'Pi is busy .* did not become idle within 1 s; nothing was changed)',
+        ),
+      );
     }
     assert.equal(fs.statSync(w.file).size, size, 'nothing was written while Pi was busy');
     // Pi answers abort once it is idle again; the bound below is only how long the bridge may wait, not a timing assertion.
@@ -284,9 +292,12 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const unbridged = await run(['pi-bridge', 'status', w.file]);
     assert.equal(unbridged.code, 0, unbridged.stderr);
     assert.match(unbridged.stdout, /^bridge: not installed \(arbor pi-bridge install puts it in .*arbor-bridge\.js\)$/m);
-    assert.match(unbridged.stdout, new RegExp(`^Pi without the bridge runs in .* \\(pid ${w.pi!.pid}\\): Arbor will not write to`, 'm'));
+    assert.match(unbridged.stdout, /^one Pi holds .*session\.jsonl:$/m);
+    assert.match(unbridged.stdout, new RegExp(`^  Pi without the bridge, pid ${w.pi!.pid} \\(.*; runs in .*\\)$`, 'm'));
+    assert.match(unbridged.stdout, /^Arbor will not write to .* while it runs/m);
     const uj = JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout);
-    assert.deepEqual(Object.keys(uj).sort(), ['installed', 'live', 'piWithoutBridge', 'unanswered']);
+    assert.deepEqual(Object.keys(uj).sort(), ['arborWrites', 'installed', 'live', 'piWithoutBridge', 'pis', 'unanswered']);
+    assert.equal(uj.arborWrites, 'refused');
     assert.equal(uj.live, null);
     assert.deepEqual(
       uj.piWithoutBridge.map((x: { pid: number }) => x.pid),
@@ -307,9 +318,13 @@ describe('Pi bridge with the real Pi 1.6: hostile clients, Pi busy, session swit
     const live = await run(['pi-bridge', 'status', w.file]);
     assert.equal(live.code, 0, live.stderr);
     assert.match(live.stdout, /^bridge: installed, \S+ \(/m);
-    assert.match(live.stdout, new RegExp(`^live Pi holds .*: pid ${p.pid}, Pi 1\\.6\\.\\d+, idle, leaf \\S+, model fake/fake-model`, 'm'));
+    assert.match(
+      live.stdout,
+      new RegExp(`^  live Pi with the bridge: pid ${p.pid}, Pi 1\\.6\\.\\d+, idle, leaf \\S+, model fake/fake-model`, 'm'),
+    );
     const lj = JSON.parse((await run(['pi-bridge', 'status', w.file, '--json'])).stdout);
     assert.equal(lj.installed.kind, 'current');
+    assert.equal(lj.arborWrites, 'pi');
     for (const k of ['pid', 'piVersion', 'bridgeVersion', 'sessionFile', 'sessionId', 'cwd', 'leafId', 'idle', 'model', 'contextUsage'])
       assert.ok(k in lj.live, `live.${k}`);
     assert.equal(lj.live.pid, p.pid);

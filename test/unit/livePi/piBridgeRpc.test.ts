@@ -315,7 +315,7 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     const size = fs.statSync(file).size;
     const r = await run(['label', file, '--entry', String(entries()[1].id), '--label', 'x']);
     assert.equal(r.code, 3, r.stderr);
-    assert.match(r.stderr, new RegExp(`Pi is running in .* \\(pid ${p.pid}\\)`));
+    assert.match(r.stderr, new RegExp(`Pi pid ${p.pid} \\(without the bridge`));
     assert.match(r.stderr, /arbor pi-bridge install/);
     assert.equal(fs.statSync(file).size, size);
     const c = await run(['compact', file]);
@@ -324,6 +324,8 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     const forced = await run(['label', file, '--entry', String(entries()[1].id), '--label', 'x', '--force', '--json']);
     assert.equal(forced.code, 0, forced.stderr);
     assert.equal(JSON.parse(forced.stdout).via, 'file');
+    assert.equal(JSON.parse(forced.stdout).forced, true);
+    assert.deepEqual(JSON.parse(forced.stdout).orphanedBy, [p.pid]);
   });
 
   it('writes to the file once Pi has quit, and the registry entry is gone', async () => {
@@ -333,7 +335,9 @@ describe('Pi bridge with the real Pi 1.6 in RPC mode', function () {
     await liveState();
     await p.stop();
     pi = undefined;
-    const left = fs.existsSync(bridgeFolder(agent.dir)) ? fs.readdirSync(bridgeFolder(agent.dir)).filter((n) => n.endsWith('.json')) : [];
+    const left = fs.existsSync(bridgeFolder(agent.dir))
+      ? fs.readdirSync(bridgeFolder(agent.dir)).filter((n) => n.endsWith('.json') && n !== 'installed.json')
+      : [];
     assert.deepEqual(left, []);
     const r = await run(['label', file, '--entry', String(entries()[1].id), '--label', 'after', '--json']);
     assert.equal(r.code, 0, r.stderr);
