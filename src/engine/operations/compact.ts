@@ -3,6 +3,7 @@ import { appendEntries, type AppendOptions, type NewEntry } from '../session/wri
 import { expectEntryOfType } from '../session/entryKinds';
 import { isRecord } from '../session/jsonObject';
 import type { CompactionPlan, CompactionSettings } from '../compaction/planCompaction';
+import type { NothingToCompact } from '../compaction/nothingToCompact';
 import { fileLists, formatFileLists, writtenFileLists } from '../compaction/fileOps';
 import { projectedContextTokensWalk } from '../context/contextTokens';
 import { Projection } from '../context/projection';
@@ -80,7 +81,7 @@ export interface CompactionProposal {
   retention: RetentionReport;
 }
 
-export type ProposeCompactionResult = CompactionProposal | { kind: 'nothing'; reason: string } | { kind: 'cancelled'; reason: string };
+export type ProposeCompactionResult = CompactionProposal | NothingToCompact | { kind: 'cancelled'; reason: string };
 
 /**
  * Plans a compaction, lets `session_before_compact` hooks cancel or supply it,
@@ -372,7 +373,7 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
 
 export type CompactResult =
   | { kind: 'compacted'; entry: CompactionEntry; proposal: CompactionProposal }
-  | { kind: 'nothing'; reason: string }
+  | NothingToCompact
   | { kind: 'cancelled'; reason: string }
   /** The summary would not make the context smaller: nothing written (unless `allowLarger`). */
   | { kind: 'notSmaller'; reason: string; proposal: CompactionProposal };
