@@ -20,7 +20,7 @@ describe('demo: a session working in the demo workspace', () => {
   });
   after(() => fsp.rm(workspace, { recursive: true, force: true }));
 
-  it('can be compacted with the workspace\'s Pi settings (issue 34: it does not end in a compaction)', async () => {
+  it("can be compacted with the workspace's Pi settings (issue 34: it does not end in a compaction)", async () => {
     const demo = await writeDemoSession(workspace);
     const index = await loadSession(demo.file);
     assert.notEqual(index.record(index.leafIndex).type, 'compaction');
