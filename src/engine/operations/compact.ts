@@ -7,7 +7,7 @@ import type { NothingToCompact } from '../compaction/nothingToCompact';
 import { fileLists, formatFileLists, writtenFileLists } from '../compaction/fileOps';
 import { projectedContextTokensWalk } from '../context/contextTokens';
 import { Projection } from '../context/projection';
-import { currentSystemMessage, projectedSystemMessages } from '../context/systemMessage';
+import { carriedSystemMessage } from '../context/systemMessage';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { draftSummaryRequest, mergeSplitTurnSummary, type SummaryRequestOptions } from '../summarize/prompts';
 import { addOptionalUsage, recordableUsage, type Summarizer } from '../summarize/summarizer';
@@ -323,11 +323,7 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
     : (await runEntryWalk(index, projectedContextTokensWalk(projection, estimatorByName(proposal.estimator)), reads)).tokens;
   const now = new Date();
   // Spec 4.8: the context after the compaction still starts with the system message in effect (its entries loaded).
-  const systemEntries = projection.entries.filter((_, pos) => projection.roles(pos).includes('system'));
-  const system = await index.withLoaded(systemEntries, () => currentSystemMessage(projectedSystemMessages(projection)), {
-    keep: false,
-    signal: options.signal,
-  });
+  const system = await carriedSystemMessage(projection, options.signal);
   const entry: NewEntry = {
     type: 'compaction',
     summary,

@@ -1,4 +1,5 @@
 import { proposedTokensAfterWalk } from '../context/contextNumbers';
+import { carriedSystemMessage } from '../context/systemMessage';
 import { runEntryWalk } from '../session/entryWalkLoads';
 import { estimatorByName } from '../tokens/estimators';
 import type { SessionIndex } from '../session/sessionIndex';
@@ -43,9 +44,11 @@ export async function withSize<
   signal: AbortSignal,
 ): Promise<T & { tokensAfter: number; summaryTokens: number; replacedTokens: number; notSmaller: boolean }> {
   const estimator = estimatorByName(proposal.estimator);
+  // The system prompt the written entry will carry counts in the "after" as it does once written (issue 34 item 4).
+  const systemMessage = await carriedSystemMessage(proposal.plan.projection, signal);
   const tokensAfter = await runEntryWalk(
     proposal.index,
-    proposedTokensAfterWalk({ ...proposal, projection: proposal.plan.projection }, estimator),
+    proposedTokensAfterWalk({ ...proposal, projection: proposal.plan.projection, systemMessage }, estimator),
     { signal },
   );
   const summaryTokens = estimator.estimate({ role: 'compactionSummary', summary: proposal.summary, tokensBefore: proposal.tokensBefore });

@@ -31,7 +31,7 @@ const FILTER_KEY = 'arbor.treeFilter';
 function rowStamp(data: TreeData & Pick<EntryItemContext, 'shownLeaf' | 'boundary'>, pos: number, id: string): string {
   const { layout, index, boundary } = data;
   const context = boundary
-    ? `${boundary.isSummarized(pos) ? 's' : ''}${boundary.firstKept === pos ? 'f' : ''}${boundary.compaction === pos ? `c${boundary.summarizedCount}` : ''}`
+    ? `${boundary.isSummarized(pos) ? 's' : ''}${boundary.firstKept === pos ? 'f' : ''}${boundary.compaction === pos ? `c${boundary.replacedCount}` : ''}`
     : '';
   const leaf = pos === data.shownLeaf.index ? `L${data.shownLeaf.hidden}` : '';
   return `${context}${leaf}${layout.isOnActivePath(pos) ? 1 : 0}${layout.branchesAt(pos).length}:${index.children(pos).length}:${index.labelOf(id) ?? ''}`;
