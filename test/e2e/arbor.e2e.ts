@@ -10,6 +10,7 @@ import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView, webviewWith } from '../support/vscode/browser';
 import { e2e } from './context';
+import { entries } from './sessionLines';
 import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
 import { closeNotifications, notification } from './notifications';
 
@@ -19,14 +20,6 @@ function sessionFile(idPrefix: string): string {
   const name = fs.readdirSync(sessionsDir()).find((f) => f.includes(`_${idPrefix}`));
   assert.ok(name, `no session ${idPrefix}`);
   return path.join(sessionsDir(), name);
-}
-
-function entries(file: string): Record<string, unknown>[] {
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** What Pi writes when the user names a session (/name): a session_info entry under the leaf. */

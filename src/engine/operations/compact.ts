@@ -28,7 +28,7 @@ import { withLiveSettings } from './liveSettings';
 import type { AgentMessage, CompactionEntry, Usage } from '../session/types';
 import { checkRetention, compactionSource, deriveFacts, type RetentionReport, type SpanFacts } from '../summarize/retention';
 import { notSmallerReason, withSize } from './compactionSize';
-export { notSmallerReason } from './compactionSize';
+export { notSmallerReason, tokensAfterWithSummary } from './compactionSize';
 import { firstUserText, hasMessages, spanMessages } from './spanReads';
 import { runEntryWalk } from '../session/entryWalkLoads';
 import { conversationWalk, spanReadingWalk, unwrittenIn, type SpanReading } from '../summarize/spanReading';

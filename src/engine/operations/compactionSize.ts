@@ -54,3 +54,15 @@ export async function withSize<
   const summaryTokens = estimator.estimate({ role: 'compactionSummary', summary: proposal.summary, tokensBefore: proposal.tokensBefore });
   return { ...proposal, tokensAfter, summaryTokens, replacedTokens, notSmaller: summaryTokens >= replacedTokens };
 }
+
+/**
+ * The context a proposal leaves with another summary text (an edit in the review panel): the kept part as the
+ * proposal counted it, with the edited summary in place of its own, by the same estimator (issue 34 item 4).
+ */
+export function tokensAfterWithSummary(
+  proposal: { tokensAfter: number; summaryTokens: number; tokensBefore: number; estimator: EstimatorName },
+  summary: string,
+): number {
+  const edited = estimatorByName(proposal.estimator).estimate({ role: 'compactionSummary', summary, tokensBefore: proposal.tokensBefore });
+  return proposal.tokensAfter - proposal.summaryTokens + edited;
+}

@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import { applyCompaction, notSmallerReason, proposeCompaction, type CompactionProposal } from '../../engine/operations/compact';
+import {
+  applyCompaction,
+  notSmallerReason,
+  proposeCompaction,
+  tokensAfterWithSummary,
+  type CompactionProposal,
+} from '../../engine/operations/compact';
 import { StaleSessionError } from '../../engine/session/writer';
 import type { CompactionReason } from '../../engine/hooks/events';
 import type { SummaryView } from '../../webview/protocol';
@@ -148,6 +154,7 @@ export async function compactSession(
     },
     discard: () => log().info(`compact ${model.file}: proposal discarded, nothing written`),
     ...retentionHandlers(proposal.facts, proposal.index.header.cwd),
+    tokensAfter: (summary) => tokensAfterWithSummary(proposal, summary),
   });
   return { kind: 'proposed', proposalId, view };
 }

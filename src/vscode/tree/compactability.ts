@@ -98,7 +98,7 @@ export function withCompactability(item: vscode.TreeItem, note: Compactability |
   const short = compactabilityShort(why);
   item.description = item.description ? `${String(item.description)} · ${short}` : short;
   if (item.tooltip instanceof vscode.MarkdownString) {
-    item.tooltip.appendMarkdown('\n\n$(fold) ');
+    item.tooltip.appendMarkdown('\n\n');
     item.tooltip.appendText(compactabilitySentence(why));
   }
   item.contextValue = `${item.contextValue ?? ''}:${why ? `nocompact-${why.kind}` : 'compactable'}`;
