@@ -57,7 +57,10 @@ export function* compactionNumbersWalk(index: SessionIndex, entryIndex: number, 
     after = (yield* projectedContextTokensWalk(new Projection(index, entryIndex), estimator)).tokens;
     cache.set(key, after);
   }
-  return { tokensBefore: typeof entry.tokensBefore === 'number' ? entry.tokensBefore : undefined, tokensAfter: after };
+  // A foreign session's figures come from its own records: a Codex compaction records no size before (its reader's 0 is
+  // "not recorded", never shown as "0 → N tokens").
+  const recorded = typeof entry.tokensBefore === 'number' && !(index.agent !== 'pi' && entry.tokensBefore === 0);
+  return { tokensBefore: recorded ? (entry.tokensBefore as number) : undefined, tokensAfter: after };
 }
 
 /** What the "after" of a compaction not yet written is computed from. */

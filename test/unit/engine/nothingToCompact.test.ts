@@ -7,6 +7,7 @@ import { planSessionCompaction } from '../../../src/engine/operations/sessionCom
 import { estimatorByName } from '../../../src/engine/tokens/estimators';
 import { keepLessCandidates, nothingToCompactReason } from '../../../src/engine/compaction/nothingToCompact';
 import { runCli } from '../../../src/cli/main';
+import { compactionNumbers } from '../../../src/engine/context/contextNumbers';
 
 const tokenizer = estimatorByName('tokenizer');
 
@@ -74,5 +75,14 @@ describe('nothing to compact: typed reasons with their figures and a way forward
     assert.deepEqual(keepLessCandidates(2068, 2000), [1000, 510, 250]);
     assert.deepEqual(keepLessCandidates(1029, 2000), [510, 250, 120]);
     assert.deepEqual(keepLessCandidates(1, 2000), []);
+  });
+});
+
+describe("a foreign session's compaction figures come from its own records", () => {
+  it('a Codex compaction, which records no size before, has no "before" (never "0 → N tokens")', async () => {
+    const index = await loadSession(fixturePath('agents', 'codex-rollout.jsonl'));
+    const compactions = [...Array(index.entryCount).keys()].filter((i) => index.record(i).type === 'compaction');
+    assert.ok(compactions.length > 0);
+    for (const i of compactions) assert.equal(compactionNumbers(index, i, tokenizer).tokensBefore, undefined);
   });
 });
