@@ -18,7 +18,10 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 echo "building (npm run build)..."
 npm run --silent build >/dev/null
-WORK=$(mktemp -d)
+# The session copy lives in out/demo (replaced by each run), so demo runs leave no temporary folders behind.
+WORK="$PWD/out/demo"
+rm -rf "$WORK"
+mkdir -p "$WORK"
 SESSION="$WORK/sample-session.jsonl"
 cp samples/sample-session.jsonl "$SESSION"
 arbor() { node dist/cli.js "$@"; }

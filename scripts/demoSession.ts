@@ -3,7 +3,9 @@
  * of the sample workspace's sessions whose working directory is the
  * workspace (paths rewritten), with every file it changed put on disk as the
  * session last left it. On it Compact, Jump, Show File Changes and Restore
- * Files (and undo) all do something real.
+ * Files (and undo) all do something real: the copy leaves out the compaction
+ * the sample ends in (issue 34: a session that already ends in a compaction
+ * has nothing to compact), so Compact summarizes its audit.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -22,7 +24,7 @@ export interface DemoSession {
 
 export async function writeDemoSession(workspace: string, sessionsDir = path.join(workspace, '.pi', 'sessions')): Promise<DemoSession> {
   const text = fs.readFileSync(path.join(sessionsDir, DEMO_SOURCE_SESSION), 'utf8');
-  const lines = text.split('\n');
+  const lines = withoutTrailingCompactions(text.split('\n'));
   const header = JSON.parse(lines[0]) as { cwd: string; id: string; timestamp: string };
   const oldCwd = header.cwd;
   // The workspace in place of the old cwd, in every path the session names (as JSON string text).
@@ -45,4 +47,23 @@ export async function writeDemoSession(workspace: string, sessionsDir = path.joi
     written.push(f.path);
   }
   return { file, files: written.sort() };
+}
+
+/** The lines without the compaction entries the session ends in (and the empty lines after them). */
+function withoutTrailingCompactions(lines: string[]): string[] {
+  let end = lines.length;
+  for (;;) {
+    while (end > 1 && !lines[end - 1].trim()) end--;
+    if (end <= 1 || !isCompactionLine(lines[end - 1])) break;
+    end--;
+  }
+  return [...lines.slice(0, end), ''];
+}
+
+function isCompactionLine(line: string): boolean {
+  try {
+    return (JSON.parse(line) as { type?: unknown }).type === 'compaction';
+  } catch {
+    return false;
+  }
 }

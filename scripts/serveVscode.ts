@@ -19,7 +19,13 @@ async function main(): Promise<void> {
   const vsix = path.resolve(args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--port') ?? path.join(repo, 'arbor.vsix'));
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package first`);
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-demo-workspace-'));
+  // The demo leaves no temporary folder behind: code-server's own go with server.stop(), the workspace copy at exit.
+  process.once('exit', () => fs.rmSync(workspace, { recursive: true, force: true }));
   fs.cpSync(path.join(repo, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
+  // The fixture workspace counts tokens as Pi does (chars, for the tests' parity); the demo shows the default (tokenizer).
+  const settingsFile = path.join(workspace, '.vscode', 'settings.json');
+  const { 'arbor.tokenEstimator': _testsOnly, ...settings } = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+  fs.writeFileSync(settingsFile, `${JSON.stringify(settings, null, 2)}\n`);
   // One session works in this workspace itself (its files as the session left them): Restore Files has something to do.
   const demo = await writeDemoSession(workspace);
   process.stdout.write(`demo session in this workspace: ${demo.file} (its files on disk: ${demo.files.join(', ')})\n`);
@@ -44,7 +50,8 @@ async function main(): Promise<void> {
       `Workspace (a copy of test/fixtures/workspace, with seven Pi sessions in .pi/sessions): ${workspace}`,
       `The newest session's working directory is this workspace: Compact, Jump Here, Show File Changes and`,
       `Restore Files to This Point (on an entry before its edits) work on real files there.`,
-      `Click the Arbor icon in the activity bar. Ctrl-C stops the server.`,
+      `Each session's row says whether Compact can do something now (else why, and Compact offers to keep less).`,
+      `Click the Arbor icon in the activity bar. Ctrl-C stops the server and removes this workspace copy.`,
       '',
     ].join('\n'),
   );
@@ -52,7 +59,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const code = await server.exited;
-  process.stdout.write(`code-server exited (${code}); its log: ${server.logFile}\n`);
+  process.stdout.write(`code-server exited (${code})\n`);
 }
 
 main().catch((err) => {

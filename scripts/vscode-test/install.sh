@@ -115,7 +115,7 @@ ensure_code_server() {
   [ -e "$CS_DIR" ] && log "incomplete or outdated code-server in $CS_DIR: removing"
   rm -rf "$CS_DIR"
   mkdir -p "$CS_DIR"
-  log "installing code-server@$CODE_SERVER_VERSION with Node $("$NODE_BIN" --version) (builds native modules; ~2 min)"
+  log "installing code-server@$CODE_SERVER_VERSION with Node $("$NODE_BIN" --version) (downloads it and builds native modules: 2 to 6 min, more on a busy machine; progress every 15 s)"
   printf '{ "name": "arbor-vscode-test-code-server", "private": true }\n' >"$CS_DIR/package.json"
   # npm must itself run under Node 24: code-server's postinstall checks npm's user agent.
   # node-gyp builds against the headers shipped in the Node package (no header download).

@@ -38,6 +38,9 @@ import { watchLivePi } from './livePi/livePiWiring';
 import { loadIndex } from './sessions/loadIndex';
 import { parseCommandTarget } from './tree/commandTarget';
 
+import { CompactabilityNotes } from './tree/compactability';
+import { nothingToCompactIn } from './commands/compactCheck';
+
 export const VIEW_ID = 'arbor.sessions';
 
 export function activate(context: vscode.ExtensionContext): ArborApi {
@@ -88,6 +91,10 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   const livePi = new LivePiService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'piBridge.js').fsPath);
   const arbor = new ArborServices(context.extensionUri, store, tree, treeView, panel, hooks, keys, livePi);
   late.arbor = arbor;
+  // Each session row says whether Compact does something now, planned as Compact plans (issue 34 item 1).
+  context.subscriptions.push(
+    tree.useCompactability(new CompactabilityNotes((m, index, signal) => nothingToCompactIn(arbor, m, index, { signal }))),
+  );
   context.subscriptions.push(store, tree, treeView, panel, arbor, livePi, registerTreeCommands(arbor), watchLivePi(arbor));
 
   context.subscriptions.push(

@@ -231,6 +231,8 @@ export type ToWebview =
       contradictions?: ContradictionItem[];
       cannotCheck?: string;
       summary?: string;
+      /** The context the proposal leaves with the checked text as its summary (an edit changes tokens after and saved). */
+      tokensAfter?: number;
     }
   | { type: 'busy'; busy: boolean; message?: string }
   | { type: 'error'; message: string }

@@ -457,8 +457,11 @@ function receive(msg: ToWebview): void {
       const view = state.view;
       if (!view || view.proposalId !== msg.proposalId || view.mode !== 'review') break;
       state.view = { ...view, retention: msg.items, contradictions: msg.contradictions ?? [], retentionCannotCheck: msg.cannotCheck };
+      if (msg.tokensAfter !== undefined) state.view.tokensAfter = msg.tokensAfter;
       if (msg.summary !== undefined) state.editing = msg.summary;
       save();
+      // Tokens after and saved follow the text (issue 34 item 4): the figures are redrawn with the checklist.
+      document.getElementById('stats')?.replaceWith(statsRow(state.view));
       // Typing goes on in the editor: redraw the checklist only, not the textarea under the cursor.
       const old = document.getElementById('retention');
       const fresh = retentionBlock(state.view);

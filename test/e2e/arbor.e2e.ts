@@ -12,7 +12,7 @@ import { runCommand, screenshot, showActivityView, webviewWith } from '../suppor
 import { e2e } from './context';
 import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
 import { closeNotifications, notification } from './notifications';
-import { sessionEntries } from './sessionFiles';
+import { sessionEntries as entries } from './sessionFiles';
 
 const sessionsDir = () => path.join(e2e.workspacePath, '.pi', 'sessions');
 
@@ -21,8 +21,6 @@ function sessionFile(idPrefix: string): string {
   assert.ok(name, `no session ${idPrefix}`);
   return path.join(sessionsDir(), name);
 }
-
-const entries = sessionEntries;
 
 /** What Pi writes when the user names a session (/name): a session_info entry under the leaf. */
 function piRename(file: string, name: string): void {

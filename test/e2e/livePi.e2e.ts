@@ -9,18 +9,11 @@ import { runCommand, screenshot, showActivityView, webviewWith } from '../suppor
 import { startFakeProvider, type FakeProviderServer } from '../support/fakeProvider';
 import { makeAgentFolder, node22, PiRpc, type PiAgentFolder } from '../support/pi/piRpc';
 import { e2e } from './context';
+import { sessionEntries as entries } from './sessionFiles';
 import { collapseAll, row } from './sessionsView';
 
 const shot = (name: string) => screenshot(e2e.page, `livepi-${name}`);
 const NAME = 'Live Pi demo: compact while Pi runs';
-
-function entries(file: string): Record<string, unknown>[] {
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
 
 describe('Arbor through a running Pi (UI)', function () {
   this.timeout(240_000);

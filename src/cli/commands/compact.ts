@@ -9,6 +9,7 @@ import { counted } from '../../engine/text/plural';
 import { WRITE_ROUTE_OPTIONS, plannedLeaf, reportForced, routeJson, writeRouteFor } from '../writeRouteArgs';
 import { printRetention, retentionJson } from '../retentionOutput';
 import { DEFAULT_PI_SETTINGS } from '../../engine/settings/piSettings';
+import { printNothingToCompact } from '../nothingToCompactOutput';
 
 export const compactSpec: CommandSpec = {
   name: 'compact',
@@ -76,9 +77,13 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
       );
     return 0;
   }
+  if (result.kind === 'nothing') {
+    if (p.flags.json) await printJson(io, { nothingToCompact: true, cancelled: false, reason: result.reason, why: result.why });
+    else printNothingToCompact(io, 'nothing written: nothing to compact', result.why);
+    return 0;
+  }
   if (result.kind !== 'compacted') {
-    if (p.flags.json)
-      await printJson(io, { nothingToCompact: result.kind === 'nothing', cancelled: result.kind === 'cancelled', reason: result.reason });
+    if (p.flags.json) await printJson(io, { nothingToCompact: false, cancelled: true, reason: result.reason });
     else io.out(`nothing written: ${result.reason}`);
     return 0;
   }

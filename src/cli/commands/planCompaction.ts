@@ -16,6 +16,7 @@ import { compactionThreshold } from '../../engine/context/contextTokens';
 import { contextWindowForModel } from '../contextWindow';
 import { counted } from '../../engine/text/plural';
 import { DEFAULT_PI_SETTINGS } from '../../engine/settings/piSettings';
+import { printNothingToCompact } from '../nothingToCompactOutput';
 
 export const planCompactionSpec: CommandSpec = {
   name: 'plan-compaction',
@@ -61,8 +62,8 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   const { plan, settings: compaction } = planned;
   const contextWindow = planned.contextWindow!;
   if (plan.kind === 'nothing') {
-    if (p.flags.json) await printJson(io, { nothingToCompact: true, reason: plan.reason });
-    else io.out(`nothing to compact: ${plan.reason}`);
+    if (p.flags.json) await printJson(io, { nothingToCompact: true, reason: plan.reason, why: plan.why });
+    else printNothingToCompact(io, 'nothing to compact', plan.why);
     return 0;
   }
   const result = {

@@ -6,6 +6,8 @@ import { addDetailsFileOps, addMessageFileOps, createFileOps, fileLists, type Fi
 import type { SessionIndex } from '../session/sessionIndex';
 import type { TokenEstimator } from '../tokens/estimators';
 import { entryRead, walkInMemory, type EntryWalk } from '../session/entryWalk';
+import { nothingToCompact, type NothingToCompact } from './nothingToCompact';
+import { projectedEntryTokensWalk } from '../context/entryTokens';
 
 export interface CompactionSettings {
   enabled: boolean;
@@ -50,10 +52,7 @@ export interface CompactionPlan {
   shouldCompact: boolean | null;
 }
 
-export interface NothingToCompact {
-  kind: 'nothing';
-  reason: string;
-}
+export type { NothingToCompact } from './nothingToCompact';
 
 export type CompactionPlanResult = CompactionPlan | NothingToCompact;
 
@@ -72,10 +71,8 @@ export function planCompaction(index: SessionIndex, options: PlanCompactionOptio
 /** planCompaction as a walk (session/entryWalk.ts): the entries it reads are asked for as it goes. */
 export function* planCompactionWalk(index: SessionIndex, options: PlanCompactionOptions): EntryWalk<CompactionPlanResult> {
   const leafIndex = options.leafIndex ?? index.leafIndex;
-  if (leafIndex < 0) return { kind: 'nothing', reason: 'the session has no entries' };
-  if (index.record(leafIndex).type === 'compaction') {
-    return { kind: 'nothing', reason: 'the session already ends in a compaction' };
-  }
+  if (leafIndex < 0) return nothingToCompact({ kind: 'empty' });
+  if (index.record(leafIndex).type === 'compaction') return nothingToCompact({ kind: 'alreadyCompacted' });
   options.signal?.throwIfAborted();
   const given = options.projection;
   const p = given?.index === index && given.leaf === leafIndex ? given : new Projection(index, leafIndex);
@@ -85,14 +82,19 @@ export function* planCompactionWalk(index: SessionIndex, options: PlanCompaction
   const contextTokens = yield* projectedContextTokensWalk(p, options.estimator);
   options.signal?.throwIfAborted();
   const cut = yield* findCutPoint(p, boundaryStart, boundaryEnd, options.settings.keepRecentTokens, options.estimator);
-  if (cut.firstKeptPos >= p.length) {
-    return { kind: 'nothing', reason: 'nothing to summarize: no entries since the last compaction' };
-  }
+  if (cut.firstKeptPos >= p.length) return nothingToCompact({ kind: hasPrevious ? 'alreadyCompacted' : 'empty' });
   const historyEnd = cut.isSplitTurn ? cut.turnStartPos : cut.firstKeptPos;
   const summarizePositions = summarizedPositions(p, boundaryStart, historyEnd);
   const turnPrefixPositions = cut.isSplitTurn ? summarizedPositions(p, cut.turnStartPos, cut.firstKeptPos) : [];
   if (summarizePositions.length === 0 && turnPrefixPositions.length === 0) {
-    return { kind: 'nothing', reason: 'nothing to summarize: everything since the last compaction is within keepRecentTokens' };
+    const spanTokens = yield* spanTokensWalk(p, boundaryStart, boundaryEnd, options.estimator);
+    return nothingToCompact({
+      kind: 'withinKeptBudget',
+      spanTokens,
+      afterCompaction: hasPrevious,
+      keepRecentTokens: options.settings.keepRecentTokens,
+      suggestedKeepRecentTokens: null, // looked for by the run step (planSessionCompaction), which may plan again
+    });
   }
 
   const fileOps = createFileOps();
@@ -130,6 +132,16 @@ export function* planCompactionWalk(index: SessionIndex, options: PlanCompaction
     shouldCompact:
       options.contextWindow === undefined ? null : shouldCompact(contextTokens.tokens, options.contextWindow, options.settings),
   };
+}
+
+/** The tokens of the projected entries in [from, to), each counted as the cut counts it (newest first, as it reads them). */
+function* spanTokensWalk(p: Projection, from: number, to: number, estimator: TokenEstimator): EntryWalk<number> {
+  let sum = 0;
+  for (let pos = to - 1; pos >= from; pos--) {
+    if (p.roles(pos).length === 0) continue;
+    sum += yield* projectedEntryTokensWalk(p, pos, estimator, -1);
+  }
+  return sum;
 }
 
 /** Positions in [from, to) that contribute messages to a summary (compactions and system prompts never do). */

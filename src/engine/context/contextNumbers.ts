@@ -5,6 +5,8 @@ import type { SessionIndex } from '../session/sessionIndex';
 import { projectedEntryTokensWalk } from './entryTokens';
 import { walkInMemory, type EntryWalk } from '../session/entryWalk';
 import { formatTokens } from '../tokens/formatTokens';
+import { mergeSystemMessages } from './systemMessage';
+import type { SystemMessage } from '../session/types';
 
 /**
  * The one home of the token numbers Arbor shows for a session: the tree's
@@ -55,32 +57,55 @@ export function* compactionNumbersWalk(index: SessionIndex, entryIndex: number, 
     after = (yield* projectedContextTokensWalk(new Projection(index, entryIndex), estimator)).tokens;
     cache.set(key, after);
   }
-  return { tokensBefore: typeof entry.tokensBefore === 'number' ? entry.tokensBefore : undefined, tokensAfter: after };
+  // A foreign session's figures come from its own records: a Codex compaction records no size before (its reader's 0 is
+  // "not recorded", never shown as "0 → N tokens").
+  const recorded = typeof entry.tokensBefore === 'number' && !(index.agent !== 'pi' && entry.tokensBefore === 0);
+  return { tokensBefore: recorded ? (entry.tokensBefore as number) : undefined, tokensAfter: after };
+}
+
+/** What the "after" of a compaction not yet written is computed from. */
+export interface ProposedAfter {
+  projection: Projection;
+  summary: string;
+  tokensBefore: number;
+  firstKeptEntryId: string;
+  /** The system message the entry will carry (spec 4.8: systemMessage), counted as the written context counts it. */
+  systemMessage?: SystemMessage;
 }
 
 /**
- * The "after" of a compaction not yet written (the review panel): its summary
- * plus every kept message of the planned projection, from `firstKeptEntryId`.
+ * The "after" of a compaction not yet written (the review panel): the
+ * context the written entry leaves, counted as compactionNumbers counts it
+ * (the whole estimate: no usage is current after a compaction): the summary,
+ * every kept message of the planned projection from `firstKeptEntryId`, and
+ * the system prompt in effect once (the entry's systemMessage merged with
+ * the kept system messages).
  */
-export function proposedTokensAfter(
-  proposal: { projection: Projection; summary: string; tokensBefore: number; firstKeptEntryId: string },
-  estimator: TokenEstimator,
-): number {
+export function proposedTokensAfter(proposal: ProposedAfter, estimator: TokenEstimator): number {
   return walkInMemory(proposedTokensAfterWalk(proposal, estimator));
 }
 
 /** proposedTokensAfter as a walk (session/entryWalk.ts): it reads the kept entries whose counts are not known yet. */
-export function* proposedTokensAfterWalk(
-  proposal: { projection: Projection; summary: string; tokensBefore: number; firstKeptEntryId: string },
-  estimator: TokenEstimator,
-): EntryWalk<number> {
+export function* proposedTokensAfterWalk(proposal: ProposedAfter, estimator: TokenEstimator): EntryWalk<number> {
   const p = proposal.projection;
   let after = estimator.estimate({ role: 'compactionSummary', summary: proposal.summary, tokensBefore: proposal.tokensBefore });
+  const systems: SystemMessage[] = proposal.systemMessage ? [proposal.systemMessage] : [];
   const firstKeptPos = p.entries.findIndex((i) => p.index.record(i).id === proposal.firstKeptEntryId);
   if (firstKeptPos >= 0)
-    for (let pos = firstKeptPos; pos < p.length; pos++)
-      if (p.index.record(p.entries[pos]).type !== 'compaction') after += yield* projectedEntryTokensWalk(p, pos, estimator, 1);
-  return after;
+    for (let pos = firstKeptPos; pos < p.length; pos++) {
+      if (p.index.record(p.entries[pos]).type === 'compaction') continue;
+      if (!p.roles(pos).includes('system')) {
+        after += yield* projectedEntryTokensWalk(p, pos, estimator, 1);
+        continue;
+      }
+      yield* p.read(pos, 1);
+      for (const m of p.messages(pos)) {
+        if (m.role === 'system') systems.push(m);
+        else after += estimator.estimate(m);
+      }
+    }
+  const system = mergeSystemMessages(systems);
+  return system ? after + estimator.estimate(system) : after;
 }
 
 /** Share of the window in whole percent, as every view shows it. */

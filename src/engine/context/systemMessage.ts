@@ -74,3 +74,15 @@ export function* projectedSystemMessages(projection: Projection): Generator<Syst
     for (const m of projection.messages(pos)) if (m.role === 'system') yield m;
   }
 }
+
+/**
+ * The system message a compaction written at the projection's leaf carries (spec 4.8), its entries loaded for the
+ * reading and released after: what applyCompaction writes and what the proposal's "after" counts.
+ */
+export async function carriedSystemMessage(projection: Projection, signal?: AbortSignal): Promise<SystemMessage | undefined> {
+  const systemEntries = projection.entries.filter((_, pos) => projection.roles(pos).includes('system'));
+  return projection.index.withLoaded(systemEntries, () => currentSystemMessage(projectedSystemMessages(projection)), {
+    keep: false,
+    signal,
+  });
+}

@@ -3,10 +3,11 @@ import { appendEntries, type AppendOptions, type NewEntry } from '../session/wri
 import { expectEntryOfType } from '../session/entryKinds';
 import { isRecord } from '../session/jsonObject';
 import type { CompactionPlan, CompactionSettings } from '../compaction/planCompaction';
+import type { NothingToCompact } from '../compaction/nothingToCompact';
 import { fileLists, formatFileLists, writtenFileLists } from '../compaction/fileOps';
 import { projectedContextTokensWalk } from '../context/contextTokens';
 import { Projection } from '../context/projection';
-import { currentSystemMessage, projectedSystemMessages } from '../context/systemMessage';
+import { carriedSystemMessage } from '../context/systemMessage';
 import { estimatorByName, type EstimatorName } from '../tokens/estimators';
 import { draftSummaryRequest, mergeSplitTurnSummary, type SummaryRequestOptions } from '../summarize/prompts';
 import { addOptionalUsage, recordableUsage, type Summarizer } from '../summarize/summarizer';
@@ -27,7 +28,7 @@ import { withLiveSettings } from './liveSettings';
 import type { AgentMessage, CompactionEntry, Usage } from '../session/types';
 import { checkRetention, compactionSource, deriveFacts, type RetentionReport, type SpanFacts } from '../summarize/retention';
 import { notSmallerReason, withSize } from './compactionSize';
-export { notSmallerReason } from './compactionSize';
+export { notSmallerReason, tokensAfterWithSummary } from './compactionSize';
 import { firstUserText, hasMessages, spanMessages } from './spanReads';
 import { runEntryWalk } from '../session/entryWalkLoads';
 import { conversationWalk, spanReadingWalk, unwrittenIn, type SpanReading } from '../summarize/spanReading';
@@ -80,7 +81,7 @@ export interface CompactionProposal {
   retention: RetentionReport;
 }
 
-export type ProposeCompactionResult = CompactionProposal | { kind: 'nothing'; reason: string } | { kind: 'cancelled'; reason: string };
+export type ProposeCompactionResult = CompactionProposal | NothingToCompact | { kind: 'cancelled'; reason: string };
 
 /**
  * Plans a compaction, lets `session_before_compact` hooks cancel or supply it,
@@ -322,11 +323,7 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
     : (await runEntryWalk(index, projectedContextTokensWalk(projection, estimatorByName(proposal.estimator)), reads)).tokens;
   const now = new Date();
   // Spec 4.8: the context after the compaction still starts with the system message in effect (its entries loaded).
-  const systemEntries = projection.entries.filter((_, pos) => projection.roles(pos).includes('system'));
-  const system = await index.withLoaded(systemEntries, () => currentSystemMessage(projectedSystemMessages(projection)), {
-    keep: false,
-    signal: options.signal,
-  });
+  const system = await carriedSystemMessage(projection, options.signal);
   const entry: NewEntry = {
     type: 'compaction',
     summary,
@@ -372,7 +369,7 @@ export async function applyCompaction(proposal: CompactionProposal, options: App
 
 export type CompactResult =
   | { kind: 'compacted'; entry: CompactionEntry; proposal: CompactionProposal }
-  | { kind: 'nothing'; reason: string }
+  | NothingToCompact
   | { kind: 'cancelled'; reason: string }
   /** The summary would not make the context smaller: nothing written (unless `allowLarger`). */
   | { kind: 'notSmaller'; reason: string; proposal: CompactionProposal };

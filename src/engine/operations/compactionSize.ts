@@ -1,4 +1,5 @@
 import { proposedTokensAfterWalk } from '../context/contextNumbers';
+import { carriedSystemMessage } from '../context/systemMessage';
 import { runEntryWalk } from '../session/entryWalkLoads';
 import { estimatorByName } from '../tokens/estimators';
 import type { SessionIndex } from '../session/sessionIndex';
@@ -43,11 +44,25 @@ export async function withSize<
   signal: AbortSignal,
 ): Promise<T & { tokensAfter: number; summaryTokens: number; replacedTokens: number; notSmaller: boolean }> {
   const estimator = estimatorByName(proposal.estimator);
+  // The system prompt the written entry will carry counts in the "after" as it does once written (issue 34 item 4).
+  const systemMessage = await carriedSystemMessage(proposal.plan.projection, signal);
   const tokensAfter = await runEntryWalk(
     proposal.index,
-    proposedTokensAfterWalk({ ...proposal, projection: proposal.plan.projection }, estimator),
+    proposedTokensAfterWalk({ ...proposal, projection: proposal.plan.projection, systemMessage }, estimator),
     { signal },
   );
   const summaryTokens = estimator.estimate({ role: 'compactionSummary', summary: proposal.summary, tokensBefore: proposal.tokensBefore });
   return { ...proposal, tokensAfter, summaryTokens, replacedTokens, notSmaller: summaryTokens >= replacedTokens };
+}
+
+/**
+ * The context a proposal leaves with another summary text (an edit in the review panel): the kept part as the
+ * proposal counted it, with the edited summary in place of its own, by the same estimator (issue 34 item 4).
+ */
+export function tokensAfterWithSummary(
+  proposal: { tokensAfter: number; summaryTokens: number; tokensBefore: number; estimator: EstimatorName },
+  summary: string,
+): number {
+  const edited = estimatorByName(proposal.estimator).estimate({ role: 'compactionSummary', summary, tokensBefore: proposal.tokensBefore });
+  return proposal.tokensAfter - proposal.summaryTokens + edited;
 }

@@ -5,6 +5,8 @@ import type { SessionIndex } from '../session/sessionIndex';
 import { Projection } from '../context/projection';
 import type { TokenEstimator } from '../tokens/estimators';
 import { resolveSettings, type SettingsOverrides } from './sessionSettings';
+import { DEFAULT_PI_SETTINGS } from '../settings/piSettings';
+import { keepLessCandidates, nothingToCompact } from '../compaction/nothingToCompact';
 
 export interface SessionCompactionPlanOptions extends SettingsOverrides {
   estimator: TokenEstimator;
@@ -17,8 +19,10 @@ export interface SessionCompactionPlanOptions extends SettingsOverrides {
 
 /**
  * The one way a session's compaction is planned (Compact in the extension, its "nothing to compact" check,
- * `arbor compact` and `arbor plan-compaction`): the model on the path to the leaf picks Pi's
- * modelOverrides, the caller's overrides win, then spec 4's plan.
+ * the Sessions view's "can compact" note, `arbor compact` and `arbor plan-compaction`): the model on the path to
+ * the leaf picks Pi's modelOverrides, the caller's overrides win, then spec 4's plan. Another agent's session is
+ * never compacted (read-only); one whose span is within the kept budget gets a smaller budget that would work, when
+ * one does (planned again with it: at most three more walks of a span no larger than the budget).
  */
 export async function planSessionCompaction(
   index: SessionIndex,
@@ -31,6 +35,12 @@ export async function planSessionCompaction(
   contextWindow: number | undefined;
 }> {
   const leafIndex = options.leafIndex ?? index.leafIndex;
+  const agent = index.agent;
+  if (agent !== 'pi') {
+    // Pi's settings of another agent's working directory are not read: nothing is planned there.
+    const settings = (await resolveSettings(index.header.cwd, null, { ...options, piSettings: DEFAULT_PI_SETTINGS })).compaction;
+    return { plan: nothingToCompact({ kind: 'readOnly', agent }), settings, model: null, leafIndex, contextWindow: undefined };
+  }
   // One projection (and one path) for the whole plan: on a 1 GB session each is an array of 5e5 entries.
   const projection = leafIndex >= 0 ? new Projection(index, leafIndex) : undefined;
   const path = projection?.path ?? [];
@@ -51,5 +61,24 @@ export async function planSessionCompaction(
     signal: options.signal,
   });
   const plan = await runEntryWalk(index, walk, { signal: options.signal });
+  if (plan.kind === 'nothing' && plan.why.kind === 'withinKeptBudget') {
+    for (const keepRecentTokens of keepLessCandidates(plan.why.spanTokens, settings.keepRecentTokens)) {
+      const retry = planCompactionWalk(index, {
+        settings: { ...settings, keepRecentTokens },
+        estimator: options.estimator,
+        leafIndex,
+        projection,
+        signal: options.signal,
+      });
+      if ((await runEntryWalk(index, retry, { signal: options.signal })).kind !== 'plan') continue;
+      return {
+        plan: nothingToCompact({ ...plan.why, suggestedKeepRecentTokens: keepRecentTokens }),
+        settings,
+        model,
+        leafIndex,
+        contextWindow,
+      };
+    }
+  }
   return { plan, settings, model, leafIndex, contextWindow };
 }

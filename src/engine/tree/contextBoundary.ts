@@ -1,4 +1,5 @@
 import type { SessionLayout } from './layout';
+import { compactedEntries } from '../compaction/compactedSpan';
 
 /**
  * Where the model's context starts on the active path (no vscode import):
@@ -11,8 +12,13 @@ export interface ContextBoundary {
   compaction: number;
   /** The first entry kept verbatim after it (-1 when its id is not in the file). */
   firstKept: number;
-  /** Entries on the active path the compaction summarized. */
+  /** Entries on the active path before its first kept entry (dimmed as summarized: bookkeeping and older spans too). */
   summarizedCount: number;
+  /**
+   * The entries the compaction replaced, counted as the summary panel counts them (compaction/compactedSpan.ts: the
+   * messages since the previous compaction's kept part, up to the first kept entry): the one "entries replaced".
+   */
+  replacedCount: number;
   isSummarized(index: number): boolean;
 }
 
@@ -41,5 +47,11 @@ function compute(layout: SessionLayout): ContextBoundary | undefined {
   if (end < 0 || end > at) end = at;
   const flags = new Uint8Array(index.entryCount);
   for (let k = 0; k < end; k++) flags[main[k]] = 1;
-  return { compaction, firstKept: end < at ? main[end] : -1, summarizedCount: end, isSummarized: (i) => flags[i] === 1 };
+  return {
+    compaction,
+    firstKept: end < at ? main[end] : -1,
+    summarizedCount: end,
+    replacedCount: compactedEntries(index, compaction).length,
+    isSummarized: (i) => flags[i] === 1,
+  };
 }

@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import { applyCompaction, notSmallerReason, proposeCompaction, type CompactionProposal } from '../../engine/operations/compact';
+import {
+  applyCompaction,
+  notSmallerReason,
+  proposeCompaction,
+  tokensAfterWithSummary,
+  type CompactionProposal,
+} from '../../engine/operations/compact';
 import { StaleSessionError } from '../../engine/session/writer';
 import type { CompactionReason } from '../../engine/hooks/events';
 import type { SummaryView } from '../../webview/protocol';
@@ -12,7 +18,8 @@ import { readConfig } from '../platform/settings';
 import { instructionsNote } from '../../engine/summarize/summarizerNote';
 import type { SessionModel } from '../sessions/sessionStore';
 import { askModal, showInfo } from '../platform/notify';
-import { nothingToCompact, nothingToCompactMessage } from './compactCheck';
+import { nothingToCompact, nothingToCompactNotice } from './compactCheck';
+import type { NothingToCompact } from '../../engine/compaction/nothingToCompact';
 import type { WriteRoute } from '../../engine/livePi/writeRoute';
 
 /** Options for running Compact from code (other extensions, tests): no prompts. */
@@ -26,12 +33,14 @@ export interface CompactCommandOptions {
   skipLiveCheck?: boolean;
   /** Write a compaction whose summary is not smaller than what it replaces without asking (the CLI's --allow-larger). */
   allowLarger?: boolean;
+  /** Keep this many recent tokens instead of Pi's compaction.keepRecentTokens ("Compact Keeping Less"). */
+  keepRecentTokens?: number;
 }
 
 export type CompactCommandResult =
   | { kind: 'proposed'; proposalId: string; view: SummaryView }
   | { kind: 'compacted'; entryId: string }
-  | { kind: 'nothing'; reason: string }
+  | (NothingToCompact & { keepLess?: { label: string; keepRecentTokens: number } })
   | { kind: 'cancelled'; reason: string };
 
 /**
@@ -49,12 +58,10 @@ export async function compactCommand(
   // Check first: with nothing to compact, say so now rather than after asking for instructions.
   // (An error here, e.g. invalid Pi settings, is left for the compaction itself to report as it always did.)
   // (Through a running Pi, Pi's leaf and settings decide: the proposal itself says when there is nothing.)
-  const nothing = arbor.livePi.stateOf(model.file) ? undefined : await nothingToCompact(arbor, model).catch(() => undefined);
-  if (nothing !== undefined) {
-    void showInfo(nothingToCompactMessage(model.title ?? model.file, nothing));
-    log().info(`compact ${model.file}: nothing: ${nothing}`);
-    return { kind: 'nothing', reason: nothing };
-  }
+  const nothing = arbor.livePi.stateOf(model.file)
+    ? undefined
+    : await nothingToCompact(arbor, model, { keepRecentTokens: options.keepRecentTokens }).catch(() => undefined);
+  if (nothing !== undefined) return offerKeepingLess(arbor, model, nothing, options);
   let instructions = options.instructions;
   if (instructions === undefined) {
     instructions = await vscode.window.showInputBox({
@@ -99,17 +106,15 @@ export async function compactSession(
         customInstructions,
         leafId: arbor.piLeaf(route),
         route, // through a live Pi, its own settings decide the numbers
+        compaction: options.keepRecentTokens === undefined ? undefined : { keepRecentTokens: options.keepRecentTokens },
         reason: options.reason ?? 'manual',
         ...engine, // estimator, hooks, includeThinking, env, piSettings
         signal,
       });
     });
+    if (result.kind === 'nothing') return offerKeepingLess(arbor, model, result, options, route.via === 'file');
     if (result.kind !== 'proposal') {
-      void showInfo(
-        result.kind === 'nothing'
-          ? nothingToCompactMessage(model.title ?? model.file, result.reason)
-          : `Arbor: compaction cancelled: ${result.reason}.`,
-      );
+      void showInfo(`Arbor: compaction cancelled: ${result.reason}.`);
       log().info(`compact ${model.file}: ${result.kind}: ${result.reason}`);
       return result;
     }
@@ -149,8 +154,33 @@ export async function compactSession(
     },
     discard: () => log().info(`compact ${model.file}: proposal discarded, nothing written`),
     ...retentionHandlers(proposal.facts, proposal.index.header.cwd),
+    tokensAfter: (summary) => tokensAfterWithSummary(proposal, summary),
   });
   return { kind: 'proposed', proposalId, view };
+}
+
+/**
+ * "Nothing to compact" with its figures; when keeping fewer recent tokens would work (and the file is written, not a
+ * running Pi, whose own settings decide), the notification's action compacts keeping that many.
+ */
+function offerKeepingLess(
+  arbor: ArborServices,
+  model: SessionModel,
+  nothing: NothingToCompact,
+  options: CompactCommandOptions,
+  canKeepLess = true,
+): CompactCommandResult {
+  const notice = nothingToCompactNotice(model.title ?? model.file, nothing);
+  const keepLess = canKeepLess ? notice.keepLess : undefined;
+  log().info(`compact ${model.file}: nothing: ${nothing.reason}`);
+  if (!keepLess) void showInfo(notice.message);
+  else
+    void showInfo(notice.message, keepLess.label).then((choice) => {
+      if (choice !== keepLess.label) return;
+      log().info(`compact ${model.file}: compacting keeping ${keepLess.keepRecentTokens} recent tokens`);
+      return compactCommand(arbor, model.file, { ...options, keepRecentTokens: keepLess.keepRecentTokens });
+    });
+  return { ...nothing, keepLess };
 }
 
 /** Writes a reviewed proposal. Returns the new entry's id, or undefined when nothing was written. */

@@ -22,6 +22,8 @@ export interface ProposalHandlers {
   recheck?(summary: string): RetentionView;
   /** The text with the missing facts that can be put back mechanically put back. */
   putBack?(summary: string): string;
+  /** The context the proposal leaves with this text as its summary (tokens after, and saved, follow an edit). */
+  tokensAfter?(summary: string): number;
 }
 
 export interface PanelActions {
@@ -137,13 +139,20 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     const base = summary ?? (view?.proposalId === proposalId ? view.markdown : undefined);
     if (!handlers?.putBack || !handlers.recheck || base === undefined) return undefined;
     const text = handlers.putBack(base);
-    this.host.post({ type: 'retention', proposalId, ...retentionMessage(handlers.recheck(text)), summary: text });
+    this.host.post({
+      type: 'retention',
+      proposalId,
+      ...retentionMessage(handlers.recheck(text)),
+      ...afterOf(handlers, text),
+      summary: text,
+    });
     return text;
   }
 
   private recheck(proposalId: string, summary: string): void {
     const handlers = this.proposals.get(proposalId);
-    if (handlers?.recheck) this.host.post({ type: 'retention', proposalId, ...retentionMessage(handlers.recheck(summary)) });
+    if (handlers?.recheck)
+      this.host.post({ type: 'retention', proposalId, ...retentionMessage(handlers.recheck(summary)), ...afterOf(handlers, summary) });
   }
 
   /** Closes the panel (its view no longer belongs to the session the user acts on). Pending proposals stay pending. */
@@ -230,4 +239,9 @@ function retentionMessage(v: RetentionView): {
   cannotCheck?: string;
 } {
   return { items: v.items, contradictions: v.contradictions, ...(v.cannotCheck ? { cannotCheck: v.cannotCheck } : {}) };
+}
+
+/** The tokens after of a text, when the proposal's handlers can tell. */
+function afterOf(handlers: ProposalHandlers, summary: string): { tokensAfter?: number } {
+  return handlers.tokensAfter ? { tokensAfter: handlers.tokensAfter(summary) } : {};
 }

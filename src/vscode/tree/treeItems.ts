@@ -22,6 +22,7 @@ import { cachedPreview } from './previewCache';
 import { entryTokens } from '../../engine/context/entryTokens';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
 import { compactionNumbers } from '../../engine/context/contextNumbers';
+import { counted } from '../../engine/text/plural';
 import { changesBefore, isJumpTarget, type ShownLeaf, type TreeFilter } from '../../engine/tree/rowFilter';
 import type { ContextBoundary } from '../../engine/tree/contextBoundary';
 
@@ -201,7 +202,8 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   else if (isCurrent) desc.push(`● current leaf below: ${hiddenBelow} entr${hiddenBelow === 1 ? 'y' : 'ies'} hidden by the filter`);
   if (summarized) desc.push('summarized');
   if (ctx.boundary?.firstKept === node.index) desc.push('▶ context starts here');
-  if (ctx.boundary?.compaction === node.index) desc.push(`active compaction: ${ctx.boundary.summarizedCount} entries summarized`);
+  if (ctx.boundary?.compaction === node.index)
+    desc.push(`active compaction: replaces ${counted(ctx.boundary.replacedCount, 'entry', 'entries')}`);
   // A pin is shown by a pin icon and the word, never by the 📌 character alone (no emoji font: a box).
   const pinned = isPinLabel(entryLabel);
   if (pinned) desc.push(`pinned${unpinLabel(entryLabel) ? `: #${unpinLabel(entryLabel)}` : ''}`);

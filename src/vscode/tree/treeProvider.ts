@@ -18,6 +18,7 @@ import { RowRequests } from './rowRequests';
 import type { EntryLease, SessionIndex } from '../../engine/session/sessionIndex';
 import type { SessionLayout } from '../../engine/tree/layout';
 import { contextBoundary } from '../../engine/tree/contextBoundary';
+import { withCompactability, type CompactabilityNotes } from './compactability';
 import { LineRows, isTreeFilter, passesFilter, shownAncestor, shownLeaf, type TreeFilter } from '../../engine/tree/rowFilter';
 
 const FILTER_KEY = 'arbor.treeFilter';
@@ -30,7 +31,7 @@ const FILTER_KEY = 'arbor.treeFilter';
 function rowStamp(data: TreeData & Pick<EntryItemContext, 'shownLeaf' | 'boundary'>, pos: number, id: string): string {
   const { layout, index, boundary } = data;
   const context = boundary
-    ? `${boundary.isSummarized(pos) ? 's' : ''}${boundary.firstKept === pos ? 'f' : ''}${boundary.compaction === pos ? `c${boundary.summarizedCount}` : ''}`
+    ? `${boundary.isSummarized(pos) ? 's' : ''}${boundary.firstKept === pos ? 'f' : ''}${boundary.compaction === pos ? `c${boundary.replacedCount}` : ''}`
     : '';
   const leaf = pos === data.shownLeaf.index ? `L${data.shownLeaf.hidden}` : '';
   return `${context}${leaf}${layout.isOnActivePath(pos) ? 1 : 0}${layout.branchesAt(pos).length}:${index.children(pos).length}:${index.labelOf(id) ?? ''}`;
@@ -95,6 +96,16 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
         this.emitter.fire(undefined);
       }
     });
+  }
+
+  /** Each session row's "can compact / why not" (set once the services exist: see useCompactability). */
+  private compactability: CompactabilityNotes | undefined;
+
+  /** Session rows say whether Compact does something now, from these notes (their changes redraw the row). */
+  useCompactability(notes: CompactabilityNotes): vscode.Disposable {
+    this.compactability = notes;
+    const sub = notes.onDidChange((file) => this.store.get(file) && this.emitter.fire(this.sessionNode(file)));
+    return vscode.Disposable.from(sub, notes);
   }
 
   dispose(): void {
@@ -404,12 +415,9 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     const model = this.store.get(node.file);
     if (!model) return noticeItem({ type: 'notice', file: node.file, message: 'Session no longer listed', severity: 'info' });
     if (node.type === 'session')
-      return sessionItem(
-        model,
-        this.store.isLive(model),
-        Date.now(),
-        this.store.titles().get(model.file),
-        this.store.piStateOf(model.file),
+      return withCompactability(
+        sessionItem(model, this.store.isLive(model), Date.now(), this.store.titles().get(model.file), this.store.piStateOf(model.file)),
+        this.compactability?.of(model),
       );
     const data = this.data(model);
     if (node.type === 'more') {

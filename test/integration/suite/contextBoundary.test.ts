@@ -1,6 +1,8 @@
 // Issue 8 item 6: entries summarized by the active compaction are marked; a row says where the model's context starts.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { loadSession } from '../../../src/engine/session/loadSession';
+import { viewFromEntry } from '../../../src/vscode/panels/summaryView';
 import { arborApi, children, item, rawTree, readEntries, sessionNode, withTreeFilter, workspaceSession } from './arborHelpers';
 
 describe('Context boundary in the Sessions view', () => {
@@ -25,9 +27,13 @@ describe('Context boundary in the Sessions view', () => {
         if (k < cut) assert.deepStrictEqual((ti.iconPath as vscode.ThemeIcon).color, new vscode.ThemeColor('disabledForeground'));
       }
       assert.match(String((await item(tree.nodeForEntry(file, firstKept)!)).description), /▶ context starts here/);
+      // Entries replaced, counted one way (issue 34 item 4): the row says what the summary panel's "Replaces N entries" says.
+      const index = await loadSession(file);
+      const panel = await viewFromEntry(index, String(compaction.id), 'x', 'chars');
+      assert.ok(panel.replaced && panel.replaced.count > 0);
       assert.match(
         String((await item(tree.nodeForEntry(file, String(compaction.id))!)).description),
-        new RegExp(`active compaction: ${cut} entries summarized`),
+        new RegExp(`active compaction: replaces ${panel.replaced.count} entries`),
       );
       // A session without a compaction has no boundary.
       const plain = workspaceSession('01-plain');

@@ -9,6 +9,8 @@ import { runCli } from '../../../src/cli/main';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { sessionFiles } from '../../../src/engine/files/sessionFiles';
 import { fixturePath } from '../../support/fixtures';
+import { planSessionCompaction } from '../../../src/engine/operations/sessionCompactionPlan';
+import { estimatorByName } from '../../../src/engine/tokens/estimators';
 
 describe('demo: a session working in the demo workspace', () => {
   let workspace: string;
@@ -17,6 +19,17 @@ describe('demo: a session working in the demo workspace', () => {
     await fsp.cp(fixturePath('workspace'), workspace, { recursive: true });
   });
   after(() => fsp.rm(workspace, { recursive: true, force: true }));
+
+  it("can be compacted with the workspace's Pi settings (issue 34: it does not end in a compaction)", async () => {
+    const demo = await writeDemoSession(workspace);
+    const index = await loadSession(demo.file);
+    assert.notEqual(index.record(index.leafIndex).type, 'compaction');
+    for (const estimator of ['tokenizer', 'chars'] as const) {
+      const { plan, settings } = await planSessionCompaction(index, { estimator: estimatorByName(estimator) });
+      assert.equal(settings.keepRecentTokens, 2000, "the workspace's .pi/settings.json");
+      assert.equal(plan.kind, 'plan', plan.kind === 'nothing' ? plan.reason : '');
+    }
+  });
 
   it('points at the workspace, puts its files on disk as it left them, and restore to an earlier entry restores them', async () => {
     const demo = await writeDemoSession(workspace);
