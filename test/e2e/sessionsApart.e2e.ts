@@ -2,11 +2,13 @@
 // Chromium against code-server. Screenshots: test-artifacts/screenshots/apart-*.png (looked at by the developer).
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView } from '../support/vscode/browser';
 import { e2e } from './context';
-import { collapseAll, row, sidebar } from './sessionsView';
+import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
+import { closeNotifications, notification } from './notifications';
 import { peekSession, peekTitleFacts } from '../../src/engine/tree/sessionPeek';
 import { sessionTitles, titleLine } from '../../src/engine/tree/sessionTitle';
 import { byLastActivity } from '../../src/engine/tree/sessionOrder';
@@ -14,6 +16,14 @@ import { byLastActivity } from '../../src/engine/tree/sessionOrder';
 const shot = (name: string) => screenshot(e2e.page, `apart-${name}`);
 const sessionsDir = () => path.join(e2e.workspacePath, '.pi', 'sessions');
 const SHARED = 'Take a look at this project and tell me what it does.';
+
+/** Machine-scoped settings (folders) only count from the user's settings; returns the undo. */
+function setUserSettings(update: Record<string, unknown>): () => void {
+  const file = e2e.userSettingsPath;
+  const original = fs.readFileSync(file, 'utf8');
+  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(original), ...update }, null, 2));
+  return () => fs.writeFileSync(file, original);
+}
 
 /** The session rows' labels, top to bottom (the view collapsed: every row is a session). */
 async function sessionLabels(page: Page): Promise<string[]> {
@@ -169,5 +179,95 @@ describe('Sessions told apart (issue 34 item 3)', function () {
     for (const s of named) assert.ok(!s.endsWith('…'), `whole: ${s}`);
     await shot('03-search-grouped');
     await page.keyboard.press('Escape');
+  });
+
+  it('the filter is named above the rows; Labeled Only on a session without labels says so instead of expanding to nothing', async () => {
+    await collapseAll(page);
+    await runCommand(page, 'Arbor: Filter Tree: Labeled Only');
+    try {
+      await sidebar(page).locator('.message', { hasText: 'Filter: Labeled Only' }).first().waitFor({ timeout: 10_000 });
+      const docs = row(page, 'Give me a quick overview of the docs folder.');
+      await expandRow(docs);
+      await row(page, /No labeled entries \(filter: Labeled Only/).waitFor({ timeout: 30_000 });
+      await shot('04-labeled-only-empty');
+    } finally {
+      await runCommand(page, 'Arbor: Filter Tree: Default');
+    }
+    await sidebar(page)
+      .locator('.message', { hasText: /^Sessions: newest activity first$/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await collapseAll(page);
+  });
+
+  it('a workspace session opens scrolled to its leaf, not at its root with the leaf rows down', async () => {
+    await collapseAll(page);
+    const docs = row(page, 'Give me a quick overview of the docs folder.');
+    await expandRow(docs);
+    const leaf = sidebar(page).locator('.monaco-list-row', { hasText: '● current' }).first();
+    await leaf.waitFor({ timeout: 30_000 });
+    const box = await sidebar(page).locator('.monaco-list').first().boundingBox();
+    const at = await leaf.boundingBox();
+    assert.ok(
+      box && at && at.y >= box.y && at.y + at.height <= box.y + box.height,
+      `the leaf row is in view: ${JSON.stringify({ box, at })}`,
+    );
+    await shot('08-opened-at-leaf');
+    await collapseAll(page);
+  });
+
+  it('a session file added with Open Session File can be removed from the list (the file stays)', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-opened-'));
+    const file = path.join(outside, 'opened-elsewhere.jsonl');
+    const src = fs.readdirSync(sessionsDir()).find((f) => f.includes('_01a228c2-4f38'))!;
+    // Named, so its row is found by its title.
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(path.join(sessionsDir(), src), 'utf8') +
+        `${JSON.stringify({ type: 'session_info', id: 'feed0001', parentId: 'aaf3978b', timestamp: '2026-11-29T19:22:34.000Z', name: 'Opened from elsewhere' })}\n`,
+    );
+    await closeNotifications(page);
+    await collapseAll(page);
+    await runCommand(page, 'Arbor: Open Session File...');
+    // The browser's file dialog is a quick input holding a path.
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`${outside}/`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'opened-elsewhere.jsonl' }).first().click();
+    const opened = row(page, 'Opened from elsewhere');
+    // A click on the file picks it (or puts its path in the input: then the dialog's button opens it).
+    for (let k = 0; k < 50 && !(await opened.count()); k++) {
+      const button = page.locator('.quick-input-widget .monaco-button', { hasText: 'Open Session' });
+      if (await button.isVisible().catch(() => false)) await button.click().catch(() => undefined);
+      await page.waitForTimeout(200);
+    }
+    await opened.waitFor({ timeout: 30_000 });
+    assert.match(await opened.innerText(), /opened/);
+    await collapseAll(page);
+    await shot('05-opened');
+    const remove = await contextMenuItem(page, row(page, 'Opened from elsewhere'), 'Remove from List');
+    await remove.click();
+    await row(page, 'Opened from elsewhere').waitFor({ state: 'detached', timeout: 30_000 });
+    assert.ok(fs.existsSync(file), 'the file itself is left alone');
+    await shot('06-removed');
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('the empty state names where this VS Code looks', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-no-sessions-'));
+    const restore = setUserSettings({ 'arbor.sessionDir': empty });
+    try {
+      await closeNotifications(page);
+      const welcome = sidebar(page).locator('.welcome-view-content', { hasText: 'No Pi sessions found' });
+      await welcome.waitFor({ timeout: 20_000 });
+      assert.ok(!(await welcome.innerText()).includes('~/.pi/agent/sessions/ (one folder'), 'no fixed folder named');
+      await welcome.locator('.monaco-button', { hasText: 'Where Arbor Looks' }).click();
+      await notification(page, empty);
+      await shot('07-empty-where');
+    } finally {
+      restore();
+      await closeNotifications(page);
+    }
+    await row(page, /Take a look… › /).waitFor({ timeout: 20_000 });
   });
 });

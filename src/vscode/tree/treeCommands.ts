@@ -132,9 +132,14 @@ export function registerTreeCommands(arbor: ArborServices): vscode.Disposable {
         };
         void tree.fullRowsShown(node.file, { since: expandedAt }).then((shown) => {
           // Checked again just before revealing: loading and retries can take seconds.
-          // Also a session shown whole whose leaf is rows down: the user opens a session to go on from its leaf.
-          const leafDown = tree.hiddenAtStart(node.file) > 0 || tree.rowsAboveLeaf(node.file) > LEAF_ROWS_IN_VIEW;
-          if (shown && !movedOn() && leafDown) void arbor.revealLeaf(node.file, { unless: movedOn });
+          if (!shown || movedOn()) return;
+          if (tree.hiddenAtStart(node.file) > 0) void arbor.revealLeaf(node.file, { unless: movedOn });
+          // A session shown whole whose leaf is rows down: scrolled to it (the user opens a session to go on from its
+          // leaf), selecting nothing and leaving any reveal in progress alone.
+          else if (tree.rowsAboveLeaf(node.file) > LEAF_ROWS_IN_VIEW) {
+            const leaf = tree.leafNode(node.file);
+            if (leaf) void Promise.resolve(treeView.reveal(leaf, { select: false, focus: false })).catch(() => undefined);
+          }
         });
       } else if (node.type === 'branch') {
         // An expanded branch is brought into view (its first rows, below it, would be off-screen at the bottom).

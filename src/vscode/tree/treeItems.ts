@@ -205,13 +205,17 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   const conversational = ['user', 'assistant', 'toolCalls', 'toolResult', 'toolError', 'bash', 'assistantError', 'customMessage'].includes(
     preview.kind,
   );
-  const label = isSummary || !preview.text ? preview.title : conversational ? preview.text : `${preview.title}: ${preview.text}`;
+  const text = isSummary || !preview.text ? preview.title : conversational ? preview.text : `${preview.title}: ${preview.text}`;
+  // A label (a pin's name) leads the row's text, where the sidebar's width does not cut it (the description is cut first).
+  const entryLabel = index.labelOf(node.entryId);
+  const pinned = isPinLabel(entryLabel);
+  const tag = pinned ? unpinLabel(entryLabel) : entryLabel;
+  const label = tag ? `#${oneLine(tag, 40)} · ${text}` : text;
   const item = new vscode.TreeItem(
     label,
     branches.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   item.id = nodeKey(node);
-  const entryLabel = index.labelOf(node.entryId);
   const tokens = entryTokens(index, node.index, ctx.estimator);
   const desc: string[] = [];
   const summarized = ctx.boundary?.isSummarized(node.index) ?? false;
@@ -220,10 +224,8 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   if (summarized) desc.push('summarized');
   if (ctx.boundary?.firstKept === node.index) desc.push('▶ context starts here');
   if (ctx.boundary?.compaction === node.index) desc.push(`active compaction: ${ctx.boundary.summarizedCount} entries summarized`);
-  // A pin is shown by a pin icon and the word, never by the 📌 character alone (no emoji font: a box).
-  const pinned = isPinLabel(entryLabel);
-  if (pinned) desc.push(`pinned${unpinLabel(entryLabel) ? `: #${unpinLabel(entryLabel)}` : ''}`);
-  else if (entryLabel) desc.push(`#${entryLabel}`);
+  // A pin is shown by a pin icon and the word, never by the 📌 character alone (no emoji font: a box); its name leads the label.
+  if (pinned) desc.push('pinned');
   // What filtered-out bookkeeping says about this row: a jump's leaf move to it, the model/thinking it was sent with.
   if (ctx.filter !== 'all' && isJumpTarget(index, node.index)) desc.push('↩ jumped here');
   desc.push(...changesBefore(index, node.index, ctx.filter));
