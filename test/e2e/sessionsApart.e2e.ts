@@ -9,6 +9,7 @@ import { runCommand, screenshot, showActivityView } from '../support/vscode/brow
 import { e2e } from './context';
 import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
 import { closeNotifications, notification } from './notifications';
+import { emptySessionsWelcome } from './userSettings';
 import { peekSession, peekTitleFacts } from '../../src/engine/tree/sessionPeek';
 import { sessionTitles, titleLine } from '../../src/engine/tree/sessionTitle';
 import { byLastActivity } from '../../src/engine/tree/sessionOrder';
@@ -16,14 +17,6 @@ import { byLastActivity } from '../../src/engine/tree/sessionOrder';
 const shot = (name: string) => screenshot(e2e.page, `apart-${name}`);
 const sessionsDir = () => path.join(e2e.workspacePath, '.pi', 'sessions');
 const SHARED = 'Take a look at this project and tell me what it does.';
-
-/** Machine-scoped settings (folders) only count from the user's settings; returns the undo. */
-function setUserSettings(update: Record<string, unknown>): () => void {
-  const file = e2e.userSettingsPath;
-  const original = fs.readFileSync(file, 'utf8');
-  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(original), ...update }, null, 2));
-  return () => fs.writeFileSync(file, original);
-}
 
 /** The session rows' labels, top to bottom (the view collapsed: every row is a session). */
 async function sessionLabels(page: Page): Promise<string[]> {
@@ -217,6 +210,7 @@ describe('Sessions told apart (issue 34 item 3)', function () {
   });
 
   it('a session file added with Open Session File can be removed from the list (the file stays)', async () => {
+    const TIME = '2026-11-29T19:22:34.000Z';
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-opened-'));
     const file = path.join(outside, 'opened-elsewhere.jsonl');
     const src = fs.readdirSync(sessionsDir()).find((f) => f.includes('_01a228c2-4f38'))!;
@@ -224,7 +218,7 @@ describe('Sessions told apart (issue 34 item 3)', function () {
     fs.writeFileSync(
       file,
       fs.readFileSync(path.join(sessionsDir(), src), 'utf8') +
-        `${JSON.stringify({ type: 'session_info', id: 'feed0001', parentId: 'aaf3978b', timestamp: '2026-11-29T19:22:34.000Z', name: 'Opened from elsewhere' })}\n`,
+        `${JSON.stringify({ type: 'session_info', id: 'feed0001', parentId: 'aaf3978b', timestamp: TIME, name: 'Opened from elsewhere' })}\n`,
     );
     await closeNotifications(page);
     await collapseAll(page);
@@ -254,12 +248,8 @@ describe('Sessions told apart (issue 34 item 3)', function () {
   });
 
   it('the empty state names where this VS Code looks', async () => {
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-no-sessions-'));
-    const restore = setUserSettings({ 'arbor.sessionDir': empty });
+    const { welcome, dir: empty, restore } = await emptySessionsWelcome(page);
     try {
-      await closeNotifications(page);
-      const welcome = sidebar(page).locator('.welcome-view-content', { hasText: 'No Pi sessions found' });
-      await welcome.waitFor({ timeout: 20_000 });
       assert.ok(!(await welcome.innerText()).includes('~/.pi/agent/sessions/ (one folder'), 'no fixed folder named');
       await welcome.locator('.monaco-button', { hasText: 'Where Arbor Looks' }).click();
       await notification(page, empty);

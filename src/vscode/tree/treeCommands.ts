@@ -94,7 +94,8 @@ export function registerTreeCommands(arbor: ArborServices): vscode.Disposable {
     if (!model) return false;
     if (model.source !== 'opened') {
       void vscode.window.showInformationMessage(
-        `Arbor: "${shownTitle(model.title, model.file)}" is in this workspace's sessions folder: it stays listed (Remove from List takes off files added with Open Session File).`,
+        `Arbor: "${shownTitle(model.title, model.file)}" is in this workspace's sessions folder: it stays listed ` +
+          '(Remove from List takes off files added with Open Session File).',
       );
       return false;
     }
