@@ -97,8 +97,7 @@ function rowCounts(model: SessionModel): string | undefined {
 /**
  * A session row's text, built in one place: the label (the title, cut short with what tells it apart when titles
  * collide: sessionTitle.ts titleLine), then the facts of the description, most telling first so the sidebar's width
- * cuts the least useful: agent, live state, last activity, [one short fact more fits here], counts (unless the label
- * says them), size, "opened".
+ * cuts the least useful: agent, live state, last activity, [one short fact more fits here], counts, size, "opened".
  */
 export function sessionRowText(model: SessionModel, options: { live: boolean; now: number; title?: SessionTitle; pi?: PiState }) {
   const title = options.title ?? { title: model.title, differs: undefined };
@@ -112,7 +111,7 @@ export function sessionRowText(model: SessionModel, options: { live: boolean; no
   if (options.pi) parts.push(options.pi.idle ? '● Pi idle' : '● Pi busy');
   else if (options.live) parts.push('● live');
   parts.push(relativeTime(last, options.now) || 'no activity');
-  if (counts && title.differs !== counts) parts.push(counts);
+  if (counts) parts.push(counts);
   if (size) parts.push(formatBytes(size));
   if (model.source === 'opened') parts.push('opened');
   return { label, fullTitle: titleLine(title, model.file), description: parts.join(' · '), last, counts, size };
