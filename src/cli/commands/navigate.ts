@@ -187,7 +187,7 @@ async function undoCommand(file: string, flags: Flags, io: Io): Promise<number> 
   const index = await openSession(file);
   reportDiagnostics(io, index);
   const signal = interruptSignal();
-  const route = await writeRouteFor(index, flags, signal);
+  const route = await writeRouteFor(index, flags, { signal, io, waitFor: 'write' });
   const leaf = plannedLeaf(route);
   const jump = jumpAtLeaf(index, leaf === undefined ? index.leafId : leaf);
   if ('none' in jump) {
@@ -197,10 +197,11 @@ async function undoCommand(file: string, flags: Flags, io: Io): Promise<number> 
   }
   const result = await undoNavigation(index, jump, { route, signal });
   if (flags.json) {
-    await printJson(io, { moved: true, leafId: result.leafId, entries: result.written, via: route.via });
+    await printJson(io, { moved: true, leafId: result.leafId, entries: result.written, ...routeJson(route) });
     return 0;
   }
   io.out(`moved back to ${result.leafId}; ${describeUndo(result.written, route)}`);
+  reportForced(io, route);
   return 0;
 }
 

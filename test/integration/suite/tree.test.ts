@@ -114,8 +114,8 @@ describe('Sessions view', () => {
     });
     // 03-tree's label entries: 88f696d0 "resume-original" (active path), b0d9510b "alt-multiply" (side branch).
     const labelled = await byId('88f696d0');
-    assert.match(String(labelled.description), /#resume-original/);
-    assert.match(String((await byId('b0d9510b')).description), /#alt-multiply/);
+    assert.match(labelText(labelled), /^#resume-original · /);
+    assert.match(labelText(await byId('b0d9510b')), /^#alt-multiply · /);
     const compacted = await children(await sessionNode(workspaceSession('02-compaction')));
     const kinds = await Promise.all(compacted.map(async (n) => iconId(await item(n))));
     assert.ok(kinds.includes('archive'), 'compaction entries have their own icon');
