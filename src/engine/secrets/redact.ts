@@ -88,7 +88,14 @@ export function secretForms(secret: string): string[] {
   if (cached) return cached;
   const bytes = Buffer.from(secret, 'utf8');
   const hex = bytes.toString('hex');
-  const forms = new Set<string>([secret, encodeURIComponent(secret), hex, hex.replace(/../g, '%$&'), [...secret].reverse().join(''), rot13(secret)]);
+  const forms = new Set<string>([
+    secret,
+    encodeURIComponent(secret),
+    hex,
+    hex.replace(/../g, '%$&'),
+    [...secret].reverse().join(''),
+    rot13(secret),
+  ]);
   for (const core of base64Cores(bytes)) {
     forms.add(core);
     forms.add(encodeURIComponent(core));

@@ -203,7 +203,7 @@ export function skeletonOf(text: string): Skeleton {
     const folded = foldNonAscii(cp);
     for (let k = 0; k < folded.length; k++) push(folded.charCodeAt(k), a, b);
   };
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text.charCodeAt(i);
     if (c === 0x5c || c === 0x26) {
       const esc = escapeAt(text, i);

@@ -5,6 +5,7 @@ export {
   requestKey,
   ALL_KEY_ECHO_FORMS,
   ALTERED_KEY_ECHO_FORMS,
+  OBFUSCATED_KEY_ECHO_FORMS,
   type Behaviour,
   type KeyEchoForm,
   type RecordedRequest,
