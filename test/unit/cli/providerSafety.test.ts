@@ -274,7 +274,10 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
         const fresh = await tempCopy('03-tree');
         // Every answer fails (a 502 is retried).
         server.setFallback({ type: 'status', status, message: `bad key ${forms.map((f) => keyEcho(key, f)).join(' ; ')}` });
-        const failed = await arbor(['compact', fresh, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'], env);
+        const failed = await arbor(
+          ['compact', fresh, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'],
+          env,
+        );
         assert.equal(failed.code, 1, failed.stderr);
         assert.match(failed.stderr, new RegExp(String(status)));
         clean(`the ${status} error`, failed.stdout + failed.stderr);
