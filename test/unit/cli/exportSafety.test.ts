@@ -108,7 +108,7 @@ describe('arbor export --out: never a session, --force, --json, streamed', () =>
     await unchanged();
   });
 
-  it('issue 38 item 3: --out through a link to a regular file writes that file (beside it, by rename) and keeps the link; a link to a folder is refused', async () => {
+  it('issue 38 item 3: --out through a link to a regular file writes that file by rename beside it; the link stays; a folder link is refused', async () => {
     const elsewhere = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-export-elsewhere-'));
     try {
       const target = path.join(elsewhere, 'real.md');
