@@ -2,6 +2,7 @@ export {
   FakeProviderServer,
   startFakeProvider,
   keyEcho,
+  base32,
   requestKey,
   ALL_KEY_ECHO_FORMS,
   ALTERED_KEY_ECHO_FORMS,

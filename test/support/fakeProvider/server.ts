@@ -195,7 +195,8 @@ const between = (key: string, sep: string) => [...key].join(sep);
 const hexBytes = (key: string) => Buffer.from(key, 'utf8').toString('hex').match(/../g) ?? [];
 const codes = (key: string, f: (code: number) => string) => [...key].map((c) => f(c.codePointAt(0)!)).join('');
 
-function base32(bytes: Buffer): string {
+/** RFC 4648 base32 of `bytes`, without padding (upper case). */
+export function base32(bytes: Buffer): string {
   let bits = '';
   for (const b of bytes) bits += b.toString(2).padStart(8, '0');
   let out = '';

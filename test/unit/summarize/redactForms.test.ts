@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ALTERED_KEY_ECHO_FORMS, OBFUSCATED_KEY_ECHO_FORMS, keyEcho } from '../../support/fakeProvider';
+import { ALTERED_KEY_ECHO_FORMS, OBFUSCATED_KEY_ECHO_FORMS, base32, keyEcho } from '../../support/fakeProvider';
 import { holdsKeyRun, revealsKey } from '../../support/keyRuns';
 import { containsKnownSecret, redact, REDACTED, redactKnownSecrets, SECRET_RUN_CHARS } from '../../../src/engine/secrets/redact';
 
@@ -166,11 +166,3 @@ describe('redaction of altered forms of a key', () => {
     });
   });
 });
-
-function base32(bytes: Buffer): string {
-  let bits = '';
-  for (const b of bytes) bits += b.toString(2).padStart(8, '0');
-  let out = '';
-  for (let k = 0; k < bits.length; k += 5) out += 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[parseInt(bits.slice(k, k + 5).padEnd(5, '0'), 2)];
-  return out;
-}
