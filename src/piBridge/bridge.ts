@@ -108,6 +108,7 @@ export default function arborBridge(pi: PiApi): void {
       endpoint,
       token,
       startedAt: new Date().toISOString(),
+      host: os.hostname(),
     };
     let registryFile: string;
     try {

@@ -200,6 +200,8 @@ export class NoFollowTree {
     } catch (err) {
       if (errCode(err) === 'ENOENT') return undefined;
       if (errCode(err) === 'ELOOP') throw new RefusedPath('is a symbolic link');
+      // Linux refuses to open a socket with ENXIO; its message would name the /proc/self/fd path.
+      if (errCode(err) === 'ENXIO') throw new RefusedPath('is a socket (or a device), not a regular file');
       throw err;
     }
     const stat = await handle.stat({ bigint: true });

@@ -22,6 +22,8 @@ export interface RegistryEntry extends PiIdentity {
   endpoint: string;
   token: string;
   startedAt: string;
+  /** The machine the bridge runs on (os.hostname()); entries written before it was recorded have none. */
+  host?: string;
 }
 
 export function bridgeFolder(agentDir: string): string {
@@ -130,7 +132,8 @@ function isEntry(v: unknown): v is RegistryEntry {
     typeof o.piVersion === 'string' &&
     typeof o.bridgeVersion === 'string' &&
     typeof o.cwd === 'string' &&
-    typeof o.sessionId === 'string'
+    typeof o.sessionId === 'string' &&
+    (o.host === undefined || typeof o.host === 'string')
   );
 }
 
@@ -141,7 +144,8 @@ export interface ListedEntry {
 
 /**
  * The live bridges announced in an agent folder. An entry whose process is
- * gone is stale: it is removed (with its socket) and not listed. Files that
+ * gone is stale: it is removed and not listed, and its socket with it only
+ * when that is this host's and Arbor's own (isOwnStaleSocket). Files that
  * are not ours, are not regular, can be read by others or do not parse are
  * passed over. A missing folder holds none.
  */
@@ -162,12 +166,34 @@ export async function listRegistry(agentDir: string): Promise<ListedEntry[]> {
     if (!entry) continue;
     if (!isProcessAlive(entry.pid)) {
       await removeQuietly(file);
-      if (!entry.endpoint.startsWith('\\\\')) await removeQuietly(entry.endpoint);
+      if (await isOwnStaleSocket(agentDir, entry)) await removeQuietly(entry.endpoint);
       continue;
     }
     out.push({ file, entry });
   }
   return out;
+}
+
+/**
+ * Whether a dead bridge's endpoint is Arbor's to remove: the entry names this
+ * host (an entry without a host, or another host's on a shared home folder,
+ * is not: its pid says nothing here), and the endpoint is a socket of this
+ * user's right inside the folder a bridge of this agent folder puts its
+ * socket in. Anything else (a file, a link, a socket elsewhere) is left alone.
+ */
+async function isOwnStaleSocket(agentDir: string, entry: RegistryEntry): Promise<boolean> {
+  if (process.platform === 'win32' || entry.host !== os.hostname()) return false;
+  const { folder } = endpointPath(agentDir, path.basename(entry.endpoint, '.sock'));
+  if (folder === null || !path.isAbsolute(entry.endpoint) || path.dirname(entry.endpoint) !== folder) return false;
+  const mine = (st: { uid: number }) => typeof process.getuid !== 'function' || st.uid === process.getuid();
+  try {
+    const dir = await fsp.lstat(folder);
+    if (!dir.isDirectory() || !mine(dir)) return false;
+    const st = await fsp.lstat(entry.endpoint);
+    return st.isSocket() && mine(st);
+  } catch {
+    return false;
+  }
 }
 
 /** A real folder (not a link) of this user's that others cannot reach; false when missing. Someone else's folder, or a link to one, announces nothing. */

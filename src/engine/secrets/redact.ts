@@ -16,6 +16,8 @@
  * Linear in the text: one rolling-hash pass per run length, and simple patterns.
  */
 
+import { skeletonOf } from './secretSkeleton';
+
 export const REDACTED = '[redacted]';
 /** Shorter values are not treated as secrets (they would match ordinary text). */
 export const MIN_SECRET_LENGTH = 6;
@@ -46,24 +48,59 @@ function base64Cores(bytes: Buffer): string[] {
   return out;
 }
 
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** The substrings of base32 (RFC 4648) that only depend on `bytes`, for each of the 5 byte alignments it can start at. */
+function base32Cores(bytes: Buffer): string[] {
+  const out: string[] = [];
+  for (let shift = 0; shift < 5; shift++) {
+    const all = Buffer.concat([Buffer.alloc(shift), bytes]);
+    let bits = '';
+    for (const b of all) bits += b.toString(2).padStart(8, '0');
+    let b32 = '';
+    for (let k = 0; k + 5 <= bits.length; k += 5) b32 += BASE32[parseInt(bits.slice(k, k + 5), 2)];
+    const core = b32.slice(Math.ceil((8 * shift) / 5), Math.floor((8 * (shift + bytes.length)) / 5));
+    if (core.length >= MIN_SECRET_LENGTH) out.push(core);
+  }
+  return out;
+}
+
+/** ROT13: each ASCII letter moved 13 places. */
+function rot13(text: string): string {
+  return text.replace(/[a-z]/gi, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
 const formsCache = new Map<string, string[]>();
 
 /**
  * Every form of `secret` that must not appear anywhere: raw, URL-encoded
  * (encodeURIComponent, and every byte as %XX), hex, base64 and base64url (any
- * alignment, so inside `Bearer …`, `user:key`, `key:`). Matching ignores
- * ASCII case and separators between characters (see redactKnownSecrets).
+ * alignment, so inside `Bearer …`, `user:key`, `key:`), base32 (any
+ * alignment), reversed and ROT13. Matching compares skeletons
+ * (secretSkeleton.ts): case, separators, invisible characters, compatibility
+ * forms and escapes do not count.
  */
 export function secretForms(secret: string): string[] {
   const cached = formsCache.get(secret);
   if (cached) return cached;
   const bytes = Buffer.from(secret, 'utf8');
   const hex = bytes.toString('hex');
-  const forms = new Set<string>([secret, encodeURIComponent(secret), hex, hex.replace(/../g, '%$&')]);
+  const forms = new Set<string>([
+    secret,
+    encodeURIComponent(secret),
+    hex,
+    hex.replace(/../g, '%$&'),
+    [...secret].reverse().join(''),
+    rot13(secret),
+  ]);
   for (const core of base64Cores(bytes)) {
     forms.add(core);
     forms.add(encodeURIComponent(core));
   }
+  for (const core of base32Cores(bytes)) forms.add(core);
   // Longest first, so that a form containing another is replaced whole.
   const list = [...forms].sort((a, b) => b.length - a.length);
   if (formsCache.size > 64) formsCache.clear();
@@ -83,45 +120,6 @@ function secretsOf(extra: readonly (string | undefined | null)[]): string[] {
 /** A run of this many consecutive characters of a key's form (or the whole form, if shorter) is redacted. */
 export const SECRET_RUN_CHARS = 12;
 
-/**
- * Characters a provider may put between a key's characters without changing
- * what it reveals: whitespace and line breaks, zero-width and invisible
- * formatting characters, the soft hyphen.
- */
-function isSeparator(c: number): boolean {
-  return (
-    c === 0x20 ||
-    (c >= 0x09 && c <= 0x0d) ||
-    c === 0xa0 ||
-    c === 0xad ||
-    c === 0x180e ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200f) ||
-    (c >= 0x2028 && c <= 0x202f) ||
-    (c >= 0x205f && c <= 0x2064) ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
-function fold(c: number): number {
-  return c >= 0x41 && c <= 0x5a ? c + 32 : c;
-}
-
-/** `text` without separators, ASCII letters in lower case, and where each kept character was. */
-function skeleton(text: string): { codes: Uint16Array; at: Int32Array; length: number } {
-  const codes = new Uint16Array(text.length);
-  const at = new Int32Array(text.length);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (isSeparator(c)) continue;
-    codes[n] = fold(c);
-    at[n++] = i;
-  }
-  return { codes, at, length: n };
-}
-
 const HASH_BASE = 0x01000193;
 
 /** The runs to look for, by length: a hash of each run, and the runs themselves to confirm a hit. */
@@ -135,24 +133,38 @@ function runTable(secrets: readonly string[]): RunTable {
   if (cached) return cached;
   const table: RunTable = new Map();
   for (const secret of secrets) {
-    for (const form of secretForms(secret)) {
-      const s = skeleton(form);
-      const len = Math.min(SECRET_RUN_CHARS, s.length);
-      if (len < MIN_SECRET_LENGTH) continue;
-      let byHash = table.get(len);
-      if (!byHash) table.set(len, (byHash = new Map()));
-      for (let i = 0; i + len <= s.length; i++) {
-        const run = s.codes.slice(i, i + len);
-        const h = hashOf(run, 0, len);
-        const list = byHash.get(h);
-        if (!list) byHash.set(h, [run]);
-        else if (!list.some((r) => sameRun(r, run, 0))) list.push(run);
-      }
-    }
+    for (const form of secretForms(secret)) for (const run of formRuns(form)) addRun(table, run);
   }
   if (tableCache.size > 16) tableCache.clear();
   tableCache.set(cacheKey, table);
   return table;
+}
+
+/**
+ * The skeletons of every run of SECRET_RUN_CHARS consecutive characters of
+ * `form` (the whole form when shorter): a run's separators are not in its
+ * skeleton, so `sk-ant-api03` is looked for as `skantapi03`.
+ */
+function formRuns(form: string): Uint16Array[] {
+  const s = skeletonOf(form);
+  if (form.length <= SECRET_RUN_CHARS) return s.length >= MIN_SECRET_LENGTH ? [s.codes.slice(0, s.length)] : [];
+  const runs: Uint16Array[] = [];
+  for (let i = 0, a = 0, b = 0; i + SECRET_RUN_CHARS <= form.length; i++) {
+    while (a < s.length && s.start[a] < i) a++;
+    if (b < a) b = a;
+    while (b < s.length && s.end[b] <= i + SECRET_RUN_CHARS) b++;
+    if (b - a >= MIN_SECRET_LENGTH) runs.push(s.codes.slice(a, b));
+  }
+  return runs;
+}
+
+function addRun(table: RunTable, run: Uint16Array): void {
+  let byHash = table.get(run.length);
+  if (!byHash) table.set(run.length, (byHash = new Map()));
+  const h = hashOf(run, 0, run.length);
+  const list = byHash.get(h);
+  if (!list) byHash.set(h, [run]);
+  else if (!list.some((r) => sameRun(r, run, 0))) list.push(run);
 }
 
 function hashOf(codes: Uint16Array, from: number, len: number): number {
@@ -174,7 +186,7 @@ function sameRun(run: Uint16Array, codes: Uint16Array, from: number): boolean {
 function secretSpans(text: string, secrets: readonly string[]): [number, number][] {
   if (!secrets.length || text.length < MIN_SECRET_LENGTH) return [];
   const table = runTable(secrets);
-  const sk = skeleton(text);
+  const sk = skeletonOf(text);
   const marks: [number, number][] = [];
   for (const [len, byHash] of table) {
     if (sk.length < len) continue;
@@ -183,7 +195,7 @@ function secretSpans(text: string, secrets: readonly string[]): [number, number]
     let h = hashOf(sk.codes, 0, len);
     for (let i = 0; ; i++) {
       const list = byHash.get(h);
-      if (list && list.some((r) => sameRun(r, sk.codes, i))) marks.push([sk.at[i], sk.at[i + len - 1] + 1]);
+      if (list && list.some((r) => sameRun(r, sk.codes, i))) marks.push([sk.start[i], sk.end[i + len - 1]]);
       if (i + len >= sk.length) break;
       h = (Math.imul(h - Math.imul(sk.codes[i], pow), HASH_BASE) + sk.codes[i + len]) | 0;
     }

@@ -87,7 +87,38 @@ export const ALTERED_KEY_ECHO_FORMS = [
   'allButLast',
   'middleRun',
 ] as const;
+/**
+ * The key obfuscated (issue 38 item 2): invisible, format and combining characters, Hangul fillers, the braille
+ * blank or separators between its characters; compatibility forms; escapes and character references; hex in
+ * other spellings; reversed, ROT13, base32.
+ */
+export const OBFUSCATED_KEY_ECHO_FORMS = [
+  'inhibitSwapping',
+  'graphemeJoiner',
+  'variationSelector',
+  'arabicLetterMark',
+  'tagSpace',
+  'combiningAccent',
+  'hangulFiller',
+  'brailleBlank',
+  'dashed',
+  'dotted',
+  'piped',
+  'fullWidth',
+  'htmlDecimal',
+  'htmlHex',
+  'htmlNamedSeparators',
+  'uEscapes',
+  'xEscapes',
+  'hexColons',
+  'hex0x',
+  'hexBackslashX',
+  'reversed',
+  'rot13',
+  'base32',
+] as const;
 export type KeyEchoForm =
+  | (typeof OBFUSCATED_KEY_ECHO_FORMS)[number]
   | 'raw'
   | 'bearer'
   | 'base64'
@@ -105,6 +136,7 @@ export const ALL_KEY_ECHO_FORMS: readonly KeyEchoForm[] = [
   'base64KeyColon',
   'urlEncoded',
   ...ALTERED_KEY_ECHO_FORMS,
+  ...OBFUSCATED_KEY_ECHO_FORMS,
 ];
 
 /** The API key a request carried (Authorization: Bearer … or x-api-key), or ''. */
@@ -154,6 +186,80 @@ export function keyEcho(key: string, form: KeyEchoForm): string {
       return key.slice(0, -4);
     case 'middleRun':
       return key.slice(Math.floor(key.length / 2) - 6, Math.floor(key.length / 2) + 6);
+    default:
+      return obfuscated(key, form);
+  }
+}
+
+const between = (key: string, sep: string) => [...key].join(sep);
+const hexBytes = (key: string) => Buffer.from(key, 'utf8').toString('hex').match(/../g) ?? [];
+const codes = (key: string, f: (code: number) => string) => [...key].map((c) => f(c.codePointAt(0)!)).join('');
+
+/** RFC 4648 base32 of `bytes`, without padding (upper case). */
+export function base32(bytes: Buffer): string {
+  let bits = '';
+  for (const b of bytes) bits += b.toString(2).padStart(8, '0');
+  let out = '';
+  for (let k = 0; k < bits.length; k += 5) out += 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[parseInt(bits.slice(k, k + 5).padEnd(5, '0'), 2)];
+  return out;
+}
+
+function obfuscated(key: string, form: (typeof OBFUSCATED_KEY_ECHO_FORMS)[number]): string {
+  switch (form) {
+    case 'inhibitSwapping':
+      return between(key, '\u206a');
+    case 'graphemeJoiner':
+      return between(key, '\u034f');
+    case 'variationSelector':
+      return between(key, '\ufe0f');
+    case 'arabicLetterMark':
+      return between(key, '\u061c');
+    case 'tagSpace':
+      return between(key, '\u{e0020}');
+    case 'combiningAccent':
+      return between(key, '\u0301');
+    case 'hangulFiller':
+      return between(key, '\u3164');
+    case 'brailleBlank':
+      return between(key, '\u2800');
+    case 'dashed':
+      return between(key, '-');
+    case 'dotted':
+      return between(key, '.');
+    case 'piped':
+      return between(key, '|');
+    case 'fullWidth':
+      return codes(key, (c) => String.fromCodePoint(c >= 0x21 && c <= 0x7e ? c + 0xfee0 : c));
+    case 'htmlDecimal':
+      return codes(key, (c) => `&#${c};`);
+    case 'htmlHex':
+      return codes(key, (c) => `&#x${c.toString(16)};`);
+    case 'htmlNamedSeparators':
+      return between(key.replace(/-/g, '&hyphen;'), '&period;');
+    case 'uEscapes':
+      return codes(key, (c) => `\\u${c.toString(16).padStart(4, '0')}`);
+    case 'xEscapes':
+      return hexBytes(key)
+        .map((h) => `\\x${h}`)
+        .join('');
+    case 'hexColons':
+      return hexBytes(key).join(':');
+    case 'hex0x':
+      return hexBytes(key)
+        .map((h) => `0x${h.toUpperCase()}`)
+        .join(', ');
+    case 'hexBackslashX':
+      return hexBytes(key)
+        .map((h) => `\\x${h.toUpperCase()}`)
+        .join(' ');
+    case 'reversed':
+      return [...key].reverse().join('');
+    case 'rot13':
+      return key.replace(/[a-z]/gi, (c) =>
+        String.fromCharCode(((c.charCodeAt(0) - (c <= 'Z' ? 65 : 97) + 13) % 26) + (c <= 'Z' ? 65 : 97)),
+      );
+    case 'base32':
+      return base32(Buffer.from(`x${key}`, 'utf8'));
   }
 }
 

@@ -1,5 +1,6 @@
 /** `arbor export --out` never writes a session (issue 20 item 2) and streams its output (item 5, export half). */
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,6 +9,7 @@ import { loadSession } from '../../../src/engine/session/loadSession';
 import { exportBranch, exportPieces } from '../../../src/engine/export/exportBranch';
 import { fixturePath } from '../../support/fixtures';
 import { json, run } from '../../support/cliInProcess';
+import { cli } from '../../support/builtCli';
 
 const fixture = fixturePath('pi-oracle', 'fixtures', '03-tree.jsonl');
 
@@ -59,6 +61,86 @@ describe('arbor export --out: never a session, --force, --json, streamed', () =>
     assert.equal(r.code, 2);
     assert.match(r.err, /is a Pi session file/);
     assert.match((await run(['export', session, '--out', path.join(dir, 'new.jsonl')])).err, /read as a session by Arbor and Pi/);
+  });
+
+  it('issue 38 item 3: a session is recognised by parsing its first line, whatever the key order and spacing (--force too)', async () => {
+    for (const name of ['reordered-header.txt', 'spaced-header.txt']) {
+      const other = path.join(dir, `${name}.md`);
+      const text = await fsp.readFile(fixturePath('export-targets', name), 'utf8');
+      await fsp.writeFile(other, text);
+      const r = await run(['export', session, '--out', other, '--force']);
+      assert.equal(r.code, 2, `${name}: ${r.err}`);
+      assert.match(r.err, /is a Pi session file: refusing to overwrite it/);
+      assert.equal(await fsp.readFile(other, 'utf8'), text, `${name} untouched`);
+    }
+    // A first line that only starts like a header (prose) is not a session: --force replaces it.
+    const prose = path.join(dir, 'prose.md');
+    await fsp.copyFile(fixturePath('export-targets', 'prose-prefix.txt'), prose);
+    const r = await run(['export', session, '--out', prose, '--force']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(await fsp.readFile(prose, 'utf8'), /^# /);
+    await noTemps(dir);
+  });
+
+  it('issue 38 item 3: --out through a link to /proc/self/fd/1 or /dev/stdout (stdout a file) is refused; the link stays', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const captured = path.join(dir, 'stdout.txt');
+    for (const to of ['/proc/self/fd/1', '/dev/stdout', '/dev/null']) {
+      const link = path.join(dir, 'link.md');
+      await fsp.rm(link, { force: true });
+      await fsp.symlink(to, link);
+      for (const out of [link, to]) {
+        const fd = await fsp.open(captured, 'w');
+        const child = spawn(process.execPath, [cli, 'export', session, '--out', out, '--force'], { stdio: ['ignore', fd.fd, 'pipe'] });
+        let err = '';
+        child.stderr!.on('data', (d) => (err += d));
+        const code = await new Promise((resolve) => child.once('close', resolve));
+        await fd.close();
+        assert.equal(code, 2, `${out} -> ${to}: ${err}`);
+        assert.match(err, /is a device or an open descriptor, not a file: leave out --out to write to stdout/);
+        assert.doesNotMatch(err, /ENXIO|EACCES|EPERM/);
+        assert.equal(await fsp.readFile(captured, 'utf8'), '', 'nothing written through the descriptor either');
+      }
+      assert.equal((await fsp.lstat(link)).isSymbolicLink(), true, `${link} is still a link`);
+      assert.equal(await fsp.readlink(link), to);
+    }
+    await noTemps(dir);
+    await unchanged();
+  });
+
+  it('issue 38 item 3: --out through a link to a regular file writes that file by rename beside it; the link stays; a folder link is refused', async () => {
+    const elsewhere = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-export-elsewhere-'));
+    try {
+      const target = path.join(elsewhere, 'real.md');
+      await fsp.writeFile(target, 'old\n');
+      const link = path.join(dir, 'link.md');
+      await fsp.symlink(target, link);
+      const refused = await run(['export', session, '--out', link]);
+      assert.equal(refused.code, 2);
+      assert.match(refused.err, /exists: pass --force to replace it/);
+      const before = await fsp.stat(target);
+      const r = await run(['export', session, '--out', link, '--force']);
+      assert.equal(r.code, 0, r.err);
+      assert.equal((await fsp.lstat(link)).isSymbolicLink(), true, 'the link stays a link');
+      assert.equal(await fsp.readFile(target, 'utf8'), await exportBranch(await loadSession(session), { format: 'md', title: 'session' }));
+      assert.notEqual((await fsp.stat(target)).ino, before.ino, 'replaced by rename beside the target');
+      const dangling = path.join(dir, 'dangling.md');
+      await fsp.symlink(path.join(elsewhere, 'new.md'), dangling);
+      assert.equal((await run(['export', session, '--out', dangling])).code, 2, 'a dangling link exists: --force needed');
+      assert.equal((await run(['export', session, '--out', dangling, '--force'])).code, 0);
+      assert.equal((await fsp.lstat(dangling)).isSymbolicLink(), true);
+      assert.match(await fsp.readFile(path.join(elsewhere, 'new.md'), 'utf8'), /^# /);
+      const folderLink = path.join(dir, 'folder.md');
+      await fsp.symlink(elsewhere, folderLink);
+      const folder = await run(['export', session, '--out', folderLink, '--force']);
+      assert.equal(folder.code, 2);
+      assert.match(folder.err, /leads to .*, which exists and is not a regular file/);
+      await noTemps(dir);
+      await noTemps(elsewhere);
+      await unchanged();
+    } finally {
+      await fsp.rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('an existing file is replaced only with --force, atomically (a new file takes the name)', async () => {

@@ -1,6 +1,7 @@
 /** `arbor files` and `arbor restore` (in process) on projects re-created from real Pi sessions. */
 import * as assert from 'node:assert/strict';
 import { promises as fsp, existsSync } from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { json, run, withTempAgentDir } from '../../support/cliInProcess';
@@ -119,5 +120,24 @@ describe('arbor files / arbor restore', () => {
     );
     const usage = await run(['restore', oracle('04-split-turn')]);
     assert.equal(usage.code, 2);
+  });
+
+  it('issue 38 item 9: a socket where a file is restored is skipped with a clear reason, no /proc/self/fd path', async function () {
+    if (process.platform === 'win32') this.skip();
+    const p = await project('04-split-turn');
+    const sock = path.join(p.dir, 'docs/guide-5.md');
+    await fsp.rm(sock);
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(sock, resolve));
+    try {
+      const r = await json(['restore', oracle('04-split-turn'), '--to', 'a241a739', '--cwd', p.dir]);
+      const skipped = r.skipped.find((s: any) => s.path === 'docs/guide-5.md');
+      assert.ok(skipped, JSON.stringify(r));
+      assert.match(skipped.reason, /socket/);
+      assert.doesNotMatch(JSON.stringify(r), /\/proc\//);
+      assert.ok((await fsp.lstat(sock)).isSocket(), 'the socket is left alone');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -14,12 +14,13 @@ import { fixturePath, repoRoot } from '../../support/fixtures';
 import {
   ALL_KEY_ECHO_FORMS,
   ALTERED_KEY_ECHO_FORMS,
+  OBFUSCATED_KEY_ECHO_FORMS,
   keyEcho,
   startFakeProvider,
   type FakeProviderServer,
 } from '../../support/fakeProvider';
 import { secretForms } from '../../../src/engine/secrets/redact';
-import { holdsKeyRun } from '../../support/keyRuns';
+import { holdsKeyRun, revealsKey } from '../../support/keyRuns';
 
 const cli = path.join(repoRoot, 'dist', 'cli.js');
 
@@ -240,6 +241,49 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
   }
 
   for (const p of providers) {
+    it(`issue 38 item 2: ${p.name}: the key echoed obfuscated (every form) reaches no file, --json, summary, HTML export or stderr`, async () => {
+      const key = `sk-${randomBytes(20).toString('hex')}`;
+      const env = { [p.keyVariable]: key };
+      const forms = [...OBFUSCATED_KEY_ECHO_FORMS];
+      const clean = (where: string, text: string) => {
+        assertNoKey(where, text, key);
+        assert.ok(!revealsKey(text, key), `${where} reveals the key (de-obfuscated)`);
+      };
+      server.setFallback({ type: 'echoKey', text: '## Goal\n- Keep the parser fast', forms });
+      const file = await tempCopy('03-tree');
+      const c = await arbor(
+        ['compact', file, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000', '--json'],
+        env,
+      );
+      assert.equal(c.code, 0, c.stderr);
+      clean('compact --json', c.stdout);
+      clean('compact stderr', c.stderr);
+      const text = await fsp.readFile(file, 'utf8');
+      clean('the session file', text);
+      const written = JSON.parse(text.trim().split('\n').pop()!);
+      assert.equal(written.type, 'compaction');
+      for (const form of forms) assert.match(written.summary, new RegExp(`- ${form}: [^\\n]*\\[redacted\\]`), form);
+      const summary = await arbor(['summary', file], env);
+      assert.equal(summary.code, 0, summary.stderr);
+      clean('summary', summary.stdout);
+      const html = path.join(path.dirname(file), 'out.html');
+      const exported = await arbor(['export', file, '--format', 'html', '--out', html], env);
+      assert.equal(exported.code, 0, exported.stderr);
+      clean('the HTML export', await fsp.readFile(html, 'utf8'));
+      for (const status of [401, 502]) {
+        const fresh = await tempCopy('03-tree');
+        // Every answer fails (a 502 is retried).
+        server.setFallback({ type: 'status', status, message: `bad key ${forms.map((f) => keyEcho(key, f)).join(' ; ')}` });
+        const failed = await arbor(
+          ['compact', fresh, '--provider', p.name, '--base-url', p.baseURL(server), '--keep-recent-tokens', '1000'],
+          env,
+        );
+        assert.equal(failed.code, 1, failed.stderr);
+        assert.match(failed.stderr, new RegExp(String(status)));
+        clean(`the ${status} error`, failed.stdout + failed.stderr);
+      }
+    });
+
     it(`${p.name}: a usage of 1e308 tokens is not written as null (the usage field is left out); --deadline 2147484 s does not fire at once`, async () => {
       server.setFallback({
         type: 'text',

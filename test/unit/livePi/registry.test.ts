@@ -43,6 +43,18 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
+/** Leaves a socket at `endpoint` with nothing listening (its process killed): returns that process's pid, now dead. */
+async function leftSocket(endpoint: string): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    ['-e', `require('net').createServer().listen(${JSON.stringify(endpoint)}, () => process.kill(process.pid, 'SIGKILL'))`],
+    { stdio: 'ignore' },
+  );
+  await new Promise((resolve) => child.once('exit', resolve));
+  assert.ok(fs.lstatSync(endpoint).isSocket(), `${endpoint} was left`);
+  return child.pid!;
+}
+
 describe('bridge registry', () => {
   let agentDir: string;
   beforeEach(() => {
@@ -61,17 +73,54 @@ describe('bridge registry', () => {
     );
   });
 
-  it('passes over and removes an entry whose process is gone (and its socket)', async () => {
+  it("passes over and removes an entry whose process is gone, with its socket when that is this host's, in the bridge's folder", async function () {
+    if (!posix) this.skip();
     const sock = path.join(bridgeFolder(agentDir), 'dead.sock');
-    const file = await writeRegistryEntry(agentDir, 'dead', entry({ pid: await deadPid(), endpoint: sock }));
-    fs.writeFileSync(sock, '');
     await writeRegistryEntry(agentDir, 'live', entry());
+    const dead = await leftSocket(sock);
+    const file = await writeRegistryEntry(agentDir, 'dead', entry({ pid: dead, endpoint: sock, host: os.hostname() }));
     assert.deepEqual(
       (await listRegistry(agentDir)).map((e) => path.basename(e.file)),
       ['live.json'],
     );
     assert.equal(fs.existsSync(file), false);
     assert.equal(fs.existsSync(sock), false);
+  });
+
+  it("issue 38 item 5: a stale entry's endpoint stays unless it is this host's socket in the bridge's folder (the entry is dropped)", async function () {
+    if (!posix) this.skip();
+    const dir = bridgeFolder(agentDir);
+    await writeRegistryEntry(agentDir, 'live', entry());
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-registry-outside-'));
+    try {
+      const host = os.hostname();
+      const regular = path.join(dir, 'regular.sock');
+      fs.writeFileSync(regular, 'not a socket');
+      const elsewhere = path.join(outside, 'elsewhere.sock');
+      const atRoot = path.join(agentDir, 'at-root.sock');
+      const otherHost = path.join(dir, 'other-host.sock');
+      const noHost = path.join(dir, 'no-host.sock');
+      const cases: [string, Partial<RegistryEntry>][] = [
+        ['regular', { endpoint: regular, host }],
+        ['elsewhere', { endpoint: elsewhere, pid: await leftSocket(elsewhere), host }],
+        ['at-root', { endpoint: atRoot, pid: await leftSocket(atRoot), host }],
+        ['other-host', { endpoint: otherHost, pid: await leftSocket(otherHost), host: `not-${host}` }],
+        ['no-host', { endpoint: noHost, pid: await leftSocket(noHost) }],
+        ['dotted', { endpoint: path.join(dir, '..', 'at-root.sock'), host }],
+      ];
+      const dead = await deadPid();
+      const files = [];
+      for (const [name, over] of cases) files.push(await writeRegistryEntry(agentDir, name, entry({ pid: dead, ...over })));
+      assert.deepEqual(
+        (await listRegistry(agentDir)).map((e) => path.basename(e.file)),
+        ['live.json'],
+      );
+      for (const f of files) assert.equal(fs.existsSync(f), false, `${f}: the stale entry is dropped`);
+      assert.equal(fs.readFileSync(regular, 'utf8'), 'not a socket');
+      for (const sock of [elsewhere, atRoot, otherHost, noHost]) assert.ok(fs.lstatSync(sock).isSocket(), `${sock} is kept`);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('passes over an entry others can read, one owned by another user, one that is a link, and one that does not parse', async function () {
