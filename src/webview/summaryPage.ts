@@ -295,6 +295,43 @@ function fileList(title: string, id: string, files: FileLink[]): HTMLElement | u
   return el('div', { class: 'file-group', id }, el('h3', {}, `${title} (${files.length})`), ul);
 }
 
+/** The pinned entries the summary carries: a pin each (icon, label, what it is, its entry), its text as markdown. */
+function pinsBlock(view: SummaryView): HTMLElement | undefined {
+  const pins = view.pins ?? [];
+  if (!pins.length && !view.pinsNote) return undefined;
+  const list = el('ul', { class: 'pins', id: 'pins' });
+  for (const pin of pins) {
+    const head = el(
+      'div',
+      { class: 'pin-head' },
+      el('span', { class: 'pin-icon', 'aria-hidden': 'true' }, PIN_ICON),
+      el('span', { class: 'pin-name' }, pin.name || 'Pinned'),
+      el('span', { class: 'pin-what' }, pin.what),
+    );
+    if (pin.id) {
+      const a = el(
+        'a',
+        { href: '#', class: 'entry-link', 'data-entry': pin.id, title: 'Show this entry in the Arbor view' },
+        el('code', {}, pin.id),
+      );
+      a.addEventListener('click', (ev) => {
+        ev.preventDefault();
+        post({ type: 'reveal', file: view.file, entryId: pin.id });
+      });
+      head.append(a);
+    }
+    const body = el('div', { class: 'pin-text markdown' });
+    renderMarkdown(parseMarkdown(pin.text), body, 3);
+    list.append(el('li', { class: 'pin', 'data-entry': pin.id }, head, body));
+  }
+  const s = el('section', { class: 'section pinned', 'data-section': 'pinned' }, el('h2', {}, 'Pinned'), list);
+  if (view.pinsNote) s.append(el('p', { class: 'hint', id: 'pins-note' }, view.pinsNote));
+  return s;
+}
+
+/** The pin mark (U+1F4CC), drawn with an emoji font (media/summary.css names them). */
+const PIN_ICON = '\u{1F4CC}';
+
 function replacedBlock(view: SummaryView): HTMLElement | undefined {
   const r = view.replaced;
   if (!r) return undefined;
@@ -384,6 +421,7 @@ function render(): void {
     section('decisions', 'Key Decisions', s.decisions),
     section('nextSteps', 'Next Steps', s.nextSteps),
     section('criticalContext', 'Critical Context', s.criticalContext),
+    pinsBlock(view),
     section('turnContext', SECTION_TITLES.find(([k]) => k === 'turnContext')![1], s.turnContext),
     section('other', 'Other notes', s.other),
   ]) {

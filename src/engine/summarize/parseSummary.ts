@@ -1,5 +1,6 @@
 import { FENCE, RULE, TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR, type ListKey, type SectionKey } from './summaryHeadings';
 import { outlineOf } from './summaryOutline';
+import { takePinnedParts, type PinnedPart } from '../compaction/pinnedParts';
 
 /**
  * Reading and writing the summary format (spec 7). The parser is tolerant:
@@ -28,6 +29,10 @@ export interface ParsedSummary {
   /** Text before the first heading (e.g. the branch note), or null. */
   preamble: string | null;
   unknownSections: { heading: string; body: string }[];
+  /** The pinned entries the summary carries (its `<pinned>` blocks, compaction/pins.ts), oldest first. */
+  pins: PinnedPart[];
+  /** The note naming pinned entries left out over the limit, or null. */
+  pinsNote: string | null;
 }
 
 export function emptySummary(): ParsedSummary {
@@ -45,6 +50,8 @@ export function emptySummary(): ParsedSummary {
     modifiedFiles: [],
     preamble: null,
     unknownSections: [],
+    pins: [],
+    pinsNote: null,
   };
 }
 
@@ -258,6 +265,10 @@ function extractFileBlocks(text: string, result: ParsedSummary): string {
 function parseInto(markdown: string, result: ParsedSummary): void {
   let text = markdown.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');
   text = extractFileBlocks(text, result);
+  const pinned = takePinnedParts(text);
+  text = pinned.text;
+  result.pins = pinned.pins;
+  result.pinsNote = pinned.note;
   const outline = outlineOf(text);
   result.turnContext = outline.turn;
 

@@ -28,6 +28,8 @@ const WELL_FORMED: ParsedSummary = {
   modifiedFiles: ['src/index.js', 'src/math.js'],
   preamble: null,
   unknownSections: [],
+  pins: [],
+  pinsNote: null,
 };
 
 describe('parseSummary', () => {
