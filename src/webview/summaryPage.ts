@@ -51,15 +51,17 @@ function kindTitle(view: SummaryView): string {
 }
 
 function badge(view: SummaryView): HTMLElement {
-  const text =
-    view.mode === 'review'
-      ? 'Proposed, not written yet'
-      : view.mode === 'expired'
-        ? 'Proposal expired'
-        : view.fromHook
-          ? 'In session · supplied by an extension or hook'
-          : 'In session';
+  const text = view.mode === 'review' ? 'Proposed, not written yet' : view.mode === 'expired' ? 'Proposal expired' : inSessionBadge(view);
   return el('span', { id: 'mode-badge', class: `badge ${view.mode}` }, text);
+}
+
+/**
+ * Who wrote a summary in the session: its summarizer when this window knows it (Arbor's own summary, written to the file
+ * or through Pi, where Pi marks it as a hook's), else the file's mark of a summary an extension or hook supplied.
+ */
+function inSessionBadge(view: SummaryView): string {
+  if (view.author && view.author !== 'hook') return `In session · summarized by ${view.author}`;
+  return view.fromHook ? 'In session · supplied by an extension or hook' : 'In session';
 }
 
 function statsRow(view: SummaryView): HTMLElement {
@@ -375,7 +377,7 @@ function render(): void {
   document.title = kindTitle(view);
   const header = el(
     'header',
-    { class: 'header' },
+    { class: 'header summary-header' },
     el('div', { class: 'title-row' }, el('h1', { id: 'summary-title' }, kindTitle(view)), badge(view)),
     el(
       'p',
@@ -390,10 +392,13 @@ function render(): void {
     ),
     view.customInstructions ? el('p', { class: 'meta' }, `Instructions: ${view.customInstructions}`) : undefined,
     statsRow(view),
-    retentionBlock(view),
-    toolbar(view),
   );
-  root.append(header);
+  // Only the actions stay on screen while the summary scrolls: a sticky header holding the checklist hid the sections.
+  const actions = toolbar(view);
+  root.append(
+    header,
+    ...[retentionBlock(view), actions && el('div', { class: 'actions-bar' }, actions)].filter((x): x is HTMLElement => !!x),
+  );
   if (busy.busy)
     root.append(
       el('div', { class: 'busy', role: 'status' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), busy.message ?? 'Working…'),

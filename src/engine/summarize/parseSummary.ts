@@ -1,3 +1,4 @@
+// Over 400 lines: the summary format's reader and writer share one model (sections, items, placeholders, file and pin blocks).
 import { FENCE, RULE, TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR, type ListKey, type SectionKey } from './summaryHeadings';
 import { outlineOf } from './summaryOutline';
 import { takePinnedParts, type PinnedPart } from '../compaction/pinnedParts';
@@ -58,8 +59,12 @@ export function emptySummary(): ParsedSummary {
 // ---------------------------------------------------------------------------
 // Parsing
 
-const PLACEHOLDER =
-  /^[(\[_*]*\s*(none|none yet|nothing|nothing yet|n\/?a|not applicable|no\s+\w+(\s+\w+)?\s+yet|empty|tbd|-+|—)\s*(?:\.\s*)?[)\]_*]*\.?$/i;
+/** The words of a placeholder item ("(none)", "(nothing completed yet)", "(unclear)"), brackets and emphasis around. */
+const PLACEHOLDER_WORDS = [
+  'none|none yet|nothing|nothing yet|nothing\\s+\\w+(\\s+\\w+)?\\s+yet|n\\/?a|not applicable',
+  'no\\s+\\w+(\\s+\\w+)?\\s+yet|empty|tbd|unclear|unknown|-+|—',
+].join('|');
+const PLACEHOLDER = new RegExp(`^[(\\[_*]*\\s*(${PLACEHOLDER_WORDS})\\s*(?:\\.\\s*)?[)\\]_*]*\\.?$`, 'i');
 
 function isPlaceholder(text: string): boolean {
   return !text.trim() || PLACEHOLDER.test(text.trim());
@@ -249,7 +254,7 @@ function takeFileBlocks(text: string, tag: string, take: (body: string) => void)
 }
 
 /** Takes the `<read-files>` / `<modified-files>` blocks out of the text, wherever they are. */
-function extractFileBlocks(text: string, result: ParsedSummary): string {
+export function extractFileBlocks(text: string, result: ParsedSummary): string {
   const tags: [string, 'readFiles' | 'modifiedFiles'][] = [
     ['read-files', 'readFiles'],
     ['modified-files', 'modifiedFiles'],

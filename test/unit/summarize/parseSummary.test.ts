@@ -58,6 +58,13 @@ describe('parseSummary', () => {
     assert.deepEqual(parseSummary(text), emptySummary());
   });
 
+  it('"(nothing completed yet)" and "(unclear)" are placeholders: no ticked box, no goal', () => {
+    const parsed = parseSummary(
+      '## Goal\n- (unclear)\n\n## Progress\n### Done\n- [x] (nothing completed yet)\n### In Progress\n- [ ] (none)',
+    );
+    assert.deepEqual([parsed.goal, parsed.done, parsed.inProgress], [[], [], []]);
+  });
+
   it('formats without Critical Context for branch summaries', () => {
     const text = formatSummary({ goal: ['G'], criticalContext: ['dropped'] }, { criticalContext: false });
     assert.ok(!text.includes('Critical Context'));

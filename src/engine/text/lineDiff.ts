@@ -1,0 +1,29 @@
+/** One line of a change as a reader sees it: kept (context), removed, or added. */
+export interface DiffLine {
+  kind: 'same' | 'removed' | 'added';
+  text: string;
+}
+
+/** Context lines kept around a change (the unchanged lines it starts and ends with). */
+const CONTEXT_LINES = 3;
+
+/**
+ * An edit's old and new text as lines a reader can follow: the lines both share at the start and the end (up to
+ * CONTEXT_LINES of each shown), the old middle removed, the new middle added. Linear (no alignment search): an edit
+ * replaces one place, so what differs is the middle.
+ */
+export function editDiffLines(oldText: string, newText: string): DiffLine[] {
+  const a = oldText.replace(/\r\n?/g, '\n').split('\n');
+  const b = newText.replace(/\r\n?/g, '\n').split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const same = (text: string): DiffLine => ({ kind: 'same', text });
+  return [
+    ...a.slice(Math.max(0, start - CONTEXT_LINES), start).map(same),
+    ...a.slice(start, a.length - end).map((text): DiffLine => ({ kind: 'removed', text })),
+    ...b.slice(start, b.length - end).map((text): DiffLine => ({ kind: 'added', text })),
+    ...a.slice(a.length - end, Math.min(a.length, a.length - end + CONTEXT_LINES)).map(same),
+  ];
+}
