@@ -13,8 +13,10 @@ const CONTEXT_LINES = 3;
  * replaces one place, so what differs is the middle.
  */
 export function editDiffLines(oldText: string, newText: string): DiffLine[] {
-  const a = oldText.replace(/\r\n?/g, '\n').split('\n');
-  const b = newText.replace(/\r\n?/g, '\n').split('\n');
+  // A final line break ends the last line; it is not an empty line after it.
+  const lines = (t: string) => t.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');
+  const a = lines(oldText);
+  const b = lines(newText);
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let end = 0;
