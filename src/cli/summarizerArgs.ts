@@ -83,10 +83,22 @@ export function summarizerChoice(
   return { provider, model: stringFlag(flags, 'model') ?? env.ARBOR_MODEL };
 }
 
+/** The operations a Ctrl-C aborts: one SIGINT listener for all (one each passed Node's limit of 10 in the tests). */
+const interruptible = new Set<AbortController>();
+let listening = false;
+
 /** Ctrl-C aborts the running operation (nothing is written) instead of killing the process mid-way. */
 export function interruptSignal(): AbortSignal {
   const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort(new Error('interrupted')));
+  interruptible.add(controller);
+  if (!listening) {
+    listening = true;
+    process.once('SIGINT', () => {
+      listening = false;
+      for (const c of interruptible) c.abort(new Error('interrupted'));
+      interruptible.clear();
+    });
+  }
   return controller.signal;
 }
 

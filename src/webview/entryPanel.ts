@@ -1,6 +1,8 @@
 import { parseMarkdown } from './markdown';
 import { el, renderMarkdown } from './dom';
 import type { EntryView, FromWebview, PartView } from './protocol';
+import type { ToolArgField } from '../engine/export/entryParts';
+import { editDiffLines } from '../engine/text/lineDiff';
 
 /** Lines / characters of a tool result shown before "Show all". */
 const COLLAPSED_LINES = 20;
@@ -44,6 +46,28 @@ function longText(text: string, cls: string): HTMLElement {
   return wrap;
 }
 
+/** A tool call's arguments as key and value: short values on the key's line, long or multi-line ones as code blocks. */
+function toolArgs(fields: ToolArgField[]): HTMLElement {
+  const list = el('dl', { class: 'tool-args' });
+  for (const f of fields) {
+    list.append(
+      el('dt', {}, f.key),
+      f.block ? el('dd', { class: 'block' }, longText(f.value, 'plain')) : el('dd', {}, el('code', {}, f.value)),
+    );
+  }
+  return list;
+}
+
+/** An edit's replacement as a diff: the lines it keeps around the change, the old lines removed, the new ones added. */
+function editDiff(edit: { oldText: string; newText: string }, n: number | undefined): HTMLElement {
+  const pre = el('pre', { class: 'diff', tabindex: '0', 'aria-label': `Edit${n ? ` ${n}` : ''}: lines removed and added` });
+  for (const line of editDiffLines(edit.oldText, edit.newText)) {
+    const mark = line.kind === 'removed' ? '-' : line.kind === 'added' ? '+' : ' ';
+    pre.append(el('span', { class: `diff-line ${line.kind}` }, `${mark} ${line.text}\n`));
+  }
+  return el('div', { class: 'edit' }, n ? el('h4', {}, `Edit ${n}`) : undefined, pre);
+}
+
 function markdownBlock(text: string): HTMLElement {
   const body = el('div', { class: 'markdown' });
   renderMarkdown(parseMarkdown(text), body, 1);
@@ -68,7 +92,8 @@ function part(p: PartView): HTMLElement {
         'section',
         { class: 'part tool-call' },
         el('h3', {}, 'Tool call ', el('code', {}, p.name), p.id ? el('span', { class: 'dim' }, ` ${p.id}`) : undefined),
-        longText(p.args, 'json'),
+        p.fields ? toolArgs(p.fields) : longText(p.args, 'json'),
+        ...(p.edits ?? []).map((e, k, all) => editDiff(e, all.length > 1 ? k + 1 : undefined)),
         moreNotice(p.more),
       );
     case 'toolResult':

@@ -22,6 +22,8 @@ export const PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.summary;
 export type { SummarySections } from '../engine/summarize/summarySections';
 import type { SummarySections } from '../engine/summarize/summarySections';
 import type { ContradictionKind } from '../engine/summarize/retention/titles';
+import type { PinnedPartView } from '../engine/compaction/pinnedParts';
+export type { PinnedPartView } from '../engine/compaction/pinnedParts';
 export { SECTION_TITLES } from '../engine/summarize/summarySections';
 
 export interface FileLink {
@@ -103,6 +105,10 @@ export interface SummaryView {
   timestamp?: string;
   markdown: string;
   sections: SummarySections;
+  /** The pinned entries the summary carries (its `<pinned>` blocks), shown as pins, oldest first. */
+  pins?: PinnedPartView[];
+  /** The note naming pinned entries left out over the limit. */
+  pinsNote?: string;
   readFiles: FileLink[];
   modifiedFiles: FileLink[];
   tokensBefore?: number;

@@ -51,15 +51,17 @@ function kindTitle(view: SummaryView): string {
 }
 
 function badge(view: SummaryView): HTMLElement {
-  const text =
-    view.mode === 'review'
-      ? 'Proposed, not written yet'
-      : view.mode === 'expired'
-        ? 'Proposal expired'
-        : view.fromHook
-          ? 'In session · supplied by an extension or hook'
-          : 'In session';
+  const text = view.mode === 'review' ? 'Proposed, not written yet' : view.mode === 'expired' ? 'Proposal expired' : inSessionBadge(view);
   return el('span', { id: 'mode-badge', class: `badge ${view.mode}` }, text);
+}
+
+/**
+ * Who wrote a summary in the session: its summarizer when this window knows it (Arbor's own summary, written to the file
+ * or through Pi, where Pi marks it as a hook's), else the file's mark of a summary an extension or hook supplied.
+ */
+function inSessionBadge(view: SummaryView): string {
+  if (view.author && view.author !== 'hook') return `In session · summarized by ${view.author}`;
+  return view.fromHook ? 'In session · supplied by an extension or hook' : 'In session';
 }
 
 function statsRow(view: SummaryView): HTMLElement {
@@ -311,6 +313,43 @@ function fileList(title: string, id: string, files: FileLink[]): HTMLElement | u
   return el('div', { class: 'file-group', id }, el('h3', {}, `${title} (${files.length})`), ul);
 }
 
+/** The pinned entries the summary carries: a pin each (icon, label, what it is, its entry), its text as markdown. */
+function pinsBlock(view: SummaryView): HTMLElement | undefined {
+  const pins = view.pins ?? [];
+  if (!pins.length && !view.pinsNote) return undefined;
+  const list = el('ul', { class: 'pins', id: 'pins' });
+  for (const pin of pins) {
+    const head = el(
+      'div',
+      { class: 'pin-head' },
+      el('span', { class: 'pin-icon', 'aria-hidden': 'true' }, PIN_ICON),
+      el('span', { class: 'pin-name' }, pin.name || 'Pinned'),
+      el('span', { class: 'pin-what' }, pin.what),
+    );
+    if (pin.id) {
+      const a = el(
+        'a',
+        { href: '#', class: 'entry-link', 'data-entry': pin.id, title: 'Show this entry in the Arbor view' },
+        el('code', {}, pin.id),
+      );
+      a.addEventListener('click', (ev) => {
+        ev.preventDefault();
+        post({ type: 'reveal', file: view.file, entryId: pin.id });
+      });
+      head.append(a);
+    }
+    const body = el('div', { class: 'pin-text markdown' });
+    renderMarkdown(parseMarkdown(pin.text), body, 3);
+    list.append(el('li', { class: 'pin', 'data-entry': pin.id }, head, body));
+  }
+  const s = el('section', { class: 'section pinned', 'data-section': 'pinned' }, el('h2', {}, 'Pinned'), list);
+  if (view.pinsNote) s.append(el('p', { class: 'hint', id: 'pins-note' }, view.pinsNote));
+  return s;
+}
+
+/** The pin mark (U+1F4CC), drawn with an emoji font (media/summary.css names them). */
+const PIN_ICON = '\u{1F4CC}';
+
 function replacedBlock(view: SummaryView): HTMLElement | undefined {
   const r = view.replaced;
   if (!r) return undefined;
@@ -372,7 +411,7 @@ function render(): void {
   document.title = kindTitle(view);
   const header = el(
     'header',
-    { class: 'header' },
+    { class: 'header summary-header' },
     el('div', { class: 'title-row' }, el('h1', { id: 'summary-title' }, kindTitle(view)), badge(view)),
     el(
       'p',
@@ -394,10 +433,13 @@ function render(): void {
         )
       : undefined,
     statsRow(view),
-    retentionBlock(view),
-    toolbar(view),
   );
-  root.append(header);
+  // Only the actions stay on screen while the summary scrolls: a sticky header holding the checklist hid the sections.
+  const actions = toolbar(view);
+  root.append(
+    header,
+    ...[retentionBlock(view), actions && el('div', { class: 'actions-bar' }, actions)].filter((x): x is HTMLElement => !!x),
+  );
   if (busy.busy)
     root.append(
       el('div', { class: 'busy', role: 'status' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), busy.message ?? 'Working…'),
@@ -425,6 +467,7 @@ function render(): void {
     section('decisions', 'Key Decisions', s.decisions),
     section('nextSteps', 'Next Steps', s.nextSteps),
     section('criticalContext', 'Critical Context', s.criticalContext),
+    pinsBlock(view),
     section('turnContext', SECTION_TITLES.find(([k]) => k === 'turnContext')![1], s.turnContext),
     section('other', 'Other notes', s.other),
   ]) {

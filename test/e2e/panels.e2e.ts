@@ -112,6 +112,38 @@ describe('Entry panel and context view (UI)', function () {
     await webviewWith(page, '#entry-title');
   });
 
+  it('a summary carrying pins shows them as pins (icon, label, what, entry, text); an edit call shows its diff', async () => {
+    // The test's own session (issue 34 item 5): a compaction whose summary holds two pinned entries.
+    const name = 'Pins demo: a summary carrying pinned entries';
+    const fixture = path.join(e2e.extensionPath, 'test', 'fixtures', 'sessions', 'pinned-summary.jsonl');
+    fs.copyFileSync(fixture, path.join(e2e.workspacePath, '.pi', 'sessions', 'pins-demo.jsonl'));
+    await collapseAll(page);
+    await row(page, name).waitFor({ timeout: 30_000 });
+    await row(page, name).click();
+    await runCommand(page, 'Arbor: Show Summary');
+    const view = await webviewWith(page, '#pins');
+    assert.strictEqual(await view.locator('#pins li.pin').count(), 2);
+    assert.strictEqual(await view.locator('#pins li.pin .pin-name').first().textContent(), 'mul-done');
+    assert.strictEqual(await view.locator('#pins li.pin .pin-what').first().textContent(), 'user message');
+    assert.strictEqual(await view.locator('[data-section="other"]').count(), 0, 'nothing under "Other notes"');
+    assert.doesNotMatch((await view.locator('main').textContent()) ?? '', /<pinned|<\/pinned>/);
+    // The second pin's text holds a script tag: shown as text.
+    assert.match((await view.locator('#pins li.pin').nth(1).textContent()) ?? '', /<script>alert\(1\)<\/script>/);
+    await shot('05-summary-top-dark');
+    await view.locator('#pins').scrollIntoViewIfNeeded();
+    await shot('06-summary-pins-dark');
+
+    const editRow = row(page, /edit the file now/);
+    await editRow.waitFor({ timeout: 30_000 });
+    await editRow.click();
+    await runCommand(page, 'Arbor: Show Entry');
+    const entry = await webviewWith(page, 'pre.diff');
+    assert.strictEqual(await entry.locator('dl.tool-args dt').first().textContent(), 'path');
+    assert.strictEqual(await entry.locator('pre.diff .diff-line.added').count(), 4, 'a blank line and the three of mul');
+    assert.strictEqual(await entry.locator('pre.diff .diff-line.removed').count(), 0);
+    await shot('07-entry-edit-diff-dark');
+  });
+
   it('reads well in a light theme', async () => {
     restoreTheme?.();
     const restore = setTheme('Default Light Modern');

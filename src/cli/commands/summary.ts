@@ -10,6 +10,8 @@ import { ArborUsageError } from '../../engine/session/diagnostics';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { counted } from '../../engine/text/plural';
 import { latestSummaryOnPath, newestSummaryInFile } from '../../engine/tree/latestSummary';
+import { PIN_EMOJI } from '../../engine/compaction/pinFormat';
+import { pinnedPartCaption, pinnedPartView } from '../../engine/compaction/pinnedParts';
 
 /** --entry ID of the commands that read one summary entry. */
 export const SUMMARY_ENTRY_OPTION: Record<string, OptionSpec> = {
@@ -85,6 +87,7 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
       continue;
     }
     io.out(`${title}:\n${body ? indent(body) : '  (none)'}`);
+    if (key === 'criticalContext') printPins(io, parsed);
   }
   const list = (title: string, items: string[]) => {
     if (items.length) io.out(`${title}:\n${indent(items.map((x) => `- ${x}`).join('\n'))}`);
@@ -94,6 +97,17 @@ export async function summaryCommand(argv: string[], io: Io): Promise<number> {
   list('Read files', files.readFiles);
   list('Modified files', files.modifiedFiles);
   return 0;
+}
+
+/** The pinned entries the summary carries, as pins: `📌 name · what · entry id`, then the text indented under it. */
+function printPins(io: Io, parsed: ReturnType<typeof parseSummary>): void {
+  if (!parsed.pins.length && !parsed.pinsNote) return;
+  const lines = parsed.pins.map((p) => {
+    const pin = pinnedPartView(p);
+    return `${PIN_EMOJI} ${pinnedPartCaption(pin)}\n${indent(pin.text.trim() || '(empty)')}`;
+  });
+  if (parsed.pinsNote) lines.push(parsed.pinsNote);
+  io.out(`Pinned:\n${indent(lines.join('\n'))}`);
 }
 
 function indent(text: string): string {

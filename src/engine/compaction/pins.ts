@@ -16,44 +16,12 @@ import { entryRead, type EntryWalk } from '../session/entryWalk';
  * Pure: no I/O (what it reads is loaded by the walk's driver). Linear in the text sizes (indexOf scans only).
  */
 
-export const PIN_EMOJI = '📌';
-export const PINNED_HEADING = '### Pinned';
-const OPEN_TAG = '<pinned';
-const CLOSE_TAG = '</pinned>';
+export { PIN_EMOJI, PINNED_HEADING, isPinLabel, pinLabel, unpinLabel, type PinnedEntry } from './pinFormat';
+import { CLOSE_TAG, OPEN_TAG, PINNED_HEADING, isPinLabel, type PinnedEntry } from './pinFormat';
 
 /** At most this many characters of one pinned entry's text, and of all of them together. */
 export const PIN_TEXT_MAX_CHARS = 1500;
 export const PINNED_TOTAL_MAX_CHARS = 3000;
-
-export interface PinnedEntry {
-  id: string;
-  label: string;
-  /** What the entry is: user, assistant, toolResult, bashExecution, custom_message, branch_summary, compaction... */
-  kind: string;
-  text: string;
-}
-
-export function isPinLabel(label: string | undefined | null): boolean {
-  if (typeof label !== 'string') return false;
-  const l = label.trim().toLowerCase();
-  return l === 'pin' || l === 'pinned' || l.startsWith('pin:') || l.startsWith(PIN_EMOJI);
-}
-
-/** The label that pins an entry, keeping its current (non-pin) label after the pin mark. */
-export function pinLabel(current: string | undefined): string {
-  const c = (current ?? '').trim();
-  if (isPinLabel(c)) return c;
-  return c ? `${PIN_EMOJI} ${c}` : PIN_EMOJI;
-}
-
-/** The label after unpinning: the rest of a `📌 name` / `pin: name` label, or nothing. */
-export function unpinLabel(current: string | undefined): string {
-  const c = (current ?? '').trim();
-  if (!isPinLabel(c)) return c;
-  if (c.startsWith(PIN_EMOJI)) return c.slice(PIN_EMOJI.length).trim();
-  if (c.toLowerCase().startsWith('pin:')) return c.slice(4).trim();
-  return '';
-}
 
 /** The text of an entry as it is pinned. */
 export function pinnedText(entry: SessionEntry): { kind: string; text: string } {

@@ -1,6 +1,8 @@
 import { messageRole } from '../session/contentBlocks';
 import { entryFields, entryTypeOf } from '../session/entryKinds';
 import type { AgentMessage, SessionEntry, UserContentBlock } from '../session/types';
+import { editReplacements } from '../files/applyEdits';
+import type { TextReplacement } from '../files/types';
 
 /**
  * What one entry shows, as plain data: the parts of its message (text,
@@ -12,7 +14,17 @@ import type { AgentMessage, SessionEntry, UserContentBlock } from '../session/ty
 export type EntryPart =
   | { kind: 'text'; text: string }
   | { kind: 'thinking'; text: string }
-  | { kind: 'toolCall'; name: string; id: string; args: string }
+  | {
+      kind: 'toolCall';
+      name: string;
+      id: string;
+      /** The arguments as indented JSON (exports, Copy Text). */
+      args: string;
+      /** The arguments laid out for reading: each top-level key with its value (a string as it is, else JSON). */
+      fields?: ToolArgField[];
+      /** An edit call's replacements (its `edits`, or `oldText`/`newText`), shown as a diff; not repeated in `fields`. */
+      edits?: TextReplacement[];
+    }
   | { kind: 'toolResult'; toolName: string; isError: boolean; text: string }
   | { kind: 'image'; mimeType: string; bytes: number }
   | { kind: 'bash'; command: string; output: string; exitCode: number | null | undefined }
@@ -28,6 +40,31 @@ export interface EntryDescription {
   parts: EntryPart[];
   /** provider/model of an assistant message. */
   model?: string;
+}
+
+/** One argument of a tool call as the entry panel lays it out. */
+export interface ToolArgField {
+  key: string;
+  value: string;
+  /** Shown as a code block: several lines, or long. */
+  block: boolean;
+}
+
+/** Longest value shown on the key's line; a longer or multi-line value is a code block. */
+const INLINE_VALUE_CHARS = 100;
+
+/** A tool call's arguments laid out: its fields, and an edit's replacements apart (nothing when they are not an object). */
+function toolCallLayout(name: string, args: unknown): { fields?: ToolArgField[]; edits?: TextReplacement[] } {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return {};
+  const record = args as Record<string, unknown>;
+  const edits = /edit/i.test(name) ? editReplacements(record) : undefined;
+  const fields: ToolArgField[] = [];
+  for (const [key, v] of Object.entries(record)) {
+    if (edits && (key === 'edits' || key === 'oldText' || key === 'newText')) continue;
+    const value = typeof v === 'string' ? v : prettyJson(v);
+    fields.push({ key, value, block: value.includes('\n') || value.length > INLINE_VALUE_CHARS });
+  }
+  return { fields, ...(edits ? { edits } : {}) };
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
@@ -77,7 +114,14 @@ export function messageDescription(m: AgentMessage): EntryDescription {
         if (!b || typeof b !== 'object') continue;
         if (b.type === 'text') parts.push({ kind: 'text', text: str(b.text) });
         else if (b.type === 'thinking') parts.push({ kind: 'thinking', text: str(b.thinking) });
-        else if (b.type === 'toolCall') parts.push({ kind: 'toolCall', name: str(b.name), id: str(b.id), args: prettyJson(b.arguments) });
+        else if (b.type === 'toolCall')
+          parts.push({
+            kind: 'toolCall',
+            name: str(b.name),
+            id: str(b.id),
+            args: prettyJson(b.arguments),
+            ...toolCallLayout(str(b.name), b.arguments),
+          });
       }
       if (m.errorMessage) parts.push({ kind: 'meta', text: `Error: ${str(m.errorMessage)}` });
       const model = m.provider || m.model ? [str(m.provider), str(m.model)].filter(Boolean).join('/') : undefined;

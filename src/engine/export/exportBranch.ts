@@ -1,16 +1,26 @@
 import type { SessionIndex } from '../session/sessionIndex';
 import type { SessionEntry } from '../session/types';
 import { describeEntry, type EntryDescription, type EntryPart } from './entryParts';
+import { escapeHtml, visibleControls } from './controls';
+import { mdBody, mdCode, mdInline } from './markdownText';
+import { markdownHtml } from './markdownHtml';
+import { summaryForReader } from '../summarize/summaryForReader';
+import { pinnedPartCaption, pinnedPartView } from '../compaction/pinnedParts';
+import { PIN_EMOJI } from '../compaction/pinFormat';
 
 /**
  * Export Branch: the entries on the path from the root to a leaf as a
  * Markdown document or a self-contained HTML page. Pure (no I/O): the CLI
  * and the extension write the string where the user asked.
  *
- * Every piece of session text is hostile: in HTML it is escaped (the page
- * has no script and a CSP that loads nothing); in Markdown it sits in
- * fences longer than any backtick run it holds, or is backslash-escaped on
- * heading lines; in both, control and bidi characters (terminal escapes,
+ * Messages (what the user and the assistant wrote, thinking, summaries)
+ * read as the Markdown they are; tool calls, outputs and shell runs are
+ * code. Every piece of session text is hostile: in HTML it is escaped, its
+ * Markdown rendered through a closed set of tags (markdownHtml.ts; the page
+ * has no script and a CSP that loads nothing); in Markdown, message text is
+ * made safe by mdBody (no raw HTML, image or heading from the session, a
+ * fence left open closed) and code sits in fences longer than any backtick
+ * run it holds; in both, control and bidi characters (terminal escapes,
  * U+202E) are shown as visible `\u{…}` text.
  */
 
@@ -89,24 +99,8 @@ export async function branchEntries(index: SessionIndex, leafId?: string, signal
   return collect(branchEntryStream(index, exportedPath(index, leafId), signal));
 }
 
-// C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates, line/paragraph separators.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
-
-/** Control and bidi characters as visible text (`\u{1b}`), everything else unchanged. */
-export function visibleControls(text: string): string {
-  return text.replace(CONTROL, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
-}
-
-export function escapeHtml(text: string): string {
-  return visibleControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** One line of Markdown that shows `text` literally (no markup, no HTML, no line break). */
-export function mdInline(text: string): string {
-  return visibleControls(text)
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/[\\`*_{}[\]()<>#+\-.!|~&]/g, (c) => `\\${c}`);
-}
+export { escapeHtml, visibleControls } from './controls';
+export { mdInline } from './markdownText';
 
 /** A fenced block that `text` cannot close: longer than the longest backtick run in it. */
 export function mdFence(text: string, lang = ''): string {
@@ -171,25 +165,60 @@ function markdownHead(meta: ExportMeta, count: number): string[] {
   return [
     `# ${mdInline(meta.title)}`,
     '',
-    `- Session file: ${mdInline(meta.file)}`,
-    `- Leaf: ${mdInline(meta.leafId ?? '(none)')}`,
+    `- Session file: ${mdCode(meta.file)}`,
+    `- Leaf: ${meta.leafId ? mdCode(meta.leafId) : '(none)'}`,
     `- Entries: ${count}`,
     '',
   ];
+}
+
+/** A part that is Markdown the session wrote (a message, thinking, a summary), not code or output. */
+const isProse = (p: EntryPart): p is Extract<EntryPart, { kind: 'text' | 'thinking' | 'custom' | 'summary' }> =>
+  p.kind === 'text' || p.kind === 'thinking' || p.kind === 'custom' || p.kind === 'summary';
+
+/** A summary in Markdown: its text, its pins (icon, name, what, entry, the text quoted), its file lists. */
+function markdownSummary(text: string): string[] {
+  const r = summaryForReader(text);
+  const out = r.body ? [mdBody(r.body), ''] : [];
+  if (r.pins.length || r.pinsNote) {
+    out.push(`**${PIN_EMOJI} Pinned**`, '');
+    for (const p of r.pins.map(pinnedPartView))
+      out.push(`- ${PIN_EMOJI} ${mdInline(pinnedPartCaption(p))}`, '', quoted(mdBody(p.text), '  '), '');
+    if (r.pinsNote) out.push(mdInline(r.pinsNote), '');
+  }
+  for (const [title, files] of [
+    ['Read files', r.readFiles],
+    ['Modified files', r.modifiedFiles],
+  ] as const)
+    if (files.length) out.push(`**${title}**`, '', ...files.map((f) => `- ${mdCode(f)}`), '');
+  return out;
+}
+
+/** Each line of `md` as a block quote (indented by `indent`, to sit in a list item). */
+function quoted(md: string, indent = ''): string {
+  return md
+    .split('\n')
+    .map((l) => `${indent}>${l ? ` ${l}` : ''}`)
+    .join('\n');
 }
 
 function markdownEntry(e: ExportedEntry, n: number): string[] {
   const out = [
     `## ${mdInline(heading(e, n))}`,
     '',
-    `Entry ${mdInline(e.id)} · line ${e.line}${e.label ? ` · label ${mdInline(e.label)}` : ''}`,
+    `Entry ${mdCode(e.id)} · line ${e.line}${e.label ? ` · label ${mdInline(e.label)}` : ''}`,
     '',
   ];
   for (const p of e.description.parts) {
     const title = partTitle(p);
     if (title) out.push(`**${mdInline(title)}**`, '');
-    const body = partBody(p);
-    out.push(mdFence(body.text, body.lang), '');
+    if (p.kind === 'summary') out.push(...markdownSummary(p.text));
+    else if (p.kind === 'thinking') out.push(quoted(mdBody(p.text)), '');
+    else if (isProse(p)) out.push(mdBody(p.text), '');
+    else {
+      const body = partBody(p);
+      out.push(mdFence(body.text, body.lang), '');
+    }
   }
   return out;
 }
@@ -204,7 +233,8 @@ const STYLE = [
     '--code: #f6f8fa; --accent: #0969da; --err: #cf222e; }',
   '@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9198a1; ' +
     '--border: #3d444d; --code: #151b23; --accent: #4493f8; --err: #f85149; } }',
-  'body { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); ' +
+  'body { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", ' +
+    '"Noto Color Emoji"; color: var(--fg); ' +
     'background: var(--bg); max-width: 60rem; margin: 2rem auto; padding: 0 1rem; }',
   'h1 { font-size: 1.5rem; margin-bottom: .25rem; overflow-wrap: anywhere; }',
   '.meta { color: var(--muted); font-size: .85rem; overflow-wrap: anywhere; }',
@@ -216,6 +246,15 @@ const STYLE = [
     'overflow-wrap: anywhere; margin: .25rem 0; ' +
     'font: 12.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }',
   '.error h3 { color: var(--err); }',
+  '.md > :first-child { margin-top: .25rem; } .md code { background: var(--code); padding: 0 .25rem; border-radius: 3px; ' +
+    'font: 12.5px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; } .md pre code { padding: 0; }',
+  '.md h3, .md h4, .md h5, .md h6, h4 { font-size: .95rem; color: var(--fg); margin: .75rem 0 .25rem; }',
+  'blockquote { margin: .25rem 0; padding: 0 .75rem; border-left: 3px solid var(--border); color: var(--muted); }',
+  'ul.tasks { list-style: none; padding-left: 1rem; } li.task.checked::before { content: "\\2611  "; } ' +
+    'li.task.open::before { content: "\\2610  "; }',
+  'ul.pins { list-style: none; padding: 0; } li.pin { border: 1px solid var(--border); border-left: 3px solid var(--err); ' +
+    'border-radius: 4px; padding: .25rem .75rem; margin: .5rem 0; } .pin-head { font-weight: 600; margin: .25rem 0; }',
+  'table { border-collapse: collapse; } th, td { border: 1px solid var(--border); padding: .2rem .5rem; }',
   'details > summary { cursor: pointer; color: var(--muted); }',
   '',
 ].join('\n');
@@ -237,6 +276,26 @@ function htmlHead(meta: ExportMeta, count: number): string[] {
   ];
 }
 
+/** A summary in HTML: its text rendered, its pins as cards, its file lists. */
+function htmlSummary(text: string): string {
+  const r = summaryForReader(text);
+  let out = r.body ? `<div class="md">${markdownHtml(r.body, 2)}</div>` : '';
+  if (r.pins.length || r.pinsNote) {
+    out += `<h4>${PIN_EMOJI} Pinned</h4><ul class="pins">`;
+    for (const p of r.pins.map(pinnedPartView))
+      out += `<li class="pin"><p class="pin-head">${PIN_EMOJI} ${escapeHtml(pinnedPartCaption(p))}</p><div class="md">${markdownHtml(p.text, 3)}</div></li>`;
+    out += '</ul>';
+    if (r.pinsNote) out += `<p class="meta">${escapeHtml(r.pinsNote)}</p>`;
+  }
+  for (const [title, files] of [
+    ['Read files', r.readFiles],
+    ['Modified files', r.modifiedFiles],
+  ] as const)
+    if (files.length)
+      out += `<h4>${title}</h4><ul class="files">${files.map((f) => `<li><code>${escapeHtml(f)}</code></li>`).join('')}</ul>`;
+  return out;
+}
+
 function htmlEntry(e: ExportedEntry, n: number): string[] {
   const out = [
     `<article class="${escapeHtml(e.description.role)}">`,
@@ -245,9 +304,13 @@ function htmlEntry(e: ExportedEntry, n: number): string[] {
   ];
   for (const p of e.description.parts) {
     const title = partTitle(p);
-    const body = partBody(p);
     const cls = p.kind === 'toolResult' && p.isError ? ' class="error"' : '';
-    const block = `<pre>${escapeHtml(body.text)}</pre>`;
+    const block =
+      p.kind === 'summary'
+        ? htmlSummary(p.text)
+        : isProse(p)
+          ? `<div class="md">${markdownHtml(p.text, 2)}</div>`
+          : `<pre>${escapeHtml(partBody(p).text)}</pre>`;
     if (p.kind === 'thinking') out.push(`<details><summary>${escapeHtml(title!)}</summary>${block}</details>`);
     else out.push(`<section${cls}>${title ? `<h3>${escapeHtml(title)}</h3>` : ''}${block}</section>`);
   }

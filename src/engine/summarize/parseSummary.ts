@@ -1,5 +1,7 @@
+// Over 400 lines: the summary format's reader and writer share one model (sections, items, placeholders, file and pin blocks).
 import { FENCE, RULE, TURN_CONTEXT_HEADING, TURN_CONTEXT_SEPARATOR, type ListKey, type SectionKey } from './summaryHeadings';
 import { outlineOf } from './summaryOutline';
+import { takePinnedParts, type PinnedPart } from '../compaction/pinnedParts';
 
 /**
  * Reading and writing the summary format (spec 7). The parser is tolerant:
@@ -28,6 +30,10 @@ export interface ParsedSummary {
   /** Text before the first heading (e.g. the branch note), or null. */
   preamble: string | null;
   unknownSections: { heading: string; body: string }[];
+  /** The pinned entries the summary carries (its `<pinned>` blocks, compaction/pins.ts), oldest first. */
+  pins: PinnedPart[];
+  /** The note naming pinned entries left out over the limit, or null. */
+  pinsNote: string | null;
 }
 
 export function emptySummary(): ParsedSummary {
@@ -45,14 +51,20 @@ export function emptySummary(): ParsedSummary {
     modifiedFiles: [],
     preamble: null,
     unknownSections: [],
+    pins: [],
+    pinsNote: null,
   };
 }
 
 // ---------------------------------------------------------------------------
 // Parsing
 
-const PLACEHOLDER =
-  /^[(\[_*]*\s*(none|none yet|nothing|nothing yet|n\/?a|not applicable|no\s+\w+(\s+\w+)?\s+yet|empty|tbd|-+|—)\s*(?:\.\s*)?[)\]_*]*\.?$/i;
+/** The words of a placeholder item ("(none)", "(nothing completed yet)", "(unclear)"), brackets and emphasis around. */
+const PLACEHOLDER_WORDS = [
+  'none|none yet|nothing|nothing yet|nothing\\s+\\w+(\\s+\\w+)?\\s+yet|n\\/?a|not applicable',
+  'no\\s+\\w+(\\s+\\w+)?\\s+yet|empty|tbd|unclear|unknown|-+|—',
+].join('|');
+const PLACEHOLDER = new RegExp(`^[(\\[_*]*\\s*(${PLACEHOLDER_WORDS})\\s*(?:\\.\\s*)?[)\\]_*]*\\.?$`, 'i');
 
 function isPlaceholder(text: string): boolean {
   return !text.trim() || PLACEHOLDER.test(text.trim());
@@ -242,7 +254,7 @@ function takeFileBlocks(text: string, tag: string, take: (body: string) => void)
 }
 
 /** Takes the `<read-files>` / `<modified-files>` blocks out of the text, wherever they are. */
-function extractFileBlocks(text: string, result: ParsedSummary): string {
+export function extractFileBlocks(text: string, result: ParsedSummary): string {
   const tags: [string, 'readFiles' | 'modifiedFiles'][] = [
     ['read-files', 'readFiles'],
     ['modified-files', 'modifiedFiles'],
@@ -258,6 +270,10 @@ function extractFileBlocks(text: string, result: ParsedSummary): string {
 function parseInto(markdown: string, result: ParsedSummary): void {
   let text = markdown.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');
   text = extractFileBlocks(text, result);
+  const pinned = takePinnedParts(text);
+  text = pinned.text;
+  result.pins = pinned.pins;
+  result.pinsNote = pinned.note;
   const outline = outlineOf(text);
   result.turnContext = outline.turn;
 

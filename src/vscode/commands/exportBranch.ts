@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { ArborServices } from '../services';
 import { exportBranch, exportPieces, type ExportFormat } from '../../engine/export/exportBranch';
 import { writeExportFile } from '../../engine/export/exportFile';
+import { exportFileName } from '../../engine/export/exportName';
 import { showInfo } from '../platform/notify';
 import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
 
@@ -40,13 +41,13 @@ export async function exportBranchCommand(
     if (!pick) return undefined;
     format = pick.format;
   }
-  const base = path.basename(model.file, '.jsonl');
   let target = options.target;
   if (!target) {
+    // Named after the session, in the workspace (else beside the session); the dialog lets the user put it anywhere.
     const dir = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(path.dirname(model.file));
     target = await vscode.window.showSaveDialog({
       title: 'Arbor: Export Branch',
-      defaultUri: vscode.Uri.joinPath(dir, `${base}${leafId ? `-${leafId}` : ''}.${format}`),
+      defaultUri: vscode.Uri.joinPath(dir, exportFileName({ title: session.title, leafId, format })),
       filters: format === 'html' ? { HTML: ['html'] } : { Markdown: ['md'] },
     });
     if (!target) return undefined;

@@ -42,5 +42,5 @@ export async function restoreFilesAfterJump(
   if (!model || !index) return undefined;
   const at = newLeafId === null ? -1 : index.indexOf(newLeafId);
   if (newLeafId !== null && at < 0) return undefined;
-  return restoreFilesTo(documents, model, at, restoreFiles);
+  return restoreFilesTo(documents, model, at, restoreFiles, { afterJump: true });
 }

@@ -119,7 +119,7 @@ interface FilePick extends vscode.QuickPickItem {
 }
 
 /** Asks which files to restore: verified ones preselected; deletions and files that need a look (diff button) unselected. */
-async function askUser(plan: Plan, docs: FileStepDocuments, where: string): Promise<RestoreFilesOptions | undefined> {
+async function askUser(plan: Plan, docs: FileStepDocuments, where: string, afterJump: boolean): Promise<RestoreFilesOptions | undefined> {
   const diffButton: vscode.QuickInputButton = {
     iconPath: new vscode.ThemeIcon('diff'),
     tooltip: 'Compare the file on disk with its content at this point',
@@ -141,7 +141,8 @@ async function askUser(plan: Plan, docs: FileStepDocuments, where: string): Prom
   }
   const others = plan.decisions.filter((d) => !actionable(d));
   const qp = vscode.window.createQuickPick<FilePick>();
-  qp.title = `Also restore files to ${where}?`;
+  // "Also" only when it follows a jump; Restore Files to This Point asks for nothing else.
+  qp.title = `${afterJump ? 'Also restore' : 'Restore'} files to ${where}?`;
   const leftAlone = others.length ? `; ${others.length} more left alone (their content is not determined: see the Arbor output)` : '';
   qp.placeholder = `${items.length} file${items.length === 1 ? '' : 's'}${leftAlone}. Enter restores the picked ones; Escape restores nothing.`;
   qp.canSelectMany = true;
@@ -196,6 +197,7 @@ export async function restoreFilesTo(
   model: SessionModel,
   entryIndex: number,
   options?: RestoreFilesOptions,
+  asked: { afterJump?: boolean } = {},
 ): Promise<RestoreFilesResult | undefined> {
   const plan = await planRestore(model, entryIndex);
   if (!plan || !plan.decisions.some(actionable)) {
@@ -214,7 +216,7 @@ export async function restoreFilesTo(
     );
   }
   const where = entryIndex >= 0 ? `entry ${model.index!.record(entryIndex).id}` : 'the start of the session';
-  const chosen = options ?? (await askUser(plan, docs, where));
+  const chosen = options ?? (await askUser(plan, docs, where, asked.afterJump === true));
   if (!chosen) return undefined;
   const result = await applyChoice(model, plan, chosen, entryIndex >= 0 ? model.index!.record(entryIndex).id : '(start)');
   log().info(

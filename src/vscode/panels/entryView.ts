@@ -49,9 +49,20 @@ export function buildEntryView(
     let v: PartView;
     switch (p.kind) {
       case 'toolCall': {
-        const c = cut(p.args, budget);
-        v = { ...p, args: c.text, more: c.more };
-        budget -= c.text.length;
+        // The panel shows the laid-out fields and the edit's diff when there are fields; else the JSON.
+        const c: { text: string; more?: number } = p.fields ? { text: '' } : cut(p.args, budget);
+        let room = budget - c.text.length;
+        let more = c.more ?? 0;
+        const capped = (text: string) => {
+          const t = cut(text, Math.max(0, room));
+          room -= t.text.length;
+          more += t.more ?? 0;
+          return t.text;
+        };
+        const fields = p.fields?.map((f) => ({ ...f, value: capped(f.value) }));
+        const edits = p.edits?.map((e) => ({ oldText: capped(e.oldText), newText: capped(e.newText) }));
+        v = { ...p, args: c.text, ...(fields ? { fields } : {}), ...(edits ? { edits } : {}), more: more || undefined };
+        budget = room;
         break;
       }
       case 'bash': {

@@ -1,7 +1,8 @@
 import { baseDirFor } from '../sessions/sessionBaseDir';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseSummary } from '../../engine/summarize/parseSummary';
+import { parseSummary, type ParsedSummary } from '../../engine/summarize/parseSummary';
+import { pinnedPartView } from '../../engine/compaction/pinnedParts';
 import { summarySections } from '../../engine/summarize/summarySections';
 import { summaryFileLists } from '../../engine/summarize/summaryFileLists';
 import { noUsageNote } from '../../engine/summarize/summarizerNote';
@@ -99,6 +100,11 @@ export function fileLinks(paths: readonly string[], cwd: string): FileLink[] {
   });
 }
 
+/** The pinned parts of a parsed summary as the panel shows them. */
+function pinFields(parsed: ParsedSummary): Pick<SummaryView, 'pins' | 'pinsNote'> {
+  return { pins: parsed.pins.map(pinnedPartView), ...(parsed.pinsNote ? { pinsNote: parsed.pinsNote } : {}) };
+}
+
 /** The replaced entries as the panel lists them, a walk over them oldest first. */
 export function* replacedEntries(index: SessionIndex, entries: readonly number[]): EntryWalk<ReplacedEntry[]> {
   const out: ReplacedEntry[] = [];
@@ -137,6 +143,7 @@ function* entryViewWalk(index: SessionIndex, entryId: string, sessionTitle: stri
     timestamp: typeof e.timestamp === 'string' ? e.timestamp : undefined,
     markdown,
     sections: summarySections(parsed),
+    ...pinFields(parsed),
     readFiles: fileLinks(lists.readFiles, cwd),
     modifiedFiles: fileLinks(lists.modifiedFiles, cwd),
     usage: usageView(e.usage),
@@ -210,6 +217,7 @@ function* proposalViewWalk(
     proposalId,
     markdown: proposal.summary,
     sections: summarySections(parsed),
+    ...pinFields(parsed),
     readFiles: fileLinks(lists.readFiles, cwd),
     modifiedFiles: fileLinks(lists.modifiedFiles, cwd),
     tokensBefore: proposal.tokensBefore,

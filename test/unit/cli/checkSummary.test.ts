@@ -131,16 +131,15 @@ describe('arbor check-summary and the retention reports (built binary)', functio
         'Next Steps:',
         'Critical Context:',
         'Split-turn context:',
-        'Other notes:',
+        'Pinned:',
         'Read files:',
         'Modified files:',
       ]) {
         assert.ok(r.stdout.includes(`\n${title}\n`), `${title}\n${r.stdout}`);
       }
-      assert.match(
-        r.stdout,
-        /Other notes:\n {2}### Pinned\n\n {2}<pinned id="b5b2a10b" kind="user" label="📌 rules">\n {2}From now on, always run/,
-      );
+      // The pinned part as pins (issue 34): the pin, its label, what it is and its entry, then its text; never its tags.
+      assert.match(r.stdout, /\nPinned:\n {2}📌 rules · user message · entry b5b2a10b\n {4}From now on, always run/);
+      assert.doesNotMatch(r.stdout, /<pinned|<\/pinned>/);
       assert.match(r.stdout, /Split-turn context:\n {2}### Original Request\n {2}Does formatPercent/);
     },
   );

@@ -8,6 +8,8 @@ import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import MarkdownIt from 'markdown-it';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { exportBranch, mdFence, visibleControls } from '../../../src/engine/export/exportBranch';
+import { mdBody } from '../../../src/engine/export/markdownText';
+import { MD_TAGS } from '../../../src/engine/text/markdown';
 import { hostileSession, loadPayloads } from '../../support/xss/hostileSession';
 import { repoRoot } from '../../support/fixtures';
 
@@ -31,8 +33,15 @@ const TEMPLATE_TAGS = new Set([
   'pre',
   'details',
   'summary',
+  // Rendered Markdown (engine/export/markdownHtml.ts): the markdown tree's closed set, none of which loads or runs anything.
+  ...MD_TAGS,
+  'div',
+  'h4',
+  'ul',
+  'li',
+  'code',
 ]);
-const TEMPLATE_ATTRS = new Set(['lang', 'charset', 'http-equiv', 'content', 'name', 'class']);
+const TEMPLATE_ATTRS = new Set(['lang', 'charset', 'http-equiv', 'content', 'name', 'class', 'start']);
 
 function elements(node: Node, out: Element[] = []): Element[] {
   const stack: Node[] = [node];
@@ -90,17 +99,15 @@ describe('export branch', () => {
     const shown = text(doc);
     for (const p of payloads) assert.ok(shown.includes(visibleControls(p.payload)), `${p.id} shown as text`);
     assert.doesNotMatch(html, /[\u001b\u0007\u009b\u202e]/, 'no raw control or bidi character in the page');
-    // Classes are the template's role names only.
-    for (const e of els)
-      for (const a of e.attrs)
-        if (a.name === 'class')
-          assert.match(
-            a.value,
-            /^(meta|user|assistant|toolResult|compaction|branch_summary|error|bashExecution|custom|custom_message|model_change|thinking_level_change)$/,
-          );
+    // Classes are the template's role names and the rendered Markdown's own only.
+    const roles =
+      /^(meta|user|assistant|toolResult|compaction|branch_summary|error|bashExecution|custom|custom_message|model_change|thinking_level_change)$/;
+    const markdown =
+      /^(md|pins|pin|pin-head|files|tasks|task checked|task open|link-text|image-text|markdown-rest|align-(left|right|center))$/;
+    for (const e of els) for (const a of e.attrs) if (a.name === 'class') assert.ok(roles.test(a.value) || markdown.test(a.value), a.value);
   });
 
-  it('Markdown: every message stays inside its fence; no HTML or heading comes from session text', async () => {
+  it('Markdown: messages read as Markdown, yet no HTML, image or heading comes from session text; code stays in its fence', async () => {
     const { file, payloads } = await hostileFile();
     const index = await loadSession(file);
     const md = await exportBranch(index, { format: 'md', title: 'Hostile # <b>title</b>' });
@@ -109,15 +116,50 @@ describe('export branch', () => {
     // Raw HTML would be an html_block / html_inline token even with html allowed: there is none.
     const inlineKids = tokens.flatMap((t) => t.children ?? []);
     assert.ok(![...tokens, ...inlineKids].some((t) => t.type === 'html_block' || t.type === 'html_inline'), 'no raw HTML in the Markdown');
+    assert.ok(!inlineKids.some((t) => t.type === 'image'), 'no image from session text');
     // Headings are the template's: the title and "N. Role · …" per entry.
     const headings = tokens.filter((_t, i) => i > 0 && tokens[i - 1].type === 'heading_open').map((t) => t.content);
-    assert.equal(headings[0], 'Hostile \\# \\<b\\>title\\</b\\>');
-    for (const h of headings.slice(1)) assert.match(h, /^\d+\\\. /, h);
-    // Every fence holds one part: the fence-breaking message comes back whole from one fence.
+    assert.equal(headings[0], 'Hostile # \\<b\\>title\\</b\\>');
+    for (const h of headings.slice(1)) assert.match(h, /^\d+\. /, h);
+    // The tool result's fence holds the fence-breaking text whole; the messages' own fence is closed in their part.
     const fences = tokens.filter((t) => t.type === 'fence').map((t) => t.content.replace(/\n$/, ''));
-    assert.ok(fences.includes(FENCE_BREAKER), 'the message with ``` is one fence');
-    const fence = payloads.find((p) => p.id === 'fence')!;
-    assert.ok(fences.filter((f) => f === fence.payload).length >= 3, 'user text, assistant text and tool result of the turn on the branch');
+    assert.ok(fences.includes(FENCE_BREAKER), 'the tool result with ``` is one fence');
+    assert.ok(payloads.find((p) => p.id === 'fence'));
+  });
+
+  it('mdBody: Markdown kept, markup that escapes its place made text (1 MB lines in linear time)', () => {
+    const md = new MarkdownIt({ html: true });
+    const render = (t: string) => md.render(mdBody(t));
+    assert.equal(render('**bold** and `a < b` & c'), '<p><strong>bold</strong> and <code>a &lt; b</code> &amp; c</p>\n');
+    assert.doesNotMatch(render('<img src=x onerror=alert(1)> <b>x</b>'), /<img|<b>/);
+    assert.match(render('&lt;b&gt; &#60;'), /&amp;lt;b&amp;gt; &amp;#60;/, 'entities shown as typed');
+    assert.doesNotMatch(render('![pixel](http://canary/x.png)'), /<img/);
+    assert.doesNotMatch(render('# Title\ntext\n===\n- # item\n> ## quoted'), /<h\d/);
+    assert.match(render('## Goal\n- one'), /<strong>Goal<\/strong>/);
+    // A fence left open is closed in its part: what follows the part is not code.
+    assert.equal(mdBody('```js\nlet x = 1;'), '```js\nlet x = 1;\n```');
+    for (const big of [
+      '#'.repeat(1_000_000),
+      `# ${' a'.repeat(500_000)} #b`,
+      '`'.repeat(1_000_000),
+      `<${'a'.repeat(1_000_000)}`,
+      ' '.repeat(1_000_000) + '#',
+    ]) {
+      const t0 = Date.now();
+      mdBody(big);
+      assert.ok(Date.now() - t0 < 1500, `${Date.now() - t0} ms`);
+    }
+  });
+
+  it('a summary exports with its pins as pins (Markdown and HTML) and its Markdown rendered in HTML', async () => {
+    const index = await loadSession(path.join(repoRoot, 'test', 'fixtures', 'sessions', 'pinned-summary.jsonl'));
+    const md = await exportBranch(index, { format: 'md' });
+    assert.match(md, /^- 📌 mul-done · user message · entry a1b2c3d4$/m);
+    assert.doesNotMatch(md, /<pinned|<\/pinned>|<read-files>/);
+    const html = await exportBranch(index, { format: 'html' });
+    assert.match(html, /<li class="pin"><p class="pin-head">📌 mul-done · user message · entry a1b2c3d4<\/p>/);
+    assert.match(html, /Keep <strong>tiny-calc<\/strong> dependency-free/);
+    assert.doesNotMatch(html, /&lt;pinned|<script/);
   });
 
   it('mdFence is longer than any backtick run in its text', () => {
@@ -142,7 +184,7 @@ describe('export branch', () => {
     const side = await exportBranch(index, { format: 'md', leafId: abandonedLeaf });
     const main = await exportBranch(index, { format: 'md' });
     assert.ok(!side.includes('Compaction summary') && main.includes('Compaction summary'));
-    assert.ok(side.includes(`Leaf: ${abandonedLeaf}`));
+    assert.ok(side.includes(`Leaf: \`${abandonedLeaf}\``));
     await assert.rejects(exportBranch(index, { format: 'md', leafId: 'nope' }), /entry nope is not in/);
   });
 

@@ -22,6 +22,9 @@ import { appendEntries } from '../../../src/engine/session/writer';
 import { createOfflineSummarizer } from '../../../src/engine/summarize/providers/offline';
 import { DEFAULT_PI_SETTINGS } from '../../../src/engine/settings/piSettings';
 import { fixturePath } from '../../support/fixtures';
+import { pinnedPartCaption, pinnedPartView, takePinnedParts } from '../../../src/engine/compaction/pinnedParts';
+import { parseSummary } from '../../../src/engine/summarize/parseSummary';
+import { summarySections } from '../../../src/engine/summarize/summarySections';
 
 const PIN_TEXT = 'Prefer small pure functions. Always run `npm test` after an edit.';
 
@@ -203,5 +206,59 @@ describe('pins', () => {
       'tokensBefore',
       'type',
     ]);
+  });
+});
+
+describe('pinned parts, as a reader shows them', () => {
+  const text = fs.readFileSync(fixturePath('summaries', 'pinned-parts.md'), 'utf8');
+
+  it('takes each <pinned> block out of the summary as a pin: id, label, kind, text; the note and the empty heading go too', () => {
+    const r = takePinnedParts(text.replace(/\r\n/g, '\n'));
+    assert.deepEqual(
+      r.pins.map((p) => [p.id, p.label, p.kind]),
+      [
+        ['a1b2c3d4', '📌 mul-done', 'user'],
+        ['e5f6a7b8', 'pin', 'assistant'],
+      ],
+    );
+    assert.equal(r.pins[0].text, "When mul is done, also update the README's command table.\n## Not a heading of the summary");
+    assert.match(r.note ?? '', /^\(2 older pinned entries not shown/);
+    assert.ok(!r.text.includes('<pinned') && !r.text.includes('</pinned>') && !r.text.includes('### Pinned'), r.text);
+    assert.ok(r.text.includes('- Tests run with `npm test`') && r.text.includes('<read-files>'));
+  });
+
+  it('the parsed summary holds the pins apart: nothing of them under the other sections', () => {
+    const parsed = parseSummary(text);
+    assert.equal(parsed.pins.length, 2);
+    assert.deepEqual(parsed.unknownSections, []);
+    assert.deepEqual(parsed.criticalContext, ['Tests run with `npm test`']);
+    const sections = summarySections(parsed);
+    assert.equal(sections.other, '');
+  });
+
+  it('names a pin by its label without the pin mark, and what it is', () => {
+    const [a, b] = parseSummary(text).pins.map(pinnedPartView);
+    assert.deepEqual([a.name, a.what, pinnedPartCaption(a)], ['mul-done', 'user message', 'mul-done · user message · entry a1b2c3d4']);
+    assert.deepEqual([b.name, pinnedPartCaption(b)], ['', 'assistant reply · entry e5f6a7b8']);
+  });
+
+  it('a block without its closing tag, or not at a line start, stays text', () => {
+    for (const t of [
+      '### Pinned\n<pinned id="x" kind="user" label="pin">\nno end',
+      'see <pinned id="x" kind="user" label="p">\nt\n</pinned>',
+    ]) {
+      const r = takePinnedParts(t);
+      assert.deepEqual(r.pins, []);
+      assert.equal(r.text, t);
+    }
+  });
+
+  it('is linear: 200,000 unclosed open tags and a 1 MB pin', () => {
+    const many = '<pinned id="x">\n'.repeat(200_000);
+    const t0 = Date.now();
+    assert.equal(takePinnedParts(many).pins.length, 0);
+    const big = `### Pinned\n<pinned id="y" kind="user" label="pin">\n${'x'.repeat(1_000_000)}\n</pinned>`;
+    assert.equal(takePinnedParts(big).pins[0].text.length, 1_000_000);
+    assert.ok(Date.now() - t0 < 2000, `${Date.now() - t0} ms`);
   });
 });

@@ -28,6 +28,8 @@ const WELL_FORMED: ParsedSummary = {
   modifiedFiles: ['src/index.js', 'src/math.js'],
   preamble: null,
   unknownSections: [],
+  pins: [],
+  pinsNote: null,
 };
 
 describe('parseSummary', () => {
@@ -54,6 +56,13 @@ describe('parseSummary', () => {
     const text = formatSummary(emptySummary());
     assert.ok(text.includes('### Blocked\n(none)'));
     assert.deepEqual(parseSummary(text), emptySummary());
+  });
+
+  it('"(nothing completed yet)" and "(unclear)" are placeholders: no ticked box, no goal', () => {
+    const parsed = parseSummary(
+      '## Goal\n- (unclear)\n\n## Progress\n### Done\n- [x] (nothing completed yet)\n### In Progress\n- [ ] (none)',
+    );
+    assert.deepEqual([parsed.goal, parsed.done, parsed.inProgress], [[], [], []]);
   });
 
   it('formats without Critical Context for branch summaries', () => {

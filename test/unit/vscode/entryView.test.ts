@@ -64,7 +64,8 @@ describe('entry view', () => {
       v.parts.map((p) => p.kind),
       ['thinking', 'text', 'toolCall'],
     );
-    assert.equal((v.parts[2] as { args: string }).args, '{\n  "path": "a.ts"\n}');
+    // The arguments laid out as key and value (issue 34); the JSON is for the exports and Copy Text.
+    assert.deepEqual((v.parts[2] as { fields: unknown }).fields, [{ key: 'path', value: 'a.ts', block: false }]);
     assert.equal(v.isLeaf, true);
     const u = buildEntryView(index, 'a1', { estimator: 'chars' });
     assert.deepEqual(u.parts[1], { kind: 'image', mimeType: 'image/png', bytes: 3 });
