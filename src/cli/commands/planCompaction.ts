@@ -17,6 +17,7 @@ import { contextWindowForModel } from '../contextWindow';
 import { counted } from '../../engine/text/plural';
 import { DEFAULT_PI_SETTINGS } from '../../engine/settings/piSettings';
 import { printNothingToCompact } from '../nothingToCompactOutput';
+import { nothingToCompactReason } from '../../engine/compaction/nothingToCompact';
 
 export const planCompactionSpec: CommandSpec = {
   name: 'plan-compaction',
@@ -58,7 +59,9 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
     estimator,
     leafIndex,
     contextWindowFor: (model) => contextWindowForModel(model, windowFlag),
+    previewReadOnly: true,
   });
+  const readOnly = index.agent !== 'pi';
   const { plan, settings: compaction } = planned;
   const contextWindow = planned.contextWindow!;
   if (plan.kind === 'nothing') {
@@ -78,6 +81,7 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
     modifiedFiles: plan.modifiedFiles,
     shouldCompact: plan.shouldCompact,
     settings: { ...compaction, contextWindow, estimator: estimator.name },
+    ...(readOnly ? { readOnly: true } : {}),
   };
   if (p.flags.json) {
     await printJson(io, result);
@@ -98,5 +102,6 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   io.out(`  keep from ${plan.firstKeptEntryId}`);
   io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);
   io.out(`  modified files: ${plan.modifiedFiles.join(', ') || '-'}`);
+  if (readOnly) io.out(`  ${nothingToCompactReason({ kind: 'readOnly', agent: index.agent as Exclude<typeof index.agent, 'pi'> })} (a preview only)`);
   return 0;
 }

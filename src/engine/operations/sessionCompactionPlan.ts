@@ -14,6 +14,13 @@ export interface SessionCompactionPlanOptions extends SettingsOverrides {
   leafIndex?: number;
   /** When given, the plan says whether the context crosses the auto-compaction threshold of the model's window. */
   contextWindowFor?: (model: ModelRef | null) => number;
+  /**
+   * Plan another agent's (read-only) session anyway, with Pi's default settings, for a preview that shows what a
+   * compaction would summarize (`arbor plan-compaction`); without it such a session's plan is "read-only".
+   */
+  previewReadOnly?: boolean;
+  /** Internal: the preview's own planning pass of a read-only session (see previewReadOnly). */
+  agentPreview?: boolean;
   signal?: AbortSignal;
 }
 
@@ -36,7 +43,11 @@ export async function planSessionCompaction(
 }> {
   const leafIndex = options.leafIndex ?? index.leafIndex;
   const agent = index.agent;
-  if (agent !== 'pi') {
+  if (agent !== 'pi' && options.previewReadOnly) {
+    // A preview of another agent's session: Pi's defaults, never the settings of that agent's working directory.
+    return planSessionCompaction(index, { ...options, previewReadOnly: false, piSettings: DEFAULT_PI_SETTINGS, agentPreview: true });
+  }
+  if (agent !== 'pi' && !options.agentPreview) {
     // Pi's settings of another agent's working directory are not read: nothing is planned there.
     const settings = (await resolveSettings(index.header.cwd, null, { ...options, piSettings: DEFAULT_PI_SETTINGS })).compaction;
     return { plan: nothingToCompact({ kind: 'readOnly', agent }), settings, model: null, leafIndex, contextWindow: undefined };

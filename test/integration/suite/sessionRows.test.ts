@@ -26,7 +26,10 @@ describe('Session rows', () => {
     assert.match(labelText(ti), /^misc: models(, custom messages, errors$|… [›·] )/);
     const count = readEntries(misc).length;
     const kb = Math.round(fs.statSync(misc).size / 1024);
-    assert.match(String(ti.description), new RegExp(`^(just now|\\d+ (min|h|d) ago|\\d+/\\d+/\\d+) · ${count} entries · ${kb} KB$`));
+    // The row may end with whether it can be compacted now (tree/compactability.ts).
+    const compactNote = '( · (can compact|compacted|read-only|[\\d,]+ tokens ≤ kept [\\d,]+))?';
+    const when = '(just now|\\d+ (min|h|d) ago|\\d+/\\d+/\\d+)';
+    assert.match(String(ti.description), new RegExp(`^${when} · ${count} entries · ${kb} KB${compactNote}$`));
     // The tooltip's text parts are Markdown-escaped (spaces as &nbsp;, punctuation with backslashes): read them back as text.
     const tip = (ti.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
     for (const part of ['File: ', 'Working directory: ', 'First activity: ', 'Last activity: ', `${count} entries`])

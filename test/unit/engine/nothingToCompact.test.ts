@@ -79,10 +79,15 @@ describe('nothing to compact: typed reasons with their figures and a way forward
 });
 
 describe("a foreign session's compaction figures come from its own records", () => {
-  it('a Codex compaction, which records no size before, has no "before" (never "0 → N tokens")', async () => {
+  it('a Codex compaction shows the size Codex recorded before it, never "0 → N tokens"', async () => {
     const index = await loadSession(fixturePath('agents', 'codex-rollout.jsonl'));
     const compactions = [...Array(index.entryCount).keys()].filter((i) => index.record(i).type === 'compaction');
     assert.ok(compactions.length > 0);
-    for (const i of compactions) assert.equal(compactionNumbers(index, i, tokenizer).tokensBefore, undefined);
+    for (const i of compactions) {
+      const recorded = (index.entry(i) as { tokensBefore?: number }).tokensBefore;
+      const before = compactionNumbers(index, i, tokenizer).tokensBefore;
+      assert.notEqual(before, 0, 'never "0 → N"');
+      assert.equal(before, recorded ? recorded : undefined, 'the figure Codex recorded (its last token_count), else none');
+    }
   });
 });
