@@ -30,7 +30,6 @@ import {
   workspaceDir,
   workspaceSession,
   withTreeFilter,
-  labelText,
 } from './arborHelpers';
 
 type Result = { kind: string; [k: string]: unknown };
@@ -324,7 +323,7 @@ describe('Arbor commands', () => {
         let last = readEntries(file).pop()!;
         assert.deepStrictEqual([last.type, last.targetId, last.label], ['label', target, 'checkpoint-1']);
         await waitFor(
-          async () => /^#checkpoint-1 · /.test(labelText(await item(services.tree.nodeForEntry(file, target)!))),
+          async () => /#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)),
           'the label in the tree',
         );
         // Arbor's own append must not make the session look written by another process.
@@ -334,7 +333,7 @@ describe('Arbor commands', () => {
         assert.strictEqual(last.type, 'label');
         assert.ok(!('label' in last), 'a cleared label has no label field');
         await waitFor(
-          async () => !/#checkpoint-1/.test(labelText(await item(services.tree.nodeForEntry(file, target)!))),
+          async () => !/#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)),
           'the label gone',
         );
         assert.deepStrictEqual(modals, [], 'no question about another writer');
