@@ -1,8 +1,10 @@
 // Writes dist/o200k.bin, the o200k_base rank table that src/engine/tokens/o200kTable.ts
-// loads, from the o200k_base data of tiktoken (OpenAI's reference tokenizer, a
-// devDependency: its encoders/o200k_base.json, read from node_modules, so the build is
-// offline and deterministic). Run by `npm run build` (esbuild.mjs) and `npm run compile`;
-// on its own: `node scripts/o200kTable.mjs [OUT]`.
+// loads, from gpt-tokenizer's o200k_base rank data (a devDependency: its
+// data/o200k_base.tiktoken, read from node_modules, so the build is offline and
+// deterministic). OpenAI's reference tokenizer, tiktoken (also a devDependency), stays the
+// oracle: the tests compare this table with tiktoken's ranks entry by entry and every count
+// with tiktoken's. Run by `npm run build` (esbuild.mjs) and `npm run compile`; on its own:
+// `node scripts/o200kTable.mjs [OUT]`.
 //
 // The file is the hash table itself, so that loading it is one read and no pass over its
 // 200,000 tokens. Format (little-endian; the 32-bit words first, to be viewed in place):
@@ -16,8 +18,9 @@
 //   .. u8[R]                 records, bucket by bucket, each [length u8][rank u24][token bytes]; a token
 //                            is in the bucket its bytes hash to (bucketOfBytes, src/engine/tokens/o200kHash.js,
 //                            the function the counter looks tokens up with).
-// Version 3: every token (version 2, from gpt-tokenizer's data, left out those starting with a BOM).
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+// Version 3: every token, from its bytes (version 2 read gpt-tokenizer's tokens as JavaScript strings,
+// which left out those starting with a BOM).
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,27 +33,37 @@ const VERSION = 3;
 const require = createRequire(import.meta.url);
 const { bucketOfBytes } = require('../src/engine/tokens/o200kHash.js');
 
+/** Where the build reads the ranks: gpt-tokenizer's o200k_base data, one "<token bytes in base64> <rank>" a line. */
+export const O200K_RANKS_FILE = require.resolve('gpt-tokenizer/data/o200k_base.tiktoken');
+
 /**
- * The tokens' bytes in rank order, from tiktoken's bpe_ranks ("! 0" then each token's bytes in base64,
- * by rank from 0), checked against what the counter assumes of them.
+ * The tokens' bytes in rank order, from a .tiktoken rank file (line i is "<base64> i"), checked against what
+ * the counter assumes of them; anything else is an error naming the file and line.
  */
-function tokensOf(bpeRanks) {
-  const [first, offset, ...encoded] = bpeRanks.trim().split(' ');
-  if (first !== '!' || offset !== '0') throw new Error(`o200k table: tiktoken's ranks start "${first} ${offset}", expected "! 0"`);
-  const tokens = encoded.map((b64, rank) => {
+export function tokensOf(file = O200K_RANKS_FILE) {
+  const lines = readFileSync(file, 'latin1').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const tokens = lines.map((line, rank) => {
+    const bad = (why) => new Error(`o200k table: ${file}:${rank + 1}: ${why}`);
+    const space = line.indexOf(' ');
+    const b64 = line.slice(0, space);
+    if (space < 0 || line.slice(space + 1) !== String(rank)) throw bad(`expected "<token in base64> ${rank}"`);
     const bytes = Buffer.from(b64, 'base64');
-    if (bytes.length === 0 || bytes.length > 255 || bytes.toString('base64') !== b64) throw new Error(`o200k table: rank ${rank} is ${JSON.stringify(b64)}`);
+    if (bytes.length === 0 || bytes.length > 255 || bytes.toString('base64') !== b64) throw bad(`the token is not 1 to 255 bytes in base64`);
     return bytes;
   });
-  const seen = new Set(tokens.map((t) => t.toString('latin1')));
-  if (seen.size !== tokens.length) throw new Error('o200k table: a token has two ranks');
-  for (let b = 0; b < 256; b++) if (!seen.has(String.fromCharCode(b))) throw new Error(`o200k table: no token for byte ${b}`);
+  const seen = new Set();
+  tokens.forEach((t, rank) => {
+    const size = seen.add(t.toString('latin1')).size;
+    if (size === rank) throw new Error(`o200k table: ${file}:${rank + 1}: a token an earlier line has`);
+  });
+  for (let b = 0; b < 256; b++) if (!seen.has(String.fromCharCode(b))) throw new Error(`o200k table: ${file}: no token for byte ${b}`);
   return tokens;
 }
 
 /** The table file's bytes. */
-export function o200kTableBytes() {
-  const tokens = tokensOf(require('tiktoken/encoders/o200k_base.json').bpe_ranks);
+export function o200kTableBytes(ranksFile = O200K_RANKS_FILE) {
+  const tokens = tokensOf(ranksFile);
   let buckets = 1;
   while (buckets * 2 < tokens.length) buckets <<= 1; // about 1.5 tokens a bucket
   const inBucket = Array.from({ length: buckets }, () => []);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ArborUsageError } from '../engine/session/diagnostics';
 import type { Flags, ParsedCommand } from './args';
+import { DEFAULT_ESTIMATOR, ESTIMATOR_NAMES } from '../engine/tokens/estimators';
 
 /**
  * One command's definition: the parser and the help text are both made from
@@ -47,9 +48,9 @@ export const JSON_OPTION: Record<string, OptionSpec> = {
 export const ESTIMATOR_OPTION: Record<string, OptionSpec> = {
   estimator: {
     type: 'string',
-    value: 'chars|tokenizer',
+    value: ESTIMATOR_NAMES.join('|'),
     description: "how tokens no provider reported are counted: o200k tokens, or Pi's chars/4",
-    default: 'tokenizer',
+    default: DEFAULT_ESTIMATOR,
   },
 };
 export const LEAF_OPTION: Record<string, OptionSpec> = {

@@ -1,6 +1,7 @@
 import { loadSession, type LoadSessionOptions } from '../engine/session/loadSession';
 import { ArborUsageError } from '../engine/session/diagnostics';
-import { estimatorByName, type EstimatorName, type TokenEstimator } from '../engine/tokens/estimators';
+import { ESTIMATOR_NAMES, estimatorByName, isEstimatorName, type TokenEstimator } from '../engine/tokens/estimators';
+import { orList } from '../engine/text/orList';
 import type { Flags } from './args';
 import type { SessionIndex } from '../engine/session/sessionIndex';
 
@@ -24,8 +25,8 @@ export function leafIndexFrom(index: SessionIndex, flags: Flags): number {
 
 export function estimatorFrom(flags: Flags): TokenEstimator {
   const name = flags.estimator;
-  if (name !== undefined && name !== 'chars' && name !== 'tokenizer') {
-    throw new ArborUsageError(`--estimator takes chars or tokenizer, got "${String(name)}"`);
+  if (name !== undefined && !isEstimatorName(name)) {
+    throw new ArborUsageError(`--estimator takes ${orList(ESTIMATOR_NAMES)}, got "${String(name)}"`);
   }
-  return estimatorByName(name as EstimatorName | undefined);
+  return estimatorByName(name);
 }

@@ -1,6 +1,13 @@
 import { createSummarizer } from '../engine/summarize/providers/createSummarizer';
-import { PROVIDER_VARIABLES, type SummarizerProvider } from '../engine/summarize/providers/providerNames';
-import { baseURLProblem, secondsToMs } from '../engine/summarize/providers/limits';
+import {
+  CLI_PROVIDERS,
+  DEFAULT_SUMMARIZER_PROVIDER,
+  isHttpProvider,
+  isProviderIn,
+  type CliProvider,
+} from '../engine/summarize/providers/providerNames';
+import { chosenBaseURL, DEFAULT_DEADLINE_SECONDS, DEFAULT_MAX_ANSWER_CHARS, secondsToMs } from '../engine/summarize/providers/limits';
+import { orList } from '../engine/text/orList';
 import { ArborUsageError } from '../engine/session/diagnostics';
 import { stringFlag, type Flags } from './args';
 import type { Summarizer } from '../engine/summarize/summarizer';
@@ -13,9 +20,9 @@ import type { WriteRoute } from '../engine/livePi/writeRoute';
 export const SUMMARIZER_CHOICE_OPTIONS: Record<string, OptionSpec> = {
   provider: {
     type: 'string',
-    value: 'offline|openai|anthropic|pi',
+    value: CLI_PROVIDERS.join('|'),
     description: "who writes the summary (pi: the running Pi's own model, through its bridge)",
-    default: 'ARBOR_PROVIDER, else offline (no network, no key)',
+    default: `ARBOR_PROVIDER, else ${DEFAULT_SUMMARIZER_PROVIDER} (no network, no key)`,
   },
   model: {
     type: 'string',
@@ -28,9 +35,24 @@ export const SUMMARIZER_CHOICE_OPTIONS: Record<string, OptionSpec> = {
 /** The options of the commands that write a summary (compact, navigate --summarize). */
 export const SUMMARIZER_OPTIONS: Record<string, OptionSpec> = {
   ...SUMMARIZER_CHOICE_OPTIONS,
-  'base-url': { type: 'string', value: 'URL', description: 'an OpenAI-compatible or Anthropic server (http or https, no credentials)' },
-  deadline: { type: 'string', value: 'SECONDS', description: 'overall deadline of the summary request, retries included', default: '600' },
-  'max-answer-chars': { type: 'string', value: 'N', description: 'a longer answer fails and nothing is written', default: '1000000' },
+  'base-url': {
+    type: 'string',
+    value: 'URL',
+    description: 'an OpenAI-compatible or Anthropic server (http or https, no credentials)',
+    default: "OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's public API (an empty URL is none)",
+  },
+  deadline: {
+    type: 'string',
+    value: 'SECONDS',
+    description: 'overall deadline of the summary request, retries included',
+    default: String(DEFAULT_DEADLINE_SECONDS),
+  },
+  'max-answer-chars': {
+    type: 'string',
+    value: 'N',
+    description: 'a longer answer fails and nothing is written',
+    default: String(DEFAULT_MAX_ANSWER_CHARS),
+  },
 };
 
 function positiveFlag(flags: Flags, name: string): number | undefined {
@@ -52,13 +74,14 @@ export function summarizerFrom(flags: Flags, env: NodeJS.ProcessEnv = process.en
     throw new ArborUsageError("--provider pi: Pi's own model writes the summaries of `arbor compact` and `arbor navigate`");
   const provider = chosen;
   const baseURL = stringFlag(flags, 'base-url');
-  const problem = baseURL === undefined ? undefined : baseURLProblem(baseURL);
-  if (problem) throw new ArborUsageError(`--base-url ${problem}`);
-  // Without --base-url the provider's variable is used: checked the same way, before any request.
-  const variable = provider === 'offline' ? undefined : PROVIDER_VARIABLES[provider].baseURL;
-  const fromEnv = baseURL === undefined && variable ? env[variable] : undefined;
-  const envProblem = fromEnv ? baseURLProblem(fromEnv.replace(/\/+$/, '')) : undefined;
-  if (envProblem) throw new ArborUsageError(`${variable} ${envProblem}`);
+  // The summarizer's own rule (an empty --base-url is none: the provider's variable applies), checked before any request.
+  const url = chosenBaseURL({
+    provider: isHttpProvider(provider) ? provider : undefined,
+    configured: baseURL,
+    configuredAs: '--base-url',
+    env,
+  });
+  if (url.problem) throw new ArborUsageError(`${url.source} ${url.problem}`);
   const deadlineMs = secondsToMs(positiveFlag(flags, 'deadline'));
   const maxAnswerChars = positiveFlag(flags, 'max-answer-chars');
   return createSummarizer({
@@ -72,14 +95,9 @@ export function summarizerFrom(flags: Flags, env: NodeJS.ProcessEnv = process.en
 }
 
 /** --provider (else ARBOR_PROVIDER, else offline) and --model (else ARBOR_MODEL), checked: a bad provider is exit 2. */
-export function summarizerChoice(
-  flags: Flags,
-  env: NodeJS.ProcessEnv = process.env,
-): { provider: SummarizerProvider | 'pi'; model: string | undefined } {
-  const provider = stringFlag(flags, 'provider') ?? env.ARBOR_PROVIDER ?? 'offline';
-  if (provider !== 'offline' && provider !== 'openai' && provider !== 'anthropic' && provider !== 'pi') {
-    throw new ArborUsageError(`--provider takes offline, openai, anthropic or pi, got "${provider}"`);
-  }
+export function summarizerChoice(flags: Flags, env: NodeJS.ProcessEnv = process.env): { provider: CliProvider; model: string | undefined } {
+  const provider = stringFlag(flags, 'provider') ?? env.ARBOR_PROVIDER ?? DEFAULT_SUMMARIZER_PROVIDER;
+  if (!isProviderIn(CLI_PROVIDERS, provider)) throw new ArborUsageError(`--provider takes ${orList(CLI_PROVIDERS)}, got "${provider}"`);
   return { provider, model: stringFlag(flags, 'model') ?? env.ARBOR_MODEL };
 }
 

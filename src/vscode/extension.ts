@@ -7,7 +7,7 @@ import { SummaryPanel } from './panels/summaryPanel';
 import { ApiKeys } from './platform/secrets';
 import { ArborServices } from './services';
 import { ContextStatusBar } from './status/statusBar';
-import { preloadTokenizer, tokenizerLoaded } from '../engine/tokens/estimators';
+import { preloadTokenizer, tokenizerEstimator, tokenizerLoaded } from '../engine/tokens/estimators';
 import { LiveWatcher } from './sessions/liveWatcher';
 import { createApi, type ArborApi } from './api';
 import { FileLinkOpener } from './panels/fileLinkOpener';
@@ -225,7 +225,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
  */
 function preloadTokenizerSoon(delayMs: number): vscode.Disposable {
   const timer = setTimeout(() => {
-    if (readConfig().estimator !== 'tokenizer') return;
+    if (readConfig().estimator !== tokenizerEstimator.name) return;
     const t0 = performance.now();
     if (preloadTokenizer()) log().info(`tokenizer loaded in ${(performance.now() - t0).toFixed(0)} ms`);
   }, delayMs);

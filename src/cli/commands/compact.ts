@@ -79,7 +79,7 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
   }
   if (result.kind === 'nothing') {
     if (p.flags.json) await printJson(io, { nothingToCompact: true, cancelled: false, reason: result.reason, why: result.why });
-    else printNothingToCompact(io, 'nothing written: nothing to compact', result.why);
+    else printNothingToCompact(io, result.why, 'nothing written: ');
     return 0;
   }
   if (result.kind !== 'compacted') {

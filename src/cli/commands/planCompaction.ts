@@ -66,7 +66,7 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   const contextWindow = planned.contextWindow!;
   if (plan.kind === 'nothing') {
     if (p.flags.json) await printJson(io, { nothingToCompact: true, reason: plan.reason, why: plan.why });
-    else printNothingToCompact(io, 'nothing to compact', plan.why);
+    else printNothingToCompact(io, plan.why);
     return 0;
   }
   const result = {

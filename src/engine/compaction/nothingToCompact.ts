@@ -64,6 +64,14 @@ export function nothingToCompactReason(why: NothingToCompactWhy): string {
   }
 }
 
+/**
+ * The answer as the CLI, Compact's notice and a row's tooltip word it: "nothing to compact[ in X][ now]: why"
+ * (no leading capital, no full stop).
+ */
+export function nothingToCompactText(why: NothingToCompactWhy, where: { in?: string; now?: boolean } = {}): string {
+  return `nothing to compact${where.in ? ` in ${where.in}` : ''}${where.now ? ' now' : ''}: ${nothingToCompactReason(why)}`;
+}
+
 /** The CLI's way forward (the flag with a value that works), or undefined when keeping less does not help. */
 export function nothingToCompactCliHint(why: NothingToCompactWhy): string | undefined {
   if (why.kind !== 'withinKeptBudget' || why.suggestedKeepRecentTokens === null) return undefined;
@@ -95,7 +103,7 @@ export function compactabilityShort(why: NothingToCompactWhy | undefined): strin
 export function compactabilitySentence(why: NothingToCompactWhy | undefined): string {
   if (!why) return 'Compact: can be compacted now.';
   const keepLess = compactKeepingLessLabel(why);
-  return `Compact: nothing to compact now: ${nothingToCompactReason(why)}.${keepLess ? ` Compact offers "${keepLess}".` : ''}`;
+  return `Compact: ${nothingToCompactText(why, { now: true })}.${keepLess ? ` Compact offers "${keepLess}".` : ''}`;
 }
 
 /**

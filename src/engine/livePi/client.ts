@@ -17,6 +17,7 @@ import {
   type WriteResult,
 } from './protocol';
 import type { RegistryEntry } from './registry';
+import { DEFAULT_DEADLINE_MS } from '../summarize/providers/limits';
 
 /** The bridge refused or failed a request; nothing was changed by it. `code` says why. */
 export class BridgeError extends Error {
@@ -138,7 +139,7 @@ export function requestLabel(
 
 /**
  * Asks Pi to write the summary of a compaction at its leaf with its own model and credentials (nothing is written).
- * `timeoutMs` bounds the model call too (default: the idle wait plus 10 minutes). A bridge installed before this
+ * `timeoutMs` bounds the model call too (default: the idle wait plus the summarization deadline, DEFAULT_DEADLINE_MS). A bridge installed before this
  * request existed answers `unknown-op`: the error then says to reinstall it.
  */
 export async function requestSummary(
@@ -151,7 +152,7 @@ export async function requestSummary(
     result = await request(
       entry,
       { op: 'summarize', ...body },
-      { ...options, timeoutMs: options.timeoutMs ?? (body.waitMs ?? 15_000) + 600_000 },
+      { ...options, timeoutMs: options.timeoutMs ?? (body.waitMs ?? 15_000) + DEFAULT_DEADLINE_MS },
     );
   } catch (err) {
     if (err instanceof BridgeError && err.code === 'unknown-op')

@@ -91,8 +91,8 @@ export type ProposeCompactionResult = CompactionProposal | NothingToCompact | { 
 export async function proposeCompaction(options: CompactOptions): Promise<ProposeCompactionResult> {
   const signal = options.signal ?? new AbortController().signal;
   const index = options.index ?? (await loadSession(options.file, { signal }));
-  const estimatorName = options.estimator ?? 'tokenizer';
-  const estimator = estimatorByName(estimatorName);
+  const estimator = estimatorByName(options.estimator);
+  const estimatorName = estimator.name;
   const estimate = (m: AgentMessage) => estimator.estimate(m);
   const { plan, settings } = await planSessionCompaction(index, {
     ...withLiveSettings(options),

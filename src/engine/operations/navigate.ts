@@ -88,7 +88,7 @@ export async function proposeNavigation(options: NavigateOptions): Promise<Propo
   const fromId = options.fromId === undefined ? index.leafId : options.fromId;
   if (fromId === options.targetId) return { kind: 'nothing', reason: `${options.targetId} is already the current leaf` };
   const budget = await resolveBranchBudget(index.header.cwd, options.summarizer?.contextWindow, withLiveSettings(options));
-  const estimator = estimatorByName(options.estimator ?? 'tokenizer');
+  const estimator = estimatorByName(options.estimator);
   const plan = await loadBranchPlan(index, {
     targetId: options.targetId,
     fromId: fromId ?? undefined,

@@ -3,8 +3,18 @@ import { countTextTokens } from './countText';
 import { BpeCounter } from './bpeCount';
 import { loadRankTable } from './o200kTable';
 import type { AgentMessage } from '../session/types';
+import { orList } from '../text/orList';
 
-export type EstimatorName = 'chars' | 'tokenizer';
+/** The estimators by name: the CLI's --estimator and arbor.tokenEstimator (its enum in package.json is checked against it). */
+export const ESTIMATOR_NAMES = ['chars', 'tokenizer'] as const;
+export type EstimatorName = (typeof ESTIMATOR_NAMES)[number];
+
+/** The estimator when none is chosen, everywhere (CLI, extension, operations): the o200k tokenizer. */
+export const DEFAULT_ESTIMATOR: EstimatorName = 'tokenizer';
+
+export function isEstimatorName(name: unknown): name is EstimatorName {
+  return typeof name === 'string' && (ESTIMATOR_NAMES as readonly string[]).includes(name);
+}
 
 export interface TokenEstimator {
   readonly name: EstimatorName;
@@ -63,8 +73,11 @@ export const tokenizerEstimator: TokenEstimator = {
   estimate: (message) => measureMessage(message, TOKENS),
 };
 
+const ESTIMATORS: Readonly<Record<EstimatorName, TokenEstimator>> = Object.freeze({ chars: charsEstimator, tokenizer: tokenizerEstimator });
+
+/** The estimator of a name (undefined: DEFAULT_ESTIMATOR); another name is an error listing the names. */
 export function estimatorByName(name: EstimatorName | string | undefined): TokenEstimator {
-  if (name === undefined || name === 'tokenizer') return tokenizerEstimator;
-  if (name === 'chars') return charsEstimator;
-  throw new Error(`unknown estimator "${name}" (use chars or tokenizer)`);
+  const chosen = name ?? DEFAULT_ESTIMATOR;
+  if (isEstimatorName(chosen)) return ESTIMATORS[chosen];
+  throw new Error(`unknown estimator "${chosen}" (use ${orList(ESTIMATOR_NAMES)})`);
 }

@@ -2,9 +2,10 @@
  * The o200k_base rank table: a hash from a token's bytes to its rank, so that
  * a byte range of a buffer is looked up without making a string.
  *
- * The table file is generated at build time from tiktoken's o200k_base data
- * (OpenAI's reference tokenizer) by scripts/o200kTable.mjs (its format is
- * described there; the hash is o200kHash.js, shared) into dist/o200k.bin,
+ * The table file is generated at build time from gpt-tokenizer's o200k_base
+ * rank data by scripts/o200kTable.mjs (its format is described there; the
+ * hash is o200kHash.js, shared; the tests check it entry by entry against
+ * tiktoken, OpenAI's reference tokenizer) into dist/o200k.bin,
  * next to the bundles. The file is the hash table itself (buckets of
  * records), so loading it is one readFileSync of its 2.7 MB and typed-array
  * views of it. Building a hash of the 200,000 tokens at load took 30 to 60 ms

@@ -2,7 +2,16 @@ import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
 import { readConfig, type ArborConfig } from '../platform/settings';
 import { DEFAULT_SUMMARY_MODELS } from '../../engine/summarize/providers/createSummarizer';
-import type { HttpProvider } from '../../engine/summarize/providers/providerNames';
+import {
+  CLI_PROVIDERS,
+  HTTP_PROVIDER_LABELS,
+  isHttpProvider,
+  isProviderIn,
+  type CliProvider,
+  type HttpProvider,
+} from '../../engine/summarize/providers/providerNames';
+import { orList } from '../../engine/text/orList';
+import { customBaseURL } from '../platform/summarizers';
 import { languageModelChoice, offeredLanguageModels, pickLanguageModel } from '../platform/languageModels';
 import { showInfo } from '../platform/notify';
 import { log } from '../platform/logging';
@@ -15,23 +24,18 @@ import { log } from '../platform/logging';
  * "vscode" or "vscode:vendor/id", "openai", "anthropic".
  */
 
-type Choice = { provider: 'offline' } | { provider: 'pi' } | { provider: 'vscode'; languageModel: string } | { provider: HttpProvider };
+type Choice = { provider: CliProvider } | { provider: 'vscode'; languageModel: string };
 
 interface ChoiceItem extends vscode.QuickPickItem {
   choice?: Choice;
 }
-
-const HTTP: { provider: HttpProvider; label: string }[] = [
-  { provider: 'openai', label: 'OpenAI (or an OpenAI-compatible server)' },
-  { provider: 'anthropic', label: 'Anthropic' },
-];
 
 export async function chooseSummarizerCommand(arbor: ArborServices, given?: string): Promise<string | undefined> {
   const config = readConfig();
   const models = await offeredLanguageModels();
   let choice = given !== undefined ? parseChoice(given) : undefined;
   if (given !== undefined && !choice)
-    throw new Error(`unknown summarizer "${given}" (offline, vscode[:vendor/id], pi, openai or anthropic)`);
+    throw new Error(`unknown summarizer "${given}" (${orList([...CLI_PROVIDERS, 'vscode[:vendor/id]'])})`);
   if (!choice) {
     const picked = await vscode.window.showQuickPick(await items(arbor, config, models), {
       title: 'Arbor: who writes summaries',
@@ -52,7 +56,7 @@ export async function chooseSummarizerCommand(arbor: ArborServices, given?: stri
   const now = inUse(readConfig(), models);
   log().info(`summarizer chosen: ${JSON.stringify(choice)}; in use: ${now}`);
   if (given === undefined) {
-    if ((choice.provider === 'openai' || choice.provider === 'anthropic') && !(await arbor.keys.has(choice.provider)) && !config.baseURL) {
+    if (isHttpProvider(choice.provider) && !(await arbor.keys.has(choice.provider)) && !customBaseURL(choice.provider, config)) {
       const set = await vscode.window.showInformationMessage(`Arbor: summaries by ${now}. It needs an API key.`, 'Set API Key');
       if (set) await vscode.commands.executeCommand('arbor.setApiKey', choice.provider);
     } else void showInfo(`Arbor: summaries are now written by ${now}.`);
@@ -70,7 +74,7 @@ function targetOf(c: vscode.WorkspaceConfiguration, key: string): vscode.Configu
 
 function parseChoice(s: string): Choice | undefined {
   const t = s.trim();
-  if (t === 'offline' || t === 'openai' || t === 'anthropic' || t === 'pi') return { provider: t };
+  if (isProviderIn(CLI_PROVIDERS, t)) return { provider: t };
   if (t === 'vscode') return { provider: 'vscode', languageModel: '' };
   if (t.startsWith('vscode:')) return { provider: 'vscode', languageModel: t.slice('vscode:'.length).trim() };
   return undefined;
@@ -132,10 +136,10 @@ async function items(arbor: ArborServices, config: ArborConfig, models: readonly
     }),
   );
   out.push({ label: 'API providers', kind: vscode.QuickPickItemKind.Separator });
-  for (const h of HTTP) {
-    const model = config.provider === h.provider && config.model ? config.model : DEFAULT_SUMMARY_MODELS[h.provider];
-    const key = (await arbor.keys.has(h.provider)) ? 'key stored' : 'needs an API key';
-    out.push(mark({ label: h.label, description: `${h.provider}/${model} · ${key}`, choice: { provider: h.provider } }));
+  for (const [provider, label] of Object.entries(HTTP_PROVIDER_LABELS) as [HttpProvider, string][]) {
+    const model = config.provider === provider && config.model ? config.model : DEFAULT_SUMMARY_MODELS[provider];
+    const key = (await arbor.keys.has(provider)) ? 'key stored' : 'needs an API key';
+    out.push(mark({ label, description: `${provider}/${model} · ${key}`, choice: { provider } }));
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { planSessionCompaction } from '../../engine/operations/sessionCompactionPlan';
 import { estimatorByName } from '../../engine/tokens/estimators';
-import { compactKeepingLessLabel, nothingToCompactReason, type NothingToCompact } from '../../engine/compaction/nothingToCompact';
+import { compactKeepingLessLabel, nothingToCompactText, type NothingToCompact } from '../../engine/compaction/nothingToCompact';
 import type { ArborServices } from '../services';
 import type { SessionModel } from '../sessions/sessionStore';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
@@ -41,7 +41,7 @@ export function nothingToCompactNotice(
   title: string,
   nothing: NothingToCompact,
 ): { message: string; keepLess?: { label: string; keepRecentTokens: number } } {
-  const message = `Arbor: nothing to compact in "${title}": ${nothingToCompactReason(nothing.why)}.`;
+  const message = `Arbor: ${nothingToCompactText(nothing.why, { in: `"${title}"` })}.`;
   const label = compactKeepingLessLabel(nothing.why);
   if (!label || nothing.why.kind !== 'withinKeptBudget' || nothing.why.suggestedKeepRecentTokens === null) return { message };
   return { message, keepLess: { label, keepRecentTokens: nothing.why.suggestedKeepRecentTokens } };

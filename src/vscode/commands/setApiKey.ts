@@ -1,13 +1,10 @@
 import * as vscode from 'vscode';
 import type { ArborServices } from '../services';
 import { readConfig } from '../platform/settings';
-import type { HttpProvider } from '../../engine/summarize/providers/providerNames';
+import { HTTP_PROVIDER_LABELS, type HttpProvider } from '../../engine/summarize/providers/providerNames';
 import { showInfo } from '../platform/notify';
 
-const PROVIDERS: { provider: HttpProvider; label: string }[] = [
-  { provider: 'openai', label: 'OpenAI (or an OpenAI-compatible server)' },
-  { provider: 'anthropic', label: 'Anthropic' },
-];
+const PROVIDERS = (Object.entries(HTTP_PROVIDER_LABELS) as [HttpProvider, string][]).map(([provider, label]) => ({ provider, label }));
 
 /**
  * Arbor: Set API Key. Stores the key in VS Code's SecretStorage (never in

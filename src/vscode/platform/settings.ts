@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { DEFAULT_BACKUP_RETENTION, type BackupRetention } from '../../engine/files/backupRetention';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { EstimatorName } from '../../engine/tokens/estimators';
-import type { SummarizerProvider } from '../../engine/summarize/providers/providerNames';
+import { DEFAULT_ESTIMATOR, type EstimatorName } from '../../engine/tokens/estimators';
+import { DEFAULT_SUMMARIZER_PROVIDER, type ExtensionProvider } from '../../engine/summarize/providers/providerNames';
+import { DEFAULT_DEADLINE_SECONDS, DEFAULT_MAX_ANSWER_CHARS } from '../../engine/summarize/providers/limits';
 import { resolveContextWindowSource, type ResolvedContextWindow } from '../../engine/summarize/providers/models';
 import { readPiModelWindows, type PiModelWindows } from '../../engine/settings/piModels';
 import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../../engine/session/incompleteLine';
@@ -16,13 +17,14 @@ import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../../engi
  * behaviour.
  */
 /** Who writes summaries in the extension: the engine's providers, VS Code's language models, and a running Pi's own model. */
-export type ExtensionSummarizerProvider = SummarizerProvider | 'vscode' | 'pi';
+export type ExtensionSummarizerProvider = ExtensionProvider;
 
 export interface ArborConfig {
   provider: ExtensionSummarizerProvider;
   model: string;
   /** `arbor.summarizer.languageModel`: which of VS Code's models ("vendor/id", "vendor/family", "vendor"; empty: the first offered). */
   languageModel: string;
+  /** As set (blank: none); chosenBaseURL (engine/summarize/providers/limits.ts) reads it, as the CLI's --base-url. */
   baseURL: string;
   estimator: EstimatorName;
   includeThinking: boolean;
@@ -62,15 +64,15 @@ function userValue(c: vscode.WorkspaceConfiguration, key: MachineSetting, fallba
 export function readConfig(): ArborConfig {
   const c = vscode.workspace.getConfiguration('arbor');
   return {
-    provider: c.get<ExtensionSummarizerProvider>('summarizer.provider', 'offline'),
+    provider: c.get<ExtensionSummarizerProvider>('summarizer.provider', DEFAULT_SUMMARIZER_PROVIDER),
     model: c.get<string>('summarizer.model', '').trim(),
     languageModel: c.get<string>('summarizer.languageModel', '').trim(),
-    baseURL: userValue(c, 'summarizer.baseURL', '').trim(),
-    estimator: c.get<EstimatorName>('tokenEstimator', 'tokenizer'),
+    baseURL: userValue(c, 'summarizer.baseURL', ''),
+    estimator: c.get<EstimatorName>('tokenEstimator', DEFAULT_ESTIMATOR),
     includeThinking: c.get<boolean>('summarizer.includeThinking', true),
     contextWindow: positive(c.get<number>('contextWindow', 0), 0),
-    deadlineSeconds: positive(c.get<number>('summarizer.deadlineSeconds', 600), 600),
-    maxAnswerChars: positive(c.get<number>('summarizer.maxAnswerChars', 1_000_000), 1_000_000),
+    deadlineSeconds: positive(c.get<number>('summarizer.deadlineSeconds'), DEFAULT_DEADLINE_SECONDS),
+    maxAnswerChars: positive(c.get<number>('summarizer.maxAnswerChars'), DEFAULT_MAX_ANSWER_CHARS),
     modelContextWindows: c.get<Record<string, number>>('modelContextWindows', {}) ?? {},
     autoCompact: c.get<boolean>('autoCompact', false),
     autoCompactIdleSeconds: positive(c.get<number>('autoCompactIdleSeconds', 30), 30),

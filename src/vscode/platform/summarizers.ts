@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { createSummarizer } from '../../engine/summarize/providers/createSummarizer';
-import { secondsToMs } from '../../engine/summarize/providers/limits';
+import { chosenBaseURL, secondsToMs } from '../../engine/summarize/providers/limits';
+import { isHttpProvider, type HttpProvider } from '../../engine/summarize/providers/providerNames';
 import type { Summarizer } from '../../engine/summarize/summarizer';
 import type { ApiKeys } from './secrets';
 import { readConfig, type ArborConfig } from './settings';
@@ -25,18 +26,27 @@ export async function createConfiguredSummarizer(
   if (provider === 'pi') return createPiSummarizer(route ?? { via: 'file' });
   const limits = { deadlineMs: secondsToMs(config.deadlineSeconds), maxAnswerChars: config.maxAnswerChars };
   if (provider === 'vscode') return languageModelSummarizer(config, limits);
-  if (provider !== 'openai' && provider !== 'anthropic') return createSummarizer({ provider, ...limits });
+  if (!isHttpProvider(provider)) return createSummarizer({ provider, ...limits });
   const apiKey = await keys.get(provider);
   // Without a key only a custom base URL (a local server) can answer.
-  if (!apiKey && !config.baseURL) throw missingKey(provider);
+  if (!apiKey && !customBaseURL(provider, config)) throw missingKey(provider);
   return createSummarizer({
     provider,
     apiKey,
-    baseURL: config.baseURL || undefined,
+    baseURL: config.baseURL,
     model: config.model || undefined,
     env: process.env,
     ...limits,
   });
+}
+
+/**
+ * Whether a base URL other than the provider's public API is set (the setting, else the provider's variable, by
+ * the engine's one rule: blank is none), so that no key may be needed; one that cannot be used counts (its error says why).
+ */
+export function customBaseURL(provider: HttpProvider, config: ArborConfig): boolean {
+  const chosen = chosenBaseURL({ provider, configured: config.baseURL, env: process.env });
+  return chosen.url !== undefined || chosen.problem !== undefined;
 }
 
 /** A summarizer over the VS Code language model the settings choose; none offered is an error that says what to do. */

@@ -336,13 +336,34 @@ describe('arbor CLI (built binary) with a hostile provider', function () {
     assert.equal(server.requests.length, 0);
   });
 
+  it("an empty --base-url is none, as an empty arbor.summarizer.baseURL is (one rule): the provider's variable applies", async () => {
+    server.setFallback({ type: 'text', text: '## Goal\n- Keep the parser fast' });
+    for (const blank of ['', '  ']) {
+      const file = await tempCopy('03-tree');
+      const r = await arbor(['compact', file, '--provider', 'openai', '--base-url', blank, '--keep-recent-tokens', '1000', '--json'], {
+        OPENAI_API_KEY: 'sk-base-url-test-0000',
+        OPENAI_BASE_URL: `${server.openaiBaseURL}//`,
+      });
+      assert.equal(r.code, 0, `--base-url ${JSON.stringify(blank)}: ${r.stderr}`);
+    }
+    assert.equal(server.requests.length, 2, 'both went to OPENAI_BASE_URL');
+    const file = await tempCopy('03-tree');
+    const before = await fsp.readFile(file);
+    const bad = await arbor(['compact', file, '--provider', 'openai', '--base-url', '', '--keep-recent-tokens', '1000'], {
+      OPENAI_API_KEY: 'sk-base-url-test-0000',
+      OPENAI_BASE_URL: 'not a url',
+    });
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /OPENAI_BASE_URL is not a valid URL/);
+    assert.deepEqual(await fsp.readFile(file), before);
+  });
+
   it('an invalid --base-url (unparsable, not http/https, with credentials) is exit 2 before any request, without repeating a password', async () => {
     const file = await tempCopy('03-tree');
     const before = await fsp.readFile(file);
     const withCredentials = server.openaiBaseURL.replace('http://', 'http://someone:hunter2-password@');
     const cases: [string, RegExp][] = [
       ['not a url', /--base-url is not a valid URL/],
-      ['', /--base-url is not a valid URL/],
       ['file:///etc/passwd', /--base-url must be an http:\/\/ or https:\/\/ URL \(got file:\)/],
       ['ftp://127.0.0.1/v1', /must be an http:\/\/ or https:\/\/ URL/],
       [withCredentials, /--base-url must not contain a user name or password/],

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { BpeCounter } from '../../../src/engine/tokens/bpeCount';
 import { isPatternSpace, O200K_PRE_TOKEN, preTokenEnd } from '../../../src/engine/tokens/preTokens';
@@ -43,6 +45,34 @@ function sessionTexts(file: string): string[] {
   return texts;
 }
 
+/** Every token of the reference's data (tiktoken's o200k_base) is at its rank in `table`, and there is no other. */
+function assertReferenceRanks(table: RankTable): void {
+  assert.equal(table.size, ranks.length);
+  let checked = 0;
+  ranks.forEach((bytes, rank) => {
+    assert.equal(table.rank(bytes, 0, bytes.length), rank, `rank ${rank}`);
+    checked++;
+  });
+  assert.equal(checked, 199_998);
+}
+
+/**
+ * Runs the build's generator (scripts/o200kTable.mjs, an ES module) in a child process: `write` writes the
+ * table to `out`, `bytes` makes it from the rank file `ranks`; says which rank file it reads and what it threw.
+ */
+function generator(run: 'write' | 'bytes', args: { out?: string; ranks?: string }): { ranksFile: string; error?: string } {
+  const script = pathToFileURL(path.join(repoRoot, 'scripts', 'o200kTable.mjs')).href;
+  const body =
+    `const m = await import(${JSON.stringify(script)}); const [run, arg] = process.argv.slice(1); let error;` +
+    `try { if (run === 'write') m.writeO200kTable(arg); else m.o200kTableBytes(arg); } catch (e) { error = e.message; }` +
+    `console.log(JSON.stringify({ ranksFile: m.O200K_RANKS_FILE, error }));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', body, run, args.out ?? args.ranks ?? ''], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as { ranksFile: string; error?: string };
+}
+
 describe("o200k counter: exactly the reference tokenizer's counts (tiktoken), from a table that loads fast (issues 11 and 22)", () => {
   let table: RankTable;
   let counter: BpeCounter;
@@ -53,13 +83,7 @@ describe("o200k counter: exactly the reference tokenizer's counts (tiktoken), fr
 
   it('loads the table the build writes, with every token at its rank', () => {
     assert.equal(path.basename(table.file), 'o200k.bin');
-    assert.equal(table.size, ranks.length);
-    let checked = 0;
-    ranks.forEach((bytes, rank) => {
-      assert.equal(table.rank(bytes, 0, bytes.length), rank, `rank ${rank}`);
-      checked++;
-    });
-    assert.equal(checked, 199_998);
+    assertReferenceRanks(table);
     const utf8 = new TextEncoder();
     const padded = Uint8Array.from([0x78, ...utf8.encode(' hello'), 0x78]);
     assert.equal(
@@ -70,6 +94,34 @@ describe("o200k counter: exactly the reference tokenizer's counts (tiktoken), fr
     assert.equal(table.rank(padded, 0, padded.length), -1);
     const vscodeignore = readFileSync(path.join(repoRoot, '.vscodeignore'), 'utf8').split('\n');
     assert.ok(vscodeignore.includes(`!dist/${O200K_TABLE_FILE}`), 'the .vsix holds the table next to dist/extension.js');
+  });
+
+  it("the build reads the ranks from gpt-tokenizer's o200k_base data; the table it writes from them is tiktoken's, entry by entry", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'arbor-o200k-'));
+    try {
+      const built = path.join(dir, 'o200k.bin');
+      const { ranksFile } = generator('write', { out: built });
+      assert.equal(ranksFile, require.resolve('gpt-tokenizer/data/o200k_base.tiktoken'), "gpt-tokenizer's rank file");
+      assertReferenceRanks(loadRankTable(built));
+      assert.ok(readFileSync(built).equals(readFileSync(table.file)), 'the table the build wrote (dist/o200k.bin) is this one');
+
+      // A damaged rank file stops the build with the file and line, and writes no table.
+      const lines = readFileSync(ranksFile, 'latin1').split('\n');
+      const damaged = path.join(dir, 'o200k_base.tiktoken');
+      const cases: [string, string[], RegExp][] = [
+        ['a rank out of order', [lines[0], lines[2], lines[1]], /:2: expected "<token in base64> 1"/],
+        ['a token twice', [lines[0], lines[0].replace(/ 0$/, ' 1')], /:2: a token an earlier line has/],
+        ['not base64', [lines[0], 'I!== 1'], /:2: the token is not 1 to 255 bytes in base64/],
+        ['a byte without a token', lines.slice(1, 300).map((l, i) => l.replace(/ \d+$/, ` ${i}`)), /no token for byte 33/],
+      ];
+      for (const [what, text, expected] of cases) {
+        writeFileSync(damaged, `${text.join('\n')}\n`);
+        const { error } = generator('bytes', { ranks: damaged });
+        assert.ok(error?.includes(damaged) && expected.test(error), `${what}: ${error}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a missing table is an error naming where it was looked for; a damaged one names the file', () => {

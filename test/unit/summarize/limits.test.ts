@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { createSummarizer } from '../../../src/engine/summarize/providers/createSummarizer';
-import { AnswerTooLargeError, DeadlineError, baseURLProblem } from '../../../src/engine/summarize/providers/limits';
+import { AnswerTooLargeError, DeadlineError, baseURLProblem, chosenBaseURL } from '../../../src/engine/summarize/providers/limits';
 import { buildSummaryRequest } from '../../../src/engine/summarize/prompts';
 import { SummarizationError } from '../../../src/engine/summarize/summarizer';
 import { REDACTED, redact, redactKnownSecrets, secretForms } from '../../../src/engine/secrets/redact';
@@ -134,5 +134,32 @@ describe('summarizer limits and echoed keys', function () {
       /base URL must be an http/,
     );
     assert.equal(server.requests.length, 0);
+  });
+
+  it('one rule for the base URL (the CLI, the extension, the summarizers): configured, else the variable, else none; blank is none', () => {
+    const env = { OPENAI_BASE_URL: ' http://127.0.0.1:9/v1// ' };
+    const local = { url: 'http://127.0.0.1:9/v1', source: 'OPENAI_BASE_URL' };
+    assert.deepEqual(chosenBaseURL({ provider: 'openai', configured: 'https://proxy.example/v1/', configuredAs: '--base-url', env }), {
+      url: 'https://proxy.example/v1',
+      source: '--base-url',
+    });
+    // An empty or blank configured value (the setting's default, `--base-url ''`) is none: the variable applies.
+    for (const blank of [undefined, '', '  \t'])
+      assert.deepEqual(chosenBaseURL({ provider: 'openai', configured: blank, env }), local, JSON.stringify(blank));
+    for (const variable of [undefined, '', ' '])
+      assert.deepEqual(chosenBaseURL({ provider: 'anthropic', configured: '', env: { ANTHROPIC_BASE_URL: variable } }), {});
+    assert.deepEqual(chosenBaseURL({ configured: '', env }), {}, 'without a provider no variable is read');
+    assert.deepEqual(chosenBaseURL({ provider: 'openai', configured: 'ftp://x', configuredAs: '--base-url', env }), {
+      source: '--base-url',
+      problem: 'must be an http:// or https:// URL (got ftp:)',
+    });
+    // A long run of slashes is dropped in linear time.
+    const slashes = `http://127.0.0.1:9/v1${'/'.repeat(200_000)}x${'/'.repeat(200_000)}`;
+    assert.equal(chosenBaseURL({ configured: slashes, env: {} }).url, slashes.slice(0, -200_000));
+    // The summarizers read it the same way: a blank base URL is the variable's.
+    assert.throws(
+      () => createSummarizer({ provider: 'openai', apiKey: 'sk-url-000000000', baseURL: '  ', env: { OPENAI_BASE_URL: 'ftp://x' } }),
+      /base URL must be an http/,
+    );
   });
 });

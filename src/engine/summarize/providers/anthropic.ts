@@ -69,7 +69,6 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
     {
       provider: 'anthropic',
       keyVariable: PROVIDER_VARIABLES.anthropic.key,
-      baseURLVariable: PROVIDER_VARIABLES.anthropic.baseURL,
       baseURL: ANTHROPIC_DEFAULT_BASE_URL,
     },
   );

@@ -17,26 +17,27 @@ import {
   DEFAULT_MAX_ANSWER_CHARS,
   DeadlineError,
   answerTooLargeIn,
-  baseURLProblem,
+  chosenBaseURL,
   bodyByteLimit,
   cappedFetch,
   timerMs,
 } from './limits';
 import { containsKnownSecret, redact, redactKnownSecrets, rememberSecret } from '../../secrets/redact';
+import type { HttpProvider } from './providerNames';
 import { codesOf, errorBodyType, messageOf, messagesOf, nameOf, type SdkErrorClasses } from './sdkErrors';
 
 /** Shared plumbing of the HTTP summarizers: one attempt with a timeout, error mapping, secret redaction. */
 
 /** Inactivity timeout of a streamed request (no chunk for this long fails the attempt). */
 export const DEFAULT_TIMEOUT_MS = 120_000;
-/** Timeout of a non-streamed request (the whole answer must arrive within it). */
-export const DEFAULT_NONSTREAMING_TIMEOUT_MS = 600_000;
+/** Timeout of a non-streamed request (the whole answer must arrive within it): the whole deadline. */
+export const DEFAULT_NONSTREAMING_TIMEOUT_MS = DEFAULT_DEADLINE_MS;
 
 /** What both HTTP summarizers (OpenAI, Anthropic) are configured with. */
 export interface HttpSummarizerOptions {
   /** Default: the provider's API key variable (OPENAI_API_KEY / ANTHROPIC_API_KEY). */
   apiKey?: string;
-  /** Default: the provider's base URL variable (OPENAI_BASE_URL / ANTHROPIC_BASE_URL), else its public API. */
+  /** Default: the provider's base URL variable (OPENAI_BASE_URL / ANTHROPIC_BASE_URL), else its public API (chosenBaseURL: blank is not set). */
   baseURL?: string;
   model: string;
   /** Override of the model table's context window. */
@@ -49,11 +50,11 @@ export interface HttpSummarizerOptions {
   maxRetries?: number;
   /** Backoff settings (tests use ~1 ms). */
   retry?: Omit<RetryOptions, 'maxRetries'>;
-  /** Inactivity timeout per request in ms (default 120 s streaming, 600 s not): no response / no streamed chunk for this long fails the attempt. */
+  /** Inactivity timeout per request in ms (default DEFAULT_TIMEOUT_MS streaming, the deadline not): no response / no streamed chunk for this long fails the attempt. */
   timeoutMs?: number;
-  /** Overall deadline of one summary request in ms, every attempt and retry wait included (default 600 s). */
+  /** Overall deadline of one summary request in ms, every attempt and retry wait included (default DEFAULT_DEADLINE_MS). */
   deadlineMs?: number;
-  /** Answer-size cap in characters (default 1,000,000): a larger answer fails, nothing is written. */
+  /** Answer-size cap in characters (default DEFAULT_MAX_ANSWER_CHARS): a larger answer fails, nothing is written. */
   maxAnswerChars?: number;
   /** Custom fetch (proxies, tests). */
   fetch?: typeof fetch;
@@ -83,7 +84,7 @@ export interface HttpSetup {
 
 export function resolveHttpSetup(
   options: HttpSummarizerOptions,
-  defaults: { provider: string; keyVariable: string; baseURLVariable: string; baseURL: string },
+  defaults: { provider: HttpProvider; keyVariable: string; baseURL: string },
 ): HttpSetup {
   const env = options.env ?? process.env;
   const info = resolveModelInfo(options.model, options);
@@ -91,9 +92,9 @@ export function resolveHttpSetup(
   const configuredKey = options.apiKey || env[defaults.keyVariable] || undefined;
   rememberSecret(configuredKey);
   const provider = options.providerName ?? defaults.provider;
-  const baseURL = (options.baseURL || env[defaults.baseURLVariable] || defaults.baseURL).replace(/\/+$/, '');
-  const problem = baseURLProblem(baseURL);
-  if (problem) throw new SummarizationError(`${provider}: the base URL ${problem}`);
+  const chosen = chosenBaseURL({ provider: defaults.provider, configured: options.baseURL, env });
+  if (chosen.problem) throw new SummarizationError(`${provider}: the base URL ${chosen.problem}`);
+  const baseURL = chosen.url ?? defaults.baseURL;
   const maxAnswerChars = positiveInt(options.maxAnswerChars) ?? DEFAULT_MAX_ANSWER_CHARS;
   return {
     provider,

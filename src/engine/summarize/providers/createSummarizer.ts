@@ -3,7 +3,14 @@ import { redact, redactKnownSecrets } from '../../secrets/redact';
 import { createOfflineSummarizer } from './offline';
 import type { HttpSummarizerOptions } from './common';
 import { FALLBACK_MODEL_INFO, resolveModelInfo } from './models';
-import { PROVIDER_VARIABLES, type HttpProvider, type SummarizerProvider } from './providerNames';
+import {
+  DEFAULT_SUMMARIZER_PROVIDER,
+  PROVIDER_VARIABLES,
+  SUMMARIZER_PROVIDERS,
+  type HttpProvider,
+  type SummarizerProvider,
+} from './providerNames';
+import { orList } from '../../text/orList';
 
 // The SDKs load only when their provider is used (the CLI starts faster on the offline default).
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -15,7 +22,7 @@ export type { SummarizerProvider } from './providerNames';
 
 /** The HTTP summarizers' options (one home: HttpSummarizerOptions), with the provider to choose and its model optional. */
 export interface CreateSummarizerOptions extends Omit<HttpSummarizerOptions, 'model' | 'providerName' | 'pricing'> {
-  /** Default 'offline': no network unless a provider is chosen. */
+  /** Default DEFAULT_SUMMARIZER_PROVIDER (offline): no network unless a provider is chosen. */
   provider?: SummarizerProvider;
   /** Default: DEFAULT_SUMMARY_MODELS[provider]. */
   model?: string;
@@ -36,7 +43,7 @@ export const DEFAULT_SUMMARY_MODELS: Readonly<Record<HttpProvider, string>> = Ob
  * what `arbor plan-branch` budgets with, so its budget is the one `navigate --summarize` uses.
  */
 export function summarizerContextWindow(options: Pick<CreateSummarizerOptions, 'provider' | 'model' | 'contextWindow'>): number {
-  const provider = options.provider ?? 'offline';
+  const provider = options.provider ?? DEFAULT_SUMMARIZER_PROVIDER;
   if (provider === 'offline') return options.contextWindow ?? FALLBACK_MODEL_INFO.contextWindow;
   return resolveModelInfo(options.model || DEFAULT_SUMMARY_MODELS[provider], { contextWindow: options.contextWindow }).contextWindow;
 }
@@ -46,7 +53,7 @@ export function summarizerContextWindow(options: Pick<CreateSummarizerOptions, '
  * API key: whatever is thrown here or by `summarize` has keys redacted.
  */
 export function createSummarizer(options: CreateSummarizerOptions = {}): Summarizer {
-  const provider = options.provider ?? 'offline';
+  const provider = options.provider ?? DEFAULT_SUMMARIZER_PROVIDER;
   const env = options.env ?? process.env;
   const secrets = [options.apiKey, ...Object.values(PROVIDER_VARIABLES).map((v) => env[v.key])];
   const { provider: _provider, model: _model, ...rest } = options;
@@ -60,7 +67,7 @@ export function createSummarizer(options: CreateSummarizerOptions = {}): Summari
       case 'anthropic':
         return guard(loadAnthropic()({ ...common, model: options.model || DEFAULT_SUMMARY_MODELS.anthropic }), secrets);
       default:
-        throw new SummarizationError(`unknown summarizer provider "${String(provider)}" (expected offline, openai or anthropic)`);
+        throw new SummarizationError(`unknown summarizer provider "${String(provider)}" (expected ${orList(SUMMARIZER_PROVIDERS)})`);
     }
   } catch (err) {
     throw sanitize(err, secrets);

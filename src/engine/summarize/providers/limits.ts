@@ -1,5 +1,6 @@
 import { SummarizationError } from '../summarizer';
 import { errorChain } from './sdkErrors';
+import { PROVIDER_VARIABLES, type HttpProvider } from './providerNames';
 
 /**
  * Bounds of one summarization, past which nothing is written:
@@ -11,9 +12,16 @@ import { errorChain } from './sdkErrors';
  * - a base URL that is http(s), parsable and carries no credentials.
  */
 
-/** Default overall deadline of one summary request, retries included. */
-export const DEFAULT_DEADLINE_MS = 600_000;
-/** Default answer-size cap in characters (a summary is a few KB; the largest output limits are ~0.5 M characters). */
+/**
+ * Default overall deadline of one summary request, retries included, in seconds as the CLI's --deadline and
+ * arbor.summarizer.deadlineSeconds take it (package.json's default is checked against it).
+ */
+export const DEFAULT_DEADLINE_SECONDS = 600;
+export const DEFAULT_DEADLINE_MS = DEFAULT_DEADLINE_SECONDS * 1000;
+/**
+ * Default answer-size cap in characters (a summary is a few KB; the largest output limits are ~0.5 M characters):
+ * the CLI's --max-answer-chars and arbor.summarizer.maxAnswerChars (package.json's default is checked against it).
+ */
 export const DEFAULT_MAX_ANSWER_CHARS = 1_000_000;
 
 /** The summary request did not finish within the deadline. Not retryable. */
@@ -96,6 +104,44 @@ export function baseURLProblem(url: string): string | undefined {
     return `must be an http:// or https:// URL (got ${parsed.protocol.replace(/[^a-z0-9+.:-]/gi, '')})`;
   if (parsed.username || parsed.password) return 'must not contain a user name or password (keys go in the API key setting or variable)';
   return undefined;
+}
+
+/** A base URL in effect: the URL (trailing slashes dropped) and who set it, or why it cannot be used. */
+export interface BaseURLChoice {
+  /** undefined: none is set (the provider's public API), or it has a problem. */
+  url?: string;
+  /** Who set it: the configured value's name (--base-url, arbor.summarizer.baseURL), or the provider's variable. */
+  source?: string;
+  /** Why it cannot be used (baseURLProblem: never repeats the URL). */
+  problem?: string;
+}
+
+/**
+ * The one rule for the base URL, in the CLI, the extension and the HTTP summarizers alike: the configured one
+ * (--base-url, arbor.summarizer.baseURL), else the provider's variable (OPENAI_BASE_URL, ANTHROPIC_BASE_URL),
+ * else none (the provider's public API). A blank value (empty, or only spaces) is not set: the next source
+ * applies, for the CLI's flag as for the setting (empty by default) and the variable. Spaces around it and
+ * trailing slashes are dropped; then it must pass baseURLProblem. Without a provider no variable is read.
+ */
+export function chosenBaseURL(options: {
+  provider?: HttpProvider;
+  configured?: string;
+  /** The configured value's name in messages (default "the base URL"). */
+  configuredAs?: string;
+  env: NodeJS.ProcessEnv;
+}): BaseURLChoice {
+  const configured = options.configured?.trim();
+  const variable = options.provider ? PROVIDER_VARIABLES[options.provider].baseURL : undefined;
+  const fromVariable = !configured && variable ? options.env[variable]?.trim() : undefined;
+  const raw = configured || fromVariable;
+  if (!raw) return {};
+  const source = configured ? (options.configuredAs ?? 'the base URL') : variable;
+  // Trailing slashes by a loop: a regex anchored at the end rescans a long run of them from each slash.
+  let end = raw.length;
+  while (end > 0 && raw.charCodeAt(end - 1) === 0x2f) end--;
+  const url = raw.slice(0, end);
+  const problem = baseURLProblem(url);
+  return problem ? { source, problem } : { url, source };
 }
 
 /** The longest delay a Node timer takes (2^31 - 1 ms, about 24.8 days): a longer one fires at once. */

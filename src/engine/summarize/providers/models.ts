@@ -1,4 +1,5 @@
 import type { Usage } from '../../session/types';
+import type { HttpProvider } from './providerNames';
 
 /**
  * Context windows, output limits and list prices of current OpenAI and
@@ -20,7 +21,7 @@ export interface ModelInfo {
   pricing?: ModelPricing;
 }
 
-export type ModelProvider = 'openai' | 'anthropic';
+export type ModelProvider = HttpProvider;
 
 export interface ModelTableEntry extends ModelInfo {
   provider: ModelProvider;

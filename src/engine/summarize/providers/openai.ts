@@ -83,7 +83,6 @@ export function createOpenAISummarizer(options: OpenAISummarizerOptions): Summar
     {
       provider: 'openai',
       keyVariable: PROVIDER_VARIABLES.openai.key,
-      baseURLVariable: PROVIDER_VARIABLES.openai.baseURL,
       baseURL: OPENAI_DEFAULT_BASE_URL,
     },
   );
