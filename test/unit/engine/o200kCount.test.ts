@@ -1,9 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { BpeCounter } from '../../../src/engine/tokens/bpeCount';
 import { isPatternSpace, O200K_PRE_TOKEN, preTokenEnd } from '../../../src/engine/tokens/preTokens';
@@ -13,6 +11,7 @@ import { countTokens, preloadTokenizer, tokenizerLoaded } from '../../../src/eng
 import { fixturePath, repoRoot } from '../../support/fixtures';
 import { base64Blob, fill } from '../../support/hostileText';
 import { REFERENCE_PATTERN, referenceCount, referenceRanks } from '../../support/referenceTokenizer';
+import { o200kGenerator as generator } from '../../support/o200kGenerator';
 
 // OpenAI's reference tokenizer (tiktoken) is the oracle: the counter must give exactly its counts.
 const exact = referenceCount;
@@ -54,23 +53,6 @@ function assertReferenceRanks(table: RankTable): void {
     checked++;
   });
   assert.equal(checked, 199_998);
-}
-
-/**
- * Runs the build's generator (scripts/o200kTable.mjs, an ES module) in a child process: `write` writes the
- * table to `out`, `bytes` makes it from the rank file `ranks`; says which rank file it reads and what it threw.
- */
-function generator(run: 'write' | 'bytes', args: { out?: string; ranks?: string }): { ranksFile: string; error?: string } {
-  const script = pathToFileURL(path.join(repoRoot, 'scripts', 'o200kTable.mjs')).href;
-  const body =
-    `const m = await import(${JSON.stringify(script)}); const [run, arg] = process.argv.slice(1); let error;` +
-    `try { if (run === 'write') m.writeO200kTable(arg); else m.o200kTableBytes(arg); } catch (e) { error = e.message; }` +
-    `console.log(JSON.stringify({ ranksFile: m.O200K_RANKS_FILE, error }));`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', body, run, args.out ?? args.ranks ?? ''], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-  });
-  return JSON.parse(out) as { ranksFile: string; error?: string };
 }
 
 describe("o200k counter: exactly the reference tokenizer's counts (tiktoken), from a table that loads fast (issues 11 and 22)", () => {

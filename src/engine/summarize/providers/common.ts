@@ -50,7 +50,10 @@ export interface HttpSummarizerOptions {
   maxRetries?: number;
   /** Backoff settings (tests use ~1 ms). */
   retry?: Omit<RetryOptions, 'maxRetries'>;
-  /** Inactivity timeout per request in ms (default DEFAULT_TIMEOUT_MS streaming, the deadline not): no response / no streamed chunk for this long fails the attempt. */
+  /**
+   * Inactivity timeout per request in ms (default DEFAULT_TIMEOUT_MS streaming, the deadline not): no response /
+   * no streamed chunk for this long fails the attempt.
+   */
   timeoutMs?: number;
   /** Overall deadline of one summary request in ms, every attempt and retry wait included (default DEFAULT_DEADLINE_MS). */
   deadlineMs?: number;
