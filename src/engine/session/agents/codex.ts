@@ -13,8 +13,10 @@ import { isoTime, msTime, num, str, text, userBlocks, type ForeignEntry, type Fo
  * model/thinking-level changes; `event_msg` `token_count` is the usage of
  * the answer before it and gives the context window; `compacted` is a
  * compaction (its `message` the summary) followed by the history Codex
- * rebuilds: `replacement_history` when present, else the initial context,
- * the earlier user messages within Codex's budget, and the summary.
+ * rebuilds: `replacement_history` when present, else the initial context and
+ * the earlier user messages within Codex's budget. Codex sends that history
+ * first and the summary after it: the compaction's `details.summaryFollows`
+ * counts the rebuilt entries its summary comes after in the context.
  */
 
 /** Codex keeps at most this many tokens of earlier user messages in the history it rebuilds (COMPACT_USER_MESSAGE_MAX_TOKENS). */
@@ -174,7 +176,7 @@ export async function convertCodex(file: string, lines: AsyncIterable<SourceLine
     const r = src.value;
     const p = isRecord(r.payload) ? r.payload : undefined;
     const type = str(r.type);
-    const id = `L${src.line}`;
+    const id = `${src.idPrefix ?? ''}L${src.line}`;
     const timestamp = isoTime(r.timestamp);
     if (!p || type === undefined) {
       report(src, 'not a Codex rollout line ({timestamp, type, payload}); skipped');
@@ -228,6 +230,10 @@ export async function convertCodex(file: string, lines: AsyncIterable<SourceLine
     } else if (type === 'compacted') {
       answer = undefined;
       const summary = str(p.message) ?? '';
+      const details: { source: string; replacementHistory: boolean; summaryFollows?: number } = {
+        source: 'codex',
+        replacementHistory: Array.isArray(p.replacement_history),
+      };
       add(src, {
         type: 'compaction',
         id,
@@ -236,14 +242,15 @@ export async function convertCodex(file: string, lines: AsyncIterable<SourceLine
         summary,
         firstKeptEntryId: id,
         tokensBefore: tokensBeforeCompaction(entries, summary),
-        details: { source: 'codex', replacementHistory: Array.isArray(p.replacement_history) },
+        details,
       });
+      const compactionAt = entries.length;
       if (Array.isArray(p.replacement_history)) {
         let k = 0;
         userMessages = [];
         for (const h of p.replacement_history) {
           if (!isRecord(h)) continue;
-          // The summary itself is the compaction (first in the context): its copy in the history is not repeated.
+          // The summary itself is the compaction (after the rebuilt history in the context): its copy is not repeated.
           if (h.type === 'message' && h.role === 'user' && summary && blocksText(userBlocks(h.content)).endsWith(summary)) continue;
           item(src, h, `${id}.h${k++}`, timestamp, true);
           if (h.type === 'message' && h.role === 'user') {
@@ -267,6 +274,8 @@ export async function convertCodex(file: string, lines: AsyncIterable<SourceLine
         // The kept messages are in the history now: a later compaction collects them again.
         userMessages = kept;
       }
+      // Codex sends the rebuilt history first and the summary after it (as the last user message).
+      details.summaryFollows = entries.length - compactionAt;
     } else if (!CODEX_LINE_TYPES.has(type))
       reportKindOnce(src, type, `Codex record of unknown type ${JSON.stringify(type).slice(0, 60)}; skipped`);
   }
