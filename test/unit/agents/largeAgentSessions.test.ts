@@ -26,7 +26,9 @@ describe('100 MB sessions of other agents (issue 23)', function () {
     // Per turn: a request, one assistant entry from three streamed records, a tool result, an answer; per compaction: one entry.
     assert.equal(index.entryCount, g.turns * 4 + g.compactions);
     const ctx = buildContext(index);
-    assert.equal(ctx.messages[0].message.role, 'compactionSummary');
+    // Codex sends the history it rebuilt, then the summary.
+    assert.ok(ctx.messages.some((m) => m.message.role === 'compactionSummary'));
+    assert.notEqual(ctx.messages[0].message.role, 'compactionSummary');
     assert.ok(ctx.messages.length < 80 * 4 + 1);
   });
 
@@ -38,7 +40,9 @@ describe('100 MB sessions of other agents (issue 23)', function () {
     assert.deepEqual(index.diagnostics, []);
     assert.equal(index.branchPoints().size, 0);
     const ctx = buildContext(index);
-    assert.equal(ctx.messages[0].message.role, 'compactionSummary');
+    // Codex sends the history it rebuilt, then the summary.
+    assert.ok(ctx.messages.some((m) => m.message.role === 'compactionSummary'));
+    assert.notEqual(ctx.messages[0].message.role, 'compactionSummary');
     assert.ok(g.compactions > 0);
   });
 });

@@ -14,6 +14,7 @@ import { CODEX_ITEM_TYPES, CODEX_LINE_TYPES } from '../../../src/engine/session/
 import type { AssistantMessage, SessionEntry, ToolResultMessage } from '../../../src/engine/session/types';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import { repoRoot } from '../../support/fixtures';
+import { runCli } from '../../../src/cli/main';
 
 const real = path.join(repoRoot, 'test', 'fixtures', 'agents', 'real');
 
@@ -176,6 +177,31 @@ describe('real Claude Code 2.1.332 sessions (issue 35)', () => {
     assert.match(file, /subagents\/agent-[a-z0-9]+\.jsonl$/);
   });
 
+  it('`arbor tree` and `arbor context` name the subagent transcript on the Agent call and its result', async () => {
+    const run = async (args: string[]) => {
+      const out: string[] = [];
+      const code = await runCli(args, { out: (t) => out.push(t), err: () => undefined });
+      assert.equal(code, 0);
+      return out.join('\n');
+    };
+    const transcript = sessionsOf('claude-code').find((f) => /subagents\/agent-[a-z0-9]+\.jsonl$/.test(f))!;
+    const tree = (await run(['tree', claudeMain()])).split('\n');
+    const marked = tree.filter((l) => l.endsWith(`subagent ${transcript}`));
+    assert.equal(marked.length, 2, marked.join('\n'));
+    assert.match(marked[0], /Agent\(look around\)/);
+    const json = JSON.parse(await run(['tree', claudeMain(), '--json'])) as { entries: { subagentFiles?: string[] }[] };
+    assert.deepEqual(
+      json.entries.filter((e) => e.subagentFiles).map((e) => e.subagentFiles),
+      [[transcript], [transcript]],
+    );
+    const result = activePath(main).find((e) => e.type === 'message' && e.message.role === 'toolResult' && e.message.toolName === 'Agent')!;
+    const context = await run(['context', claudeMain(), '--leaf', result.id]);
+    assert.ok(
+      context.split('\n').some((l) => l.endsWith(`subagent ${transcript}`)),
+      context,
+    );
+  });
+
   it('the thinking the API requests asked for is the thinking level (not "off"); an Agent call previews its description', () => {
     assert.equal(buildContext(main).thinkingLevel, 'high', 'budget_tokens 31999');
     const call = activePath(main).find((e) => toolCallsOf(e).some((b) => b.type === 'toolCall' && b.name === 'Agent'));
@@ -321,6 +347,7 @@ describe('real Codex CLI 0.171.0 rollouts (issue 35)', () => {
       'the parent’s compaction is in the history',
     );
     assert.ok(activePath(fork)[0].id.startsWith('parent:'), 'entries read from the parent are named as such');
+    assert.match(titleFactsFromIndex(fork).firstRequest ?? '', /hello from the fork/, 'its title is its own');
     assertSameAsSent(contextPairs(fork, userEntryWith(fork, 'hello from the fork')), sentWith('hello from the fork'));
   });
 

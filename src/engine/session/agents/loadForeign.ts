@@ -9,7 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { SessionIndex } from '../sessionIndex';
 import type { EntryRecord } from '../entryRecord';
 import { agentName, agentOfHead, type AgentKind } from './agentKind';
-import { withForkHistory } from './codexForkHistory';
+import { PARENT_ID_PREFIX, withForkHistory } from './codexForkHistory';
 import { claudeForkOrigin } from './claudeForkOrigin';
 import { convertClaudeCode } from './claudeCode';
 import { convertCodex } from './codex';
@@ -98,7 +98,12 @@ export async function loadForeignSession(
     agent,
     leaf: converted.leaf,
   });
-  if (parentFile !== undefined) index.header.parentSession = parentFile;
+  if (parentFile !== undefined) {
+    index.header.parentSession = parentFile;
+    // The parent's history is not the fork's own (its title is its own first request).
+    const copied = converted.entries.findIndex((e) => !e.entry.id.startsWith(PARENT_ID_PREFIX));
+    index.header.copiedEntries = copied < 0 ? converted.entries.length : copied;
+  }
   if (converted.fork) {
     // The entries copied from the origin are not the fork's own (its title is its own first request).
     index.header.copiedEntries = converted.fork.copiedEntries;
