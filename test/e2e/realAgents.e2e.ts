@@ -6,7 +6,7 @@ import * as path from 'path';
 import { runCommand, screenshot, showActivityView, webviewWith } from '../support/vscode/browser';
 import { fixturePath } from '../support/fixtures';
 import { e2e } from './context';
-import { collapseAll, expandRow, row } from './sessionsView';
+import { collapseAll, expandRow, row, sidebar } from './sessionsView';
 
 /** Every file below a folder. */
 function walk(dir: string): string[] {
@@ -57,6 +57,9 @@ describe('real Claude Code and Codex sessions in the Sessions view', function ()
     await screenshot(page, 'real-agents-02-claude-tree-top');
     // The end of the tree (the list renders only the rows in view): select a row of it and go to the last row.
     await row(page, 'Both done.').click();
+    // The click opens the entry panel, which takes the keyboard: the list gets it back before End.
+    await webviewWith(page, '#entry-title');
+    await sidebar(page).locator('.monaco-list').first().focus();
     await page.keyboard.press('End');
     await row(page, 'Hello! Ready to help.').waitFor({ timeout: 30_000 });
     await screenshot(page, 'real-agents-03-claude-tree-end');
@@ -83,6 +86,10 @@ describe('real Claude Code and Codex sessions in the Sessions view', function ()
       .first();
     await codex.waitFor({ timeout: 60_000 });
     await codex.click();
+    // The entry of the patch's result (Show File Changes lists what an entry or a branch changed).
+    const patched = row(page, /^Exit code: 0/).first();
+    await patched.waitFor({ timeout: 30_000 });
+    await patched.click();
     await runCommand(page, 'Arbor: Show File Changes');
     const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'notes.txt' }).first();
     await pick.waitFor({ timeout: 30_000 });
