@@ -39,6 +39,8 @@ export const SCENES = {
     { text: 'Finished the big turn.' },
   ],
   think: [{ thinking: 'Let me think about this carefully.', text: 'Thought about it.' }],
+  write_one: [{ tools: [{ name: 'Write', input: { file_path: '@/out.txt', content: 'version 1\n' } }] }, { text: 'Wrote version 1.' }],
+  write_two: [{ tools: [{ name: 'Write', input: { file_path: '@/out.txt', content: 'version 2\n' } }] }, { text: 'Wrote version 2.' }],
   // Codex
   cx_shell: [{ tools: [{ name: 'exec_command', input: { cmd: 'cat notes.txt' } }] }, { text: 'The notes say hello.' }],
   cx_fail: [{ tools: [{ name: 'exec_command', input: { cmd: 'echo failing >&2; exit 3' } }] }, { text: 'It exited 3.' }],
@@ -200,7 +202,8 @@ function responses(res, body, step) {
   sse(res, ev);
 }
 
-export function startFakeModel({ cwd, port = 0 }) {
+/** `onRequest(wire, body)` hears every model request (the generator records what Codex sent). */
+export function startFakeModel({ cwd, port = 0, onRequest }) {
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (d) => (raw += d));
@@ -216,6 +219,7 @@ export function startFakeModel({ cwd, port = 0 }) {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ input_tokens: 1000 }));
       }
+      if (req.method === 'POST' && url.startsWith('/v1/responses')) onRequest?.('openai', body);
       if (req.method === 'POST' && url.startsWith('/v1/messages')) return anthropic(res, body, pick(body, 'anthropic', cwd()));
       if (req.method === 'POST' && url.startsWith('/v1/responses')) return responses(res, body, pick(body, 'openai', cwd()));
       if (url.startsWith('/v1/models')) {

@@ -91,6 +91,28 @@ async function claudeSessions(bin, port) {
   await run(bin, [...common, '--resume', id, '[scene:hello] say hello after the compaction'], env);
   console.log('Claude Code: fork');
   await run(bin, [...common, '--resume', id, '--fork-session', '-n', 'the fork', '[scene:hello] hello from the fork'], env);
+  await claudeRewind(bin, { env: { ...env, CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING: '1' }, common });
+}
+
+/**
+ * A rewind, as Claude Code does it headless: `--rewind-files <prompt uuid>` restores the files to their state
+ * before that prompt (file checkpointing on), and `--resume-session-at <assistant uuid>` goes on from an earlier
+ * answer (the later turn stays in the file as an abandoned branch).
+ */
+async function claudeRewind(bin, { env, common }) {
+  const id = '00000000-0000-4000-8000-00000000c1a2';
+  freshProject();
+  console.log('Claude Code: rewind');
+  await run(bin, [...common, '--session-id', id, '-n', 'rewind fixture', '[scene:write_one] write version 1'], env);
+  await run(bin, [...common, '--resume', id, '[scene:write_two] write version 2'], env);
+  const file = walk(path.join(home, '.claude', 'projects')).find((f) => f.endsWith(`${id}.jsonl`));
+  const recs = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const second = recs.find((r) => r.type === 'user' && JSON.stringify(r.message?.content).includes('[scene:write_two]'));
+  const firstAnswer = recs.find((r) => r.type === 'assistant' && JSON.stringify(r.message?.content).includes('Wrote version 1.'));
+  await run(bin, [...common, '--resume', id, '--rewind-files', second.uuid], env);
+  const restored = readFileSync(path.join(proj, 'out.txt'), 'utf8');
+  if (restored !== 'version 1\n') throw new Error(`--rewind-files left out.txt as ${JSON.stringify(restored)}`);
+  await run(bin, [...common, '--resume', id, '--resume-session-at', firstAnswer.uuid, '[scene:hello] hello after the rewind'], env);
 }
 
 async function codexSessions(bin, port) {
@@ -130,6 +152,62 @@ async function codexSessions(bin, port) {
   await run(bin, [...exec, 'resume', sessionId, '[scene:hello] say hello after the compaction'], env);
   console.log('Codex: fork');
   await run(bin, [...exec, 'fork', sessionId, '[scene:hello] hello from the fork'], env);
+  console.log('Codex: manual compaction');
+  await run(bin, [...exec, '[scene:cx_shell] show the notes, then compact by hand'], env);
+  const manualId = latestRollout(codexHome).match(/([0-9a-f-]{36})\.jsonl$/)[1];
+  await codexCompact(bin, env, manualId);
+  await run(bin, [...exec, 'resume', manualId, '[scene:hello] say hello after the manual compaction'], env);
+}
+
+/**
+ * Codex's /compact, headless: `codex app-server` (JSON-RPC lines on stdio) resumes the thread and starts a
+ * compaction (`thread/compact/start`); done at the turn's `turn/completed`.
+ */
+async function codexCompact(bin, env, threadId) {
+  const child = spawn(bin, ['app-server'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let next = 0;
+  const waiting = new Map();
+  let done;
+  const completed = new Promise((resolve) => (done = resolve));
+  let buffered = '';
+  child.stdout.on('data', (d) => {
+    buffered += d;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const m = JSON.parse(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+      if (m.id !== undefined && !m.method) waiting.get(m.id)?.(m);
+      else if (m.method === 'turn/completed') done();
+    }
+  });
+  const call = (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, (m) => (m.error ? reject(new Error(`${method}: ${JSON.stringify(m.error)}`)) : resolve(m.result)));
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  const timer = setTimeout(() => child.kill('SIGTERM'), 120_000);
+  try {
+    await call('initialize', { clientInfo: { name: 'arbor-agent-fixtures', version: '0' } });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'initialized' }) + '\n');
+    await call('thread/resume', { threadId });
+    await call('thread/compact/start', { threadId });
+    await completed;
+    console.log(`  codex app-server thread/compact/start ${threadId} -> done`);
+  } finally {
+    clearTimeout(timer);
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve)));
+  }
+}
+
+/** What Codex sent the model: each Responses request's input items (type, role, the start of their text). */
+const codexRequests = [];
+function recordRequest(wire, body) {
+  if (wire !== 'openai' || !Array.isArray(body.input)) return;
+  const text = (c) => (Array.isArray(c) ? c.map((b) => b?.text ?? '').join('\n') : typeof c === 'string' ? c : '');
+  codexRequests.push({
+    input: body.input.map((it) => ({ type: it.type, role: it.role, text: text(it.content).slice(0, 160) })),
+  });
 }
 
 function latestRollout(codexHome) {
@@ -161,6 +239,7 @@ function copyOut() {
   };
   copy(path.join(home, '.claude', 'projects'), path.join(out, 'claude-code'));
   copy(path.join(home, '.codex', 'sessions'), path.join(out, 'codex'));
+  writeFileSync(path.join(out, 'codex-requests.jsonl'), stable(codexRequests.map((r) => JSON.stringify(r)).join('\n') + '\n'));
   writeFileSync(
     path.join(out, 'versions.json'),
     JSON.stringify({ claudeCode: CLAUDE_CODE_VERSION, codex: CODEX_VERSION, scratchRoot: STABLE_ROOT }, null, 2) + '\n',
@@ -168,7 +247,7 @@ function copyOut() {
 }
 
 const tools = install();
-const server = await startFakeModel({ cwd: () => cwd });
+const server = await startFakeModel({ cwd: () => cwd, onRequest: recordRequest });
 const port = server.address().port;
 try {
   await claudeSessions(tools.claude, port);

@@ -3,10 +3,10 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { runCommand, screenshot, showActivityView } from '../support/vscode/browser';
+import { runCommand, screenshot, showActivityView, webviewWith } from '../support/vscode/browser';
 import { fixturePath } from '../support/fixtures';
 import { e2e } from './context';
-import { collapseAll, expandRow, row } from './sessionsView';
+import { collapseAll, expandRow, row, sidebar } from './sessionsView';
 
 /** Every file below a folder. */
 function walk(dir: string): string[] {
@@ -57,6 +57,9 @@ describe('real Claude Code and Codex sessions in the Sessions view', function ()
     await screenshot(page, 'real-agents-02-claude-tree-top');
     // The end of the tree (the list renders only the rows in view): select a row of it and go to the last row.
     await row(page, 'Both done.').click();
+    // The click opens the entry panel, which takes the keyboard: the list gets it back before End.
+    await webviewWith(page, '#entry-title');
+    await sidebar(page).locator('.monaco-list').first().focus();
     await page.keyboard.press('End');
     await row(page, 'Hello! Ready to help.').waitFor({ timeout: 30_000 });
     await screenshot(page, 'real-agents-03-claude-tree-end');
@@ -73,5 +76,41 @@ describe('real Claude Code and Codex sessions in the Sessions view', function ()
     await row(page, 'It exited 3.').waitFor({ timeout: 30_000 });
     await row(page, /^exec_command\(cat notes\.txt\)/).waitFor({ timeout: 30_000 });
     await screenshot(page, 'real-agents-04-codex-tree');
+  });
+
+  it('Show File Changes opens the patch in the diff editor; Show Context lists the real sessions’ messages', async () => {
+    const page = e2e.page;
+    await collapseAll(page);
+    const codex = row(page, /read the notes/)
+      .filter({ hasText: 'Codex' })
+      .first();
+    await codex.waitFor({ timeout: 60_000 });
+    await codex.click();
+    // The entry of the patch's result (Show File Changes lists what an entry or a branch changed).
+    const patched = row(page, /^Exit code: 0/).first();
+    await patched.waitFor({ timeout: 30_000 });
+    await patched.click();
+    await runCommand(page, 'Arbor: Show File Changes');
+    const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'notes.txt' }).first();
+    await pick.waitFor({ timeout: 30_000 });
+    await screenshot(page, 'real-agents-05-codex-file-pick');
+    await pick.click();
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 });
+    await page.locator('.monaco-diff-editor .view-line', { hasText: 'hello patched' }).first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'real-agents-06-codex-diff');
+
+    await codex.click();
+    await runCommand(page, 'Arbor: Show Context');
+    const codexContext = await webviewWith(page, '#context-title');
+    await codexContext.locator('#context-messages li', { hasText: 'say hello after the compaction' }).first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'real-agents-07-codex-context');
+
+    const claude = row(page, 'fixture tasks');
+    await claude.click();
+    await runCommand(page, 'Arbor: Show Context');
+    const claudeContext = await webviewWith(page, '#context-title');
+    await claudeContext.locator('#context-messages li', { hasText: 'Hello! Ready to help.' }).first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'real-agents-08-claude-context');
+    await runCommand(page, 'View: Close All Editors');
   });
 });

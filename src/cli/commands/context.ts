@@ -21,6 +21,8 @@ import { contextUse } from '../../engine/operations/contextUse';
 import { contextWindowSourceForModel } from '../contextWindow';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { TokenEstimator } from '../../engine/tokens/estimators';
+import { subagentFiles } from '../../engine/session/agents/subagentLinks';
+import { shownPath } from './files';
 
 export const contextSpec: CommandSpec = {
   name: 'context',
@@ -79,7 +81,13 @@ async function printContext(p: ParsedCommand, io: Io, index: SessionIndex, leafI
   // An entry too large to parse shows empty: its row carries the estimate from its size.
   const rowTokens = (m: (typeof ctx.messages)[number]) =>
     isOversizedEntry(index, m.entryIndex) ? entryTokens(index, m.entryIndex, estimator) : estimator.estimate(m.message);
-  const messages = ctx.messages.map((m) => ({ entryId: index.record(m.entryIndex).id, role: m.message.role, tokens: rowTokens(m) }));
+  // Claude Code's Agent/Task calls and their results name the subagent's transcript.
+  const subagents = subagentFiles(index);
+  const messages = ctx.messages.map((m) => {
+    const entryId = index.record(m.entryIndex).id;
+    const files = subagents.size ? subagents.get(entryId) : undefined;
+    return { entryId, role: m.message.role, tokens: rowTokens(m), ...(files ? { subagentFiles: files } : {}) };
+  });
   if (p.flags.json) {
     await printJson(io, {
       leafId: ctx.leafId,
@@ -98,9 +106,9 @@ async function printContext(p: ParsedCommand, io: Io, index: SessionIndex, leafI
   );
   ctx.messages.forEach((m, k) => {
     const pv = rowPreview(index, m.entryIndex, 200);
-    io.out(
-      `${shortField(messages[k].entryId)} ${shortField(m.message.role, 24).padEnd(17)} ${String(messages[k].tokens).padStart(7)}  ${shortField(pv.text, 70)}`,
-    );
+    const subagent = (messages[k].subagentFiles ?? []).map((f) => `  subagent ${shownPath(f)}`).join('');
+    const head = `${shortField(messages[k].entryId)} ${shortField(m.message.role, 24).padEnd(17)} ${String(messages[k].tokens).padStart(7)}`;
+    io.out(`${head}  ${shortField(pv.text, 70)}${subagent}`);
   });
   io.out(`context: ${contextFigureShort(figure)}: ${shortField(contextFigureSources(figure), 200)}`);
   return 0;

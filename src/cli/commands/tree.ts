@@ -5,6 +5,7 @@ import type { EntryLease, SessionIndex } from '../../engine/session/sessionIndex
 import { RowFacts, type RowStyle } from './treeRowFacts';
 import { ENTRY_KINDS } from '../../engine/tree/entryPreview';
 import { shownPath } from './files';
+import { subagentFiles } from '../../engine/session/agents/subagentLinks';
 
 export const treeSpec: CommandSpec = {
   name: 'tree',
@@ -117,9 +118,11 @@ function* treeJsonLines(index: SessionIndex, rows: RowFacts): Generator<string |
     '{',
     mapped(index.labels(), ([target, label]) => `${JSON.stringify(target)}: ${JSON.stringify(label)}`),
   );
+  const subagents = subagentFiles(index);
   const entries = rowLines(index, rows, fileOrder(index), ({ i }) => {
     const rec = index.record(i);
     const row = rows.row(index, i);
+    const files = subagents.size ? subagents.get(rec.id) : undefined;
     return JSON.stringify({
       id: rec.id,
       parentId: rec.parentId,
@@ -128,6 +131,7 @@ function* treeJsonLines(index: SessionIndex, rows: RowFacts): Generator<string |
       line: rec.line,
       tokens: row.tokens,
       preview: row.text,
+      ...(files ? { subagentFiles: files } : {}),
     });
   });
   yield* memberLines('entries', '[', entries, true);
@@ -205,6 +209,8 @@ function* drawTree(index: SessionIndex, rows: RowFacts): Generator<string | Prom
   if (typeof h.parentSession === 'string') yield `forked from ${shownPath(h.parentSession)}`;
   const labels = index.labels();
   const leaf = index.leafIndex;
+  // Claude Code's Agent/Task calls and their results name the subagent's transcript.
+  const subagents = subagentFiles(index);
   yield* rowLines(index, rows, treeRows(index), ({ i, prefix }) => {
     const id = index.record(i).id;
     const row = rows.row(index, i);
@@ -212,6 +218,7 @@ function* drawTree(index: SessionIndex, rows: RowFacts): Generator<string | Prom
     let marks = row.tokens ? `${row.tokens} tok` : '';
     if (label) marks += `${marks ? ' ' : ''}[${shortField(label)}]`;
     if (i === leaf) marks += `${marks ? ' ' : ''}◀ leaf`;
+    for (const f of (subagents.size && subagents.get(id)) || []) marks += `${marks ? ' ' : ''}subagent ${shownPath(f)}`;
     return `${prefix}${shortField(id)} ${KIND_COLUMN.get(row.kind) ?? row.kind.padEnd(KIND_WIDTH)} ${row.text}${marks ? `  ${marks}` : ''}`;
   });
 }

@@ -22,11 +22,12 @@ export function compactedSpan(index: SessionIndex, i: number): CompactedSpan | n
   const parent = index.parentIndex(i);
   if (parent < 0 || !e) return null;
   const p = new Projection(index, parent);
-  const start = p.hasCompaction ? 1 : 0;
-  let kept = p.entries.findIndex((x, pos) => pos >= start && index.record(x).id === e.firstKeptEntryId);
+  // The previous compaction's summary is not part of the span (first in Pi's context, later in Codex's).
+  const summary = p.summaryPos;
+  let kept = p.entries.findIndex((x, pos) => pos > summary && index.record(x).id === e.firstKeptEntryId);
   if (kept < 0) kept = p.entries.length;
   const positions: number[] = [];
-  for (let pos = start; pos < kept; pos++) positions.push(pos);
+  for (let pos = 0; pos < kept; pos++) if (pos !== summary) positions.push(pos);
   return { projection: p, positions, keptIndex: kept < p.entries.length ? p.entries[kept] : parent };
 }
 

@@ -77,7 +77,7 @@ export function* planCompactionWalk(index: SessionIndex, options: PlanCompaction
   const given = options.projection;
   const p = given?.index === index && given.leaf === leafIndex ? given : new Projection(index, leafIndex);
   const hasPrevious = p.hasCompaction;
-  const boundaryStart = hasPrevious ? 1 : 0;
+  const boundaryStart = hasPrevious ? p.summaryPos + 1 : 0;
   const boundaryEnd = p.length;
   const contextTokens = yield* projectedContextTokensWalk(p, options.estimator);
   options.signal?.throwIfAborted();
@@ -100,7 +100,7 @@ export function* planCompactionWalk(index: SessionIndex, options: PlanCompaction
   const fileOps = createFileOps();
   let previousSummary: string | null = null;
   let previousCompactionId: string | null = null;
-  const prev = hasPrevious ? index.entryOfType(p.entries[0], 'compaction') : undefined;
+  const prev = hasPrevious ? index.entryOfType(p.entries[p.summaryPos], 'compaction') : undefined;
   if (prev) {
     previousSummary = typeof prev.summary === 'string' ? prev.summary : '';
     previousCompactionId = prev.id;

@@ -74,7 +74,7 @@ const entryContextTypes = new Set(['message', 'custom_message', 'branch_summary'
  */
 export function projectedEntryTokens(projection: Projection, pos: number, estimator: TokenEstimator): number {
   const entryIndex = projection.entries[pos];
-  const own = !projection.editFor(pos) && !(pos > 0 && projection.index.record(entryIndex).type === 'compaction');
+  const own = !projection.editFor(pos) && !(pos !== projection.summaryPos && projection.index.record(entryIndex).type === 'compaction');
   if (own) return entryTokens(projection.index, entryIndex, estimator);
   let tokens = 0;
   for (const m of projection.messages(pos)) tokens += estimator.estimate(m);
@@ -84,7 +84,7 @@ export function projectedEntryTokens(projection: Projection, pos: number, estima
 /** projectedEntryTokens in a walk (session/entryWalk.ts): the entry is asked for unless its count is known without it. */
 export function* projectedEntryTokensWalk(projection: Projection, pos: number, estimator: TokenEstimator, step: 1 | -1): EntryWalk<number> {
   const entryIndex = projection.entries[pos];
-  const own = !projection.editFor(pos) && !(pos > 0 && projection.index.record(entryIndex).type === 'compaction');
+  const own = !projection.editFor(pos) && !(pos !== projection.summaryPos && projection.index.record(entryIndex).type === 'compaction');
   if (!own) yield* projection.read(pos, step);
   // An entry's own count reads the entry itself (not the projection's cached messages), unless it is known.
   else if (!countsFor(projection.index, estimator.name).has(entryIndex) && !isOversizedEntry(projection.index, entryIndex))

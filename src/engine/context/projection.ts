@@ -10,7 +10,9 @@ const MESSAGE_CACHE_POSITIONS = 4096;
  * The compaction-aware view of one path (spec 2, Pi 1.6's projection): the
  * newest compaction on the path first, then the path entries from its
  * `firstKeptEntryId` up to it (system messages left out), then everything
- * after it. Without a compaction: the whole path. `context_edit` entries on the
+ * after it. Without a compaction: the whole path. A compaction whose
+ * `details.summaryFollows` is N (Codex, which sends the history it rebuilt
+ * and then the summary) comes after the N entries that follow it instead. `context_edit` entries on the
  * projected entries apply, the latest per target.
  *
  * Message bodies are parsed only when asked for, so planning on a huge file
@@ -27,6 +29,8 @@ export class Projection {
   readonly entries: readonly number[];
   /** Position in `path` of the newest compaction, or -1. */
   readonly compactionPathPos: number;
+  /** Position in `entries` of the newest compaction (its summary): 0 (first, as Pi sends it), later when it says so, or -1. */
+  readonly summaryPos: number;
   private readonly edits: Map<string, ContextEditEntry>;
   private readonly messageCache = new Map<number, AgentMessage[]>();
   /** The cached positions in the order they were read, and the slot the next one takes. */
@@ -47,21 +51,31 @@ export class Projection {
     }
     this.compactionPathPos = compactionPos;
     let entries: readonly number[];
+    let summaryPos = compactionPos < 0 ? -1 : 0;
     if (compactionPos < 0) {
       // The path itself (both read-only): on a 1 GB session without a compaction a copy would be another 5e5 slots.
       entries = path;
     } else {
       const compaction = index.entryOfType(path[compactionPos], 'compaction');
-      const projected = [path[compactionPos]];
+      const projected: number[] = [];
       let found = false;
       for (let i = 0; i < compactionPos; i++) {
         const rec = index.record(path[i]);
         if (rec.id === compaction?.firstKeptEntryId) found = true;
         if (found && !(rec.type === 'message' && rec.role === 'system')) projected.push(path[i]);
       }
-      for (let i = compactionPos + 1; i < path.length; i++) projected.push(path[i]);
+      // Pi puts the summary first; a compaction that says its summary follows N rebuilt entries (Codex) goes after them.
+      const follows = Math.min(summaryFollows(compaction?.details), path.length - compactionPos - 1);
+      const after = compactionPos + 1 + follows;
+      for (let i = compactionPos + 1; i < after; i++) projected.push(path[i]);
+      if (follows > 0) {
+        summaryPos = projected.length;
+        projected.push(path[compactionPos]);
+      } else projected.unshift(path[compactionPos]);
+      for (let i = after; i < path.length; i++) projected.push(path[i]);
       entries = projected;
     }
+    this.summaryPos = summaryPos;
     this.entries = entries;
     this.edits = new Map();
     for (const i of entries) {
@@ -90,7 +104,7 @@ export class Projection {
   roles(pos: number): string[] {
     const i = this.entries[pos];
     const rec = this.index.record(i);
-    if (rec.type === 'compaction' && pos > 0) return [];
+    if (rec.type === 'compaction' && pos !== this.summaryPos) return [];
     const edit = this.editFor(pos);
     if (edit && (edit.replacement === null || edit.replacement === undefined)) return [];
     return entryContextRoles(rec.type, rec.role, () => this.index.entry(i));
@@ -122,7 +136,7 @@ export class Projection {
 
   private readMessages(pos: number, entryAt: (i: number) => SessionEntry): AgentMessage[] {
     const i = this.entries[pos];
-    if (this.index.record(i).type === 'compaction' && pos > 0) return [];
+    if (this.index.record(i).type === 'compaction' && pos !== this.summaryPos) return [];
     return applyContextEdit(entryContextMessages(entryAt(i)), this.editFor(pos));
   }
 
@@ -148,4 +162,10 @@ export class Projection {
     }
     return out;
   }
+}
+
+/** The number of entries after a compaction that its summary follows in the context (`details.summaryFollows`, else 0). */
+function summaryFollows(details: unknown): number {
+  const n = typeof details === 'object' && details !== null ? (details as { summaryFollows?: unknown }).summaryFollows : undefined;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 0;
 }

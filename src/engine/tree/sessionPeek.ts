@@ -158,15 +158,20 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
 
 /** Notes what a record of another agent's session tells (its records are not Pi entries). */
 function foreignNoter(peek: SessionPeek, agent: Exclude<AgentKind, 'pi'>): (o: Record<string, unknown>, head: boolean) => void {
+  /** The first prompt's enqueue time: a user message older than it was copied by a fork (not its first request). */
+  let enqueuedMs: number | undefined;
   return (o, head) => {
     const f = foreignPeekFacts(agent, o);
+    if (f.enqueued) enqueuedMs ??= timeOf({ timestamp: f.enqueued });
     if (!peek.id && f.id) peek.id = f.id;
     if (!peek.cwd && f.cwd) peek.cwd = f.cwd;
     if (peek.startedMs === undefined && f.started) peek.startedMs = timeOf({ timestamp: f.started });
     if (f.name?.trim()) peek.name = titleText(f.name);
     const text = f.userText ? titleText(f.userText) : undefined;
     if (text) {
-      if (head && !peek.firstUserMessage) peek.firstUserMessage = text;
+      const at = f.started ? timeOf({ timestamp: f.started }) : undefined;
+      const copied = enqueuedMs !== undefined && at !== undefined && at < enqueuedMs;
+      if (head && !peek.firstUserMessage && !copied) peek.firstUserMessage = text;
       peek.latestUserMessage = text;
     }
     peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;

@@ -133,7 +133,10 @@ export function* titleFactsWalk(index: SessionIndex): EntryWalk<TitleFacts> {
     } else if (latestRequest === undefined && rec.type === 'message' && rec.role === 'user') latestRequest = yield* request(i);
   }
   let firstRequest: string | undefined;
-  for (let i = 0; i < index.entryCount && firstRequest === undefined; i++) {
+  // A Claude Code fork's first entries are copied from its origin (loadForeign.ts): its first request is its own.
+  const copied = index.header.copiedEntries;
+  const own = typeof copied === 'number' && Number.isInteger(copied) && copied > 0 ? copied : 0;
+  for (let i = own; i < index.entryCount && firstRequest === undefined; i++) {
     const rec = index.record(i);
     if (rec.type === 'message' && rec.role === 'user') firstRequest = yield* request(i);
   }

@@ -182,22 +182,22 @@ describe('Codex CLI rollouts (issue 23)', () => {
     assert.equal(index.entryById('L23.effort')?.type, 'thinking_level_change');
   });
 
-  it('compacted without replacement_history: the initial context and earlier user messages follow the summary', () => {
+  it('compacted without replacement_history: the initial context and earlier user messages, then the summary (as Codex sends it)', () => {
     const c = index.entryById('L21');
     assert.ok(c?.type === 'compaction');
     assert.equal(c.summary, 'Summary: fixed hello.txt; make has no test target.');
     const ctx = buildContext(index, index.indexOf('L22'));
     assert.deepEqual(
       ctx.messages.map((m) => index.record(m.entryIndex).id),
-      ['L21', 'L21.h0', 'L21.h1', 'L21.h2', 'L21.h3', 'L22'],
+      ['L21.h0', 'L21.h1', 'L21.h2', 'L21.h3', 'L21', 'L22'],
     );
   });
 
-  it('compacted with replacement_history: the context is that history (its summary copy is the compaction)', () => {
+  it('compacted with replacement_history: the context is that history, then the summary (its copy in the history is the compaction)', () => {
     const ctx = buildContext(index);
     assert.deepEqual(
       ctx.messages.map((m) => index.record(m.entryIndex).id),
-      ['L27', 'L27.h0', 'L27.h1', 'L28', 'L29'],
+      ['L27.h0', 'L27.h1', 'L27', 'L28', 'L29'],
     );
   });
 

@@ -38,7 +38,9 @@ describe('100 MB sessions of other agents (issue 23)', function () {
     assert.deepEqual(index.diagnostics, []);
     assert.equal(index.branchPoints().size, 0);
     const ctx = buildContext(index);
-    assert.equal(ctx.messages[0].message.role, 'compactionSummary');
+    // Codex sends the history it rebuilt, then the summary.
+    assert.ok(ctx.messages.some((m) => m.message.role === 'compactionSummary'));
+    assert.notEqual(ctx.messages[0].message.role, 'compactionSummary');
     assert.ok(g.compactions > 0);
   });
 });

@@ -14,6 +14,7 @@ import { CODEX_ITEM_TYPES, CODEX_LINE_TYPES } from '../../../src/engine/session/
 import type { AssistantMessage, SessionEntry, ToolResultMessage } from '../../../src/engine/session/types';
 import type { SessionIndex } from '../../../src/engine/session/sessionIndex';
 import { repoRoot } from '../../support/fixtures';
+import { runCli } from '../../../src/cli/main';
 
 const real = path.join(repoRoot, 'test', 'fixtures', 'agents', 'real');
 
@@ -29,12 +30,59 @@ const records = (file: string) =>
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-const claudeMain = () => sessionsOf('claude-code').find((f) => path.basename(f) === '00000000-0000-4000-8000-00000000c1a1.jsonl')!;
+const CLAUDE_MAIN = '00000000-0000-4000-8000-00000000c1a1.jsonl';
+const CLAUDE_REWIND = '00000000-0000-4000-8000-00000000c1a2.jsonl';
+const claudeMain = () => sessionsOf('claude-code').find((f) => path.basename(f) === CLAUDE_MAIN)!;
+const claudeRewind = () => sessionsOf('claude-code').find((f) => path.basename(f) === CLAUDE_REWIND)!;
 const claudeFork = () =>
-  sessionsOf('claude-code').find((f) => !f.includes('subagents') && !f.endsWith('00000000-0000-4000-8000-00000000c1a1.jsonl'))!;
+  sessionsOf('claude-code').find((f) => !f.includes('subagents') && ![CLAUDE_MAIN, CLAUDE_REWIND].includes(path.basename(f)))!;
 const codexRollouts = () => sessionsOf('codex').map((f) => ({ f, meta: records(f)[0].payload as Record<string, unknown> }));
-const codexMain = () => codexRollouts().find((r) => r.meta.forked_from_id === undefined)!.f;
+/** The rollout whose file holds `prompt` and is not a fork. */
+const codexWith = (prompt: string) =>
+  codexRollouts().find((r) => r.meta.forked_from_id === undefined && readFileSync(r.f, 'utf8').includes(prompt))!.f;
+const codexMain = () => codexWith('[scene:cx_big]');
+const codexManual = () => codexWith('compact by hand');
 const codexFork = () => codexRollouts().find((r) => r.meta.forked_from_id !== undefined)!.f;
+
+/** What Codex sent the model in each request (recorded by the generator): message items as [role, text start]. */
+const codexRequests = () =>
+  readFileSync(path.join(real, 'codex-requests.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => (JSON.parse(l) as { input: { type: string; role?: string; text: string }[] }).input);
+/** The request whose last item is the user prompt holding `prompt`: its user and assistant messages. */
+function sentWith(prompt: string): [string, string][] {
+  const input = codexRequests().find((items) => items.at(-1)?.text.includes(prompt));
+  assert.ok(input, `a recorded request ending with ${prompt}`);
+  return input.filter((it) => it.type === 'message' && (it.role === 'user' || it.role === 'assistant')).map((it) => [it.role!, it.text]);
+}
+/** Arbor's context at `entryIndex` as the same pairs (a compaction's summary is a user message, as Codex sends it). */
+function contextPairs(index: SessionIndex, entryIndex: number): [string, string][] {
+  return buildContext(index, entryIndex).messages.flatMap(({ message: m }): [string, string][] => {
+    if (m.role === 'compactionSummary') return [['user', m.summary]];
+    if (m.role !== 'user' && m.role !== 'assistant') return [];
+    const content = m.content as string | { type: string; text?: string }[];
+    const text = typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('\n');
+    return [[m.role, text]];
+  });
+}
+/** Each pair of Arbor's context starts as the recorded one (the generator kept the first 160 characters). */
+function assertSameAsSent(ours: [string, string][], sent: [string, string][]): void {
+  assert.deepEqual(
+    ours.map(([role, text], k) => [role, sent[k] && text.startsWith(sent[k][1]) ? sent[k][1] : text.slice(0, 160)]),
+    sent,
+  );
+}
+/** A file's text when known or assumed, else its state. */
+const finalText = (c: { state: string; text?: string } | undefined) => (c && 'text' in c ? c.text : c?.state);
+/** The entry of the user message holding `text`. */
+const userEntryWith = (index: SessionIndex, text: string) => {
+  for (let i = 0; i < index.entryCount; i++) {
+    const e = index.entry(i);
+    if (e.type === 'message' && e.message.role === 'user' && textOf(e).includes(text)) return i;
+  }
+  throw new Error(`no user message with ${text}`);
+};
 
 /** The entries on the path from the root to the leaf. */
 function activePath(index: SessionIndex): SessionEntry[] {
@@ -129,6 +177,31 @@ describe('real Claude Code 2.1.332 sessions (issue 35)', () => {
     assert.match(file, /subagents\/agent-[a-z0-9]+\.jsonl$/);
   });
 
+  it('`arbor tree` and `arbor context` name the subagent transcript on the Agent call and its result', async () => {
+    const run = async (args: string[]) => {
+      const out: string[] = [];
+      const code = await runCli(args, { out: (t) => out.push(t), err: () => undefined });
+      assert.equal(code, 0);
+      return out.join('\n');
+    };
+    const transcript = sessionsOf('claude-code').find((f) => /subagents\/agent-[a-z0-9]+\.jsonl$/.test(f))!;
+    const tree = (await run(['tree', claudeMain()])).split('\n');
+    const marked = tree.filter((l) => l.endsWith(`subagent ${transcript}`));
+    assert.equal(marked.length, 2, marked.join('\n'));
+    assert.match(marked[0], /Agent\(look around\)/);
+    const json = JSON.parse(await run(['tree', claudeMain(), '--json'])) as { entries: { subagentFiles?: string[] }[] };
+    assert.deepEqual(
+      json.entries.filter((e) => e.subagentFiles).map((e) => e.subagentFiles),
+      [[transcript], [transcript]],
+    );
+    const result = activePath(main).find((e) => e.type === 'message' && e.message.role === 'toolResult' && e.message.toolName === 'Agent')!;
+    const context = await run(['context', claudeMain(), '--leaf', result.id]);
+    assert.ok(
+      context.split('\n').some((l) => l.endsWith(`subagent ${transcript}`)),
+      context,
+    );
+  });
+
   it('the thinking the API requests asked for is the thinking level (not "off"); an Agent call previews its description', () => {
     assert.equal(buildContext(main).thinkingLevel, 'high', 'budget_tokens 31999');
     const call = activePath(main).find((e) => toolCallsOf(e).some((b) => b.type === 'toolCall' && b.name === 'Agent'));
@@ -169,6 +242,15 @@ describe('real Claude Code 2.1.332 sessions (issue 35)', () => {
     assert.notEqual(auto.firstKeptEntryId, auto.id);
   });
 
+  it('a --fork-session file is linked to the transcript it copied its first records from; its first request is its own', async () => {
+    assert.equal(fork.header.parentSession, claudeMain());
+    assert.equal(main.header.parentSession, undefined);
+    assert.equal((await loadSession(claudeRewind())).header.parentSession, undefined);
+    assert.match(titleFactsFromIndex(fork).firstRequest ?? '', /hello from the fork/);
+    assert.match((await peekSession(claudeFork())).firstUserMessage ?? '', /hello from the fork/);
+    assert.match(titleFactsFromIndex(main).firstRequest ?? '', /read the notes/);
+  });
+
   it('a --fork-session file is its own session: no parentId cycle, a root of its own, the copied summary its compaction', () => {
     assert.deepEqual(
       fork.diagnostics.filter((d) => /cycle/.test(d.message)),
@@ -178,6 +260,33 @@ describe('real Claude Code 2.1.332 sessions (issue 35)', () => {
     const c = activePath(fork).find((e) => e.type === 'compaction');
     assert.ok(c && c.type === 'compaction' && /Primary request/.test(c.summary));
     assert.match(textOf(activePath(fork).at(-1)!), /Hello/);
+  });
+});
+
+describe('a real Claude Code rewind (--rewind-files, then --resume-session-at an earlier answer)', () => {
+  let rewind: SessionIndex;
+  before(async () => {
+    rewind = await loadSession(claudeRewind());
+  });
+
+  it('the abandoned turn stays as a branch; the leaf is on the turn after the rewind', () => {
+    assert.deepEqual(rewind.diagnostics, []);
+    const answer = activePath(rewind).find((e) => /Wrote version 1\./.test(textOf(e)));
+    assert.ok(answer, 'the answer rewound to is on the active path');
+    const kids = rewind.children(rewind.indexOf(answer.id)).map((c) => textOf(rewind.entry(c)));
+    assert.equal(kids.length, 2, JSON.stringify(kids));
+    assert.ok(kids.some((t) => /write version 2/.test(t)) && kids.some((t) => /hello after the rewind/.test(t)), JSON.stringify(kids));
+    const texts = activePath(rewind).map(textOf).join('\n');
+    assert.match(texts, /hello after the rewind/);
+    assert.doesNotMatch(texts, /write version 2|Wrote version 2/);
+  });
+
+  it('the files at the leaf are those of the turn kept: out.txt is version 1 (version 2 only on the abandoned branch)', () => {
+    const files = sessionFiles(rewind);
+    const atLeaf = historyToEntry(rewind, rewind.leafIndex, files).files.get('/tmp/arbor-fixture/proj/out.txt');
+    assert.deepEqual(finalText(atLeaf?.final), 'version 1\n');
+    const abandoned = [...Array(rewind.entryCount).keys()].find((i) => /Wrote version 2\./.test(textOf(rewind.entry(i))))!;
+    assert.equal(finalText(historyToEntry(rewind, abandoned, files).files.get('/tmp/arbor-fixture/proj/out.txt')?.final), 'version 2\n');
   });
 });
 
@@ -221,6 +330,43 @@ describe('real Codex CLI 0.171.0 rollouts (issue 35)', () => {
     const fork = await loadSession(codexFork());
     assert.equal(fork.header.parentSession, codexMain());
     assert.notEqual(fork.header.id, main.header.id);
+  });
+
+  it('a fork shows its parent’s history up to the fork point (read from the parent) before its own, as Codex sends it', async () => {
+    const fork = await loadSession(codexFork());
+    const texts = activePath(fork).map(textOf);
+    const own = texts.findIndex((t) => /hello from the fork/.test(t));
+    assert.ok(own > 0, 'the fork’s own prompt is on the path');
+    for (const earlier of [/\[scene:cx_shell\] read the notes/, /Patched three files\./, /say hello after the compaction/])
+      assert.ok(
+        texts.slice(0, own).some((t) => earlier.test(t)),
+        `${String(earlier)} is in the fork’s history`,
+      );
+    assert.ok(
+      activePath(fork).some((e) => e.type === 'compaction'),
+      'the parent’s compaction is in the history',
+    );
+    assert.ok(activePath(fork)[0].id.startsWith('parent:'), 'entries read from the parent are named as such');
+    assert.match(titleFactsFromIndex(fork).firstRequest ?? '', /hello from the fork/, 'its title is its own');
+    assertSameAsSent(contextPairs(fork, userEntryWith(fork, 'hello from the fork')), sentWith('hello from the fork'));
+  });
+
+  it('after a compaction the context is what Codex sent: the rebuilt history first, the summary after it', () => {
+    const at = userEntryWith(main, 'say hello after the compaction');
+    const ours = contextPairs(main, at);
+    const summary = ours.findIndex(([, t]) => /produced a summary/.test(t));
+    assert.equal(summary, ours.length - 2, 'the summary is the last message before the new prompt');
+    assertSameAsSent(ours, sentWith('say hello after the compaction'));
+  });
+
+  it('a manual compaction (app-server thread/compact/start) is a compaction; the context after it is what Codex sent', async () => {
+    const manual = await loadSession(codexManual());
+    assert.deepEqual(manual.diagnostics, []);
+    const c = activePath(manual).find((e) => e.type === 'compaction');
+    assert.ok(c && c.type === 'compaction');
+    assert.match(c.summary, /Primary request/);
+    assert.ok(c.tokensBefore > 0, String(c.tokensBefore));
+    assertSameAsSent(contextPairs(manual, userEntryWith(manual, 'after the manual compaction')), sentWith('after the manual compaction'));
   });
 
   it('a shell call previews its command', () => {

@@ -18,6 +18,9 @@ import { isoTime, msTime, num, str, userBlocks, type ForeignEntry, type ForeignS
  * off the main-chain entry before it; `summary` records title the session;
  * `isMeta` and other in-chain bookkeeping become hidden `custom` entries;
  * records outside the chain (`file-history-snapshot`, ...) are not entries.
+ * A `--fork-session` file starts with the origin's records, copied with
+ * their times: chain records older than the file's first enqueued prompt
+ * are the copied ones (`fork`; loadForeign.ts links the origin by them).
  */
 
 /**
@@ -102,9 +105,17 @@ export async function convertClaudeCode(file: string, lines: AsyncIterable<Sourc
     report(src, `${message} (reported once; later records of this kind are handled the same way without a warning)`);
   };
 
+  /** The first prompt's enqueue time, before any chain record: chain records older than it were copied by a fork. */
+  let enqueuedMs: number | undefined;
+  const copiedUuids: string[] = [];
+  /** Whether the chain records so far were all copied; the entries made from them. */
+  let copying = true;
+  let copiedEntries = 0;
+
   for await (const src of lines) {
     const r = src.value;
     const type = str(r.type);
+    if (type === 'queue-operation' && r.operation === 'enqueue' && entries.length === 0) enqueuedMs ??= msTime(r.timestamp);
     const titleField = TITLE_FIELDS.find(([t]) => t === type);
     if (titleField) {
       const t = r[titleField[1]];
@@ -143,6 +154,14 @@ export async function convertClaudeCode(file: string, lines: AsyncIterable<Sourc
     if (alias.has(uuid) || byId.has(uuid)) {
       report(src, `record "${oneWord(uuid)}" repeats the uuid of an earlier record; skipped`);
       continue;
+    }
+    if (copying) {
+      const recordMs = msTime(r.timestamp);
+      if (enqueuedMs !== undefined && recordMs !== undefined && recordMs < enqueuedMs) copiedUuids.push(uuid);
+      else {
+        copying = false;
+        copiedEntries = entries.length;
+      }
     }
     sessionId ??= str(r.sessionId);
     cwd ??= str(r.cwd);
@@ -251,7 +270,9 @@ export async function convertClaudeCode(file: string, lines: AsyncIterable<Sourc
     cwd: cwd ?? '',
     ...(title !== undefined ? { title } : {}),
   };
-  return { header, entries, leaf, diagnostics };
+  if (copying) copiedEntries = entries.length;
+  const fork = copiedUuids.length ? { copiedUuids, copiedEntries } : undefined;
+  return { header, entries, leaf, diagnostics, ...(fork ? { fork } : {}) };
 }
 
 /** Budgets of Claude Code's thinking (its "think" keywords give about 4k, 10k, 32k tokens) as Pi's levels. */

@@ -1,7 +1,8 @@
 import { isRecord } from '../jsonObject';
 import type { Diagnostic } from '../diagnostics';
-import type { AssistantContentBlock, AssistantMessage, SessionEntry, TextBlock, ToolResultMessage, UserContentBlock } from '../types';
+import type { AssistantContentBlock, AssistantMessage, SessionEntry, TextBlock, UserContentBlock } from '../types';
 import { isoTime, msTime, num, str, text, userBlocks, type ForeignEntry, type ForeignSession, type SourceLine } from './foreignEntries';
+import { toolResult } from './codexToolResult';
 
 /**
  * Codex CLI's rollout (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`,
@@ -13,8 +14,10 @@ import { isoTime, msTime, num, str, text, userBlocks, type ForeignEntry, type Fo
  * model/thinking-level changes; `event_msg` `token_count` is the usage of
  * the answer before it and gives the context window; `compacted` is a
  * compaction (its `message` the summary) followed by the history Codex
- * rebuilds: `replacement_history` when present, else the initial context,
- * the earlier user messages within Codex's budget, and the summary.
+ * rebuilds: `replacement_history` when present, else the initial context and
+ * the earlier user messages within Codex's budget. Codex sends that history
+ * first and the summary after it: the compaction's `details.summaryFollows`
+ * counts the rebuilt entries its summary comes after in the context.
  */
 
 /** Codex keeps at most this many tokens of earlier user messages in the history it rebuilds (COMPACT_USER_MESSAGE_MAX_TOKENS). */
@@ -174,7 +177,7 @@ export async function convertCodex(file: string, lines: AsyncIterable<SourceLine
     const r = src.value;
     const p = isRecord(r.payload) ? r.payload : undefined;
     const type = str(r.type);
-    const id = `L${src.line}`;
+    const id = `${src.idPrefix ?? ''}L${src.line}`;
     const timestamp = isoTime(r.timestamp);
     if (!p || type === undefined) {
       report(src, 'not a Codex rollout line ({timestamp, type, payload}); skipped');
@@ -228,6 +231,10 @@ export async function convertCodex(file: string, lines: AsyncIterable<SourceLine
     } else if (type === 'compacted') {
       answer = undefined;
       const summary = str(p.message) ?? '';
+      const details: { source: string; replacementHistory: boolean; summaryFollows?: number } = {
+        source: 'codex',
+        replacementHistory: Array.isArray(p.replacement_history),
+      };
       add(src, {
         type: 'compaction',
         id,
@@ -236,14 +243,15 @@ export async function convertCodex(file: string, lines: AsyncIterable<SourceLine
         summary,
         firstKeptEntryId: id,
         tokensBefore: tokensBeforeCompaction(entries, summary),
-        details: { source: 'codex', replacementHistory: Array.isArray(p.replacement_history) },
+        details,
       });
+      const compactionAt = entries.length;
       if (Array.isArray(p.replacement_history)) {
         let k = 0;
         userMessages = [];
         for (const h of p.replacement_history) {
           if (!isRecord(h)) continue;
-          // The summary itself is the compaction (first in the context): its copy in the history is not repeated.
+          // The summary itself is the compaction (after the rebuilt history in the context): its copy is not repeated.
           if (h.type === 'message' && h.role === 'user' && summary && blocksText(userBlocks(h.content)).endsWith(summary)) continue;
           item(src, h, `${id}.h${k++}`, timestamp, true);
           if (h.type === 'message' && h.role === 'user') {
@@ -267,6 +275,8 @@ export async function convertCodex(file: string, lines: AsyncIterable<SourceLine
         // The kept messages are in the history now: a later compaction collects them again.
         userMessages = kept;
       }
+      // Codex sends the rebuilt history first and the summary after it (as the last user message).
+      details.summaryFollows = entries.length - compactionAt;
     } else if (!CODEX_LINE_TYPES.has(type))
       reportKindOnce(src, type, `Codex record of unknown type ${JSON.stringify(type).slice(0, 60)}; skipped`);
   }
@@ -350,50 +360,4 @@ function parseArguments(raw: unknown): Record<string, unknown> {
   } catch {
     return { arguments: raw };
   }
-}
-
-/**
- * A call's output: a string, `{content, success}`, or content items. `done` is Codex's own record of the
- * finished call (`item_completed`): a non-zero `exit_code` or a failed status is an error, and a patch's
- * file changes go with the result (its `details.fileChanges`).
- */
-function toolResult(
-  output: unknown,
-  toolCallId: string,
-  toolName: string,
-  timestamp: string,
-  done?: Record<string, unknown>,
-): ToolResultMessage {
-  let content: UserContentBlock[] = [];
-  let isError = false;
-  if (typeof output === 'string') {
-    content = [text(output)];
-    isError = shellFailed(output) || exitedWithError(output);
-  } else if (Array.isArray(output)) content = userBlocks(output);
-  else if (isRecord(output)) {
-    content = typeof output.content === 'string' ? [text(output.content)] : userBlocks(output.content);
-    isError = output.success === false;
-  }
-  const exit = num(done?.exit_code);
-  if ((exit !== undefined && exit !== 0) || done?.status === 'failed') isError = true;
-  const result: ToolResultMessage = { role: 'toolResult', toolCallId, toolName, content, isError, timestamp: msTime(timestamp) };
-  if (done?.type === 'FileChange' && isRecord(done.changes) && !isError) result.details = { fileChanges: done.changes };
-  return result;
-}
-
-/** Codex's unified-exec output header: `Process exited with code N` among its first lines (before `Output:`). */
-function exitedWithError(output: string): boolean {
-  const head = output.slice(0, 400);
-  const end = head.indexOf('\nOutput:');
-  const m = /(?:^|\n)Process exited with code (-?\d+)(?:\n|$)/.exec(end < 0 ? head : head.slice(0, end + 1));
-  return m !== null && Number(m[1]) !== 0;
-}
-
-/** A shell output Codex wrote as `{"output":..., "metadata":{"exit_code":N}}` with N not 0 (read from its end: the output is not parsed again). */
-function shellFailed(output: string): boolean {
-  if (!output.startsWith('{"output"') || !output.endsWith('}')) return false;
-  const at = output.lastIndexOf('"exit_code":');
-  if (at < 0 || output.lastIndexOf('"metadata":') < 0) return false;
-  const m = /^"exit_code":\s*(-?\d+)/.exec(output.slice(at, at + 40));
-  return m !== null && Number(m[1]) !== 0;
 }

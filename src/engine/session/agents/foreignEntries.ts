@@ -15,6 +15,8 @@ export interface ForeignSession {
   entries: ForeignEntry[];
   /** The leaf, as a position in `entries` (undefined: the last). */
   leaf?: number;
+  /** A Claude Code fork's copy of its origin: the copied records' uuids, and how many entries (the first) came from them. */
+  fork?: { copiedUuids: string[]; copiedEntries: number };
   diagnostics: Diagnostic[];
 }
 
@@ -23,6 +25,8 @@ export interface SourceLine {
   line: number;
   offset: number;
   value: Record<string, unknown>;
+  /** Put before the ids of the entries made from it (a line of another file: a Codex fork's parent). */
+  idPrefix?: string;
 }
 
 /** A string field, else undefined (every field of a foreign record may have any type). */

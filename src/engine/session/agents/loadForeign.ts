@@ -9,7 +9,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { SessionIndex } from '../sessionIndex';
 import type { EntryRecord } from '../entryRecord';
 import { agentName, agentOfHead, type AgentKind } from './agentKind';
-import { codexRolloutById } from './discovery';
+import { PARENT_ID_PREFIX, withForkHistory } from './codexForkHistory';
+import { claudeForkOrigin } from './claudeForkOrigin';
 import { convertClaudeCode } from './claudeCode';
 import { convertCodex } from './codex';
 import type { ForeignSession, SourceLine } from './foreignEntries';
@@ -42,7 +43,8 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  * by offset (their records' byte ranges are empty). A Codex rollout forked
  * from another (`forked_from_id`) is linked to its origin's file
  * (`header.parentSession`, as Pi links a fork) when that file is in the same
- * sessions folder.
+ * sessions folder; a Claude Code `--fork-session` file to the transcript of
+ * the same project folder it copied its first records from.
  */
 export async function loadForeignSession(
   file: string,
@@ -53,8 +55,19 @@ export async function loadForeignSession(
   const fh = await openRegularFile(file);
   let converted: ForeignSession;
   const lines = sourceLines(file, fh, diagnostics, options.signal);
+  let parentFile: string | undefined;
   try {
-    converted = agent === 'claude-code' ? await convertClaudeCode(file, lines.iterate()) : await convertCodex(file, lines.iterate());
+    if (agent === 'claude-code') converted = await convertClaudeCode(file, lines.iterate());
+    else {
+      const withParent = withForkHistory({
+        file,
+        lines: lines.iterate(),
+        readLines: (other) => otherLines({ file: other, diagnostics, signal: options.signal, depth: 1 }),
+        onParent: (p) => (parentFile = p),
+        signal: options.signal,
+      });
+      converted = await convertCodex(file, withParent);
+    }
   } finally {
     await fh.close();
   }
@@ -85,12 +98,47 @@ export async function loadForeignSession(
     agent,
     leaf: converted.leaf,
   });
-  const origin = index.header.forkedFrom;
-  if (agent === 'codex' && typeof origin === 'string') {
-    const parent = await codexRolloutById(file, origin, options.signal);
+  if (parentFile !== undefined) {
+    index.header.parentSession = parentFile;
+    // The parent's history is not the fork's own (its title is its own first request).
+    const copied = converted.entries.findIndex((e) => !e.entry.id.startsWith(PARENT_ID_PREFIX));
+    index.header.copiedEntries = copied < 0 ? converted.entries.length : copied;
+  }
+  if (converted.fork) {
+    // The entries copied from the origin are not the fork's own (its title is its own first request).
+    index.header.copiedEntries = converted.fork.copiedEntries;
+    const parent = await claudeForkOrigin({ file, copiedUuids: converted.fork.copiedUuids, signal: options.signal });
     if (parent !== undefined) index.header.parentSession = parent;
   }
   return index;
+}
+
+/** Forks of forks followed at most this deep (a cycle of rollouts naming each other ends here). */
+const MAX_FORK_DEPTH = 8;
+
+/**
+ * Another file's lines (a fork's parent rollout, with its own parent's history when it is a fork), opened
+ * when first asked for; its own problems name it.
+ */
+function otherLines(o: { file: string; diagnostics: Diagnostic[]; signal?: AbortSignal; depth: number }) {
+  let fh: FileHandle | undefined;
+  return {
+    async *iterate(): AsyncGenerator<SourceLine> {
+      fh = await openRegularFile(o.file);
+      const own = sourceLines(o.file, fh, o.diagnostics, o.signal).iterate();
+      if (o.depth >= MAX_FORK_DEPTH) return yield* own;
+      yield* withForkHistory({
+        file: o.file,
+        lines: own,
+        readLines: (other) => otherLines({ ...o, file: other, depth: o.depth + 1 }),
+        onParent: () => undefined,
+        signal: o.signal,
+      });
+    },
+    close: async () => {
+      await fh?.close();
+    },
+  };
 }
 
 /**

@@ -12,6 +12,8 @@ export interface ForeignPeekFacts {
   name?: string;
   /** Text the user typed (not a tool result, bookkeeping or context the agent added). */
   userText?: string;
+  /** When a prompt was queued (Claude Code's `queue-operation` enqueue): a fork's copied records are older than its first. */
+  enqueued?: string;
 }
 
 const CODEX_CONTEXT = /^\s*(<user_instructions>|<environment_context>|# AGENTS\.md instructions)/;
@@ -37,6 +39,7 @@ export function foreignPeekFacts(agent: Exclude<AgentKind, 'pi'>, o: Record<stri
     if (o.type === 'summary') return { name: s(o.summary) };
     if (o.type === 'custom-title') return { name: s(o.customTitle) };
     if (o.type === 'agent-name') return { name: s(o.agentName) };
+    if (o.type === 'queue-operation') return o.operation === 'enqueue' ? { enqueued: s(o.timestamp) } : {};
     const m = isRecord(o.message) ? o.message : undefined;
     const facts: ForeignPeekFacts = { id: s(o.sessionId), cwd: s(o.cwd), started: s(o.timestamp) };
     if (o.type === 'user' && o.isMeta !== true && o.isCompactSummary !== true && !isClaudeAutomatedRecord(o) && m) {

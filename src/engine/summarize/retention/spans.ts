@@ -73,9 +73,9 @@ function* entryCompactionSource(index: SessionIndex, i: number): EntryWalk<FactS
   );
   let previousSummary: FactSource['previousSummary'] = null;
   if (p.hasCompaction) {
-    const prev = index.entryOfType(p.entries[0], 'compaction');
+    const prev = index.entryOfType(p.entries[p.summaryPos], 'compaction');
     addDetailsFileOps(prev?.details, ops);
-    if (typeof prev?.summary === 'string') previousSummary = { text: prev.summary, entryId: index.record(p.entries[0]).id };
+    if (typeof prev?.summary === 'string') previousSummary = { text: prev.summary, entryId: index.record(p.entries[p.summaryPos]).id };
   }
   return {
     messages,
