@@ -7,7 +7,7 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView } from '../support/vscode/browser';
 import { e2e } from './context';
-import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
+import { collapseAll, contextMenuItem, expandRow, inView, row, sessionRow, sidebar, waitInView } from './sessionsView';
 import { closeNotifications, notification } from './notifications';
 import { emptySessionsWelcome } from './userSettings';
 import { peekSession, peekTitleFacts } from '../../src/engine/tree/sessionPeek';
@@ -94,6 +94,30 @@ async function visibleDiffers(page: Page): Promise<{ label: string; shown: numbe
   return out;
 }
 
+/**
+ * The quick pick's group separators on screen, by the row they head, paged through from the top of the list to its end
+ * with the keyboard (the list only draws the rows in view).
+ */
+async function quickPickSeparators(page: Page): Promise<Map<string, string>> {
+  const list = page.locator('.quick-input-list');
+  const rows = list.locator('.monaco-list-row');
+  const active = list.locator('.monaco-list-row.focused').first();
+  const byRow = new Map<string, string>();
+  let at: string | null = null;
+  for (let k = 0; k < 200; k++) {
+    for (let r = 0; r < (await rows.count()); r++) {
+      const separator = rows.nth(r).locator('.quick-input-list-separator');
+      const text = (await separator.count()) ? (await separator.first().innerText()).trim() : '';
+      if (text && (await separator.first().isVisible())) byRow.set((await rows.nth(r).getAttribute('data-index')) ?? '', text);
+    }
+    await page.keyboard.press('PageDown');
+    const next = (await active.count()) ? await active.getAttribute('data-index') : null;
+    if (next === at) break;
+    at = next;
+  }
+  return byRow;
+}
+
 describe('Sessions told apart (issue 34 item 3)', function () {
   this.timeout(180_000);
   let page: Page;
@@ -159,13 +183,9 @@ describe('Sessions told apart (issue 34 item 3)', function () {
       .locator('.quick-input-widget', { hasText: /found \(/ })
       .first()
       .waitFor({ timeout: 30_000 });
-    // A separator per session with hits, its whole title and what tells it apart (no "…").
-    const separators = page.locator('.quick-input-list .quick-input-list-separator');
-    const named: string[] = [];
-    for (let k = 0; k < (await separators.count()); k++) {
-      const text = (await separators.nth(k).innerText()).trim();
-      if (text && (await separators.nth(k).isVisible())) named.push(text);
-    }
+    // A separator per session with hits, its whole title and what tells it apart (no "…"), through the whole list
+    // (other tests' sessions may come first): paged down as a user reads it.
+    const named = [...(await quickPickSeparators(page)).values()];
     assert.ok(named.length >= 2, `separators on screen: ${JSON.stringify(named)}`);
     assert.equal(new Set(named).size, named.length, 'each session heads its hits once');
     assert.ok(
@@ -198,16 +218,18 @@ describe('Sessions told apart (issue 34 item 3)', function () {
 
   it('a workspace session opens scrolled to its leaf, not at its root with the leaf rows down', async () => {
     await collapseAll(page);
-    const docs = row(page, 'Give me a quick overview of the docs folder.');
+    // The session's own row (a compaction row below it may quote its first request).
+    const docs = sessionRow(page, 'Give me a quick overview of the docs folder.');
+    await docs.waitFor({ timeout: 30_000 });
+    if ((await docs.getAttribute('aria-expanded')) === 'true') await docs.locator('.monaco-tl-twistie').click();
+    await sessionRow(page, 'Give me a quick overview of the docs folder.').and(page.locator('[aria-expanded="false"]')).waitFor();
     await expandRow(docs);
-    const leaf = sidebar(page).locator('.monaco-list-row', { hasText: '● current' }).first();
-    await leaf.waitFor({ timeout: 30_000 });
-    const box = await sidebar(page).locator('.monaco-list').first().boundingBox();
-    const at = await leaf.boundingBox();
-    assert.ok(
-      box && at && at.y >= box.y && at.y + at.height <= box.y + box.height,
-      `the leaf row is in view: ${JSON.stringify({ box, at })}`,
-    );
+    // Its rows put the leaf further down than the view is high: the view scrolls to it by itself, its own row going
+    // off the top (the sticky row at the top still names the session).
+    const leaf = sidebar(page).locator('.monaco-list-row:not(.monaco-tree-sticky-row)', { hasText: '● current' }).first();
+    await waitInView(page, leaf, 'the leaf row of the opened session');
+    assert.equal(await leaf.getAttribute('aria-level'), '2', "the leaf is on the session's own line");
+    assert.ok(!(await inView(page, docs)), 'the view scrolled down to the leaf');
     await shot('08-opened-at-leaf');
     await collapseAll(page);
   });
@@ -223,31 +245,37 @@ describe('Sessions told apart (issue 34 item 3)', function () {
       fs.readFileSync(path.join(sessionsDir(), src), 'utf8') +
         `${JSON.stringify({ type: 'session_info', id: 'feed0001', parentId: 'aaf3978b', timestamp: TIME, name: 'Opened from elsewhere' })}\n`,
     );
-    await closeNotifications(page);
-    await collapseAll(page);
-    await runCommand(page, 'Arbor: Open Session File...');
-    // The browser's file dialog is a quick input holding a path.
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`${outside}/`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'opened-elsewhere.jsonl' }).first().click();
-    const opened = row(page, 'Opened from elsewhere');
-    // A click on the file picks it (or puts its path in the input: then the dialog's button opens it).
-    for (let k = 0; k < 50 && !(await opened.count()); k++) {
-      const button = page.locator('.quick-input-widget .monaco-button', { hasText: 'Open Session' });
-      if (await button.isVisible().catch(() => false)) await button.click().catch(() => undefined);
-      await page.waitForTimeout(200);
+    // Taken off the list and its folder removed whatever happens: later tests see the workspace's sessions only.
+    try {
+      await closeNotifications(page);
+      await collapseAll(page);
+      await runCommand(page, 'Arbor: Open Session File...');
+      // The browser's file dialog is a quick input holding a path.
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor();
+      await input.fill(`${outside}/`);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'opened-elsewhere.jsonl' }).first().click();
+      const opened = row(page, 'Opened from elsewhere');
+      // A click on the file picks it (or puts its path in the input: then the dialog's button opens it).
+      for (let k = 0; k < 50 && !(await opened.count()); k++) {
+        const button = page.locator('.quick-input-widget .monaco-button', { hasText: 'Open Session' });
+        if (await button.isVisible().catch(() => false)) await button.click().catch(() => undefined);
+        await page.waitForTimeout(200);
+      }
+      await opened.waitFor({ timeout: 30_000 });
+      assert.match(await opened.innerText(), /opened/);
+      await collapseAll(page);
+      await shot('05-opened');
+      const remove = await contextMenuItem(page, row(page, 'Opened from elsewhere'), 'Remove from List');
+      await remove.click();
+      await row(page, 'Opened from elsewhere').waitFor({ state: 'detached', timeout: 30_000 });
+      assert.ok(fs.existsSync(file), 'the file itself is left alone');
+      await shot('06-removed');
+    } finally {
+      const left = row(page, 'Opened from elsewhere');
+      if (await left.count()) await (await contextMenuItem(page, left, 'Remove from List')).click().catch(() => undefined);
+      fs.rmSync(outside, { recursive: true, force: true });
     }
-    await opened.waitFor({ timeout: 30_000 });
-    assert.match(await opened.innerText(), /opened/);
-    await collapseAll(page);
-    await shot('05-opened');
-    const remove = await contextMenuItem(page, row(page, 'Opened from elsewhere'), 'Remove from List');
-    await remove.click();
-    await row(page, 'Opened from elsewhere').waitFor({ state: 'detached', timeout: 30_000 });
-    assert.ok(fs.existsSync(file), 'the file itself is left alone');
-    await shot('06-removed');
-    fs.rmSync(outside, { recursive: true, force: true });
   });
 
   it('the empty state names where this VS Code looks', async () => {
