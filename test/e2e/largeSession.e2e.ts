@@ -67,7 +67,8 @@ describe('A long session in the Sessions view', function () {
     await row(page, /Show \d+ later entr/).waitFor({ state: 'detached', timeout: 20_000 });
     assert.strictEqual(await row(page, /Show \d+ (earlier|later) entr/).count(), 0, 'no paging row is left');
     // Scroll to the end of the line: the leaf is there, so nothing was skipped.
-    await pageToRow(page, row(page, /current/), { first: 'PageDown' });
+    // 1,500 rows paged down: a loaded machine needs more than the default time.
+    await pageToRow(page, row(page, /current/), { first: 'PageDown', timeoutMs: 150_000 });
     await waitInView(page, row(page, /current/), 'the leaf at the end of the whole line');
     await shot('04-whole-line');
   });

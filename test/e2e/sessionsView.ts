@@ -62,7 +62,7 @@ export async function pageToRow(
   locator: Locator,
   options: { first?: 'PageUp' | 'PageDown'; timeoutMs?: number } = {},
 ): Promise<void> {
-  const end = Date.now() + (options.timeoutMs ?? 30_000);
+  const end = Date.now() + (options.timeoutMs ?? 60_000);
   let key = options.first ?? 'PageUp';
   // The keys go to the list (its focused row stays the one it was).
   await sidebar(page).locator('.monaco-list').first().focus();
