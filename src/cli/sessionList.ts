@@ -3,13 +3,19 @@ import * as path from 'node:path';
 import { listSessions, type SessionFileInfo } from '../engine/session/discovery';
 import { piAgentDir } from '../engine/session/piAgentDir';
 import { peekSession, peekTitleFacts } from '../engine/tree/sessionPeek';
-import { sessionTitles, titleLine, type SessionTitle } from '../engine/tree/sessionTitle';
+import { countsText, sessionTitles, titleLine, type SessionTitle } from '../engine/tree/sessionTitle';
+import { byLastActivity } from '../engine/tree/sessionOrder';
 
 export interface ListedSession extends SessionFileInfo {
   /** The session's title, told apart from the others of the list (engine/tree/sessionTitle.ts). */
   title: SessionTitle;
   /** The title as one line (`title (what differs)`), the file name when there is none. */
   titleLine: string;
+  /** The first and last entries' times (ms since epoch; the file's mtime when its entries have none). */
+  firstActivityMs: number | undefined;
+  lastActivityMs: number;
+  /** "2 branches · 52 entries" (sessionTitle.ts countsText). */
+  counts: string | undefined;
 }
 
 /** The session folders of every project: Pi's sessions folder's subfolders (or PI_CODING_AGENT_SESSION_DIR alone). */
@@ -29,13 +35,15 @@ export async function allSessionDirs(env: NodeJS.ProcessEnv = process.env): Prom
     .sort();
 }
 
-/** The sessions of the folders, newest first, each with its title (a bounded read of its head and tail). */
+/** The sessions of the folders, newest activity first (sessionOrder.ts), each with its title (a bounded read of its head and tail). */
 export async function listedSessions(dirs: string[], others: SessionFileInfo[] = []): Promise<ListedSession[]> {
-  const infos = [...(await Promise.all(dirs.map((d) => listSessions(d)))).flat(), ...others].sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const infos = [...(await Promise.all(dirs.map((d) => listSessions(d)))).flat(), ...others];
+  const activity = new Map<string, { firstActivityMs: number | undefined; lastActivityMs: number }>();
   const facts = await Promise.all(
     infos.map(async (s) => {
       try {
         const peek = await peekSession(s.file);
+        activity.set(s.file, { firstActivityMs: peek.firstActivityMs, lastActivityMs: peek.lastActivityMs ?? s.mtimeMs });
         // Another agent's session: its id, cwd and start come from its records, not a Pi header.
         if (s.agent !== 'pi')
           Object.assign(s, { id: peek.id || s.id, cwd: peek.cwd || s.cwd, timestamp: isoOf(peek.startedMs) ?? s.timestamp });
@@ -52,7 +60,15 @@ export async function listedSessions(dirs: string[], others: SessionFileInfo[] =
     }),
   );
   const titles = sessionTitles(facts);
-  return infos.map((s, k) => ({ ...s, title: titles[k], titleLine: titleLine(titles[k], path.basename(s.file, '.jsonl')) }));
+  const listed = infos.map((s, k) => ({
+    ...s,
+    title: titles[k],
+    titleLine: titleLine(titles[k], s.file),
+    firstActivityMs: activity.get(s.file)?.firstActivityMs,
+    lastActivityMs: activity.get(s.file)?.lastActivityMs ?? s.mtimeMs,
+    counts: countsText(facts[k]),
+  }));
+  return byLastActivity(listed, (s) => s);
 }
 
 function isoOf(ms: number | undefined): string | undefined {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { HookBus } from '../engine/hooks/hookBus';
 import type { Summarizer } from '../engine/summarize/summarizer';
 import type { SessionModel, SessionStore } from './sessions/sessionStore';
-import { baseTitle, titleFactsWalk } from '../engine/tree/sessionTitle';
+import { baseTitle, shownTitle, titleFactsWalk, titleLine } from '../engine/tree/sessionTitle';
 import { runEntryWalk } from '../engine/session/entryWalkLoads';
 import { loadIndex } from './sessions/loadIndex';
 import type { SessionIndex } from '../engine/session/sessionIndex';
@@ -13,7 +13,8 @@ import type { SummaryPanel } from './panels/summaryPanel';
 import type { ApiKeys } from './platform/secrets';
 import { createConfiguredSummarizer } from './platform/summarizers';
 import { engineEnv, readConfig } from './platform/settings';
-import { relativeTime } from './tree/treeItems';
+import { relativeTime } from '../engine/tree/sessionOrder';
+import { lastActivityOf, sessionsByActivity } from './tree/treeItems';
 import { log } from './platform/logging';
 import { loadSessionPiSettings } from './status/contextInfo';
 import type { PiSettings } from '../engine/settings/piSettings';
@@ -91,10 +92,11 @@ export class ArborServices {
     let model = this.active ? this.store.get(this.active) : undefined;
     if (!model && sessions.length === 1) model = sessions[0];
     if (!model) {
+      const titles = this.store.titles();
       const picked = await vscode.window.showQuickPick(
-        sessions.map((s) => ({
-          label: s.title || path.basename(s.file),
-          description: relativeTime(s.mtimeMs),
+        sessionsByActivity(sessions).map((s) => ({
+          label: titleLine(titles.get(s.file) ?? { title: s.title, differs: undefined }, s.file),
+          description: relativeTime(lastActivityOf(s)),
           detail: s.file,
           model: s,
           picked: s.file === this.activeFile,
@@ -118,11 +120,11 @@ export class ArborServices {
     const model = this.store.get(path.resolve(file));
     if (model) {
       const index = await this.store.ensureLoaded(model);
-      return { index, title: model.title ?? model.file };
+      return { index, title: shownTitle(model.title, model.file) };
     }
     try {
       const index = await loadIndex(file);
-      return { index, title: baseTitle(await runEntryWalk(index, titleFactsWalk(index))) ?? path.basename(file) };
+      return { index, title: shownTitle(baseTitle(await runEntryWalk(index, titleFactsWalk(index))), file) };
     } catch {
       return undefined;
     }

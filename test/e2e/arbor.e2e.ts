@@ -5,7 +5,6 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as http from 'http';
-import * as os from 'os';
 import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView, webviewWith } from '../support/vscode/browser';
@@ -13,6 +12,7 @@ import { e2e } from './context';
 import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
 import { closeNotifications, notification } from './notifications';
 import { sessionEntries as entries } from './sessionFiles';
+import { emptySessionsWelcome, setUserSettings } from './userSettings';
 
 const sessionsDir = () => path.join(e2e.workspacePath, '.pi', 'sessions');
 
@@ -83,14 +83,6 @@ async function waitForDisk<T>(get: () => T | undefined, timeoutMs = 30_000): Pro
 /** Rewrites the workspace settings (VS Code picks the change up from disk). */
 function setWorkspaceSettings(update: Record<string, unknown>): () => void {
   const file = path.join(e2e.workspacePath, '.vscode', 'settings.json');
-  const original = fs.readFileSync(file, 'utf8');
-  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(original), ...update }, null, 2));
-  return () => fs.writeFileSync(file, original);
-}
-
-/** Machine-scoped settings (the summarizer's server, folders) only count from the user's settings. */
-function setUserSettings(update: Record<string, unknown>): () => void {
-  const file = e2e.userSettingsPath;
   const original = fs.readFileSync(file, 'utf8');
   fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(original), ...update }, null, 2));
   return () => fs.writeFileSync(file, original);
@@ -313,12 +305,8 @@ describe('Arbor in VS Code (UI)', function () {
   });
 
   it('shows a welcome view when the workspace has no sessions', async () => {
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-no-sessions-'));
-    const restore = setUserSettings({ 'arbor.sessionDir': empty });
+    const { welcome, restore } = await emptySessionsWelcome(page);
     try {
-      await closeNotifications(page);
-      const welcome = sidebar(page).locator('.welcome-view-content', { hasText: 'No Pi sessions found' });
-      await welcome.waitFor({ timeout: 20_000 });
       await welcome.locator('.monaco-button', { hasText: 'Open Session File...' }).waitFor();
       await shot('14-welcome');
     } finally {

@@ -4,42 +4,14 @@
 // Screenshots go to test-artifacts/screenshots/large-*.png (looked at by the developer).
 import * as assert from 'assert';
 import * as path from 'path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { generateTreeSession } from '../../bench/generateTreeSession';
 import { runCommand, screenshot, showActivityView } from '../support/vscode/browser';
 import { e2e } from './context';
-import { collapseAll, row, sidebar } from './sessionsView';
+import { collapseAll, pageToRow, row, sidebar, waitInView } from './sessionsView';
 
 const ENTRIES = 1500;
 const shot = (name: string) => screenshot(e2e.page, `large-${name}`);
-
-/** True when the row is drawn inside the sidebar's visible area (the list only renders rows near the viewport). */
-async function inView(page: Page, locator: Locator): Promise<boolean> {
-  if (!(await locator.count())) return false;
-  const [box, area] = await Promise.all([locator.boundingBox(), sidebar(page).locator('.monaco-list').first().boundingBox()]);
-  return !!box && !!area && box.y >= area.y - 1 && box.y + box.height <= area.y + area.height + 1;
-}
-
-async function waitInView(page: Page, locator: Locator, what: string, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await inView(page, locator)) return;
-    await page.waitForTimeout(200);
-  }
-  await shot(`fail-${what.replace(/\W+/g, '-')}`);
-  assert.fail(`${what}: not in view after ${timeoutMs} ms`);
-}
-
-/**
- * Pages through the Sessions view with the keyboard until the row is drawn in view (mouse-wheel
- * scrolling in headless Chromium is eaten by the row hovers).
- */
-async function scrollUntilInView(page: Page, locator: Locator, key: 'PageUp' | 'PageDown', maxPresses: number): Promise<void> {
-  const selected = sidebar(page).locator('.monaco-list-row.focused, .monaco-list-row.selected').first();
-  if (await selected.count()) await selected.focus();
-  else await sidebar(page).locator('.monaco-list').first().focus();
-  for (let k = 0; k < maxPresses && !(await inView(page, locator)); k++) await page.keyboard.press(key);
-}
 
 describe('A long session in the Sessions view', function () {
   this.timeout(240_000);
@@ -69,7 +41,7 @@ describe('A long session in the Sessions view', function () {
     assert.match(await row(page, leafText).innerText(), /message 1485/);
     await shot('01-opens-at-leaf');
     // The paging row sits above the page (off screen now): scroll up to it.
-    await scrollUntilInView(page, row(page, /Show 200 earlier entries/), 'PageUp', 40);
+    await pageToRow(page, row(page, /Show 200 earlier entries/), { first: 'PageUp' });
     await waitInView(page, row(page, /Show 200 earlier entries/), 'the "Show 200 earlier entries" row');
     assert.match(await row(page, /Show 200 earlier entries/).innerText(), /not shown/);
     await shot('02-earlier-row');
@@ -82,7 +54,7 @@ describe('A long session in the Sessions view', function () {
     await waitInView(page, first, 'the first entry after Go to Start');
     await sidebar(page).locator('.monaco-list-row.selected', { hasText: 'message 0:' }).first().waitFor({ timeout: 10_000 });
     // Now the rest of the line is below, behind a "later entries" row.
-    await scrollUntilInView(page, row(page, /later entr/), 'PageDown', 60);
+    await pageToRow(page, row(page, /later entr/), { first: 'PageDown' });
     await waitInView(page, row(page, /later entr/), 'the "later entries" row');
     await shot('03-go-to-start');
   });
@@ -95,7 +67,8 @@ describe('A long session in the Sessions view', function () {
     await row(page, /Show \d+ later entr/).waitFor({ state: 'detached', timeout: 20_000 });
     assert.strictEqual(await row(page, /Show \d+ (earlier|later) entr/).count(), 0, 'no paging row is left');
     // Scroll to the end of the line: the leaf is there, so nothing was skipped.
-    await scrollUntilInView(page, row(page, /current/), 'PageDown', 200);
+    // 1,500 rows paged down: a loaded machine needs more than the default time.
+    await pageToRow(page, row(page, /current/), { first: 'PageDown', timeoutMs: 150_000 });
     await waitInView(page, row(page, /current/), 'the leaf at the end of the whole line');
     await shot('04-whole-line');
   });
@@ -105,7 +78,7 @@ describe('A long session in the Sessions view', function () {
     const branch = sidebar(page)
       .locator('.monaco-list-row[aria-expanded="false"]', { hasText: /(user|assistant) message \d+/ })
       .last();
-    await scrollUntilInView(page, branch, 'PageUp', 20);
+    await pageToRow(page, branch, { first: 'PageUp' });
     await branch.waitFor({ timeout: 20_000 });
     // Put the branch point at the bottom edge, so its children would be off screen.
     await branch.scrollIntoViewIfNeeded();

@@ -8,7 +8,7 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView, webviewWith } from '../support/vscode/browser';
 import { e2e } from './context';
-import { collapseAll, row } from './sessionsView';
+import { collapseAll, pageToRow, row } from './sessionsView';
 
 const MISC = 'misc: models, custom messages, errors';
 const shot = (name: string) => screenshot(e2e.page, `panels-${name}`);
@@ -45,8 +45,9 @@ describe('Entry panel and context view (UI)', function () {
     // Collapsed first: a click on an expanded session row would collapse it (earlier tests leave rows expanded).
     await collapseAll(page);
     await row(page, MISC).click();
+    // The session opens scrolled to its leaf: the entry is rows up, paged to as a user scrolls.
     const entryRow = row(page, /There is no `?engines`? field|engines/);
-    await entryRow.waitFor({ timeout: 30_000 });
+    await pageToRow(page, entryRow);
     await entryRow.click();
     await runCommand(page, 'Arbor: Show Entry');
     const view = await webviewWith(page, '#entry-title');
@@ -150,11 +151,13 @@ describe('Entry panel and context view (UI)', function () {
     restoreTheme = undefined;
     try {
       await page.waitForTimeout(1500);
+      await collapseAll(page);
       await row(page, MISC).click();
       await runCommand(page, 'Arbor: Show Context');
       await (await webviewWith(page, '#context-chart')).locator('#context-chart').waitFor();
       await shot('03-context-light');
       const entryRow = row(page, /engines/);
+      await pageToRow(page, entryRow);
       await entryRow.click();
       await runCommand(page, 'Arbor: Show Entry');
       await webviewWith(page, '#entry-title');

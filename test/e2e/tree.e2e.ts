@@ -6,7 +6,7 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView } from '../support/vscode/browser';
 import { e2e } from './context';
-import { collapseAll, row, sidebar } from './sessionsView';
+import { collapseAll, pageToRow, row, sidebar } from './sessionsView';
 
 const sessionsDir = () => path.join(e2e.workspacePath, '.pi', 'sessions');
 
@@ -95,7 +95,8 @@ describe('Sessions view as a daily instrument', function () {
   it('the context boundary: summarized entries dimmed, where the context starts', async () => {
     await collapseAll(page);
     await row(page, 'Compaction demo').click();
-    await row(page, /summarized/).waitFor({ timeout: 30_000 });
+    // The session opens scrolled to its leaf: the summarized entries are rows up, paged to as a user scrolls.
+    await pageToRow(page, row(page, /summarized/));
     await shot('05-context-boundary');
     // Down the list: the row where the context starts.
     await row(page, /summarized/).click();

@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { stringFlag } from '../args';
 import { parseWith, JSON_OPTION, usageError, type CommandSpec } from '../commandSpec';
 import { printJson, shortField, type Io } from '../output';
@@ -10,6 +9,7 @@ import { otherAgentSessions } from '../../engine/session/agents/discovery';
 import { skippedWarning } from '../skippedWarning';
 import { peekSession, peekTitle } from '../../engine/tree/sessionPeek';
 import { searchSession, type SearchHit } from '../../engine/search/searchSession';
+import { shownTitle } from '../../engine/tree/sessionTitle';
 
 /** Hits reported at most (over every session searched), as in the extension. */
 const MAX_HITS = 1000;
@@ -52,7 +52,7 @@ async function targetsOf(argv: string[], io: Io): Promise<{ targets: Target[]; q
   if (wanted === 2) {
     const file = p.positionals[0];
     return {
-      targets: [{ file, title: (await peekSession(file).then(peekTitle, () => undefined)) ?? path.basename(file, '.jsonl') }],
+      targets: [{ file, title: shownTitle(await peekSession(file).then(peekTitle, () => undefined), file) }],
       query,
       json,
     };
@@ -103,9 +103,16 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
     await printJson(io, { query, sessions: targets.length, matchedSessions: matched, scannedBytes, complete, hits, skippedLines: skipped });
     return 0;
   }
+  // Hits grouped by session (the targets are searched one after the other), each group headed by the session's whole title.
+  const perSession = new Map<string, number>();
+  for (const h of hits) perSession.set(h.file, (perSession.get(h.file) ?? 0) + 1);
   let last: string | undefined;
   for (const h of hits) {
-    if (targets.length > 1 && h.file !== last) io.out(`${last === undefined ? '' : '\n'}${shortField(h.title, 100)}  ${shownPath(h.file)}`);
+    if (targets.length > 1 && h.file !== last) {
+      const n = perSession.get(h.file) ?? 0;
+      io.out(`${last === undefined ? '' : '\n'}${shortField(h.title, 400)}: ${n} match${n === 1 ? '' : 'es'}`);
+      io.out(`  ${shownPath(h.file)}`);
+    }
     last = h.file;
     io.out(`  ${shortField(h.entryId)}  ${h.field.padEnd(12)} ${shortField(h.snippet, 160)}`);
   }

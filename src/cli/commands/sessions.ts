@@ -7,6 +7,7 @@ import { shortField } from '../output';
 import { otherAgentSessions } from '../../engine/session/agents/discovery';
 import { skippedWarning } from '../skippedWarning';
 import { agentName } from '../../engine/session/agents/agentKind';
+import { SESSION_ORDER_TEXT, relativeTime } from '../../engine/tree/sessionOrder';
 
 export const sessionsSpec: CommandSpec = {
   name: 'sessions',
@@ -30,10 +31,14 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
     await printJson(io, { dir, sessions });
     return 0;
   }
-  io.out(`${dir}: ${listed.length} session${listed.length === 1 ? '' : 's'}`);
+  io.out(`${dir}: ${listed.length} session${listed.length === 1 ? '' : 's'}, ${SESSION_ORDER_TEXT}`);
+  const now = Date.now();
   for (const s of listed) {
-    io.out(`  ${shortField(s.titleLine, 120)}${s.agent === 'pi' ? '' : `  [${agentName(s.agent)}]`}`);
-    io.out(`    ${shortField(s.timestamp, 40)}  ${(s.size / 1024).toFixed(0).padStart(7)} KB  ${s.file}`);
+    io.out(`  ${shortField(s.titleLine, 200)}${s.agent === 'pi' ? '' : `  [${agentName(s.agent)}]`}`);
+    const firstText = s.firstActivityMs !== undefined ? relativeTime(s.firstActivityMs, now) : '';
+    const first = firstText && firstText !== relativeTime(s.lastActivityMs, now) ? `, first ${firstText}` : '';
+    const active = `last active ${relativeTime(s.lastActivityMs, now) || 'never'}${first}`;
+    io.out(`    ${[active, s.counts, `${(s.size / 1024).toFixed(0)} KB`].filter(Boolean).join(' · ')}  ${shortField(s.file, 400)}`);
   }
   return 0;
 }

@@ -40,6 +40,12 @@ export function filterTitle(filter: TreeFilter): string {
   return TREE_FILTERS.find((f) => f.id === filter)?.title ?? filter;
 }
 
+/** What a session shows when no entry of it passes the filter (instead of expanding to nothing): what is missing first. */
+export function emptyUnderFilterText(filter: TreeFilter): string {
+  const what = filter === 'labeledOnly' ? 'No labeled entries' : filter === 'userOnly' ? 'No messages of yours' : 'No entries shown';
+  return `${what} (filter: ${filterTitle(filter)}; Filter Tree... shows more)`;
+}
+
 /** Entry types that record a setting or a note about other entries rather than a step of the conversation. */
 const BOOKKEEPING = new Set(['label', 'model_change', 'thinking_level_change', 'session_info', 'custom', 'usage']);
 

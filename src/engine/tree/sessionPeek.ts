@@ -1,5 +1,5 @@
 import { contentText } from './entryPreview';
-import { baseTitle, titleText, type TitleFacts } from './sessionTitle';
+import { baseTitle, labelFact, titleText, type TitleFacts } from './sessionTitle';
 import { checkEntryObject } from '../session/parseLine';
 import { isRecord } from '../session/jsonObject';
 import { openRegularFile } from '../session/sessionFile';
@@ -23,8 +23,14 @@ export interface SessionPeek {
   firstUserMessage: string | undefined;
   /** The newest user message seen (in the whole file when it is read whole, else in the head and the tail). */
   latestUserMessage: string | undefined;
+  /** Timestamp of the first entry with one (ms since epoch), else undefined: the header's time may be later (a copy). */
+  firstActivityMs: number | undefined;
   /** Timestamp of the last entry (ms since epoch), else undefined. */
   lastActivityMs: number | undefined;
+  /** The newest label set (sessionTitle.ts labelFact), in the head and the tail. */
+  latestLabel: string | undefined;
+  /** Branch tips (entries no other entry continues): counted in files read whole, else undefined. */
+  branchCount: number | undefined;
   size: number;
   /** Entry lines (the header not counted). */
   entryCount: number;
@@ -64,6 +70,7 @@ function countNewlines(buf: Buffer, length: number): number {
 
 /** The name, first and latest request an entry gives (entries seen in file order). */
 function noteTitleFacts(peek: SessionPeek, o: Record<string, unknown>, head: boolean): void {
+  if (o.type === 'label' && Object.hasOwn(o, 'label')) peek.latestLabel = labelFact(o.label) ?? peek.latestLabel;
   if (o.type === 'session_info' && typeof o.name === 'string' && o.name.trim()) peek.name = titleText(o.name);
   const m = isRecord(o.message) ? o.message : undefined;
   if (o.type !== 'message' || m?.role !== 'user') return;
@@ -91,7 +98,10 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
       name: undefined,
       firstUserMessage: undefined,
       latestUserMessage: undefined,
+      firstActivityMs: undefined,
       lastActivityMs: undefined,
+      latestLabel: undefined,
+      branchCount: undefined,
       size,
       entryCount: 0,
       entryCountExact: whole,
@@ -104,6 +114,9 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
     const headLines = headText.split('\n');
     if (!(whole && headRead === size)) headLines.pop();
     let lineCount = 0;
+    // Ids and parents of the entries read, for the branch count of a file read whole.
+    const ids = new Set<string>();
+    const parents = new Set<string>();
     headLines.forEach((line, k) => {
       if (!line.trim()) return;
       lineCount++;
@@ -119,11 +132,18 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
       }
       // An entry whose shape is wrong (see entryShape.ts) gives no title.
       if (checkEntryObject(o, 2).ok) noteTitleFacts(peek, o, true);
-      peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
+      if (typeof o.id === 'string') ids.add(o.id);
+      if (typeof o.parentId === 'string') parents.add(o.parentId);
+      noteTime(peek, o);
     });
 
     if (whole) {
       peek.entryCount = Math.max(0, lineCount - 1);
+      if (peek.agent === 'pi') {
+        let tips = 0;
+        for (const id of ids) if (!parents.has(id)) tips++;
+        peek.branchCount = tips;
+      }
       return peek;
     }
 
@@ -143,7 +163,7 @@ export async function peekSession(file: string, options: PeekOptions = {}): Prom
         continue;
       }
       noteTitleFacts(peek, o, false);
-      peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
+      noteTime(peek, o);
     }
     // Estimate: the file's size over the average line length of the bytes read.
     const sampledBytes = headRead + tailRead;
@@ -174,8 +194,16 @@ function foreignNoter(peek: SessionPeek, agent: Exclude<AgentKind, 'pi'>): (o: R
       if (head && !peek.firstUserMessage && !copied) peek.firstUserMessage = text;
       peek.latestUserMessage = text;
     }
-    peek.lastActivityMs = timeOf(o) ?? peek.lastActivityMs;
+    noteTime(peek, o);
   };
+}
+
+/** The first and last activity an entry's timestamp gives (entries seen in file order). */
+function noteTime(peek: SessionPeek, o: Record<string, unknown>): void {
+  const t = timeOf(o);
+  if (t === undefined) return;
+  peek.firstActivityMs ??= t;
+  peek.lastActivityMs = t;
 }
 
 /** The title of a session in a list: its name, else its first user message (sessionTitle.ts). */
@@ -185,5 +213,14 @@ export function peekTitle(peek: SessionPeek): string | undefined {
 
 /** What the session-title rule reads, from a peek. */
 export function peekTitleFacts(peek: SessionPeek): TitleFacts {
-  return { name: peek.name, firstRequest: peek.firstUserMessage, latestRequest: peek.latestUserMessage, startedMs: peek.startedMs };
+  return {
+    name: peek.name,
+    firstRequest: peek.firstUserMessage,
+    latestRequest: peek.latestUserMessage,
+    startedMs: peek.startedMs,
+    ...(peek.latestLabel !== undefined ? { latestLabel: peek.latestLabel } : {}),
+    ...(peek.branchCount !== undefined ? { branches: peek.branchCount } : {}),
+    entries: peek.entryCount,
+    ...(peek.entryCountExact ? {} : { entriesApprox: true }),
+  };
 }

@@ -1,15 +1,19 @@
+import * as path from 'node:path';
 import { contentText } from './entryPreview';
 import { oneLine } from './oneLine';
 import { isAgentWrittenRequest } from '../session/agents/peekFacts';
 import { entryRead, walkInMemory, type EntryWalk } from '../session/entryWalk';
 import type { SessionIndex } from '../session/sessionIndex';
+import { isPinLabel, unpinLabel } from '../compaction/pins';
 
 /**
  * The one rule for what a session is called, in the sidebar, cross-session
- * search, the status bar and `arbor sessions`: Pi's session name (the newest
- * session_info) when set, else the first request. When several sessions
- * of a list get the same title, each is told apart by what differs: the
- * time of its first entry, else its latest request.
+ * search, the status bar, the panels and `arbor sessions`: Pi's session name
+ * (the newest session_info) when set, else the first request, else its file
+ * name (`shownTitle`). When several sessions of a list get the same title,
+ * each is told apart by what differs (`sessionTitles`): its newest request,
+ * else its newest label, else its branch and entry counts, else when it
+ * started.
  */
 export interface TitleFacts {
   /** The newest session_info name, if any. */
@@ -18,6 +22,13 @@ export interface TitleFacts {
   latestRequest: string | undefined;
   /** Time of the session's first entry (its header), ms since epoch. */
   startedMs: number | undefined;
+  /** The newest label set (a pin's label without its pin), if any. */
+  latestLabel?: string;
+  /** Branch tips (entries nobody continues); undefined when not counted (a large file not indexed yet). */
+  branches?: number;
+  /** Entries (the header not counted); `entriesApprox` when estimated from the bytes read. */
+  entries?: number;
+  entriesApprox?: boolean;
 }
 
 export interface SessionTitle {
@@ -32,6 +43,11 @@ export const TITLE_MAX = 80;
 /** Pi's session name when set, else the first request. */
 export function baseTitle(f: Pick<TitleFacts, 'name' | 'firstRequest'>): string | undefined {
   return f.name || f.firstRequest || undefined;
+}
+
+/** The title to show for a session: its title (baseTitle), else its file's name without `.jsonl` (the one fallback). */
+export function shownTitle(title: string | undefined, file: string): string {
+  return title || path.basename(file).replace(/\.jsonl$/i, '') || file;
 }
 
 /** A session name or request as one title line (bounded; control characters and line breaks folded). */
@@ -50,12 +66,27 @@ export function startedText(ms: number, seconds = false): string {
   return `${day} ${pad(d.getHours())}:${pad(d.getMinutes())}${seconds ? `:${pad(d.getSeconds())}` : ''}`;
 }
 
+/** "2 branches · 52 entries", "~48,100 entries" (one branch is not said); undefined when nothing is counted. */
+export function countsText(f: Pick<TitleFacts, 'branches' | 'entries' | 'entriesApprox'>): string | undefined {
+  const parts: string[] = [];
+  if (f.branches !== undefined && f.branches > 1) parts.push(`${f.branches.toLocaleString('en-US')} branches`);
+  if (f.entries !== undefined)
+    parts.push(`${f.entriesApprox ? '~' : ''}${f.entries.toLocaleString('en-US')} entr${f.entries === 1 ? 'y' : 'ies'}`);
+  return parts.length ? parts.join(' · ') : undefined;
+}
+
+/** Prefix of a `differs` naming the newest request (the narrow title line drops it). */
+const LATEST = 'latest: ';
+
 /** Tells the members of one group of equal titles apart: the first way under which each is unique. */
-function differences(group: TitleFacts[]): (string | undefined)[] {
+function differences(group: TitleFacts[], title: string | undefined): (string | undefined)[] {
   const ways: ((f: TitleFacts) => string | undefined)[] = [
+    // The newest request, when it is not the title itself (a one-request session has nothing newer to say).
+    (f) => (f.latestRequest && f.latestRequest !== title ? `${LATEST}${f.latestRequest}` : undefined),
+    (f) => (f.latestLabel ? `#${f.latestLabel}` : undefined),
+    (f) => countsText(f),
     (f) => (f.startedMs !== undefined ? `started ${startedText(f.startedMs)}` : undefined),
     (f) => (f.startedMs !== undefined ? `started ${startedText(f.startedMs, true)}` : undefined),
-    (f) => (f.latestRequest ? `latest: ${f.latestRequest}` : undefined),
   ];
   const counts = ways.map((way) => {
     const n = new Map<string, number>();
@@ -70,8 +101,8 @@ function differences(group: TitleFacts[]): (string | undefined)[] {
       const k = ways[w](f);
       if (k !== undefined && counts[w].get(k) === 1) return k;
     }
-    // Nothing unique: the time and the latest request together, whatever they are.
-    return [ways[0](f), ways[2](f)].filter(Boolean).join(' · ') || undefined;
+    // Nothing unique (copies of one file): what it has, the request or label, the counts and the start together.
+    return [ways[0](f) ?? ways[1](f), ways[2](f), ways[4](f)].filter(Boolean).join(' · ') || undefined;
   });
 }
 
@@ -86,23 +117,41 @@ export function sessionTitles(list: readonly TitleFacts[]): SessionTitle[] {
     g.push(k);
     return { title, differs: undefined };
   });
-  for (const members of groups.values()) {
+  for (const [key, members] of groups) {
     if (members.length < 2) continue;
-    const d = differences(members.map((k) => list[k]));
+    const d = differences(
+      members.map((k) => list[k]),
+      key || undefined,
+    );
     members.forEach((k, j) => (out[k].differs = d[j]));
   }
   return out;
 }
 
+/** The length a shared title is cut to in a narrow line (the sidebar), so what tells it apart shows. */
+export const NARROW_SHARED_TITLE = 14;
+
+/** `text` cut at a word boundary to at most `max` characters, "…" marking the cut. */
+function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max - 1);
+  const space = head.lastIndexOf(' ');
+  return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,.;:]+$/, '')}…`;
+}
+
 /**
- * One line for a title: `title (differs)`, or with `timeFirst` (a narrow
- * place: the sidebar), `differs · title` so what tells it apart is not cut
- * off. `fallback` when the session has no title (its file name).
+ * One line for a title: `title (differs)`, or with `narrow` (the sidebar at
+ * its default width) the shared title cut short and what tells it apart
+ * after it: `Take a look… › Add pow(a, b)` (the newest request),
+ * `Take a look… · #mul-done`. `file` names a session with no title
+ * (shownTitle).
  */
-export function titleLine(t: SessionTitle, fallback: string, options: { timeFirst?: boolean } = {}): string {
-  const title = t.title ?? fallback;
+export function titleLine(t: SessionTitle, file: string, options: { narrow?: boolean } = {}): string {
+  const title = shownTitle(t.title, file);
   if (!t.differs) return title;
-  return options.timeFirst ? `${t.differs.replace(/^started /, '')} · ${title}` : `${title} (${t.differs})`;
+  if (!options.narrow) return `${title} (${t.differs})`;
+  const latest = t.differs.startsWith(LATEST);
+  return `${cutAtWord(title, NARROW_SHARED_TITLE)} ${latest ? '›' : '·'} ${latest ? t.differs.slice(LATEST.length) : t.differs}`;
 }
 
 /** The title facts of a session whose entries are in memory (see titleFactsWalk). */
@@ -125,9 +174,11 @@ export function* titleFactsWalk(index: SessionIndex): EntryWalk<TitleFacts> {
   let name: string | undefined =
     typeof index.header.title === 'string' && index.header.title.trim() ? titleText(index.header.title) : undefined;
   let latestRequest: string | undefined;
-  for (let i = index.entryCount - 1; i >= 0 && (name === undefined || latestRequest === undefined); i--) {
+  let latestLabel: string | undefined;
+  for (let i = index.entryCount - 1; i >= 0 && (name === undefined || latestRequest === undefined || latestLabel === undefined); i--) {
     const rec = index.record(i);
-    if (name === undefined && rec.type === 'session_info') {
+    if (latestLabel === undefined && rec.type === 'label') latestLabel = labelFact(index.entryOfType(i, 'label')?.label);
+    else if (name === undefined && rec.type === 'session_info') {
       const n: unknown = index.entryOfType(i, 'session_info')?.name;
       if (typeof n === 'string' && n.trim()) name = titleText(n);
     } else if (latestRequest === undefined && rec.type === 'message' && rec.role === 'user') latestRequest = yield* request(i);
@@ -141,7 +192,25 @@ export function* titleFactsWalk(index: SessionIndex): EntryWalk<TitleFacts> {
     if (rec.type === 'message' && rec.role === 'user') firstRequest = yield* request(i);
   }
   const started = Date.parse(String(index.header.timestamp ?? ''));
-  return { name, firstRequest, latestRequest, startedMs: Number.isNaN(started) ? undefined : started };
+  return {
+    name,
+    firstRequest,
+    latestRequest,
+    startedMs: Number.isNaN(started) ? undefined : started,
+    ...(latestLabel !== undefined ? { latestLabel } : {}),
+    ...indexCounts(index),
+  };
+}
+
+/** A label entry's text as a title fact: a pin's label without the pin ("pinned" for a bare pin); nothing when cleared. */
+export function labelFact(label: unknown): string | undefined {
+  if (typeof label !== 'string' || !label.trim()) return undefined;
+  return titleText(isPinLabel(label) ? unpinLabel(label) || 'pinned' : label);
+}
+
+/** The branch and entry counts of an indexed session (exact). */
+function indexCounts(index: SessionIndex): Pick<TitleFacts, 'branches' | 'entries'> {
+  return { branches: index.leaves().length, entries: index.entryCount };
 }
 
 /** The title facts after entries from `first` on were appended, from entries in memory (see titleFactsAfterAppendWalk). */
@@ -151,7 +220,8 @@ export function titleFactsAfterAppend(index: SessionIndex, first: number, facts:
 
 /** The title facts after entries from `first` on were appended, as a walk: only the new entries are read. */
 export function* titleFactsAfterAppendWalk(index: SessionIndex, first: number, facts: TitleFacts): EntryWalk<TitleFacts> {
-  const next = { ...facts };
+  const next: TitleFacts = { ...facts, ...indexCounts(index) };
+  delete next.entriesApprox;
   const users: number[] = [];
   for (let i = Math.max(0, first); i < index.entryCount; i++) {
     const rec = index.record(i);
@@ -160,7 +230,10 @@ export function* titleFactsAfterAppendWalk(index: SessionIndex, first: number, f
   let k = 0;
   for (let i = Math.max(0, first); i < index.entryCount; i++) {
     const rec = index.record(i);
-    if (rec.type === 'session_info') {
+    if (rec.type === 'label') {
+      const label = labelFact(index.entryOfType(i, 'label')?.label);
+      if (label) next.latestLabel = label;
+    } else if (rec.type === 'session_info') {
       const n: unknown = index.entryOfType(i, 'session_info')?.name;
       if (typeof n === 'string' && n.trim()) next.name = titleText(n);
     } else if (rec.type === 'message' && rec.role === 'user') {

@@ -5,16 +5,20 @@ import { rawUri } from '../sessions/readOnlyFiles';
 import { reportError } from '../platform/logging';
 import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
 
-/** Arbor: Open Session File... Adds a JSONL session from anywhere to the Sessions view (remembered per workspace). */
+/**
+ * Arbor: Open Session File... Adds a JSONL session from anywhere to the Sessions view (remembered per workspace; Remove
+ * from List takes it off): Pi's, or Claude Code's or Codex's, shown read-only.
+ */
 export async function openSessionCommand(arbor: ArborServices, uri?: vscode.Uri): Promise<string | undefined> {
   let target = uri instanceof vscode.Uri ? uri : undefined;
   if (!target) {
     const dirs = arbor.store.sessionDirs();
     const picked = await vscode.window.showOpenDialog({
-      title: 'Open a Pi session',
+      // Claude Code's and Codex's sessions open too (read-only): the dialog says so.
+      title: "Open a session file: Pi's, or Claude Code's or Codex's (read-only)",
       canSelectMany: false,
       openLabel: 'Open Session',
-      filters: { 'Pi sessions': ['jsonl'], 'All files': ['*'] },
+      filters: { 'Sessions (Pi, Claude Code, Codex)': ['jsonl'], 'All files': ['*'] },
       defaultUri: dirs[0] ? vscode.Uri.file(dirs[0].dir) : undefined,
     });
     if (!picked?.length) return undefined;

@@ -179,6 +179,12 @@ export class SessionStore implements vscode.Disposable {
     return model;
   }
 
+  /** Takes a file added with "Open Session File..." off the list (the file itself is left alone). */
+  async removeOpened(file: string): Promise<void> {
+    await forgetOpened(this.memento, path.resolve(file));
+    await this.refreshList();
+  }
+
   private upsert(
     file: string,
     source: SessionModel['source'],

@@ -3,7 +3,8 @@ import type { ArborServices } from '../services';
 import type { ArborNode } from './nodes';
 import { cachedPreview } from './previewCache';
 import { passesFilter } from '../../engine/tree/rowFilter';
-import { ICON_IDS, relativeTime } from './treeItems';
+import { ICON_IDS } from './treeItems';
+import { relativeTime } from '../../engine/tree/sessionOrder';
 
 /** Entries offered at most (newest first); the rest are reached by search or the tree. */
 const MAX_ITEMS = 5000;

@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import * as path from 'node:path';
 import type { ArborServices } from '../services';
 import { searchSession, type SearchHit } from '../../engine/search/searchSession';
 import { titleLine } from '../../engine/tree/sessionTitle';
 import { log } from '../platform/logging';
-import { SHOW_ENTRY_COMMAND } from './treeItems';
+import { SHOW_ENTRY_COMMAND, sessionsByActivity } from './treeItems';
 
 interface HitPick extends vscode.QuickPickItem {
   /** Undefined on the "No matches" row. */
@@ -46,15 +45,16 @@ export async function searchCommand(
     files = [
       {
         file: model.file,
-        title: titleLine(arbor.store.titles().get(model.file) ?? { title: model.title, differs: undefined }, path.basename(model.file)),
+        title: titleLine(arbor.store.titles().get(model.file) ?? { title: model.title, differs: undefined }, model.file),
       },
     ];
   } else {
     if (!arbor.store.isListed) await arbor.store.refreshList();
     const titles = arbor.store.titles();
-    files = arbor.store.list().map((m) => ({
+    // In the Sessions view's order (newest activity first), each named by its whole title and what tells it apart.
+    files = sessionsByActivity(arbor.store.list()).map((m) => ({
       file: m.file,
-      title: titleLine(titles.get(m.file) ?? { title: m.title, differs: undefined }, path.basename(m.file)),
+      title: titleLine(titles.get(m.file) ?? { title: m.title, differs: undefined }, m.file),
     }));
   }
   const qp = vscode.window.createQuickPick<HitPick>();
@@ -63,6 +63,9 @@ export async function searchCommand(
   qp.placeholder = 'Text in messages, tool calls and results, summaries, labels (case-insensitive)';
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
+  // Each session's separator stays above its hits while the typed text filters (VS Code hides separators then unless the
+  // list keeps its order: the QuickPick's sortByLabel, in VS Code's extension host though not yet in its typings).
+  Object.assign(qp, { sortByLabel: false });
   let controller: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
 
@@ -85,6 +88,7 @@ export async function searchCommand(
     void (async () => {
       const started = performance.now();
       let total = 0;
+      let found = 0;
       for (let k = 0; k < files.length && !mine.signal.aborted && total < MAX_HITS; k++) {
         const { file, title } = files[k];
         try {
@@ -93,20 +97,24 @@ export async function searchCommand(
             signal: mine.signal,
             maxHits: MAX_HITS - total,
             onHit: (hit) => {
+              // Hits grouped by session: a separator with the session's whole title before its first hit.
+              if (scope === 'all' && found === total)
+                items.push({ label: title, kind: vscode.QuickPickItemKind.Separator, hit: undefined });
+              found++;
               items.push({
                 // alwaysShow: the QuickPick's own fuzzy filter must not hide what the scan found.
                 alwaysShow: true,
                 label: `$(${FIELD_ICONS[hit.field] ?? 'search'}) ${hit.snippet}`,
-                description: scope === 'all' ? `${hit.field} · ${title}` : hit.field,
+                description: hit.field,
                 detail: `line ${hit.line} · ${hit.entryId}`,
                 hit,
               });
-              flush ??= setTimeout(show, items.length < 20 ? 0 : 100);
+              flush ??= setTimeout(show, found < 20 ? 0 : 100);
             },
             onProgress: (scanned, size) => {
               if (mine.signal.aborted) return;
               const pct = size ? Math.floor((scanned / size) * 100) : 100;
-              qp.title = `${baseTitle}: ${files.length > 1 ? `session ${k + 1}/${files.length}, ` : ''}${pct}% · ${items.length} found`;
+              qp.title = `${baseTitle}: ${files.length > 1 ? `session ${k + 1}/${files.length}, ` : ''}${pct}% · ${found} found`;
             },
           });
           total += r.hits;
@@ -120,8 +128,8 @@ export async function searchCommand(
       show();
       qp.busy = false;
       const ms = performance.now() - started;
-      qp.title = `${baseTitle}: ${items.length}${total >= MAX_HITS ? '+' : ''} found (${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`})`;
-      if (items.length === 0) qp.items = [{ label: 'No matches', alwaysShow: true, hit: undefined }];
+      qp.title = `${baseTitle}: ${found}${total >= MAX_HITS ? '+' : ''} found (${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`})`;
+      if (found === 0) qp.items = [{ label: 'No matches', alwaysShow: true, hit: undefined }];
     })();
   };
 

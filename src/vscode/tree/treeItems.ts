@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { agentName, type AgentKind } from '../../engine/session/agents/agentKind';
 import type { PiState } from '../../engine/livePi/protocol';
 import { branchChanges, branchNameEntry } from './branchRows';
-import * as path from 'node:path';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { entryFields, entryTypeOf } from '../../engine/session/entryKinds';
 import { isRecord } from '../../engine/session/jsonObject';
@@ -16,7 +15,8 @@ import { nodeKey } from './nodes';
 import type { EntryKind } from '../../engine/tree/entryPreview';
 import { formatTokens } from '../../engine/tokens/formatTokens';
 import { oneLine } from '../../engine/tree/oneLine';
-import { titleLine, type SessionTitle } from '../../engine/tree/sessionTitle';
+import { byLastActivity, relativeTime } from '../../engine/tree/sessionOrder';
+import { countsText, titleLine, type SessionTitle } from '../../engine/tree/sessionTitle';
 import { isPinLabel, unpinLabel } from '../../engine/compaction/pins';
 import { cachedPreview } from './previewCache';
 import { entryTokens } from '../../engine/context/entryTokens';
@@ -57,19 +57,6 @@ function icon(kind: EntryKind): vscode.ThemeIcon {
   return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
 }
 
-export function relativeTime(ms: number, now = Date.now()): string {
-  if (!ms) return '';
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return 'just now';
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
-  const h = Math.round(m / 60);
-  if (h < 24) return `${h} h ago`;
-  const d = Math.round(h / 24);
-  if (d < 30) return `${d} d ago`;
-  return new Date(ms).toLocaleDateString();
-}
-
 /** "34 KB", "101 MB". */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -87,64 +74,94 @@ export function lastActivityOf(model: SessionModel): number {
   return model.peek?.lastActivityMs ?? model.mtimeMs;
 }
 
-/** "52 entries" (exact: loaded or counted) or "~48,100 entries" (estimated from the bytes read). */
-function entryCountText(model: SessionModel): string | undefined {
-  const exact = model.index !== undefined;
-  const n = model.index?.entryCount ?? model.peek?.entryCount;
-  if (n === undefined) return undefined;
-  const approx = !exact && !model.peek?.entryCountExact;
-  return `${approx ? '~' : ''}${n.toLocaleString('en-US')} entr${n === 1 ? 'y' : 'ies'}`;
+/** Sessions in the one list order (engine/tree/sessionOrder.ts): newest activity first. */
+export function sessionsByActivity(models: readonly SessionModel[]): SessionModel[] {
+  return byLastActivity(models, (m) => ({ lastActivityMs: lastActivityOf(m), file: m.file }));
 }
 
-export function sessionItem(model: SessionModel, live: boolean, now = Date.now(), title?: SessionTitle, pi?: PiState): vscode.TreeItem {
-  // Narrow: what tells equal titles apart comes first, so the width cuts the title, not it.
-  const label = titleLine(title ?? { title: model.title, differs: undefined }, path.basename(model.file, '.jsonl'), { timeFirst: true });
-  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = nodeKey({ type: 'session', file: model.file });
+/** When the session was first active: its first entry's time (the peek), else its header's. */
+export function firstActivityOf(model: SessionModel): number | undefined {
+  const first = model.peek?.firstActivityMs;
+  if (first !== undefined) return first;
+  const started = Date.parse(model.timestamp);
+  return Number.isNaN(started) ? undefined : started;
+}
+
+/** The counts a session row shows: the title facts' (loaded index, else the peek), else the peek's entry count. */
+function rowCounts(model: SessionModel): string | undefined {
+  const f = model.titleFacts;
+  if (f?.entries !== undefined) return countsText(f);
+  const n = model.peek?.entryCount;
+  return n === undefined ? undefined : countsText({ entries: n, entriesApprox: !model.peek?.entryCountExact });
+}
+
+/**
+ * A session row's text, built in one place: the label (the title, cut short with what tells it apart when titles
+ * collide: sessionTitle.ts titleLine), then the facts of the description, most telling first so the sidebar's width
+ * cuts the least useful: agent, live state, last activity, [one short fact more fits here], counts, size, "opened".
+ */
+export function sessionRowText(model: SessionModel, options: { live: boolean; now: number; title?: SessionTitle; pi?: PiState }) {
+  const title = options.title ?? { title: model.title, differs: undefined };
+  const label = titleLine(title, model.file, { narrow: true });
   const last = lastActivityOf(model);
-  const count = entryCountText(model);
+  const counts = rowCounts(model);
   const size = model.index?.size ?? model.size ?? model.peek?.size;
   const parts: string[] = [];
   // Another agent's session is marked with its agent (and is read-only: its write commands are hidden, see package.json).
   if (model.agent !== 'pi') parts.push(agentName(model.agent));
-  if (pi) parts.push(pi.idle ? '● Pi idle' : '● Pi busy');
-  else if (live) parts.push('● live');
-  parts.push(relativeTime(last, now) || 'no activity');
-  if (count) parts.push(count);
+  if (options.pi) parts.push(options.pi.idle ? '● Pi idle' : '● Pi busy');
+  else if (options.live) parts.push('● live');
+  parts.push(relativeTime(last, options.now) || 'no activity');
+  if (counts) parts.push(counts);
   if (size) parts.push(formatBytes(size));
   if (model.source === 'opened') parts.push('opened');
-  item.description = parts.join(' · ');
+  return { label, fullTitle: titleLine(title, model.file), description: parts.join(' · '), last, counts, size };
+}
+
+export function sessionItem(model: SessionModel, live: boolean, now = Date.now(), title?: SessionTitle, pi?: PiState): vscode.TreeItem {
+  const row = sessionRowText(model, { live, now, title, pi });
+  const { label, last, counts: count, size } = row;
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = nodeKey({ type: 'session', file: model.file });
+  item.description = row.description;
   item.iconPath = pi
     ? new vscode.ThemeIcon(pi.idle ? 'pulse' : 'sync~spin', new vscode.ThemeColor(pi.idle ? 'charts.green' : 'charts.yellow'))
     : live
       ? new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'))
       : new vscode.ThemeIcon('comment-discussion');
-  item.contextValue = `arborSession${live || pi ? ':live' : ''}${pi ? ':pi' : ''}${readOnlyFlags(model.agent)}`;
+  item.contextValue = `arborSession${live || pi ? ':live' : ''}${pi ? ':pi' : ''}${readOnlyFlags(model.agent)}${model.source === 'opened' ? ':opened' : ''}`;
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown('$(comment-discussion) **');
-  tip.appendText(label);
+  tip.appendText(row.fullTitle);
   tip.appendMarkdown('**');
   if (model.agent !== 'pi') tip.appendMarkdown(`\n\n${agentName(model.agent)} session: read-only (Arbor reads it, never writes it)`);
-  if (model.peek?.name && model.peek.firstUserMessage) {
+  const facts = model.titleFacts;
+  if (facts?.name && facts.firstRequest) {
     tip.appendMarkdown('\n\n');
-    tip.appendText(`First message: ${model.peek.firstUserMessage}`);
+    tip.appendText(`First request: ${facts.firstRequest}`);
   }
-  const row = (name: string, value: string) => {
+  if (facts?.latestRequest && facts.latestRequest !== (facts.name || facts.firstRequest)) {
+    tip.appendMarkdown('\n\n');
+    tip.appendText(`Latest request: ${facts.latestRequest}`);
+  }
+  const line = (name: string, value: string) => {
     tip.appendMarkdown('\n\n');
     tip.appendText(`${name}: ${value}`);
   };
-  row('File', model.file);
-  if (model.cwd) row('Working directory', model.cwd);
-  const started = Date.parse(model.timestamp);
-  if (!Number.isNaN(started)) row('First activity', `${new Date(started).toLocaleString()} (${relativeTime(started, now)})`);
-  if (last) row('Last activity', `${new Date(last).toLocaleString()} (${relativeTime(last, now)})`);
+  if (facts?.latestLabel) line('Latest label', facts.latestLabel);
+  line('File', model.file);
+  if (model.cwd) line('Working directory', model.cwd);
+  const first = firstActivityOf(model);
+  if (first !== undefined) line('First activity', `${new Date(first).toLocaleString()} (${relativeTime(first, now)})`);
+  if (last) line('Last activity', `${new Date(last).toLocaleString()} (${relativeTime(last, now)})`);
   if (count || size)
-    row(
+    line(
       'Size',
-      [count && (count.startsWith('~') ? `${count} (estimated from the first and last 64 KB)` : count), size && formatBytes(size)]
+      [count && (count.includes('~') ? `${count} (estimated from the first and last 64 KB)` : count), size && formatBytes(size)]
         .filter(Boolean)
         .join(', '),
     );
+  if (model.source === 'opened') tip.appendMarkdown('\n\nAdded with Open Session File (Remove from List takes it off).');
   if (pi) {
     tip.appendMarkdown('\n\n$(pulse) ');
     tip.appendText(
@@ -188,13 +205,17 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   const conversational = ['user', 'assistant', 'toolCalls', 'toolResult', 'toolError', 'bash', 'assistantError', 'customMessage'].includes(
     preview.kind,
   );
-  const label = isSummary || !preview.text ? preview.title : conversational ? preview.text : `${preview.title}: ${preview.text}`;
+  const text = isSummary || !preview.text ? preview.title : conversational ? preview.text : `${preview.title}: ${preview.text}`;
+  // A label (a pin's name) leads the row's text, where the sidebar's width does not cut it (the description is cut first).
+  const entryLabel = index.labelOf(node.entryId);
+  const pinned = isPinLabel(entryLabel);
+  const tag = pinned ? unpinLabel(entryLabel) : entryLabel;
+  const label = tag ? `#${oneLine(tag, 40)} · ${text}` : text;
   const item = new vscode.TreeItem(
     label,
     branches.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   item.id = nodeKey(node);
-  const entryLabel = index.labelOf(node.entryId);
   const tokens = entryTokens(index, node.index, ctx.estimator);
   const desc: string[] = [];
   const summarized = ctx.boundary?.isSummarized(node.index) ?? false;
@@ -204,10 +225,8 @@ export function entryItem(node: EntryNode, ctx: EntryItemContext): vscode.TreeIt
   if (ctx.boundary?.firstKept === node.index) desc.push('▶ context starts here');
   if (ctx.boundary?.compaction === node.index)
     desc.push(`active compaction: replaces ${counted(ctx.boundary.replacedCount, 'entry', 'entries')}`);
-  // A pin is shown by a pin icon and the word, never by the 📌 character alone (no emoji font: a box).
-  const pinned = isPinLabel(entryLabel);
-  if (pinned) desc.push(`pinned${unpinLabel(entryLabel) ? `: #${unpinLabel(entryLabel)}` : ''}`);
-  else if (entryLabel) desc.push(`#${entryLabel}`);
+  // A pin is shown by a pin icon and the word, never by the 📌 character alone (no emoji font: a box); its name leads the label.
+  if (pinned) desc.push('pinned');
   // What filtered-out bookkeeping says about this row: a jump's leaf move to it, the model/thinking it was sent with.
   if (ctx.filter !== 'all' && isJumpTarget(index, node.index)) desc.push('↩ jumped here');
   desc.push(...changesBefore(index, node.index, ctx.filter));

@@ -6,7 +6,16 @@ import { readConfig } from '../platform/settings';
 import { log } from '../platform/logging';
 import type { ArborNode, BranchNode, EntryNode, MoreNode, SessionNode } from './nodes';
 import { nodeKey } from './nodes';
-import { branchItem, entryItem, entryTooltip, lastActivityOf, moreItem, noticeItem, sessionItem, type EntryItemContext } from './treeItems';
+import {
+  branchItem,
+  entryItem,
+  entryTooltip,
+  moreItem,
+  noticeItem,
+  sessionItem,
+  sessionsByActivity,
+  type EntryItemContext,
+} from './treeItems';
 import { estimatorByName, type EstimatorName } from '../../engine/tokens/estimators';
 import { compactionNumbersWalk } from '../../engine/context/contextNumbers';
 import { runEntryWalk } from '../../engine/session/entryWalkLoads';
@@ -19,7 +28,15 @@ import type { EntryLease, SessionIndex } from '../../engine/session/sessionIndex
 import type { SessionLayout } from '../../engine/tree/layout';
 import { contextBoundary } from '../../engine/tree/contextBoundary';
 import { withCompactability, type CompactabilityNotes } from './compactability';
-import { LineRows, isTreeFilter, passesFilter, shownAncestor, shownLeaf, type TreeFilter } from '../../engine/tree/rowFilter';
+import {
+  LineRows,
+  emptyUnderFilterText,
+  isTreeFilter,
+  passesFilter,
+  shownAncestor,
+  shownLeaf,
+  type TreeFilter,
+} from '../../engine/tree/rowFilter';
 
 const FILTER_KEY = 'arbor.treeFilter';
 
@@ -388,6 +405,16 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
     return this.pages.page(file, -1, this.lineEntries(model, -1)).hiddenBefore;
   }
 
+  /** Rows above the current leaf's row in the session's main line as shown (its page); 0 when the leaf is not on it. */
+  rowsAboveLeaf(file: string): number {
+    const model = this.store.get(file);
+    const data = model && this.data(model);
+    if (!model || !data) return 0;
+    const page = this.pages.page(file, -1, this.lineEntries(model, -1));
+    const at = page.shown.indexOf(shownLeaf(data.layout, this.currentFilter).index);
+    return at < 0 ? 0 : at + (page.hiddenBefore > 0 ? 1 : 0);
+  }
+
   /**
    * Makes sure an entry's row, and the rows of the branch points leading to
    * it, are in the pages shown (before revealing it). Returns whether a page
@@ -498,9 +525,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
           ),
       );
       // Most recently active first (the file order of the list is not what users look for).
-      const byActivity = this.store.list().map((m) => ({ m, last: lastActivityOf(m) }));
-      byActivity.sort((a, b) => b.last - a.last || a.m.file.localeCompare(b.m.file));
-      return byActivity.map(({ m }) => this.sessionNode(m.file));
+      return sessionsByActivity(this.store.list()).map((m) => this.sessionNode(m.file));
     }
     if (node.type === 'notice' || node.type === 'more') return [];
     const model = this.store.get(node.file);
@@ -521,6 +546,9 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ArborNode>, 
         // A preview's roots other than its main line are mostly lines cut where the preview starts: not shown.
         const extra = data.preview ? [] : await this.branchRows(model, data, 'roots', data.layout.extraRoots);
         const rows = [...(await this.pageOf(model, -1)), ...extra];
+        // A filter that hides every entry (Labeled Only in a session without labels) says so rather than expand to nothing.
+        if (rows.length === 0 && !data.preview)
+          return [{ type: 'notice', file: model.file, message: emptyUnderFilterText(this.currentFilter), severity: 'info' }];
         // Once the rows are the answer: a waiter reveals one of them, and a reveal racing the answer selects nothing.
         if (!data.preview && this.data(model)?.index === data.index) this.wakeFullRowsWaiters(model.file);
         return rows;

@@ -30,6 +30,7 @@ import {
   workspaceDir,
   workspaceSession,
   withTreeFilter,
+  labelText,
 } from './arborHelpers';
 
 type Result = { kind: string; [k: string]: unknown };
@@ -323,7 +324,7 @@ describe('Arbor commands', () => {
         let last = readEntries(file).pop()!;
         assert.deepStrictEqual([last.type, last.targetId, last.label], ['label', target, 'checkpoint-1']);
         await waitFor(
-          async () => /#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)),
+          async () => /^#checkpoint-1 · /.test(labelText(await item(services.tree.nodeForEntry(file, target)!))),
           'the label in the tree',
         );
         // Arbor's own append must not make the session look written by another process.
@@ -333,7 +334,7 @@ describe('Arbor commands', () => {
         assert.strictEqual(last.type, 'label');
         assert.ok(!('label' in last), 'a cleared label has no label field');
         await waitFor(
-          async () => !/#checkpoint-1/.test(String((await item(services.tree.nodeForEntry(file, target)!)).description)),
+          async () => !/#checkpoint-1/.test(labelText(await item(services.tree.nodeForEntry(file, target)!))),
           'the label gone',
         );
         assert.deepStrictEqual(modals, [], 'no question about another writer');

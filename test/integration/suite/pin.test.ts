@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { SummaryView } from '../../../src/webview/protocol';
-import { arborApi, children, iconId, item, openCopy, readEntries, sessionNode, waitFor } from './arborHelpers';
+import { arborApi, children, iconId, item, openCopy, readEntries, sessionNode, waitFor, labelText } from './arborHelpers';
 
 type Result = { kind: string; [k: string]: unknown };
 
@@ -29,7 +29,8 @@ describe('Arbor Pin / Unpin', () => {
       const ti = node && (await item(node));
       return ti && iconId(ti) === 'pin' ? ti : undefined;
     }, 'the pinned row shows the pin icon'))!;
-    assert.match(String(row.description), /pinned: #intro/);
+    assert.match(labelText(row), /^#intro · /);
+    assert.match(String(row.description), /pinned/);
     assert.ok(!String(row.description).includes('📌'), String(row.description));
     const content = (firstUser.message as { content: string | { type: string; text?: string }[] }).content;
     const pinnedText =

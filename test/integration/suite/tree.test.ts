@@ -29,10 +29,18 @@ describe('Sessions view', () => {
     for (const f of FIXTURES) assert.ok(files.includes(workspaceSession(f)), `${f} listed`);
     assert.ok(roots.every((n) => n.type === 'session'));
     const misc = await item(await sessionNode(workspaceSession('05-misc')));
-    // The name is the title; when an opened copy (an earlier test's) has the same name, what differs comes first.
-    assert.match(labelText(misc), /(^|· )misc: models, custom messages, errors$/, 'session_info name is the title');
+    // The name is the title; when an opened copy (an earlier test's) has the same name, what differs is added.
+    // (In the sidebar's narrow line a shared title is cut short and what differs follows it: sessionTitle.ts titleLine.)
+    assert.match(labelText(misc), /^misc: models, custom messages, errors$|^misc: models… [›·] \S/, 'session_info name is the title');
     const overview = await item(await sessionNode(workspaceSession('04-split-turn')));
-    assert.match(labelText(overview), /(^|· )Give me a quick overview of the docs folder/, 'first user message is the title');
+    const first = 'Give me a quick overview of the docs folder.';
+    assert.strictEqual(
+      api.internals.services.store.get(workspaceSession('04-split-turn'))?.title,
+      first,
+      'first user message is the title',
+    );
+    // Whole on the row, or (an earlier test's opened copy shares it) cut short with what differs after it.
+    assert.match(labelText(overview), /^Give me a quick overview of the docs folder\.$|^Give me a… [›·] \S/, 'the row shows the title');
     assert.strictEqual(misc.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     assert.match(String(misc.contextValue), /^arborSession/);
   });
@@ -114,8 +122,8 @@ describe('Sessions view', () => {
     });
     // 03-tree's label entries: 88f696d0 "resume-original" (active path), b0d9510b "alt-multiply" (side branch).
     const labelled = await byId('88f696d0');
-    assert.match(String(labelled.description), /#resume-original/);
-    assert.match(String((await byId('b0d9510b')).description), /#alt-multiply/);
+    assert.match(labelText(labelled), /^#resume-original · /);
+    assert.match(labelText(await byId('b0d9510b')), /^#alt-multiply · /);
     const compacted = await children(await sessionNode(workspaceSession('02-compaction')));
     const kinds = await Promise.all(compacted.map(async (n) => iconId(await item(n))));
     assert.ok(kinds.includes('archive'), 'compaction entries have their own icon');

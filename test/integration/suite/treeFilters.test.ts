@@ -16,6 +16,7 @@ import {
   waitFor,
   withTreeFilter,
   workspaceSession,
+  labelText,
 } from './arborHelpers';
 
 const BOOKKEEPING = new Set(['label', 'model_change', 'thinking_level_change', 'session_info', 'custom']);
@@ -60,7 +61,7 @@ describe('Sessions view filters', () => {
     assert.deepStrictEqual(tree.getParent(branch), session, 'its parent is the line owner');
     // The label entry 05663de8 is not a row; its text is on the entry it names.
     const labelled = await item(tree.nodeForEntry(file, '88f696d0')!);
-    assert.match(String(labelled.description), /#resume-original/);
+    assert.match(labelText(labelled), /^#resume-original · /);
   });
 
   it('Default: model and thinking changes are a description of the next message', async () => {
