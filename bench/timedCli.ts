@@ -35,5 +35,6 @@ export async function timedCli(job: string, args: string[], env: NodeJS.ProcessE
 
 /** One row of a bench's table: job, seconds, peak RSS (and the exit code when not 0). */
 export function measuredRow(r: Measured, note = ''): string {
-  return `${r.job.padEnd(44)} ${r.seconds.toFixed(1).padStart(7)} s ${String(r.maxRssMB).padStart(6)} MB peak RSS${note}${r.code === 0 ? '' : `  (exit ${r.code})`}\n`;
+  const exit = r.code === 0 ? '' : `  (exit ${r.code})`;
+  return `${r.job.padEnd(44)} ${r.seconds.toFixed(1).padStart(7)} s ${String(r.maxRssMB).padStart(6)} MB peak RSS${note}${exit}\n`;
 }

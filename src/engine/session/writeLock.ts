@@ -1,7 +1,7 @@
 import { promises as fsp, realpathSync, statSync, unlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { readRegularTextFile, readRegularTextFileSync } from './sessionFile';
-import { ensurePrivateFolder } from '../livePi/registry';
+import { ensurePrivateFolder } from './privateFolder';
 
 /** A lock file holds one small JSON object; a larger one is not Arbor's. */
 const LOCK_MAX_BYTES = 64 * 1024;
