@@ -8,37 +8,14 @@
  * is generated under bench/.data (never committed), cut back to its size after
  * each compaction, and deleted at the end (the disk is shared).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, promises as fsp, statSync, truncateSync } from 'node:fs';
 import * as path from 'node:path';
 import { generateSession } from './generateSession';
 import { startFakeProvider, type FakeProviderServer } from '../test/support/fakeProvider';
+import { measuredRow, timedCli as timed, type Measured } from './timedCli';
 
 const repo = path.resolve(__dirname, '..', '..');
-const cli = path.join(repo, 'dist', 'cli.js');
 const data = path.join(repo, 'bench', '.data');
-
-interface Measured {
-  job: string;
-  seconds: number;
-  maxRssMB: number;
-  code: number | null;
-}
-
-async function timed(job: string, args: string[], env: NodeJS.ProcessEnv): Promise<Measured> {
-  const child = spawn('/usr/bin/time', ['-v', process.execPath, cli, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(err);
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
-  const seconds = wall ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]) : NaN;
-  if (code !== 0) process.stderr.write(err.split('\n').slice(0, 5).join('\n') + '\n');
-  return { job, seconds, maxRssMB: rss ? Math.round(Number(rss[1]) / 1024) : NaN, code };
-}
 
 async function main(): Promise<void> {
   const sizes = process.argv.slice(2).map(Number);
@@ -74,10 +51,7 @@ async function main(): Promise<void> {
     await server.stop();
     await fsp.rm(agentDir, { recursive: true, force: true });
   }
-  for (const r of rows)
-    process.stdout.write(
-      `${r.job.padEnd(40)} ${r.seconds.toFixed(1).padStart(7)} s ${String(r.maxRssMB).padStart(6)} MB peak RSS${r.code === 0 ? '' : `  (exit ${r.code})`}\n`,
-    );
+  for (const r of rows) process.stdout.write(measuredRow(r));
 }
 
 main().catch((err) => {

@@ -14,6 +14,18 @@ export interface GenerateOptions {
   seed?: number;
   /** Write a compaction entry every this many turns (default 60; 0: never, so the whole session is one span to summarize). */
   compactionEvery?: number;
+  /** Most words of a tool result beyond its 150 (default 900; smaller: more, shorter turns in the same bytes). */
+  toolOutputExtraWords?: number;
+  /** Each line written with a space after every `,` and `:` between values (Python's json.dumps), not compact JSON. */
+  spaced?: boolean;
+}
+
+/** `JSON.stringify(value)` with `, ` and `: ` between values: strings hold no raw line break, so the indented form's breaks are the separators. */
+function spacedJson(value: unknown): string {
+  return JSON.stringify(value, null, 1)
+    .replace(/([{[])\n */g, '$1')
+    .replace(/\n *([}\]])/g, '$1')
+    .replace(/,\n */g, ', ');
 }
 
 function rng(seed: number): () => number {
@@ -33,7 +45,9 @@ const WORDS = (
   'query request handler update render schema'
 ).split(' ');
 
-export async function generateSession(options: GenerateOptions): Promise<{ entries: number; bytes: number; leafId: string }> {
+export async function generateSession(
+  options: GenerateOptions,
+): Promise<{ entries: number; bytes: number; leafId: string; turns: number }> {
   const rand = rng(options.seed ?? 42);
   const pick = <T>(a: readonly T[]) => a[Math.floor(rand() * a.length)];
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
@@ -45,7 +59,7 @@ export async function generateSession(options: GenerateOptions): Promise<{ entri
   let t = Date.UTC(2026, 0, 1);
   const ts = () => new Date((t += 1000)).toISOString();
   const write = async (obj: unknown) => {
-    const line = JSON.stringify(obj) + '\n';
+    const line = (options.spaced ? spacedJson(obj) : JSON.stringify(obj)) + '\n';
     bytes += Buffer.byteLength(line);
     entries++;
     if (!out.write(line)) await once(out, 'drain');
@@ -117,7 +131,7 @@ export async function generateSession(options: GenerateOptions): Promise<{ entri
           timestamp: t,
         },
       });
-      const outputWords = 150 + Math.floor(rand() * 900);
+      const outputWords = 150 + Math.floor(rand() * (options.toolOutputExtraWords ?? 900));
       await append({
         type: 'message',
         message: {
@@ -176,5 +190,5 @@ export async function generateSession(options: GenerateOptions): Promise<{ entri
   }
   out.end();
   await once(out, 'finish');
-  return { entries, bytes, leafId: leaf! };
+  return { entries, bytes, leafId: leaf!, turns: turn };
 }

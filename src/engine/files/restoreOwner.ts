@@ -4,8 +4,10 @@ import type { FileHandle } from 'node:fs/promises';
  * What a restore says when a file it wrote could not keep its owner: only
  * root may give a file to another user (and a group the user is not in), so
  * a file owned by someone else comes back owned by the user running Arbor.
- * Extended attributes are not copied (Node has no xattr interface): the
- * README says so.
+ * Extended attributes are not copied: Node has no xattr interface, and
+ * getfattr/setfattr (Debian's optional `attr` package) are not there by
+ * default, so depending on them would keep xattrs on some machines only.
+ * The README says so.
  */
 export function ownerNote(was: { uid: number; gid: number }, now: { uid: number; gid: number }): string | undefined {
   const parts: string[] = [];

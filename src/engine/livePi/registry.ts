@@ -3,6 +3,7 @@ import { lstatSync, promises as fsp, constants as fsConstants } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PiIdentity } from './protocol';
+import { ensurePrivateFolder } from '../session/privateFolder';
 
 /**
  * Where a live Pi with Arbor's bridge announces itself: one registry file per
@@ -30,20 +31,7 @@ export function bridgeFolder(agentDir: string): string {
   return path.join(agentDir, BRIDGE_FOLDER);
 }
 
-/**
- * The folder Arbor's bridge files live in, made 0700 if missing. A folder
- * that is a link, is owned by someone else or can be reached by others is
- * refused: nobody else may place or read an endpoint there.
- */
-export async function ensurePrivateFolder(dir: string): Promise<void> {
-  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-  const st = await fsp.lstat(dir);
-  if (!st.isDirectory()) throw new Error(`${dir} is not a folder`);
-  if (process.platform !== 'win32') {
-    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
-    if ((st.mode & 0o077) !== 0) await fsp.chmod(dir, 0o700);
-  }
-}
+export { ensurePrivateFolder };
 
 /**
  * The endpoint of one bridge: a Unix socket in the private folder, or, where

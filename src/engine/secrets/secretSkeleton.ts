@@ -6,7 +6,8 @@
  * - Escapes are decoded: `\uXXXX`, `\u{X…}`, `\UXXXXXXXX`, `\xNN`, HTML
  *   character references (`&#115;`, `&#x73;`, and the named ones for ASCII
  *   punctuation and spaces); a `0x` before a hex digit is dropped (so
- *   `0x73 0x6b`, `0x736b` read as the hex `736b`).
+ *   `0x73 0x6b`, `0x736b` read as the hex `736b`), the digit after it
+ *   counted from the `0`, so a span that starts there holds the prefix.
  * - Each character is folded by NFKD (full-width and other compatibility
  *   forms, ligatures, accented letters into letter + mark), then marks,
  *   format characters, default-ignorable characters (zero-width, variation
@@ -213,7 +214,9 @@ export function skeletonOf(text: string): Skeleton {
         continue;
       }
     } else if (c === 0x30 && (text.charCodeAt(i + 1) | 0x20) === 0x78 && hexValue(text.charCodeAt(i + 2)) >= 0) {
-      i += 2; // a 0x prefix
+      // A 0x prefix: dropped, its digit kept as coming from the prefix's start, so a span starting there covers `0x`.
+      push(ASCII[text.charCodeAt(i + 2)], i, i + 3);
+      i += 3;
       continue;
     }
     if (c < 128) {

@@ -1,6 +1,7 @@
 import { promises as fsp, realpathSync, statSync, unlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { readRegularTextFile, readRegularTextFileSync } from './sessionFile';
+import { ensurePrivateFolder } from './privateFolder';
 
 /** A lock file holds one small JSON object; a larger one is not Arbor's. */
 const LOCK_MAX_BYTES = 64 * 1024;
@@ -51,10 +52,11 @@ interface Holder {
 }
 
 /**
- * Path of the lock file of a session: named by the file's device and inode,
- * in the folder of its real path, so two names of one file (a symbolic link,
- * hard links in one folder) take the same lock. Hard links in two different
- * folders do not exclude each other (their folders differ).
+ * Path of the lock file of a session beside it: named by the file's device
+ * and inode, in the folder of its real path, so two names of one file (a
+ * symbolic link, hard links in one folder) take the same lock, and so do
+ * the processes of users sharing the folder. Hard links in two different
+ * folders meet at the user's lock (userLockPathFor), taken first.
  */
 export function lockPathFor(file: string): string {
   let real = file;
@@ -66,6 +68,35 @@ export function lockPathFor(file: string): string {
     // a missing file: the writer reports it
   }
   return `${real}.arbor-lock`;
+}
+
+/** The user's own folder of locks by device and inode (0700): every name of a file, in any folder, meets there. */
+export function userLockFolder(): string {
+  return path.join(os.homedir(), '.cache', 'arbor', 'locks');
+}
+
+/** Path of the user's lock of a session (by device and inode), or undefined for a missing file. */
+export function userLockPathFor(file: string): string | undefined {
+  try {
+    const st = statSync(realpathSync(file), { bigint: true });
+    return path.join(userLockFolder(), `${st.dev}-${st.ino}.arbor-lock`);
+  } catch {
+    return undefined; // a missing file: the writer reports it
+  }
+}
+
+/**
+ * The user's lock folder made (0700), or false where it cannot be (a folder
+ * someone else owns, a link, a read-only home): the lock beside the file
+ * still holds, hard links in other folders are then not excluded.
+ */
+async function userLockFolderReady(): Promise<boolean> {
+  try {
+    await ensurePrivateFolder(userLockFolder());
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Lock files this process holds, removed at exit if a finally never ran (a crash elsewhere, process.exit). */
@@ -84,9 +115,16 @@ function removeIfOurs(lockPath: string, token: string): void {
   }
 }
 
-/** Runs `fn` holding the session's write lock (other holders in this process wait on the lock file too). */
+/**
+ * Runs `fn` holding the session's write lock (other holders in this process
+ * wait on the lock file too): the user's lock by device and inode, then the
+ * one beside the file, always in that order (no two writers wait on each other).
+ */
 export async function withSessionLock<T>(file: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  return holdWhile(file, lockPathFor(file), fn, options);
+  const besideFile = () => holdWhile(file, lockPathFor(file), fn, options);
+  const userLock = userLockPathFor(file);
+  if (!userLock || !(await userLockFolderReady())) return besideFile();
+  return holdWhile(file, userLock, besideFile, options);
 }
 
 async function holdWhile<T>(file: string, lockPath: string, fn: () => Promise<T>, options: LockOptions): Promise<T> {

@@ -59,7 +59,7 @@ async function planRestore(model: SessionModel, targetIndex: number): Promise<Pl
   if (!index) return undefined;
   // An interrupted restore of this session is undone first (what it did is reported), so the plan sees the disk as before it.
   const recovered = await undoInterruptedRestore({ root: sessionCwd(index), session: model.file, env: engineEnv() });
-  if (recovered?.undone) reportUndo(recovered, 'a file restore that had not finished was undone first');
+  if (recovered?.undone) reportUndo(recovered, 'an earlier file restore of this session stopped before it finished; Arbor undid it first');
   else if (recovered) log().info(`restore files: an interrupted restore was not undone: ${recovered.reason}`);
   const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && d.isDirty).map((d) => d.uri.fsPath));
   // The histories read every entry (as `arbor restore` does): loaded for the plan, released after.
@@ -282,14 +282,20 @@ function reportUndo(r: Extract<UndoResult, { undone: true }>, what: string): voi
       `${r.deleted.join(', ') || 'none'}; already as before: ${r.already.join(', ') || 'none'}; left alone: ` +
       `${r.skipped.map((s) => `${s.path} (${s.reason})`).join('; ') || 'none'}`,
   );
-  const n = r.written.length + r.deleted.length;
-  const head = `Arbor: ${what}: ${n} file${n === 1 ? '' : 's'} put back`;
+  const back = [...r.written, ...r.deleted.map((d) => `${d} (removed: that restore had created it)`)];
+  const head = `Arbor: ${what}: ${back.length ? `put back ${namesOf(back)}` : 'no file needed putting back'}`;
   if (r.failure)
     throw new Error(
       `${head}, then it failed at ${r.failure.path} (${r.failure.error}); put back before it: ${r.written.join(', ') || 'none'}`,
     );
-  if (r.skipped.length) void showWarning(`${head}; could not put back ${r.skipped.map((s) => `${s.path}: ${s.reason}`).join('; ')}.`);
+  if (r.skipped.length) void showWarning(`${head}. Not put back: ${r.skipped.map((s) => `${s.path}: ${s.reason}`).join('; ')}.`);
   else void showInfo(`${head}${r.already.length ? `; ${r.already.length} already as before` : ''}.`);
+}
+
+/** Paths for a message: the first few, then how many more (the Arbor output lists them all). */
+function namesOf(paths: string[]): string {
+  const shown = paths.slice(0, 4).join(', ');
+  return paths.length > 4 ? `${shown} and ${paths.length - 4} more (see the Arbor output)` : shown;
 }
 
 /**
@@ -312,6 +318,6 @@ export async function undoRestoreCommand(arbor?: ArborServices, node?: unknown):
     void showInfo(`Arbor: nothing to undo: ${r.reason}.`);
     return { undone: false, reason: r.reason };
   }
-  reportUndo(r, r.interrupted ? 'undid a file restore that had not finished' : 'undid the file restore');
+  reportUndo(r, r.interrupted ? 'undid the last file restore (it had stopped before it finished)' : 'undid the file restore');
   return undoResult(r);
 }

@@ -12,7 +12,7 @@ import { builtCli, runBuiltCli } from '../../support/cliProcess';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { appendEntries, StaleSessionError } from '../../../src/engine/session/writer';
 import { DEFAULT_INCOMPLETE_LINE_QUIET_MS, quietMsFromSeconds } from '../../../src/engine/session/incompleteLine';
-import { lockPathFor, SessionLockedError, withSessionLock } from '../../../src/engine/session/writeLock';
+import { lockPathFor, SessionLockedError, userLockFolder, userLockPathFor, withSessionLock } from '../../../src/engine/session/writeLock';
 
 async function tempSession(name = '03-tree.jsonl'): Promise<string> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-conc-'));
@@ -171,6 +171,54 @@ describe('concurrent writers', function () {
       await assert.rejects(appendEntries(index, [{ type: 'custom', customType: 'x' }], { lock: { waitMs: 200 } }), SessionLockedError);
     });
     assert.equal(existsSync(lockPathFor(file)), false);
+  });
+
+  it("two hard links to one session in different folders exclude each other (the user's lock by device and inode)", async () => {
+    const file = await tempSession();
+    const otherDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'arbor-conc-other-'));
+    const other = path.join(otherDir, 'linked.jsonl');
+    await fsp.link(file, other);
+    assert.notEqual(lockPathFor(other), lockPathFor(file), 'the locks beside the two names differ');
+    assert.equal(userLockPathFor(other), userLockPathFor(file));
+    const index = await loadSession(other);
+    const size = (await fsp.stat(file)).size;
+    await withSessionLock(file, async () => {
+      await assert.rejects(
+        withSessionLock(other, async () => undefined, { waitMs: 200 }),
+        (err: unknown) => err instanceof SessionLockedError && err.message.includes(other),
+      );
+      await assert.rejects(appendEntries(index, [{ type: 'custom', customType: 'x' }], { lock: { waitMs: 200 } }), SessionLockedError);
+    });
+    assert.equal((await fsp.stat(file)).size, size, 'nothing written through the other name');
+    assert.equal(existsSync(userLockPathFor(file)!), false, 'released');
+    const mode = (await fsp.stat(userLockFolder())).mode & 0o777;
+    assert.equal(mode, 0o700, 'the user lock folder is private');
+  });
+
+  it('N concurrent `arbor compact` processes through hard links in different folders write exactly one compaction', async () => {
+    assert.ok(existsSync(builtCli), 'run npm run build first');
+    const file = await tempSession();
+    const names = [file];
+    for (let k = 0; k < 2; k++) {
+      const name = path.join(await fsp.mkdtemp(path.join(os.tmpdir(), `arbor-conc-link${k}-`)), 'session.jsonl');
+      await fsp.link(file, name);
+      names.push(name);
+    }
+    const leaf = (await loadSession(file)).leafId;
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, (_, k) =>
+        runBuiltCli(['compact', names[k % names.length], '--provider', 'offline', '--keep-recent-tokens', '1000', '--json'], {
+          killAfterMs: 90_000,
+        }),
+      ),
+    );
+    const { ok, bad } = parsedLines(await fsp.readFile(file, 'utf8'));
+    assert.deepEqual(bad, []);
+    const compactions = ok.filter((e) => e.type === 'compaction');
+    assert.equal(compactions.length, 1, runs.map((r) => r.stderr).join('\n'));
+    assert.equal(compactions[0].parentId, leaf);
+    for (const r of runs) assert.ok(r.code === 0 || (r.code === 1 && /since it was planned/.test(r.stderr)), `${r.code} ${r.stderr}`);
+    assert.equal(existsSync(userLockPathFor(file)!), false);
   });
 
   it('the lock is released when the append fails or is aborted', async () => {
