@@ -102,6 +102,7 @@ export async function planCompactionCommand(argv: string[], io: Io): Promise<num
   io.out(`  keep from ${plan.firstKeptEntryId}`);
   io.out(`  read files: ${plan.readFiles.join(', ') || '-'}`);
   io.out(`  modified files: ${plan.modifiedFiles.join(', ') || '-'}`);
-  if (readOnly) io.out(`  ${nothingToCompactReason({ kind: 'readOnly', agent: index.agent as Exclude<typeof index.agent, 'pi'> })} (a preview only)`);
+  if (readOnly)
+    io.out(`  ${nothingToCompactReason({ kind: 'readOnly', agent: index.agent as Exclude<typeof index.agent, 'pi'> })} (a preview only)`);
   return 0;
 }
