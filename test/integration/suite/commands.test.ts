@@ -371,6 +371,9 @@ describe('Arbor commands', () => {
       );
       const use = await contextUseFor(file);
       assert.strictEqual(view.tokens, use.tokens.tokens, 'the same number as contextUse (the status bar)');
+      // Issue 34 item 4: the parts add up to the figure, with "other" saying what it is.
+      assert.strictEqual(view.byRole.reduce((s, r) => s + r.tokens, 0) + view.other.tokens, view.tokens, 'the parts add up to the figure');
+      assert.ok(view.other.meaning.length > 0);
       assert.strictEqual(view.threshold, use.threshold);
     });
 
