@@ -169,7 +169,7 @@ export function renderContext(view: ContextView, root: HTMLElement, post: (m: Fr
         el('td', {}, r.role),
         el('td', { class: 'num' }, fmt(r.count)),
         el('td', { class: 'num' }, fmt(r.tokens)),
-        el('td', {}, bar(r.tokens, total, `role-${r.role}`), ` ${share(r.tokens)}%`),
+        el('td', { class: 'share' }, bar(r.tokens, total, `role-${r.role}`), ` ${share(r.tokens)}%`),
       ),
     );
   rb.append(
@@ -179,8 +179,13 @@ export function renderContext(view: ContextView, root: HTMLElement, post: (m: Fr
       el('td', {}, 'other', el('div', { class: 'part-meaning' }, view.other.meaning)),
       el('td', { class: 'num' }, '–'),
       el('td', { class: 'num' }, fmt(view.other.tokens)),
-      // Negative when the messages' estimates exceed the figure: no share of it then.
-      el('td', {}, ...(view.other.tokens >= 0 ? [bar(view.other.tokens, total, 'role-other'), ` ${share(view.other.tokens)}%`] : [])),
+      // Negative when the messages' estimates exceed the figure: no bar, and its share brings the sum back to 100%.
+      el(
+        'td',
+        { class: 'share' },
+        ...(view.other.tokens >= 0 ? [bar(view.other.tokens, total, 'role-other')] : []),
+        ` ${share(view.other.tokens)}%`,
+      ),
     ),
   );
   const tf = el(

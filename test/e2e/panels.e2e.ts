@@ -117,8 +117,10 @@ describe('Entry panel and context view (UI)', function () {
     await bar.waitFor({ timeout: 15_000 });
     assert.strictEqual(((await bar.textContent()) ?? '').trim(), shown, 'the view and the status bar agree');
     await shot('02-context-dark');
-    // A message row opens the entry panel.
-    await view.locator('#context-messages button.msg-open').first().click();
+    await view.locator('#part-total').scrollIntoViewIfNeeded();
+    await shot('02b-context-parts-dark');
+    // A message row opens the entry panel; a summary's row, the summary panel (one view per summary entry).
+    await view.locator('#context-messages button.msg-open:not(:has(.role-compactionSummary))').first().click();
     await webviewWith(page, '#entry-title');
   });
 
