@@ -88,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
       return viewFromEntry(session.index, entryId, session.title, readConfig().estimator);
     },
   });
+  panel.rememberAuthorsIn(context.globalState);
   const livePi = new LivePiService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'piBridge.js').fsPath);
   const arbor = new ArborServices(context.extensionUri, store, tree, treeView, panel, hooks, keys, livePi);
   late.arbor = arbor;

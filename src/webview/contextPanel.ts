@@ -141,7 +141,9 @@ export function renderContext(view: ContextView, root: HTMLElement, post: (m: Fr
       ? el('p', { class: 'error', role: 'alert' }, `Pi settings could not be read (defaults used): ${view.settingsError}`)
       : undefined,
   );
-  const total = view.byRole.reduce((s, r) => s + r.tokens, 0);
+  // The parts add up to the figure (engine/context/contextParts.ts): shares are of the figure.
+  const total = view.tokens;
+  const share = (tokens: number) => (total > 0 ? Math.round((tokens / total) * 100) : 0);
   const roles = el(
     'table',
     { class: 'roles', id: 'by-role' },
@@ -151,7 +153,7 @@ export function renderContext(view: ContextView, root: HTMLElement, post: (m: Fr
       el(
         'tr',
         {},
-        el('th', {}, 'Role'),
+        el('th', {}, 'Part'),
         el('th', { class: 'num' }, 'Messages'),
         el('th', { class: 'num' }, 'Tokens'),
         el('th', {}, 'Share'),
@@ -167,10 +169,38 @@ export function renderContext(view: ContextView, root: HTMLElement, post: (m: Fr
         el('td', {}, r.role),
         el('td', { class: 'num' }, fmt(r.count)),
         el('td', { class: 'num' }, fmt(r.tokens)),
-        el('td', {}, bar(r.tokens, total, `role-${r.role}`), ` ${total ? Math.round((r.tokens / total) * 100) : 0}%`),
+        el('td', { class: 'share' }, bar(r.tokens, total, `role-${r.role}`), ` ${share(r.tokens)}%`),
       ),
     );
-  roles.append(rb);
+  rb.append(
+    el(
+      'tr',
+      { 'data-role': 'other', id: 'part-other' },
+      el('td', {}, 'other', el('div', { class: 'part-meaning' }, view.other.meaning)),
+      el('td', { class: 'num' }, '–'),
+      el('td', { class: 'num' }, fmt(view.other.tokens)),
+      // Negative when the messages' estimates exceed the figure: no bar, and its share brings the sum back to 100%.
+      el(
+        'td',
+        { class: 'share' },
+        ...(view.other.tokens >= 0 ? [bar(view.other.tokens, total, 'role-other')] : []),
+        ` ${share(view.other.tokens)}%`,
+      ),
+    ),
+  );
+  const tf = el(
+    'tfoot',
+    {},
+    el(
+      'tr',
+      { id: 'part-total' },
+      el('th', {}, 'Context (the figure)'),
+      el('td', { class: 'num' }, fmt(view.messages.length)),
+      el('td', { class: 'num' }, fmt(view.tokens)),
+      el('td', {}),
+    ),
+  );
+  roles.append(rb, tf);
   const maxMsg = Math.max(1, ...view.messages.map((m) => m.tokens));
   const list = el('ol', { class: 'messages', id: 'context-messages' });
   view.messages.forEach((m) => {
@@ -205,7 +235,7 @@ export function renderContext(view: ContextView, root: HTMLElement, post: (m: Fr
       'main',
       { class: 'context' },
       el('section', { class: 'section' }, el('h2', {}, 'Context along the active path'), chart(view, post)),
-      el('section', { class: 'section' }, el('h2', {}, 'By role'), roles),
+      el('section', { class: 'section' }, el('h2', {}, 'What the figure holds'), roles),
       el('section', { class: 'section' }, el('h2', {}, `Messages (${view.messages.length})`), list),
     ),
   );

@@ -203,7 +203,10 @@ export interface ContextView {
   /** The chart's vertical scale: its top and labelled ticks. */
   axis: { max: number; ticks: { value: number; label: string }[] };
   messages: ContextMessageView[];
+  /** The figure's parts (engine/context/contextParts.ts): byRole plus other add up to `tokens`. */
   byRole: { role: string; tokens: number; count: number }[];
+  /** What the figure holds besides the messages (negative when their estimates exceed it), and what that is. */
+  other: { tokens: number; meaning: string };
   series: ContextPoint[];
 }
 

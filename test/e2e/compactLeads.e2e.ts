@@ -8,6 +8,7 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView, webviewWith } from '../support/vscode/browser';
 import { e2e } from './context';
+import { digits } from './figures';
 import { sessionEntries as entries } from './sessionFiles';
 import { collapseAll, expandRow, row } from './sessionsView';
 import { closeNotifications, notification } from './notifications';
@@ -32,8 +33,6 @@ function ownSession(idPrefix: string): string {
   }
   return copy;
 }
-
-const digits = (s: string | null) => Number((s ?? '').replace(/[^\d]/g, ''));
 
 describe('Compact always leads somewhere; one figure per quantity (UI)', function () {
   this.timeout(300_000);

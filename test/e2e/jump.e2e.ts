@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import type { Page } from 'playwright-core';
 import { screenshot, showActivityView, webviewWith } from '../support/vscode/browser';
 import { e2e } from './context';
+import { digits } from './figures';
 import { collapseAll, contextMenuItem, expandRow, row, sidebar } from './sessionsView';
 import { closeNotifications, notification } from './notifications';
 import { ownSessionCopy, sessionEntries } from './sessionFiles';
@@ -96,12 +97,17 @@ describe('Jump Here reviewed like Compact, and undone (UI, issue 34 item 2)', fu
     assert.deepStrictEqual(fs.readFileSync(file), before, 'nothing written while the summary is reviewed');
     await shot('01-review');
 
-    // Edit: a shorter text; the check follows the edit.
+    // Edit: a shorter text; the check and "Context after the jump" follow the edit (issue 34 item 2).
+    const afterStat = view.locator('#stat-after dd');
+    const proposedAfter = digits(await afterStat.textContent());
     await view.locator('#edit').click();
     const editor = view.locator('#editor');
     const edited = '## Goal\n- Try multiply with a loop on a side branch (kept for later).';
     await editor.fill(edited);
     await view.locator('#facts-missing li.fact').first().waitFor({ timeout: 15_000 });
+    await afterStat.filter({ hasNotText: new RegExp(`^${proposedAfter.toLocaleString('en-US')}$`) }).waitFor({ timeout: 30_000 });
+    const editedAfter = digits(await afterStat.textContent());
+    assert.ok(editedAfter < proposedAfter, `context after the jump follows the edit: ${editedAfter} < ${proposedAfter}`);
     await shot('02-edit');
     await view.locator('#apply-edited').click();
 
@@ -112,6 +118,7 @@ describe('Jump Here reviewed like Compact, and undone (UI, issue 34 item 2)', fu
     const label = await waitForDisk(() => entries(file).find((e) => e.type === 'label' && e.targetId === summary.id), 'the label');
     assert.strictEqual(label.label, 'loop-try');
     await view.locator('#mode-badge', { hasText: 'In session' }).waitFor({ timeout: 30_000 });
+    assert.strictEqual(digits(await afterStat.textContent()), editedAfter, 'the written summary: the figure the edit showed');
     await row(page, /Branch summary.*● current/).waitFor({ timeout: 30_000 });
     const note = await notification(page, 'moved to just before your message');
     await shot('03-applied');

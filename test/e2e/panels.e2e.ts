@@ -8,6 +8,7 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView, webviewWith } from '../support/vscode/browser';
 import { e2e } from './context';
+import { digits } from './figures';
 import { collapseAll, pageToRow, row } from './sessionsView';
 
 const MISC = 'misc: models, custom messages, errors';
@@ -102,14 +103,25 @@ describe('Entry panel and context view (UI)', function () {
     assert.strictEqual(await view.locator('#threshold-line').count(), 1);
     assert.ok((await view.locator('#context-messages li').count()) > 0);
     assert.ok((await view.locator('#by-role tbody tr').count()) > 1);
+    // Issue 34 item 4: the parts (each role, then "other" saying what it is) add up to the figure shown above.
+    const partTokens = await view.locator('#by-role tbody tr td:nth-child(3)').allTextContents();
+    const figure = digits((await view.locator('#stat-exact dd').textContent())?.split(' of ')[0] ?? '');
+    const other = view.locator('#part-other');
+    assert.match((await other.textContent()) ?? '', /^other.*(system prompt|system messages|estimates exceed|none)/);
+    const otherTokens = Number(((await other.locator('td:nth-child(3)').textContent()) ?? '').replace(/[^\d-]/g, ''));
+    const roleSum = partTokens.slice(0, -1).reduce((sum, t) => sum + digits(t), 0);
+    assert.strictEqual(roleSum + otherTokens, figure, `${partTokens.join(' + ')} = ${figure}`);
+    assert.strictEqual(digits(await view.locator('#part-total td:nth-child(3)').textContent()), figure);
     assert.ok((await view.locator('#context-messages .bar .fill').count()) > 0);
     const shown = ((await view.locator('#stat-context dd').textContent()) ?? '').trim();
     const bar = page.locator('.statusbar-item', { hasText: /\/ [\d.]+k \(\d+%\)/ }).first();
     await bar.waitFor({ timeout: 15_000 });
     assert.strictEqual(((await bar.textContent()) ?? '').trim(), shown, 'the view and the status bar agree');
     await shot('02-context-dark');
-    // A message row opens the entry panel.
-    await view.locator('#context-messages button.msg-open').first().click();
+    await view.locator('#part-total').scrollIntoViewIfNeeded();
+    await shot('02b-context-parts-dark');
+    // A message row opens the entry panel; a summary's row, the summary panel (one view per summary entry).
+    await view.locator('#context-messages button.msg-open:not(:has(.role-compactionSummary))').first().click();
     await webviewWith(page, '#entry-title');
   });
 

@@ -14,8 +14,7 @@ import { printJson, reportDiagnostics, shortField, type Io } from '../output';
 import { buildContext } from '../../engine/context/buildContext';
 import { estimateContextTokens } from '../../engine/context/contextTokens';
 import { rowPreview } from '../../engine/tree/rowPreview';
-import { entryTokens } from '../../engine/context/entryTokens';
-import { isOversizedEntry } from '../../engine/session/oversizedEntry';
+import type { ContextParts } from '../../engine/context/contextParts';
 import { compactionNumbers, contextFigureShort, contextFigureSources } from '../../engine/context/contextNumbers';
 import { contextUse } from '../../engine/operations/contextUse';
 import { contextWindowSourceForModel } from '../contextWindow';
@@ -67,10 +66,14 @@ async function printContext(p: ParsedCommand, io: Io, index: SessionIndex, leafI
   );
   // The figure the extension shows (status bar, tree, panel): one function (contextUse), one window resolver.
   const windowFlag = intFlag(p.flags, 'context-window');
-  const { figure } = await contextUse(index, leafIndex, {
+  // The messages' counts and the parts they make of the figure come from the same call (the panel shows the same).
+  const use = await contextUse(index, leafIndex, {
     estimator,
     contextWindowFor: (model, recorded) => contextWindowSourceForModel(model, windowFlag, process.env, recorded),
+    messages: true,
   });
+  const { figure } = use;
+  const parts = use.parts as ContextParts;
   const numbers = {
     tokens: figure.tokens,
     contextWindow: figure.contextWindow,
@@ -78,15 +81,12 @@ async function printContext(p: ParsedCommand, io: Io, index: SessionIndex, leafI
     estimated: figure.estimated,
     windowSource: figure.windowSource,
   };
-  // An entry too large to parse shows empty: its row carries the estimate from its size.
-  const rowTokens = (m: (typeof ctx.messages)[number]) =>
-    isOversizedEntry(index, m.entryIndex) ? entryTokens(index, m.entryIndex, estimator) : estimator.estimate(m.message);
   // Claude Code's Agent/Task calls and their results name the subagent's transcript.
   const subagents = subagentFiles(index);
-  const messages = ctx.messages.map((m) => {
+  const messages = use.messages.map((m) => {
     const entryId = index.record(m.entryIndex).id;
     const files = subagents.size ? subagents.get(entryId) : undefined;
-    return { entryId, role: m.message.role, tokens: rowTokens(m), ...(files ? { subagentFiles: files } : {}) };
+    return { entryId, role: m.message.role, tokens: m.tokens, ...(files ? { subagentFiles: files } : {}) };
   });
   if (p.flags.json) {
     await printJson(io, {
@@ -97,6 +97,12 @@ async function printContext(p: ParsedCommand, io: Io, index: SessionIndex, leafI
       messages,
       contextTokens: { tokens: est.tokens, usageTokens: est.usageTokens, trailingTokens: est.trailingTokens },
       numbers: { ...numbers, compactions: await compactions(index, estimator) },
+      parts: {
+        byRole: parts.byRole,
+        messagesTokens: parts.messagesTokens,
+        other: { tokens: parts.otherTokens, meaning: parts.otherMeaning },
+        total: parts.total,
+      },
     });
     return 0;
   }
@@ -104,12 +110,16 @@ async function printContext(p: ParsedCommand, io: Io, index: SessionIndex, leafI
     `leaf ${shortField(String(ctx.leafId))}  model ` +
       `${ctx.model ? shortField(`${ctx.model.provider}/${ctx.model.modelId}`) : '-'}  thinking ${shortField(String(ctx.thinkingLevel))}`,
   );
-  ctx.messages.forEach((m, k) => {
+  use.messages.forEach((m, k) => {
     const pv = rowPreview(index, m.entryIndex, 200);
     const subagent = (messages[k].subagentFiles ?? []).map((f) => `  subagent ${shownPath(f)}`).join('');
     const head = `${shortField(messages[k].entryId)} ${shortField(m.message.role, 24).padEnd(17)} ${String(messages[k].tokens).padStart(7)}`;
     io.out(`${head}  ${shortField(pv.text, 70)}${subagent}`);
   });
+  // The parts, which add up to the figure.
+  for (const r of parts.byRole)
+    io.out(`  ${shortField(r.role, 24).padEnd(17)} ${String(r.tokens).padStart(7)}  (${r.count} message${r.count === 1 ? '' : 's'})`);
+  io.out(`  ${'other'.padEnd(17)} ${String(parts.otherTokens).padStart(7)}  (${parts.otherMeaning})`);
   io.out(`context: ${contextFigureShort(figure)}: ${shortField(contextFigureSources(figure), 200)}`);
   return 0;
 }

@@ -1,3 +1,4 @@
+import { contentVerdict } from '../../engine/files/contentVerdict';
 import { parseWith, FILE_POSITIONAL, JSON_OPTION, LEAF_OPTION, type CommandSpec } from '../commandSpec';
 import { printJson, reportDiagnostics, type Io } from '../output';
 import { leafIndexFrom, openSession } from '../sessionArgs';
@@ -23,6 +24,7 @@ export function fileSummary(f: FileHistory): {
   changes: { entryId: string; kind: string }[];
   knownContent: boolean;
   state: string;
+  verdict: string;
   reason?: string;
 } {
   const final = f.final;
@@ -31,6 +33,8 @@ export function fileSummary(f: FileHistory): {
     changes: f.changes.map((c) => ({ entryId: c.entryId, kind: c.kind })),
     knownContent: final.state === 'known',
     state: final.state,
+    // The one "verified" rule (engine/files/contentVerdict.ts), in the words Show File Changes and Restore use.
+    verdict: contentVerdict(final).words,
     ...(final.state === 'known' ? {} : { reason: final.reason }),
   };
 }
@@ -52,9 +56,7 @@ export async function filesCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   for (const f of files) {
-    const state =
-      f.state === 'known' ? 'content known' : `${f.state === 'assumed' ? 'content not verified' : 'content unknown'}: ${f.reason}`;
-    io.out(`${shownPath(f.path)}  (${f.changes.length} change${f.changes.length === 1 ? '' : 's'}; ${shownPath(state)})`);
+    io.out(`${shownPath(f.path)}  (${f.changes.length} change${f.changes.length === 1 ? '' : 's'}; content ${shownPath(f.verdict)})`);
     for (const c of f.changes) io.out(`  ${c.kind.padEnd(5)} ${shownPath(c.entryId)}`);
   }
   return 0;

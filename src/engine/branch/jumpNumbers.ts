@@ -52,6 +52,14 @@ export function* writtenJumpNumbersWalk(
   return { tokensBefore, tokensAfter };
 }
 
+/**
+ * The after of a proposed jump whose summary is edited to `summary` (the review panel follows an edit, as Compact's
+ * review does): the landing's context, which the text does not change, plus what the edited text adds.
+ */
+export function jumpTokensAfterWithSummary(numbers: JumpNumbers, summary: string, estimator: TokenEstimator): number {
+  return numbers.tokensAfter - numbers.summaryTokens + summaryEntryTokens(summary, estimator);
+}
+
 /** What a branch summary with this text adds to the context (the count its entry will have once written). */
 export function summaryEntryTokens(summary: string, estimator: TokenEstimator): number {
   const entry: BranchSummaryEntry = { type: 'branch_summary', id: '', parentId: null, timestamp: '', summary, fromId: '' };

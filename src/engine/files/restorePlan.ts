@@ -103,7 +103,7 @@ export function decideRestore(c: RestoreCandidate, disk: DiskState, restored?: s
   }
   if (!byLastRestore && !hasText(expected)) return skip(restoreReasons.currentNotDetermined(expected.reason), true);
   if (target.state === 'unknown') return skip(restoreReasons.targetNotDetermined(target.reason), false);
-  if (target.state === 'assumed') return skip(restoreReasons.targetNotVerified(target.reason), true);
+  if (target.state === 'assumed') return skip(restoreReasons.targetNotVerified(target), true);
   if (!c.insideCwd) return skip(restoreReasons.outsideCwd(), false);
   if (disk.kind === 'refused') return skip(restoreReasons.pathRefused(disk.reason), false);
   if (target.state === 'known') return { action: 'restore', ...base, text: target.text, onDisk: onDisk ?? null };

@@ -1,3 +1,5 @@
+import { contentVerdict } from './contentVerdict';
+import type { FileContent } from './types';
 /**
  * The one vocabulary of why restoring a file leaves it alone, for the CLI and
  * the extension alike. When several reasons hold, the most fundamental one is
@@ -46,7 +48,11 @@ export const restoreReasons = {
     kind: 'not-determined',
     text: `its content at the target is not determined by the session: ${why}`,
   }),
-  targetNotVerified: (why: string): RestoreReason => ({ kind: 'not-verified', text: `its content at the target is not verified: ${why}` }),
+  /** In the words of the one "verified" rule (contentVerdict.ts), which Show File Changes shows for the same file. */
+  targetNotVerified: (target: FileContent): RestoreReason => ({
+    kind: 'not-verified',
+    text: `its content at the target is ${contentVerdict(target).words}`,
+  }),
   pathRefused: (why: string): RestoreReason => ({ kind: 'path-refused', text: `path refused: ${why}` }),
   outsideCwd: (): RestoreReason => ({ kind: 'path-refused', text: "path refused: outside the session's working directory" }),
   /** `how`: what deleting it takes (the CLI's flag, the extension's confirmation). */

@@ -62,12 +62,15 @@ export function historyToEntry(
   });
 }
 
-/** Files changed by the given entries (the tool call's or its result's), with only those changes (order of first change). */
+/**
+ * Files changed by the given entries (the tool call's or its result's), with only those changes (order of first
+ * change); `final` stays the content at the history's end (what Restore Files to that entry judges).
+ */
 export function changesBy(history: FileHistoryResult, entryIds: ReadonlySet<string>): FileHistory[] {
   const out: FileHistory[] = [];
   for (const f of history.files.values()) {
     const changes = f.changes.filter((c) => entryIds.has(c.entryId) || entryIds.has(c.resultEntryId));
-    if (changes.length) out.push({ ...f, changes, final: changes[changes.length - 1].after });
+    if (changes.length) out.push({ ...f, changes });
   }
   return out;
 }

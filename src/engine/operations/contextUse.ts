@@ -10,6 +10,9 @@ import { defaultCompactionSettings, type PiSettings } from '../settings/piSettin
 import type { ResolvedContextWindow } from '../summarize/providers/models';
 import { recordedContextWindow } from '../session/agents/agentKind';
 import { withContextLoaded } from './entryLoads';
+import { contextParts, type ContextParts } from '../context/contextParts';
+import { isOversizedEntry } from '../session/oversizedEntry';
+import { entryTokens } from '../context/entryTokens';
 
 /**
  * Context use of a session at a leaf (spec 3): the one figure (engine/context/contextNumbers.ts), the window and its source,
@@ -34,6 +37,8 @@ export interface ContextUse {
   overThreshold: boolean;
   /** The context's messages with their tokens (only when asked for: counting them all is slow on a big session). */
   messages: { entryIndex: number; message: AgentMessage; tokens: number }[];
+  /** The figure split into the messages by role and "other" (only with `messages`; the parts add up to the figure). */
+  parts: ContextParts | undefined;
   /** Error reading Pi's settings or its models.json, if any (defaults are used then). */
   settingsError: string | undefined;
 }
@@ -74,6 +79,14 @@ export async function contextUse(index: SessionIndex, leafIndex: number, options
   }
   const window = options.contextWindowFor(ctx.model, recordedContextWindow(index));
   settingsError ??= window.error;
+  const figure = contextFigure(index, leafIndex, tokens, estimator, window);
+  // An entry too large to parse reads as empty: its row carries the estimate from its size.
+  const messages = options.messages
+    ? ctx.messages.map((m) => ({
+        ...m,
+        tokens: isOversizedEntry(index, m.entryIndex) ? entryTokens(index, m.entryIndex, estimator) : estimator.estimate(m.message),
+      }))
+    : [];
   return {
     file: index.file,
     leafId: ctx.leafId,
@@ -82,11 +95,12 @@ export async function contextUse(index: SessionIndex, leafIndex: number, options
     tokens,
     contextWindow: window.contextWindow,
     windowSource: window.source,
-    figure: contextFigure(index, leafIndex, tokens, estimator, window),
+    figure,
     settings,
     threshold: compactionThreshold(window.contextWindow, settings),
     overThreshold: shouldCompact(tokens.tokens, window.contextWindow, settings),
-    messages: options.messages ? ctx.messages.map((m) => ({ ...m, tokens: estimator.estimate(m.message) })) : [],
+    messages,
+    parts: options.messages ? contextParts(figure, messages) : undefined,
     settingsError,
   };
 }
@@ -98,22 +112,24 @@ export async function contextUse(index: SessionIndex, leafIndex: number, options
 export function contextUseReported(use: ContextUse, reported: { tokens: number; contextWindow: number; windowSource: string }): ContextUse {
   const tokens = Math.max(0, Math.round(reported.tokens));
   const contextWindow = reported.contextWindow;
+  const figure: ContextFigure = {
+    ...use.figure,
+    tokens,
+    usageTokens: tokens,
+    trailingTokens: 0,
+    estimated: false,
+    estimatedBecause: undefined,
+    contextWindow,
+    windowSource: reported.windowSource,
+    percent: percentOfWindow(tokens, contextWindow),
+  };
   return {
     ...use,
     tokens: { ...use.tokens, tokens },
     contextWindow,
     windowSource: reported.windowSource,
-    figure: {
-      ...use.figure,
-      tokens,
-      usageTokens: tokens,
-      trailingTokens: 0,
-      estimated: false,
-      estimatedBecause: undefined,
-      contextWindow,
-      windowSource: reported.windowSource,
-      percent: percentOfWindow(tokens, contextWindow),
-    },
+    figure,
+    parts: use.parts ? contextParts(figure, use.messages) : undefined,
     threshold: compactionThreshold(contextWindow, use.settings),
     overThreshold: shouldCompact(tokens, contextWindow, use.settings),
   };

@@ -20,6 +20,8 @@ import { restoreFilesAfterJump } from '../files/fileCommands';
 import type { RestoreFilesOptions, RestoreFilesResult } from '../files/restoreFiles';
 import { parseCommandTarget, targetEntry } from '../tree/commandTarget';
 import { renderLoaded } from '../panels/loadedRender';
+import { jumpTokensAfterWithSummary } from '../../engine/branch/jumpNumbers';
+import { estimatorByName } from '../../engine/tokens/estimators';
 
 export type JumpSummaryMode = 'none' | 'summarize' | 'custom' | 'replace';
 
@@ -225,6 +227,7 @@ export async function jumpCommand(
       replaceInstructions: mode === 'replace',
     });
     const facts = proposal.summary.facts;
+    const numbers = proposal.summary.numbers;
     arbor.panel.showProposal(view, {
       apply: async (summary) => {
         const done = await writeJump(arbor, model, proposal, { ...options, summary, showSummary: false, shownInPanel: true });
@@ -242,6 +245,10 @@ export async function jumpCommand(
       },
       discard: () => log().info(`jump ${model.file}: branch summary discarded, nothing written`),
       ...(facts ? retentionHandlers(facts, proposal.index.header.cwd) : {}),
+      // "Context after the jump" follows an edit of the summary (the landing's context plus the edited text).
+      ...(numbers
+        ? { tokensAfter: (summary: string) => jumpTokensAfterWithSummary(numbers, summary, estimatorByName(engine.estimator)) }
+        : {}),
     });
     return { kind: 'proposed', proposalId, view };
   }

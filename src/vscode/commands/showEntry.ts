@@ -6,7 +6,9 @@ import { readConfig } from '../platform/settings';
 import { renderLoadedEntry } from '../panels/loadedRender';
 import { showInfo } from '../platform/notify';
 import { parseCommandTarget, parseEntryArgs, targetEntry } from '../tree/commandTarget';
-import type { EntryView } from '../../webview/protocol';
+import type { EntryView, SummaryView } from '../../webview/protocol';
+import { isSummaryEntry } from '../../engine/tree/latestSummary';
+import { showSummaryEntry } from './showSummary';
 
 /** The command vcore registers for a raw file opened read-only at a line. */
 const OPEN_RAW_AT_LINE = 'arbor.openRawSessionFile';
@@ -94,7 +96,7 @@ export async function showEntryCommand(
   file?: unknown,
   entryId?: unknown,
   options?: { preserveFocus?: boolean },
-): Promise<EntryView | undefined> {
+): Promise<EntryView | SummaryView | undefined> {
   // A row's context menu passes the row; the tree's click (and tests) pass (sessionFile, entryId); the palette nothing.
   const target = targetEntry(file === undefined ? parseCommandTarget(arbor.treeView.selection[0]) : parseEntryArgs(file, entryId));
   if (!target) {
@@ -104,6 +106,9 @@ export async function showEntryCommand(
   const session = await arbor.peekSession(target.file);
   if (!session) throw new Error(`${target.file} could not be loaded`);
   const { index } = session;
+  // A compaction or branch summary has one view, the summary panel's (Show Summary opens the same).
+  if (isSummaryEntry(index, index.indexOf(target.entryId)))
+    return showSummaryEntry(arbor, session, target.entryId, { preserveFocus: options?.preserveFocus ?? true });
   const viewOptions = { sessionTitle: session.title, estimator: readConfig().estimator };
   const view = await renderLoadedEntry(index, target.entryId, () => buildEntryView(index, target.entryId, viewOptions));
   panel.show(view, { preserveFocus: options?.preserveFocus ?? true });

@@ -5,6 +5,7 @@ import { reportError } from '../platform/logging';
 import type { SummaryView } from '../../webview/protocol';
 import { showInfo } from '../platform/notify';
 import { isSummaryEntry, latestSummaryOnPath } from '../../engine/tree/latestSummary';
+import type { SessionIndex } from '../../engine/session/sessionIndex';
 import { parseCommandTarget, targetEntry, targetFile } from '../tree/commandTarget';
 
 /**
@@ -27,11 +28,23 @@ export async function showSummaryCommand(arbor: ArborServices, node?: unknown): 
     entryId = index.record(latest).id;
   }
   try {
-    const view = await viewFromEntry(index, entryId, model.title ?? model.file, readConfig().estimator);
-    arbor.panel.show(view);
-    return view;
+    return await showSummaryEntry(arbor, { index, title: model.title ?? model.file }, entryId);
   } catch (err) {
     await reportError('Show Summary', err);
     return undefined;
   }
+}
+
+/**
+ * A summary entry in the summary panel: the one view of a compaction or branch summary, whether it is opened by
+ * Show Summary or by a click on its row (Show Entry sends summary entries here).
+ */
+export async function showSummaryEntry(
+  arbor: ArborServices,
+  session: { index: SessionIndex; title: string },
+  entryId: string,
+  options: { preserveFocus?: boolean } = {},
+): Promise<SummaryView> {
+  const view = await viewFromEntry(session.index, entryId, session.title, readConfig().estimator);
+  return arbor.panel.show(view, options);
 }

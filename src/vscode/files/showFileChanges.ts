@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { changesBy, historyToEntry } from '../../engine/files/sessionFiles';
 import { stepDiff } from '../../engine/files/stepDiff';
+import { changeVerdict, type ContentVerdict } from '../../engine/files/contentVerdict';
 import type { FileChange, FileHistory } from '../../engine/files/types';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { ArborServices } from '../services';
@@ -17,7 +18,8 @@ export interface ShowFileChangesOptions {
 }
 
 export interface ShowFileChangesResult {
-  files: { path: string; changes: { entryId: string; kind: string }[] }[];
+  /** Each change with its verdict in the words Restore Files uses for the same file (engine/files/contentVerdict.ts). */
+  files: { path: string; changes: { entryId: string; kind: string; verdict: string }[] }[];
   /** The title of the diff editor opened, if any. */
   opened?: string;
 }
@@ -77,6 +79,11 @@ interface ChangePick extends vscode.QuickPickItem {
   change: FileChange;
 }
 
+/** The one "verified" rule (engine/files/contentVerdict.ts), as Restore Files words the same file at the same entry. */
+function verdictFields(what: string, v: ContentVerdict): { description: string; detail?: string } {
+  return v.verified ? { description: `${what} · ${v.words}` } : { description: what, detail: v.words };
+}
+
 /** Arbor: Show File Changes: the files an entry or a branch changed; each change opens in the diff editor. */
 export async function showFileChangesCommand(
   arbor: ArborServices,
@@ -94,7 +101,10 @@ export async function showFileChangesCommand(
     changesBy(historyToEntry(scope.index, scope.last, cachedSessionFiles(scope.index)), scope.entryIds),
   );
   const result: ShowFileChangesResult = {
-    files: files.map((f) => ({ path: f.path, changes: f.changes.map((c) => ({ entryId: c.entryId, kind: c.kind })) })),
+    files: files.map((f) => ({
+      path: f.path,
+      changes: f.changes.map((c) => ({ entryId: c.entryId, kind: c.kind, verdict: changeVerdict(f, c).words })),
+    })),
   };
   if (!files.length) {
     void showInfo(`Arbor: ${scope.title} changed no files (successful writes and edits).`);
@@ -109,13 +119,7 @@ export async function showFileChangesCommand(
     const items: ChangePick[] = files.flatMap((f) =>
       f.changes.map((c) => ({
         label: `$(diff) ${f.path}`,
-        description: `${c.kind} at ${c.entryId}`,
-        detail:
-          c.after.state === 'known'
-            ? undefined
-            : c.after.state === 'assumed'
-              ? `not verified: ${c.after.reason}`
-              : `content unknown: ${c.after.reason}`,
+        ...verdictFields(`${c.kind} at ${c.entryId}`, changeVerdict(f, c)),
         file: f,
         change: c,
       })),

@@ -19,13 +19,8 @@ export async function buildContextView(index: SessionIndex, leafIndex: number, s
   const use = await contextUse(index, leafIndex, { messages: true });
   const estimatorName = readConfig().estimator;
   const estimator = estimatorByName(estimatorName);
-  const byRole = new Map<string, { tokens: number; count: number }>();
   const messages = use.messages.map((m) => {
     const p = messagePreview(m.message);
-    const r = byRole.get(m.message.role) ?? { tokens: 0, count: 0 };
-    r.tokens += m.tokens;
-    r.count++;
-    byRole.set(m.message.role, r);
     return {
       entryId: index.record(m.entryIndex).id,
       role: m.message.role,
@@ -73,7 +68,9 @@ export async function buildContextView(index: SessionIndex, leafIndex: number, s
     overThreshold: use.overThreshold,
     settingsError: use.settingsError,
     messages,
-    byRole: [...byRole].map(([role, v]) => ({ role, ...v })).sort((a, b) => b.tokens - a.tokens),
+    // The figure's parts (contextUse's, as `arbor context` prints them): they add up to `tokens`.
+    byRole: use.parts?.byRole ?? [],
+    other: { tokens: use.parts?.otherTokens ?? 0, meaning: use.parts?.otherMeaning ?? '' },
     series,
   };
 }

@@ -12,6 +12,7 @@ import {
 import { log } from '../platform/logging';
 import { redact } from '../platform/redact';
 import { WebviewHost } from './webviewHost';
+import { SummaryAuthors } from './summaryAuthors';
 
 /** What the panel does when the user presses Apply or Discard on a proposal. */
 export interface ProposalHandlers {
@@ -50,6 +51,8 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
   /** Fires whenever the panel shows a view (used by tests and the API). */
   readonly onDidShow: vscode.Event<SummaryView>;
 
+  private authors: SummaryAuthors | undefined;
+
   constructor(
     extensionUri: vscode.Uri,
     private readonly actions: PanelActions,
@@ -61,6 +64,11 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     });
     this.onDidShow = this.host.onDidShow;
     this.disposables.push(this.host, vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this));
+  }
+
+  /** Remembers the summarizers of the summaries Arbor writes in `memento` (VS Code's global state): summaryAuthors.ts. */
+  rememberAuthorsIn(memento: vscode.Memento): void {
+    this.authors = new SummaryAuthors(memento);
   }
 
   dispose(): void {
@@ -93,9 +101,14 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
     this.show(view);
   }
 
-  /** Shows a view; `reveal: false` updates an open panel in place without bringing it forward or taking focus. */
-  show(view: SummaryView, options: { reveal?: boolean } = {}): void {
-    this.host.show(view, { reveal: options.reveal });
+  /**
+   * Shows a view (and returns it as shown); `reveal: false` updates an open panel in place without bringing it forward
+   * or taking focus. A summary Arbor wrote is named by its summarizer, also when shown again (summaryAuthors.ts).
+   */
+  show(view: SummaryView, options: { reveal?: boolean; preserveFocus?: boolean } = {}): SummaryView {
+    const shown = this.authors ? this.authors.follow(view) : view;
+    this.host.show(shown, { reveal: options.reveal, preserveFocus: options.preserveFocus });
+    return shown;
   }
 
   /** Apply from outside the webview (command / API / tests): same path as the button. */

@@ -89,6 +89,11 @@ describe('Arbor commands', () => {
       assert.ok(typeof last.tokensBefore === 'number' && last.tokensBefore > 0);
       assert.deepStrictEqual(Object.keys(last.details as object).sort(), ['modifiedFiles', 'readFiles']);
       assert.strictEqual(last.usage, undefined, 'the offline summarizer makes no model call, so it records no usage');
+      // Issue 34 item 5: shown again later (a row click, Show Summary, a reload), the summary is named by its summarizer.
+      assert.match(String(written.author), /^offline\//);
+      const again = await vscode.commands.executeCommand<SummaryView>('arbor.showSummary', { file, entryId: last.id });
+      assert.strictEqual(again.author, written.author, 'the summarizer, remembered');
+      assert.strictEqual(again.summarizerNote, written.summarizerNote);
       // The tree shows the new leaf.
       await waitFor(async () => {
         const top = await children(await sessionNode(file));
@@ -372,6 +377,9 @@ describe('Arbor commands', () => {
       );
       const use = await contextUseFor(file);
       assert.strictEqual(view.tokens, use.tokens.tokens, 'the same number as contextUse (the status bar)');
+      // Issue 34 item 4: the parts add up to the figure, with "other" saying what it is.
+      assert.strictEqual(view.byRole.reduce((s, r) => s + r.tokens, 0) + view.other.tokens, view.tokens, 'the parts add up to the figure');
+      assert.ok(view.other.meaning.length > 0);
       assert.strictEqual(view.threshold, use.threshold);
     });
 
@@ -458,6 +466,11 @@ describe('Arbor commands', () => {
   });
 
   describe('Show Summary', () => {
+    const panels = async () => {
+      const { services, entryPanel } = (await arborApi()).internals;
+      return { summaryPanel: services.panel, entryPanel };
+    };
+
     it('shows a compaction entry with its sections, files, tokens and what it replaced', async () => {
       const file = workspaceSession('02-compaction');
       const compaction = readEntries(file)
@@ -471,6 +484,30 @@ describe('Arbor commands', () => {
       assert.ok(view.replaced!.count > 0);
       assert.strictEqual(view.replaced!.firstKeptEntryId, compaction.firstKeptEntryId);
       assert.ok(view.readFiles.length + view.modifiedFiles.length > 0);
+    });
+
+    it('a click on a compaction or branch summary row (Show Entry) opens the same summary panel as Show Summary, one tab title', async () => {
+      // Issue 34 item 5: one view per summary entry; never the entry panel's raw text with its <modified-files> block.
+      for (const [fixture, type] of [
+        ['02-compaction', 'compaction'],
+        ['03-tree', 'branch_summary'],
+      ] as const) {
+        const file = workspaceSession(fixture);
+        const entry = readEntries(file).find((e) => e.type === type)!;
+        const { summaryPanel, entryPanel } = await panels();
+        entryPanel.close();
+        const clicked = await vscode.commands.executeCommand<SummaryView>('arbor.showEntry', file, entry.id);
+        assert.strictEqual(clicked.mode, 'entry', fixture);
+        assert.strictEqual(clicked.kind, type);
+        assert.strictEqual(clicked.entryId, entry.id);
+        assert.strictEqual(summaryPanel.currentView?.entryId, entry.id, 'shown in the summary panel');
+        assert.strictEqual(entryPanel.currentView, undefined, 'not in the entry panel');
+        const shown = await vscode.commands.executeCommand<SummaryView>('arbor.showSummary', { file, entryId: entry.id });
+        assert.deepStrictEqual(clicked, shown, 'the same view either way');
+        const title = `${type === 'compaction' ? 'Compaction' : 'Branch Summary'} ${entry.id}`;
+        const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+        await waitFor(() => tabs().includes(title), `${title} among the tabs`);
+      }
     });
 
     it('on a session: the newest summary on the active path', async () => {

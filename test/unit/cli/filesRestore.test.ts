@@ -57,7 +57,7 @@ describe('arbor files / arbor restore', () => {
       ['src/ops.js'],
     );
     const text = await run(['files', oracle('03-tree')]);
-    assert.match(text.out, /^src\/math\.js {2}\(2 changes; content unknown: /m);
+    assert.match(text.out, /^src\/math\.js {2}\(2 changes; content not determined: /m);
     assert.match(text.out, /^ {2}edit {2}cf16be66$/m);
     assert.equal((await run(['files', oracle('03-tree'), '--leaf', 'nope'])).code, 2);
   });

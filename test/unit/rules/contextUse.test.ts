@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { json } from '../../support/cliInProcess';
+import { json, run } from '../../support/cliInProcess';
 import { fixturePath } from '../../support/fixtures';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { contextUse, contextUseReported } from '../../../src/engine/operations/contextUse';
@@ -116,5 +116,66 @@ describe('context use: one home for the CLI and the extension', () => {
     assert.equal(r.figure.estimated, false);
     assert.equal(r.windowSource, 'the running agent');
     assert.equal(contextUseReported(use, { tokens: -5, contextWindow: 100, windowSource: 'x' }).tokens.tokens, 0);
+  });
+
+  // Issue 34 item 4: Show Context's parts add up to its figure, with an explicit "other" line saying what it is; `arbor context`
+  // prints the same parts (one function, contextUse). The panel's side: test/integration/suite/commands.test.ts (Show Context).
+  for (const file of FIXTURES)
+    for (const name of ['chars', 'tokenizer'] as const)
+      it(`${path.basename(file)}, ${name}: messages by role + other = the figure at every entry, and the CLI prints the same parts`, async () => {
+        const index = await loadSession(file);
+        const estimator = estimatorByName(name);
+        for (let i = 0; i < index.entryCount; i++) {
+          const id = index.record(i).id;
+          const use = await contextUse(index, i, {
+            estimator,
+            contextWindowFor: (model, recorded) => resolveContextWindowSource({ model, recorded }),
+            messages: true,
+          });
+          const parts = use.parts;
+          assert.ok(parts, `entry ${id}: parts asked for`);
+          const byRole = parts.byRole.reduce((s, r) => s + r.tokens, 0);
+          assert.equal(byRole + parts.otherTokens, use.figure.tokens, `entry ${id}: the parts add up to the figure`);
+          assert.equal(parts.total, use.figure.tokens);
+          assert.equal(
+            parts.byRole.reduce((s, r) => s + r.count, 0),
+            use.messages.length,
+          );
+          assert.ok(parts.otherMeaning.length > 0, 'other says what it is');
+          if (!use.figure.estimated && parts.otherTokens > 0)
+            assert.match(parts.otherMeaning, /system prompt, tool definitions and message framing/);
+          const cli = await json(['context', file, '--leaf', id, '--estimator', name]);
+          assert.deepEqual(
+            cli.parts,
+            {
+              byRole: parts.byRole,
+              messagesTokens: parts.messagesTokens,
+              other: { tokens: parts.otherTokens, meaning: parts.otherMeaning },
+              total: parts.total,
+            },
+            `entry ${id}`,
+          );
+          assert.deepEqual(
+            cli.messages.map((m: { tokens: number }) => m.tokens),
+            use.messages.map((m) => m.tokens),
+          );
+        }
+      });
+
+  it('the text output lists each role, an "other" line with its meaning, and the figure they add up to', async () => {
+    const file = FIXTURES[0];
+    const r = await run(['context', file, '--estimator', 'chars']);
+    assert.equal(r.code, 0, r.err);
+    const parts = (await json(['context', file, '--estimator', 'chars'])).parts;
+    const lines = r.out.split('\n');
+    for (const role of parts.byRole)
+      assert.ok(
+        lines.some((l) => new RegExp(`^  ${role.role}\\s+${role.tokens}\\s+\\(${role.count} messages?\\)$`).test(l)),
+        `${role.role}: ${r.out}`,
+      );
+    const other = lines.find((l) => /^ {2}other\s/.test(l));
+    assert.ok(other, r.out);
+    assert.ok(other.includes(String(parts.other.tokens)) && other.includes(parts.other.meaning));
+    assert.match(r.out, new RegExp(`context: ~?${parts.total.toLocaleString('en-US')} of `));
   });
 });
