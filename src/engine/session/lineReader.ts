@@ -275,7 +275,19 @@ export function readRecords(
       continue;
     }
     ctx.onEntry?.(records.length, checked.entry);
-    records.push(recordFor(checked.entry, buf, { line, start, end }, ctx.fileOffset));
+    const entry = checked.entry;
+    if (fast && entry.type === 'message') {
+      // A message line the scan could not index (JSON with spaces between tokens, a repeated key, an escaped id) is
+      // indexed from its parse and, like a scanned one, not kept: its lazy parse (parseEntryLine) is this same parse.
+      // Keeping it made a session written as spaced JSON hold every message in memory (issue 38 item 4).
+      const prev = lastRecordId(records);
+      const parentId = entry.parentId === null ? null : entry.parentId === prev ? prev : detachedText(entry.parentId);
+      const rec = messageRecord(ctx, hints!, { id: detachedText(entry.id), parentId, role: entry.message.role, line, start, end });
+      rec.mayHoldFileOps = entryMayHoldFileOps(entry); // exact, from the parse
+      records.push(rec);
+      continue;
+    }
+    records.push(recordFor(entry, buf, { line, start, end }, ctx.fileOffset));
   }
   return line;
 }
