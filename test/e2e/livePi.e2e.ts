@@ -106,7 +106,7 @@ describe('Arbor through a running Pi (UI)', function () {
     await shot('05-pi-continued');
   });
 
-  it("issue 36 item 1: Compact while Pi works waits with Cancel, plans at Pi's new leaf once it stops; Apply during a turn waits, then plans again", async () => {
+  it("issue 36 item 1: Compact while Pi works waits (Cancel), plans at Pi's new leaf; an Apply during a turn waits, then plans again", async () => {
     /** Pi starts a turn whose answer the fake model holds until `fake.release()`. */
     const busyTurn = async (message: string) => {
       fake.script({ type: 'held', text: `Worked on it. ${'The parts now validate their input. '.repeat(30)}` });
