@@ -159,6 +159,8 @@ export class ArborServices {
   ): Promise<WriteRoute | undefined> {
     const route = await this.livePi.writeRoute(model, what, { signal: options.signal, force: options.force });
     if (!route) return undefined;
+    // Pi wrote what it did (a turn Arbor waited for) before it answered: the plan is made at its leaf, so read them first.
+    if (route.via === 'pi') await this.store.readTail(model.file);
     if (route.via === 'file' && !route.forced && !options.skipLiveCheck && !(await this.confirmAppend(model, what))) return undefined;
     return route;
   }

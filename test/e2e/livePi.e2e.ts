@@ -11,6 +11,7 @@ import { makeAgentFolder, node22, PiRpc, type PiAgentFolder } from '../support/p
 import { e2e } from './context';
 import { sessionEntries as entries } from './sessionFiles';
 import { collapseAll, row } from './sessionsView';
+import { notification } from './notifications';
 
 const shot = (name: string) => screenshot(e2e.page, `livepi-${name}`);
 const NAME = 'Live Pi demo: compact while Pi runs';
@@ -103,5 +104,62 @@ describe('Arbor through a running Pi (UI)', function () {
     assert.strictEqual(next?.parentId, compaction.id, 'Pi continues from the compaction');
     await row(page, /Now add a test for part 6/).waitFor({ timeout: 15_000 });
     await shot('05-pi-continued');
+  });
+
+  it("issue 36 item 1: Compact while Pi works waits (Cancel), plans at Pi's new leaf; an Apply during a turn waits, then plans again", async () => {
+    /** Pi starts a turn whose answer the fake model holds until `fake.release()`. */
+    const busyTurn = async (message: string) => {
+      fake.script({ type: 'held', text: `Worked on it. ${'The parts now validate their input. '.repeat(30)}` });
+      const asked = fake.requests.length;
+      await pi!.command('prompt', { message });
+      await fake.waitForRequests(asked + 1);
+      await row(page, new RegExp(`${NAME}.*Pi busy`)).waitFor({ timeout: 30_000 });
+    };
+    const release = async () => {
+      const from = pi!.seen;
+      fake.release();
+      await pi!.waitFor((r) => r.type === 'agent_settled', from);
+    };
+    // More history since the last compaction, so that there is something to compact at Pi's leaf.
+    for (let i = 7; i <= 9; i++)
+      await pi!.prompt(`Explain src/part${i}.js to me, step by step. ${'It handles the input, checks it and passes it on. '.repeat(40)}`);
+    await collapseAll(page);
+    await busyTurn(`Now make every part validate its input. ${'Be thorough. '.repeat(40)}`);
+    await row(page, NAME).click();
+    await runCommand(page, 'Arbor: Compact...');
+    await page.locator('.quick-input-widget', { hasText: 'Optional instructions' }).waitFor();
+    await page.keyboard.press('Enter');
+    // Waiting, said at once, with Cancel: nothing is summarized while Pi works.
+    const waiting = await notification(page, 'is working; Arbor will plan when it stops');
+    assert.ok(await waiting.getByRole('button', { name: 'Cancel' }).count(), 'the waiting notification offers Cancel');
+    await shot('06-waiting-for-pi');
+    await release();
+    const view = await webviewWith(page, '#summary-title', 60_000);
+    await view.locator('#apply').waitFor();
+    await shot('07-review-after-pi-stopped');
+    const firstStats = await view.locator('#stats').innerText();
+    // Pi works again while the proposal is reviewed: Apply waits for it (buttons disabled), then plans again at its new leaf.
+    await busyTurn('And add a test for each part.');
+    await view.locator('#apply').click();
+    await view.locator('.busy', { hasText: 'Writing the compaction' }).waitFor({ timeout: 15_000 });
+    assert.equal(await view.locator('#apply').isDisabled(), true, 'Apply is disabled while the write is in flight');
+    await notification(page, 'is working; Arbor will plan when it stops');
+    await shot('08-apply-waits-for-pi');
+    const compactions = () => entries(file).filter((e) => e.type === 'compaction').length;
+    const before = compactions();
+    await release();
+    await notification(page, 'went on working while the compaction was reviewed');
+    // The new proposal: planned at Pi's leaf after the turn (more tokens before), Apply enabled again.
+    await view.locator('#stats', { hasNotText: firstStats }).waitFor({ timeout: 60_000 });
+    await view.locator('#apply:not([disabled])').waitFor({ timeout: 60_000 });
+    await shot('09-planned-again');
+    assert.equal(compactions(), before, 'the proposal planned before Pi moved on is not written');
+    const piLeaf = String(entries(file).at(-1)!.id);
+    await view.locator('#apply').click();
+    await view.locator('#mode-badge', { hasText: 'In session' }).waitFor({ timeout: 30_000 });
+    const compaction = entries(file).at(-1)!;
+    assert.equal(compaction.type, 'compaction');
+    assert.equal(compaction.parentId, piLeaf, 'written by Pi at its leaf after the turn Arbor waited for');
+    await shot('10-applied-after-wait');
   });
 });

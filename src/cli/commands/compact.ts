@@ -10,6 +10,7 @@ import { WRITE_ROUTE_OPTIONS, plannedLeaf, reportForced, routeJson, writeRouteFo
 import { printRetention, retentionJson } from '../retentionOutput';
 import { DEFAULT_PI_SETTINGS } from '../../engine/settings/piSettings';
 import { printNothingToCompact } from '../nothingToCompactOutput';
+import { assertSameCompaction } from '../../engine/operations/piMovedOn';
 
 export const compactSpec: CommandSpec = {
   name: 'compact',
@@ -53,6 +54,8 @@ export async function compactCommand(argv: string[], io: Io): Promise<number> {
   const signal = interruptSignal();
   // Before the summary is made: a running Pi without the bridge stops here (nothing to throw away later).
   const route = await writeRouteFor(index, p.flags, { signal, io, waitFor: 'plan' });
+  // Pi was working when asked: its turn is read, and the compaction goes on only if its cut is the one asked for.
+  await assertSameCompaction(index, route, { compaction: { keepRecentTokens: keep }, estimator: estimator.name, signal });
   const summarizer = given ?? piSummarizerFor(file, route);
   const result = await compactSession({
     file,

@@ -10,6 +10,7 @@ import type { WriteRoute } from '../../engine/livePi/writeRoute';
 import type { SessionEntry } from '../../engine/session/types';
 import { WRITE_ROUTE_OPTIONS, plannedLeaf, reportForced, routeJson, writeRouteFor } from '../writeRouteArgs';
 import { printRetention, retentionJson } from '../retentionOutput';
+import { assertSameJump } from '../../engine/operations/piMovedOn';
 
 export const navigateSpec: CommandSpec = {
   name: 'navigate',
@@ -69,6 +70,8 @@ export async function navigateCommand(argv: string[], io: Io): Promise<number> {
   reportDiagnostics(io, index);
   const signal = interruptSignal();
   const route = await writeRouteFor(index, p.flags, { signal, io, waitFor: 'plan' });
+  // Pi was working when asked: its turn is read, and the jump goes on only if it is still the one asked for.
+  await assertSameJump(index, route, to, signal);
   const summarizer = byPi ? piSummarizerFor(file, route) : given;
   const proposal = await proposeNavigation({
     file,

@@ -23,6 +23,8 @@ export type WriteRoute =
       via: 'pi';
       entry: RegistryEntry;
       state: PiState;
+      /** Pi's state when the write was asked, when Pi was working then and Arbor waited for it to stop (`state` is after). */
+      busyWhenAsked?: PiState;
       waitMs?: number;
       /** Written through this Pi although other Pis hold the file too (the user said so): `orphanedBy` names them. */
       forced?: boolean;
@@ -101,7 +103,7 @@ export async function resolveWriteRoute(file: string, options: WriteRouteOptions
     signal: options.signal,
   });
   if (live.kind === 'bridge')
-    return { via: 'pi', entry: live.entry, state: await idleState(live.entry, live.state, options), waitMs: options.waitMs };
+    return { via: 'pi', entry: live.entry, ...(await idleState(live.entry, live.state, options)), waitMs: options.waitMs };
   if (live.kind === 'unanswered') {
     throw new BridgeError(
       'unreachable',
@@ -125,7 +127,7 @@ export async function resolveWriteRoute(file: string, options: WriteRouteOptions
     return {
       via: 'pi',
       entry: through.entry,
-      state: await idleState(through.entry, through.state, options),
+      ...(await idleState(through.entry, through.state, options)),
       waitMs: options.waitMs,
       forced: true,
       orphanedBy,
@@ -134,8 +136,13 @@ export async function resolveWriteRoute(file: string, options: WriteRouteOptions
 }
 
 /** Pi's state to plan at: said at once when Pi is working, and (when asked) waited for until it stops. */
-async function idleState(entry: RegistryEntry, state: PiState, options: WriteRouteOptions): Promise<PiState> {
-  if (state.idle) return state;
+async function idleState(
+  entry: RegistryEntry,
+  state: PiState,
+  options: WriteRouteOptions,
+): Promise<{ state: PiState; busyWhenAsked?: PiState }> {
+  if (state.idle) return { state };
   options.onBusy?.(state);
-  return options.waitForIdle ? waitForPiIdle(entry, state, { waitMs: options.waitMs, signal: options.signal }) : state;
+  if (!options.waitForIdle) return { state };
+  return { state: await waitForPiIdle(entry, state, { waitMs: options.waitMs, signal: options.signal }), busyWhenAsked: state };
 }

@@ -21,6 +21,7 @@ import { askModal, showInfo } from '../platform/notify';
 import { nothingToCompact, nothingToCompactNotice } from './compactCheck';
 import type { NothingToCompact } from '../../engine/compaction/nothingToCompact';
 import type { WriteRoute } from '../../engine/livePi/writeRoute';
+import { piMovedOnNotice } from '../livePi/piMovedOnNotice';
 
 /** Options for running Compact from code (other extensions, tests): no prompts. */
 export interface CompactCommandOptions {
@@ -143,6 +144,8 @@ export async function compactSession(
       const entryId = await applyProposal(arbor, model, proposal, summary, {
         force: route.via === 'file' && route.forced,
         allowLarger: options.allowLarger,
+        // Pi worked while the proposal was reviewed: planned again at Pi's new leaf and proposed (this one is not written).
+        planAgain: () => void compactSession(arbor, model, options),
       });
       if (!entryId) return undefined;
       const index = await arbor.store.ensureLoaded(model);
@@ -189,7 +192,7 @@ async function applyProposal(
   model: SessionModel,
   proposal: CompactionProposal,
   summary: string | undefined,
-  options: { skipLiveCheck?: boolean; force?: boolean; allowLarger?: boolean } = {},
+  options: { skipLiveCheck?: boolean; force?: boolean; allowLarger?: boolean; planAgain?: () => void } = {},
 ): Promise<string | undefined> {
   // A compaction that leaves the context no smaller gains nothing: written only when the user says so (issue 32 item 6).
   if (proposal.notSmaller && !options.allowLarger) {
@@ -208,6 +211,12 @@ async function applyProposal(
     // Asked again now: Pi may have started or quit while the proposal was reviewed.
     const route = await arbor.writeRoute(model, 'Compacting', options);
     if (!route) return undefined;
+    if (route.via === 'pi' && route.state.leafId !== proposal.leafId && options.planAgain) {
+      log().info(`compact ${model.file}: Pi moved from ${proposal.leafId} to ${route.state.leafId ?? 'root'}; planning again there`);
+      void showInfo(piMovedOnNotice(route.state.pid, 'compaction'));
+      options.planAgain();
+      return undefined;
+    }
     const entry = await arbor.store.write(model, (index) => {
       if (proposal.index !== index)
         throw new StaleSessionError(`${model.file} was reloaded since the compaction was planned. Nothing was written; compact again.`);

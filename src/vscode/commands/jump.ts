@@ -22,6 +22,7 @@ import { parseCommandTarget, targetEntry } from '../tree/commandTarget';
 import { renderLoaded } from '../panels/loadedRender';
 import { jumpTokensAfterWithSummary } from '../../engine/branch/jumpNumbers';
 import { estimatorByName } from '../../engine/tokens/estimators';
+import { piMovedOnNotice } from '../livePi/piMovedOnNotice';
 
 export type JumpSummaryMode = 'none' | 'summarize' | 'custom' | 'replace';
 
@@ -230,7 +231,19 @@ export async function jumpCommand(
     const numbers = proposal.summary.numbers;
     arbor.panel.showProposal(view, {
       apply: async (summary) => {
-        const done = await writeJump(arbor, model, proposal, { ...options, summary, showSummary: false, shownInPanel: true });
+        const done = await writeJump(arbor, model, proposal, {
+          ...options,
+          summary,
+          showSummary: false,
+          shownInPanel: true,
+          // Pi worked while the summary was reviewed: the same jump planned again from Pi's new leaf, and reviewed.
+          planAgain: () =>
+            void jumpCommand(
+              arbor,
+              { file: model.file, entryId: proposal.plan.targetId },
+              { ...options, summarize: mode, instructions, label: label ?? '', review: true },
+            ),
+        });
         if (!done?.summaryEntryId) return undefined;
         const written = await viewFromEntry(
           await arbor.store.ensureLoaded(model),
@@ -263,12 +276,18 @@ async function writeJump(
   arbor: ArborServices,
   model: SessionModel,
   proposal: NavigationProposal,
-  options: JumpCommandOptions & { summary?: string; shownInPanel?: boolean },
+  options: JumpCommandOptions & { summary?: string; shownInPanel?: boolean; planAgain?: () => void },
 ): Promise<JumpCommandResult | undefined> {
   try {
     // Asked again on Apply: Pi may have started or quit while the summary was reviewed.
     const route = await arbor.writeRoute(model, 'Jumping', { skipLiveCheck: true });
     if (!route) return { kind: 'cancelled', reason: 'the user did not confirm writing to a live session' };
+    if (route.via === 'pi' && route.state.leafId !== proposal.oldLeafId && options.planAgain) {
+      log().info(`jump ${model.file}: Pi moved from ${proposal.oldLeafId ?? 'root'} to ${route.state.leafId ?? 'root'}; planning again`);
+      void showInfo(piMovedOnNotice(route.state.pid, 'jump'));
+      options.planAgain();
+      return undefined;
+    }
     const engine = await arbor.engineOptions(model);
     const nav = await withCancellableProgress('Arbor: jumping', async (signal) => {
       const applied = await arbor.store.write(model, (held) => {

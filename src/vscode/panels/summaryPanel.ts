@@ -47,6 +47,8 @@ export interface PanelActions {
 export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSerializer<PanelState> {
   private readonly host: WebviewHost<SummaryView>;
   private readonly proposals = new Map<string, ProposalHandlers>();
+  /** Proposals whose Apply is writing now. */
+  private readonly applying = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
   /** Fires whenever the panel shows a view (used by tests and the API). */
   readonly onDidShow: vscode.Event<SummaryView>;
@@ -115,6 +117,20 @@ export class SummaryPanel implements vscode.Disposable, vscode.WebviewPanelSeria
   async apply(proposalId: string, summary?: string): Promise<SummaryView | undefined> {
     const handlers = this.proposals.get(proposalId);
     if (!handlers) throw new Error(`no pending proposal ${proposalId} (it was applied, discarded, or lost on reload)`);
+    // One write at a time: a second Apply while the first is in flight (a busy Pi, a slow disk) writes nothing.
+    if (this.applying.has(proposalId)) {
+      log().info(`summary panel: Apply of ${proposalId} ignored, its write is in flight`);
+      return undefined;
+    }
+    this.applying.add(proposalId);
+    try {
+      return await this.applyNow(proposalId, handlers, summary);
+    } finally {
+      this.applying.delete(proposalId);
+    }
+  }
+
+  private async applyNow(proposalId: string, handlers: ProposalHandlers, summary: string | undefined): Promise<SummaryView | undefined> {
     const what =
       this.host.currentView?.kind === 'branch_summary' ? 'the branch summary and moving the leaf' : 'the compaction to the session';
     this.host.post({ type: 'busy', busy: true, message: `Writing ${what}…` });

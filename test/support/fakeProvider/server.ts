@@ -22,6 +22,8 @@ import {
 export type Behaviour =
   /** A normal answer. */
   | { type: 'text'; text: string; usage?: FakeUsage; chunkSize?: number; chunkDelayMs?: number }
+  /** A normal answer held back until the test calls `release()` (an agent's turn that lasts until the test says). */
+  | { type: 'held'; text: string }
   /** An answer with no text. */
   | { type: 'empty'; usage?: FakeUsage }
   /** An answer cut at the output limit (finish_reason length / stop_reason max_tokens). */
@@ -335,6 +337,8 @@ function answerOf(b: Behaviour): FakeAnswer {
   switch (b.type) {
     case 'text':
       return { text: b.text, finish: 'stop', usage: b.usage ?? DEFAULT_USAGE };
+    case 'held':
+      return { text: b.text, finish: 'stop', usage: DEFAULT_USAGE };
     case 'empty':
       return { text: '', finish: 'stop', usage: b.usage ?? { input: DEFAULT_USAGE.input, output: 0 } };
     case 'length':
@@ -367,6 +371,7 @@ export class FakeProviderServer {
   private readonly sockets = new Set<Socket>();
   private port = 0;
   private stallWaiters: (() => void)[] = [];
+  private held: (() => void)[] = [];
   private requestWaiters: { n: number; resolve: () => void }[] = [];
 
   constructor() {
@@ -399,6 +404,7 @@ export class FakeProviderServer {
   }
 
   async stop(): Promise<void> {
+    this.release();
     for (const s of this.sockets) s.destroy();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -432,6 +438,11 @@ export class FakeProviderServer {
 
   get pending(): number {
     return this.queue.length;
+  }
+
+  /** Lets every 'held' answer waiting now go out. */
+  release(): void {
+    for (const go of this.held.splice(0)) go();
   }
 
   /** Resolves when a 'stall' behaviour has sent its partial answer. */
@@ -492,6 +503,7 @@ export class FakeProviderServer {
     const stream = b?.stream === true;
     const model = typeof b?.model === 'string' ? b.model : 'fake-model';
     if (behaviour.type === 'drip') return this.drip(api, model, stream, behaviour.intervalMs, res);
+    if (behaviour.type === 'held') await new Promise<void>((go) => this.held.push(go));
     const scripted: Behaviour =
       behaviour.type === 'echoKey'
         ? {

@@ -84,7 +84,12 @@ export interface PiRpcOptions {
   sessionFile: string;
   /** Extra CLI arguments (e.g. --no-extensions). */
   args?: string[];
+  /** Another Pi than 1.6: its Node and its cli.js (Pi 0.73.1: this Node and `pi073Cli`). */
+  runtime?: { node: string; cli: string };
 }
+
+/** Pi 0.73.1's entry script (`@mariozechner/pi-coding-agent`, a devDependency; it runs on Node 20). */
+export const pi073Cli = path.join(repoRoot, 'node_modules', '@mariozechner', 'pi-coding-agent', 'dist', 'cli.js');
 
 export class PiRpc {
   readonly child: ChildProcess;
@@ -95,9 +100,9 @@ export class PiRpc {
   private exited: Promise<number | null>;
 
   constructor(options: PiRpcOptions) {
-    const cli = path.join(pi16Package, 'dist', 'bundle', 'cli.js');
+    const cli = options.runtime?.cli ?? path.join(pi16Package, 'dist', 'bundle', 'cli.js');
     this.child = spawn(
-      node22(),
+      options.runtime?.node ?? node22(),
       [cli, '--mode', 'rpc', '--session', options.sessionFile, '--provider', 'fake', '--model', 'fake-model', ...(options.args ?? [])],
       {
         cwd: options.cwd,

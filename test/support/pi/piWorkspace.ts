@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { makeAgentFolder, PiRpc, type PiAgentFolder } from './piRpc';
+import { makeAgentFolder, node22, PiRpc, type PiAgentFolder } from './piRpc';
+import { startFakeProvider, type FakeProviderServer } from '../fakeProvider';
 
 /**
  * One test's Pi world: a temporary agent folder declaring the fake provider
@@ -43,4 +44,19 @@ export class PiWorkspace {
 export async function someHistory(p: PiRpc, n: number): Promise<void> {
   for (let i = 1; i <= n; i++)
     await p.prompt(`Request number ${i}: please look at file${i}.ts and tell me what it does. ${'Some detail. '.repeat(40)}`);
+}
+
+/** The entries of a session file Pi wrote, parsed (the header too). */
+export function fileEntries(file: string): Record<string, unknown>[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** The fake model for a test with the real Pi 1.6 (answering `fallback` when nothing is scripted); fails when Pi's Node is missing. */
+export async function fakeModelForPi(fallback: string): Promise<FakeProviderServer> {
+  if (!fs.existsSync(node22())) throw new Error(`Pi 1.6 needs Node 22+: ${node22()} is missing (scripts/vscode-test/install.sh)`);
+  return (await startFakeProvider()).setFallback({ type: 'text', text: fallback });
 }
