@@ -371,6 +371,15 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
+/**
+ * A Done item as a Markdown task line: ticked, unless the item itself starts with `[ ] ` (a request refused,
+ * interrupted or left without an outcome is listed under Done unticked). The summary text, the panel, `arbor
+ * summary` and the exports all write Done items through this.
+ */
+export function doneItemLine(item: string): string {
+  return item.startsWith('[ ] ') ? `- ${item}` : `- [x] ${item}`;
+}
+
 function list(items: readonly string[], prefix: (i: number) => string): string[] {
   return items.length ? items.map((t, i) => `${prefix(i)}${oneLine(t)}`) : [NONE];
 }
@@ -386,7 +395,7 @@ export function formatSummary(summary: Partial<ParsedSummary>, options: FormatSu
   out.push('## Goal', ...list(s.goal, () => '- '), '');
   out.push('## Constraints & Preferences', ...list(s.constraints, () => '- '), '');
   out.push('## Progress');
-  out.push('### Done', ...list(s.done, () => '- [x] ').map((l) => (l.startsWith('- [x] [ ] ') ? `- [ ] ${l.slice(10)}` : l)));
+  out.push('### Done', ...(s.done.length ? s.done.map((t) => doneItemLine(oneLine(t))) : [NONE]));
   out.push('### In Progress', ...list(s.inProgress, () => '- [ ] '));
   out.push('### Blocked', ...list(s.blocked, () => '- '), '');
   out.push('## Key Decisions');

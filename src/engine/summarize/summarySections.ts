@@ -1,4 +1,4 @@
-import type { ParsedSummary } from './parseSummary';
+import { doneItemLine, type ParsedSummary } from './parseSummary';
 
 /**
  * The sections a reader is shown of a summary, each as markdown (empty when
@@ -30,7 +30,7 @@ export function summarySections(parsed: ParsedSummary): SummarySections {
   return {
     goal: bullets(parsed.goal),
     constraints: bullets(parsed.constraints),
-    done: parsed.done.map((t) => `- [x] ${t}`).join('\n'),
+    done: parsed.done.map(doneItemLine).join('\n'),
     inProgress: parsed.inProgress.map((t) => `- [ ] ${t}`).join('\n'),
     blocked: bullets(parsed.blocked),
     decisions: parsed.decisions.map((d) => (d.rationale ? `- **${d.title}**: ${d.rationale}` : `- **${d.title}**`)).join('\n'),

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { emptySummary, formatSummary, parseSummary, type ParsedSummary } from '../../../src/engine/summarize/parseSummary';
+import { summarySections } from '../../../src/engine/summarize/summarySections';
 import { BRANCH_SUMMARY_PREAMBLE, mergeSplitTurnSummary } from '../../../src/engine/summarize/prompts';
 import { summaryFixture, summaryFixtures } from './helpers';
 
@@ -63,6 +64,16 @@ describe('parseSummary', () => {
       '## Goal\n- (unclear)\n\n## Progress\n### Done\n- [x] (nothing completed yet)\n### In Progress\n- [ ] (none)',
     );
     assert.deepEqual([parsed.goal, parsed.done, parsed.inProgress], [[], [], []]);
+  });
+
+  it('an unticked Done item (interrupted, refused) keeps its open box in the text and in the panel/CLI sections', () => {
+    const s: ParsedSummary = { ...emptySummary(), done: ['Added the spec', '[ ] Now refactor everything — interrupted by the user'] };
+    const text = formatSummary(s);
+    assert.match(text, /^- \[x\] Added the spec$/m);
+    assert.match(text, /^- \[ \] Now refactor everything/m);
+    assert.deepEqual(parseSummary(text).done, s.done);
+    const done = summarySections(parseSummary(text)).done.split('\n');
+    assert.deepEqual(done, ['- [x] Added the spec', '- [ ] Now refactor everything — interrupted by the user']);
   });
 
   it('formats without Critical Context for branch summaries', () => {
