@@ -266,14 +266,27 @@ describe('Sessions told apart (issue 34 item 3)', function () {
       assert.match(await opened.innerText(), /opened/);
       await collapseAll(page);
       await shot('05-opened');
-      const remove = await contextMenuItem(page, row(page, 'Opened from elsewhere'), 'Remove from List');
-      await remove.click();
-      await row(page, 'Opened from elsewhere').waitFor({ state: 'detached', timeout: 30_000 });
+      // The item is chosen as a keyboard user chooses it (highlighted, then Enter): in headless Chromium a mouse click
+      // on this menu's last item was not taken (the command never ran, the menu stayed open), three tries in a row.
+      for (let attempt = 1; ; attempt++) {
+        const item = await contextMenuItem(page, row(page, 'Opened from elsewhere'), 'Remove from List');
+        await item.hover();
+        await page.keyboard.press('Enter');
+        const gone = await row(page, 'Opened from elsewhere')
+          .waitFor({ state: 'detached', timeout: 15_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (gone) break;
+        if (attempt >= 3) assert.fail('Remove from List left the row in the list');
+      }
       assert.ok(fs.existsSync(file), 'the file itself is left alone');
       await shot('06-removed');
     } finally {
       const left = row(page, 'Opened from elsewhere');
-      if (await left.count()) await (await contextMenuItem(page, left, 'Remove from List')).click().catch(() => undefined);
+      if (await left.count()) {
+        await (await contextMenuItem(page, left, 'Remove from List')).hover();
+        await page.keyboard.press('Enter');
+      }
       fs.rmSync(outside, { recursive: true, force: true });
     }
   });

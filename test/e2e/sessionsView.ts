@@ -99,6 +99,12 @@ export async function expandRow(target: Locator): Promise<void> {
 export async function contextMenuItem(page: Page, target: Locator, item: string, tries = 4): Promise<Locator> {
   const menuItem = page.locator('.context-view .action-item', { hasText: item }).first();
   for (let attempt = 1; ; attempt++) {
+    // A menu left open (by an earlier step, or a click on its item the menu did not take) blocks the right-click.
+    const openMenu = page.locator('.context-view .monaco-menu').first();
+    if (await openMenu.isVisible().catch(() => false)) {
+      await page.keyboard.press('Escape');
+      await openMenu.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    }
     await target.scrollIntoViewIfNeeded();
     await target.click({ button: 'right' });
     try {
