@@ -9,7 +9,7 @@
  * session switch or shutdown it withdraws both. Node built-ins only.
  */
 import { randomBytes } from 'node:crypto';
-import { rmdirSync, unlinkSync } from 'node:fs';
+import { rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BridgeRequestError, type BridgeRequest } from '../engine/livePi/protocol';
@@ -24,6 +24,7 @@ import {
 import { BRIDGE_COMMAND, BridgeOperations } from './operations';
 import { BridgeServer } from './server';
 import { removeDeadSockets } from '../engine/livePi/deadSockets';
+import { writeRefusal } from '../engine/livePi/refusedPis';
 import { BRIDGE_VERSION, SUPPORTED_PI_RANGE, bridgeServesPi, runningPiVersion } from './piVersion';
 import type { PiApi, PiContext } from './piApi';
 
@@ -46,7 +47,11 @@ interface Live {
 export default function arborBridge(pi: PiApi): void {
   const piVersion = runningPiVersion();
   if (!bridgeServesPi(piVersion)) {
-    // Refused up front: no hook answered, no command registered, nothing announced (Arbor sees a Pi without the bridge).
+    // Refused up front: no hook answered, no command registered, nothing announced but the refusal itself
+    // (refusedPis.ts: `pi-bridge status` then names this Pi's version instead of advising an install or /reload).
+    void writeRefusal(agentDir(), { pid: process.pid, piVersion, host: os.hostname() })
+      .then((file) => process.once('exit', () => rmSync(file, { force: true })))
+      .catch(() => undefined);
     pi.on('session_start', (_event, c) => {
       if (c.hasUI)
         c.ui.notify(

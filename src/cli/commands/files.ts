@@ -4,7 +4,7 @@ import { printJson, reportDiagnostics, type Io } from '../output';
 import { leafIndexFrom, openSession } from '../sessionArgs';
 import { withEveryEntry } from '../../engine/operations/entryLoads';
 import { historyToEntry, sessionFiles } from '../../engine/files/sessionFiles';
-import type { FileHistory } from '../../engine/files/types';
+import { changeWord, type FileHistory } from '../../engine/files/types';
 
 export const filesSpec: CommandSpec = {
   name: 'files',
@@ -46,7 +46,8 @@ export async function filesCommand(argv: string[], io: Io): Promise<number> {
   reportDiagnostics(io, index);
   const leaf = leafIndexFrom(index, p.flags);
   const history = await withEveryEntry(index, () => historyToEntry(index, leaf, sessionFiles(index)));
-  const files = [...history.files.values()].filter((f) => f.changes.length > 0).map(fileSummary);
+  const changed = [...history.files.values()].filter((f) => f.changes.length > 0);
+  const files = changed.map(fileSummary);
   if (p.flags.json) {
     await printJson(io, { leafId: leaf >= 0 ? index.record(leaf).id : null, files });
     return 0;
@@ -55,9 +56,9 @@ export async function filesCommand(argv: string[], io: Io): Promise<number> {
     io.out('no file changes on this path');
     return 0;
   }
-  for (const f of files) {
+  files.forEach((f, k) => {
     io.out(`${shownPath(f.path)}  (${f.changes.length} change${f.changes.length === 1 ? '' : 's'}; content ${shownPath(f.verdict)})`);
-    for (const c of f.changes) io.out(`  ${c.kind.padEnd(5)} ${shownPath(c.entryId)}`);
-  }
+    for (const c of changed[k].changes) io.out(`  ${changeWord(c).padEnd(5)} ${shownPath(c.entryId)}`);
+  });
   return 0;
 }

@@ -5,6 +5,8 @@ import { piAgentDir } from '../../engine/session/piAgentDir';
 import { bridgeInstallState, installBridge, uninstallBridge } from '../../engine/livePi/install';
 import { liveBridges, pisOnFile } from '../../engine/livePi/findLivePi';
 import { PI_HOLD_TEXT } from '../../engine/livePi/piProcesses';
+import { refusedPis, type RefusedPi } from '../../engine/livePi/refusedPis';
+import { SUPPORTED_PI_RANGE } from '../../piBridge/piVersion';
 import { removeDeadSockets } from '../../engine/livePi/deadSockets';
 import type { RegistryEntry } from '../../engine/livePi/registry';
 import { readSessionHeader } from '../../engine/session/discovery';
@@ -71,6 +73,8 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
       const answered = bridges.filter((b): b is { entry: RegistryEntry; state: PiState } => 'state' in b);
       const silent = bridges.filter((b): b is { entry: RegistryEntry; error: string } => 'error' in b);
       const count = bridges.length + processes.length;
+      // Pis that loaded the bridge and were refused by it (a version it cannot serve): installing will not help them.
+      const refused = processes.length ? await refusedPis(agentDir) : new Map<number, RefusedPi>();
       if (p.flags.json) {
         await printJson(io, {
           installed,
@@ -78,7 +82,13 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
           pis: [
             ...answered.map((b) => ({ pid: b.entry.pid, bridged: true, state: b.state })),
             ...silent.map((b) => ({ pid: b.entry.pid, bridged: true, error: b.error })),
-            ...processes.map((x) => ({ pid: x.pid, bridged: false, hold: x.hold, cwd: x.cwd })),
+            ...processes.map((x) => ({
+              pid: x.pid,
+              bridged: false,
+              hold: x.hold,
+              cwd: x.cwd,
+              ...(refused.has(x.pid) ? { refusedVersion: refused.get(x.pid)!.piVersion } : {}),
+            })),
           ],
           piWithoutBridge: processes.map((x) => ({ pid: x.pid, cwd: x.cwd, hold: x.hold })),
           unanswered: silent[0] ? { pid: silent[0].entry.pid, error: silent[0].error } : null,
@@ -91,9 +101,16 @@ export async function piBridgeCommand(argv: string[], io: Io): Promise<number> {
       else io.out(`${count === 1 ? 'one Pi holds' : `${count} Pis hold`} ${file}:`);
       for (const b of answered) io.out(`  live Pi with the bridge: ${describeState(b.state)}`);
       for (const b of silent) io.out(`  Pi with the bridge, pid ${b.entry.pid}, did not answer: ${shortField(b.error, 200)}`);
-      for (const x of processes)
-        io.out(`  Pi without the bridge, pid ${x.pid} (${PI_HOLD_TEXT[x.hold]}; runs in ${shortField(x.cwd, 200)})`);
+      for (const x of processes) {
+        const v = refused.get(x.pid);
+        const who = v
+          ? `Pi ${shortField(v.piVersion, 40)}, refused by the bridge (it needs Pi ${SUPPORTED_PI_RANGE})`
+          : 'Pi without the bridge';
+        io.out(`  ${who}, pid ${x.pid} (${PI_HOLD_TEXT[x.hold]}; runs in ${shortField(x.cwd, 200)})`);
+      }
       if (count > 1) io.out(`Arbor will not write to ${file} while more than one Pi holds it (quit all but one, or --force)`);
+      else if (processes.length === 1 && refused.has(processes[0].pid))
+        io.out(`Arbor will not write to ${file} while it runs (update Pi to ${SUPPORTED_PI_RANGE}, or quit it)`);
       else if (processes.length === 1)
         io.out(`Arbor will not write to ${file} while it runs (install the bridge and type /reload in Pi, or quit Pi)`);
       return 0;

@@ -43,6 +43,11 @@ export interface FileChange {
   after: FileContent;
 }
 
+/** What a change did, in words: `write`, `edit`, or `delete` (a patch's deletion is a write that leaves no file). */
+export function changeWord(c: Pick<FileChange, 'kind' | 'after'>): 'write' | 'edit' | 'delete' {
+  return c.kind === 'write' && c.after.state === 'absent' ? 'delete' : c.kind;
+}
+
 /** Everything a path says about one file. */
 export interface FileHistory {
   /** Absolute, normalized (the session's cwd joined with the tool's path). */

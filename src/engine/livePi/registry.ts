@@ -79,6 +79,11 @@ function privateRuntimeDir(): string | undefined {
 
 /** Writes an entry atomically (temporary file, then rename) with mode 0600. */
 export async function writeRegistryEntry(agentDir: string, name: string, entry: RegistryEntry): Promise<string> {
+  return writePrivateJson(agentDir, name, entry);
+}
+
+/** Writes `<bridge folder>/<name>.json` atomically (temporary file, then rename), mode 0600, in the private folder. */
+export async function writePrivateJson(agentDir: string, name: string, entry: unknown): Promise<string> {
   const dir = bridgeFolder(agentDir);
   await ensurePrivateFolder(dir);
   const file = path.join(dir, `${name}.json`);

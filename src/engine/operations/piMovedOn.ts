@@ -1,7 +1,8 @@
 import { readAppended } from '../session/tail';
 import { StaleSessionError } from '../session/writeErrors';
 import { locateBranch } from '../branch/planBranch';
-import { estimatorByName, type EstimatorName } from '../tokens/estimators';
+import { DEFAULT_ESTIMATOR, estimatorByName, type EstimatorName } from '../tokens/estimators';
+import { nothingToCompactText } from '../compaction/nothingToCompact';
 import { planSessionCompaction } from './sessionCompactionPlan';
 import { withLiveSettings } from './liveSettings';
 import type { SessionIndex } from '../session/sessionIndex';
@@ -55,10 +56,10 @@ export async function assertSameCompaction(index: SessionIndex, route: WriteRout
   await catchUpWithPi(index, route, options.signal);
   const now = route.state.leafId;
   if (asked === now) return;
-  const planOptions = { ...withLiveSettings({ ...options, route }), estimator: estimatorByName(options.estimator ?? 'tokenizer') };
+  const planOptions = { ...withLiveSettings({ ...options, route }), estimator: estimatorByName(options.estimator ?? DEFAULT_ESTIMATOR) };
   const cutAt = async (leaf: string | null) => {
     const { plan } = await planSessionCompaction(index, { ...planOptions, leafIndex: leaf === null ? -1 : index.indexOf(leaf) });
-    return plan.kind === 'nothing' ? `nothing to compact (${plan.reason})` : `keeping from entry ${plan.firstKeptEntryId}`;
+    return plan.kind === 'nothing' ? nothingToCompactText(plan.why) : `keeping from entry ${plan.firstKeptEntryId}`;
   };
   const before = await cutAt(asked);
   const after = await cutAt(now);

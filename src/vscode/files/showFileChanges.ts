@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { changesBy, historyToEntry } from '../../engine/files/sessionFiles';
 import { stepDiff } from '../../engine/files/stepDiff';
 import { changeVerdict, type ContentVerdict } from '../../engine/files/contentVerdict';
-import type { FileChange, FileHistory } from '../../engine/files/types';
+import { changeWord, type FileChange, type FileHistory } from '../../engine/files/types';
 import type { SessionIndex } from '../../engine/session/sessionIndex';
 import type { ArborServices } from '../services';
 import type { SessionModel } from '../sessions/sessionStore';
@@ -119,7 +119,7 @@ export async function showFileChangesCommand(
     const items: ChangePick[] = files.flatMap((f) =>
       f.changes.map((c) => ({
         label: `$(diff) ${f.path}`,
-        ...verdictFields(`${c.kind} at ${c.entryId}`, changeVerdict(f, c)),
+        ...verdictFields(`${changeWord(c)} at ${c.entryId}`, changeVerdict(f, c)),
         file: f,
         change: c,
       })),

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { loadSession } from '../../../src/engine/session/loadSession';
 import { buildContext } from '../../../src/engine/context/buildContext';
 import { historyToEntry, sessionFiles } from '../../../src/engine/files/sessionFiles';
+import { changeWord } from '../../../src/engine/files/types';
 import { titleFactsFromIndex } from '../../../src/engine/tree/sessionTitle';
 import { peekSession } from '../../../src/engine/tree/sessionPeek';
 import { messagePreview } from '../../../src/engine/tree/entryPreview';
@@ -392,5 +393,7 @@ describe('real Codex CLI 0.171.0 rollouts (issue 35)', () => {
       [['edit', [{ oldText: 'hello world\nhello again\n', newText: 'hello patched\nhello again\n' }]]],
     );
     assert.equal(at('gone.txt')?.final.state, 'absent');
+    // Said as a deletion (Show File Changes' pick, `arbor files`), not as a write.
+    assert.deepEqual([...at('gone.txt')!.changes, ...at('added.txt')!.changes].map(changeWord), ['delete', 'write']);
   });
 });

@@ -64,7 +64,18 @@ describe('the bridge in the real Pi 0.73.1 (older than the supported range)', fu
     const registry = path.join(w.agentDir, 'arbor-bridge');
     assert.deepEqual(fs.existsSync(registry) ? fs.readdirSync(registry).filter((n) => /^\d+-\w+\.json$/.test(n)) : [], []);
     const status = await arbor(['pi-bridge', 'status', w.file], { PI_CODING_AGENT_DIR: w.agentDir });
-    assert.match(status.stdout, new RegExp(`Pi without the bridge, pid ${pi.pid}`));
-    assert.match(status.stdout, /Arbor will not write to .* while it runs/);
+    // It names the version and the range: installing the bridge or /reload would not help, so it does not advise them.
+    assert.match(status.stdout, new RegExp(`Pi 0\\.73\\.1, refused by the bridge \\(it needs Pi >=1\\.6\\.0 <2\\.0\\.0\\), pid ${pi.pid}`));
+    assert.match(status.stdout, /Arbor will not write to .* while it runs \(update Pi to >=1\.6\.0 <2\.0\.0, or quit it\)/);
+    assert.doesNotMatch(status.stdout, /install the bridge|\/reload/);
+    const json = await arbor(['pi-bridge', 'status', w.file, '--json'], { PI_CODING_AGENT_DIR: w.agentDir });
+    const pis = (JSON.parse(json.stdout) as { pis: { pid: number; refusedVersion?: string }[] }).pis;
+    assert.equal(pis.find((x) => x.pid === pi!.pid)?.refusedVersion, '0.73.1');
+    // The refusal record goes with the Pi.
+    const refusalFile = path.join(registry, `refused-${pi.pid}.json`);
+    assert.ok(fs.existsSync(refusalFile));
+    await pi.stop();
+    pi = undefined;
+    assert.equal(fs.existsSync(refusalFile), false, 'the refusal record is removed when Pi exits');
   });
 });
