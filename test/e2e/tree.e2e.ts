@@ -98,9 +98,8 @@ describe('Sessions view as a daily instrument', function () {
     // The session opens scrolled to its leaf: the summarized entries are rows up, paged to as a user scrolls.
     await pageToRow(page, row(page, /summarized/));
     await shot('05-context-boundary');
-    // Down the list: the row where the context starts.
-    await row(page, /summarized/).click();
-    // Down the list (the click opened the entry panel; pageToRow gives the keys back to the list) to the boundary.
+    // Down the list to the row where the context starts (paged with the keyboard: a click on a row would open the
+    // entry panel, which takes the keys).
     await pageToRow(page, row(page, /context starts here/), { first: 'PageDown' });
     await row(page, /context starts here/).waitFor({ timeout: 10_000 });
     await shot('05b-context-starts');
