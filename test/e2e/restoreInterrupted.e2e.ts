@@ -15,7 +15,7 @@ import { sessionWithProject } from '../support/filesProject';
 import type { KillChildInput } from '../support/restoreKillChild';
 import { e2e } from './context';
 import { closeNotifications, notification } from './notifications';
-import { collapseAll, contextMenuItem, row } from './sessionsView';
+import { chooseMenuItem, collapseAll, contextMenuItem, row } from './sessionsView';
 
 const NAME = 'Restore demo';
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -45,8 +45,7 @@ async function restoreFromMenu(page: Page): Promise<void> {
   await row(page, NAME).click();
   const entry = row(page, 'Checking the data set');
   await entry.waitFor({ timeout: 30_000 });
-  const item = await contextMenuItem(page, entry, 'Restore Files to This Point');
-  await item.locator('.action-menu-item').first().click();
+  await chooseMenuItem(page, await contextMenuItem(page, entry, 'Restore Files to This Point'));
 }
 
 /** The notification with this text, expanded in the notification center (a long message is cut to one line there); its text. */

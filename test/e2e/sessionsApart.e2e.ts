@@ -7,7 +7,7 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { runCommand, screenshot, showActivityView } from '../support/vscode/browser';
 import { e2e } from './context';
-import { collapseAll, contextMenuItem, expandRow, inView, row, sessionRow, sidebar, waitInView } from './sessionsView';
+import { chooseMenuItem, collapseAll, contextMenuItem, expandRow, inView, row, sessionRow, sidebar, waitInView } from './sessionsView';
 import { closeNotifications, notification } from './notifications';
 import { emptySessionsWelcome } from './userSettings';
 import { peekSession, peekTitleFacts } from '../../src/engine/tree/sessionPeek';
@@ -269,9 +269,7 @@ describe('Sessions told apart (issue 34 item 3)', function () {
       // The item is chosen as a keyboard user chooses it (highlighted, then Enter): in headless Chromium a mouse click
       // on this menu's last item was not taken (the command never ran, the menu stayed open), three tries in a row.
       for (let attempt = 1; ; attempt++) {
-        const item = await contextMenuItem(page, row(page, 'Opened from elsewhere'), 'Remove from List');
-        await item.hover();
-        await page.keyboard.press('Enter');
+        await chooseMenuItem(page, await contextMenuItem(page, row(page, 'Opened from elsewhere'), 'Remove from List'));
         const gone = await row(page, 'Opened from elsewhere')
           .waitFor({ state: 'detached', timeout: 15_000 })
           .then(() => true)
@@ -284,8 +282,7 @@ describe('Sessions told apart (issue 34 item 3)', function () {
     } finally {
       const left = row(page, 'Opened from elsewhere');
       if (await left.count()) {
-        await (await contextMenuItem(page, left, 'Remove from List')).hover();
-        await page.keyboard.press('Enter');
+        await chooseMenuItem(page, await contextMenuItem(page, left, 'Remove from List'));
       }
       fs.rmSync(outside, { recursive: true, force: true });
     }

@@ -92,6 +92,17 @@ export async function expandRow(target: Locator): Promise<void> {
 }
 
 /**
+ * Chooses a context menu item as a keyboard user does (highlighted, then Enter) and waits for the menu to close:
+ * in headless Chromium a mouse click on a menu item is now and then not taken (the command never runs and the menu
+ * stays open, blocking every later click).
+ */
+export async function chooseMenuItem(page: Page, item: Locator): Promise<void> {
+  await item.hover();
+  await page.keyboard.press('Enter');
+  await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/**
  * Opens a row's context menu and waits for the item with that text. Headless Chromium now and then loses a
  * right-click on a row the tree is re-rendering (after a refresh or an append): the menu never opens, or
  * closes at once. Each try waits for the menu item (a state), then closes whatever opened and clicks again.
