@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bridgeFolder, isProcessAlive, removeQuietly, writePrivateJson } from './registry';
+import { isProcessAlive, privateBridgeFolder, removeQuietly, writePrivateJson } from './registry';
 
 /**
  * A Pi the bridge refused (a version it cannot serve, piVersion.ts) says so in the bridge's private folder:
@@ -29,17 +29,11 @@ export async function writeRefusal(agentDir: string, refused: RefusedPi): Promis
 
 /**
  * The refused Pis of an agent folder still running on this host, by pid. Records of gone processes are removed;
- * files that are not this user's regular files, or do not parse, are passed over.
+ * files that are not this user's regular files, or do not parse, or lie in a folder others can reach, are passed over.
  */
 export async function refusedPis(agentDir: string): Promise<Map<number, RefusedPi>> {
   const out = new Map<number, RefusedPi>();
-  const dir = bridgeFolder(agentDir);
-  let names: string[];
-  try {
-    names = await fsp.readdir(dir);
-  } catch {
-    return out;
-  }
+  const { dir, names } = await privateBridgeFolder(agentDir);
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
   for (const name of names) {
     const m = REFUSED.exec(name);

@@ -135,6 +135,17 @@ export interface ListedEntry {
   entry: RegistryEntry;
 }
 
+/** The bridge folder and its file names, when it is the user's private folder (else none: nothing in it is trusted). */
+export async function privateBridgeFolder(agentDir: string): Promise<{ dir: string; names: string[] }> {
+  const dir = bridgeFolder(agentDir);
+  if (!(await isPrivateFolder(dir))) return { dir, names: [] };
+  try {
+    return { dir, names: await fsp.readdir(dir) };
+  } catch {
+    return { dir, names: [] };
+  }
+}
+
 /**
  * The live bridges announced in an agent folder. An entry whose process is
  * gone is stale: it is removed and not listed, and its socket with it only
@@ -143,14 +154,7 @@ export interface ListedEntry {
  * passed over. A missing folder holds none.
  */
 export async function listRegistry(agentDir: string): Promise<ListedEntry[]> {
-  const dir = bridgeFolder(agentDir);
-  if (!(await isPrivateFolder(dir))) return [];
-  let names: string[];
-  try {
-    names = await fsp.readdir(dir);
-  } catch {
-    return [];
-  }
+  const { dir, names } = await privateBridgeFolder(agentDir);
   const out: ListedEntry[] = [];
   for (const name of names) {
     if (!name.endsWith('.json')) continue;
